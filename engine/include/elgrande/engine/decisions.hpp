@@ -1,0 +1,79 @@
+#pragma once
+
+#include <cstdint>
+#include <variant>
+
+#include "elgrande/engine/board.hpp"
+#include "elgrande/engine/cards.hpp"
+#include "elgrande/engine/commands.hpp"
+#include "elgrande/engine/fixed_vector.hpp"
+#include "elgrande/engine/state.hpp"
+
+namespace elgrande {
+
+// What a seat owes, with enough constraints to render the choice or enumerate it.
+// A command is legal when `apply` accepts it; these constraints describe the same rules.
+
+struct PowerCardChoice {  // answer: PlayPowerCard
+  PowerCards playable = 0;
+  friend bool operator==(const PowerCardChoice&, const PowerCardChoice&) = default;
+};
+
+struct CaballerosToTake {  // answer: TakeCaballeros (turn step 3a, or the `court` card's)
+  std::uint8_t up_to = 0;
+  std::uint8_t province = 0;
+  AreaCounts regions;  // own caballeros that may be taken once the province is empty
+  friend bool operator==(const CaballerosToTake&, const CaballerosToTake&) = default;
+};
+
+struct ActionCardChoice {  // answer: TakeActionCard
+  FixedVector<CardId, 5> offered;
+  friend bool operator==(const ActionCardChoice&, const ActionCardChoice&) = default;
+};
+
+// The card's two parts, in either order: PlaceCaballeros, and the special action (the
+// command its kind takes, or PerformSpecialAction) or SkipSpecialAction.
+struct ActionCardUse {
+  CardId card = 0;
+  CardKind special = CardKind::king;
+  bool may_place = false;        // placement not made yet
+  std::uint8_t place_up_to = 0;  // min(card's number, court)
+  AreaMask place_into = 0;       // regions next to the king, and the castillo
+  bool may_act = false;          // special action neither done nor skipped yet
+  friend bool operator==(const ActionCardUse&, const ActionCardUse&) = default;
+};
+
+struct VetoChoice {  // answer: AnswerVeto
+  Seat actor = 0;
+  CardId card = 0;
+  friend bool operator==(const VetoChoice&, const VetoChoice&) = default;
+};
+
+struct CaballerosToReturn {  // answer: ReturnCaballeros (angry king)
+  std::uint8_t count = 0;
+  std::uint8_t court = 0;
+  AreaCounts regions;  // own caballeros that may go back (not the king's region, castillo)
+  friend bool operator==(const CaballerosToReturn&, const CaballerosToReturn&) = default;
+};
+
+struct DiskChoice {  // answer: SetDisk
+  DiskPurpose purpose = DiskPurpose::general_scoring;
+  AreaMask allowed = 0;
+  friend bool operator==(const DiskChoice&, const DiskChoice&) = default;
+};
+
+using DecisionDetail = std::variant<PowerCardChoice, CaballerosToTake, ActionCardChoice,
+                                    ActionCardUse, VetoChoice, CaballerosToReturn, DiskChoice>;
+
+struct Decision {
+  Seat seat = 0;
+  DecisionDetail detail;
+  friend bool operator==(const Decision&, const Decision&) = default;
+};
+using Decisions = FixedVector<Decision, kMaxPlayers>;
+
+// Every seat that owes an answer now (several at once for disks and vetoes).
+Decisions pending(const GameState& state);
+std::uint8_t waiting_for(const GameState& state);  // the same seats as a bit mask
+
+}  // namespace elgrande

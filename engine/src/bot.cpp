@@ -1,0 +1,219 @@
+#include <bit>
+#include <stdexcept>
+
+#include "elgrande/engine/bot.hpp"
+#include "rules.hpp"
+
+namespace elgrande {
+
+using namespace rules;
+
+namespace {
+
+// A uniformly chosen set bit of a non-empty mask.
+int pick_bit(std::uint32_t mask, Rng& rng) {
+  int skip = static_cast<int>(rng.below(static_cast<std::uint32_t>(std::popcount(mask))));
+  for (int i = 0;; ++i)
+    if ((mask >> i) & 1u)
+      if (skip-- == 0) return i;
+}
+
+Area pick_area(AreaMask mask, Rng& rng) { return area_at(pick_bit(mask, rng)); }
+
+// `count` caballeros chosen one by one, uniformly among those still available.
+AreaCounts pick_from(AreaCounts available, int count, Rng& rng) {
+  AreaCounts picked;
+  for (int i = 0; i < count; ++i) {
+    int which = static_cast<int>(rng.below(static_cast<std::uint32_t>(available.total())));
+    for (int a = 0; a < kAreaCount; ++a) {
+      if (which < available.n[a]) {
+        --available.n[a];
+        ++picked.n[a];
+        break;
+      }
+      which -= available.n[a];
+    }
+  }
+  return picked;
+}
+
+AreaCounts spread(int count, AreaMask into, Rng& rng) {
+  AreaCounts to;
+  for (int i = 0; i < count; ++i) ++to[pick_area(into, rng)];
+  return to;
+}
+
+TakeCaballeros random_take(const GameState& s, Seat seat, int up_to, Rng& rng) {
+  const Player& player = s.players[seat];
+  const AreaCounts regions = takeable_regions(s, seat);
+  up_to = std::min(up_to, player.province + regions.total());
+  const int count = static_cast<int>(rng.below(static_cast<std::uint32_t>(up_to + 1)));
+  TakeCaballeros take;
+  take.from_province = static_cast<std::uint8_t>(std::min<int>(count, player.province));
+  take.from_regions = pick_from(regions, count - take.from_province, rng);
+  return take;
+}
+
+std::optional<Command> random_moves(const GameState& s, Seat actor, const MoveLimits& limits, Rng& rng) {
+  const int colours = colour_count(s);
+  const AreaMask sources = static_cast<AreaMask>(kAllRegions & ~bit(s.king));
+  auto movable = [&](Area from, Colour c) {
+    if (c == actor ? limits.own == 0 : limits.opposing == 0) return 0;
+    return static_cast<int>(s.caballeros[index(from)][c]);
+  };
+  AreaMask usable = 0;
+  for (int r = 0; r < kRegionCount; ++r)
+    for (Colour c = 0; c < colours; ++c)
+      if (contains(sources, area_at(r)) && movable(area_at(r), c)) usable |= bit(area_at(r));
+  if (!usable) return std::nullopt;
+  const AreaMask only_from = limits.single_source ? bit(pick_area(usable, rng)) : usable;
+
+  std::array<std::array<int, kMaxColours>, kAreaCount> left{};
+  int pool = 0;
+  for (int r = 0; r < kRegionCount; ++r)
+    for (Colour c = 0; c < colours; ++c)
+      if (contains(only_from, area_at(r))) pool += left[r][c] = movable(area_at(r), c);
+  const int wanted = 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(std::min<int>(limits.total, pool))));
+  int own = 0, opposing = 0;
+  MoveCaballeros command;
+  const AreaMask destinations = static_cast<AreaMask>((kAllRegions | bit(Area::castillo)) & ~bit(s.king));
+  for (int i = 0; i < wanted; ++i) {
+    // Caballeros still allowed by the own/opposing limits.
+    int choices = 0;
+    for (int r = 0; r < kRegionCount; ++r)
+      for (Colour c = 0; c < colours; ++c)
+        if (c == actor ? own < limits.own : opposing < limits.opposing) choices += left[r][c];
+    if (choices == 0) break;
+    int which = static_cast<int>(rng.below(static_cast<std::uint32_t>(choices)));
+    for (int r = 0; r < kRegionCount && which >= 0; ++r) {
+      for (Colour c = 0; c < colours && which >= 0; ++c) {
+        if (!(c == actor ? own < limits.own : opposing < limits.opposing)) continue;
+        if (which >= left[r][c]) {
+          which -= left[r][c];
+          continue;
+        }
+        which = -1;
+        --left[r][c];
+        (c == actor ? own : opposing) += 1;
+        const Area from = area_at(r);
+        const Area to = pick_area(static_cast<AreaMask>(destinations & ~bit(from)), rng);
+        bool merged = false;
+        for (Move& m : command.moves)
+          if (m.colour == c && m.from == from && m.to == to) ++m.count, merged = true;
+        if (!merged) command.moves.push_back(Move{c, from, to, 1});
+      }
+    }
+  }
+  return command;
+}
+
+std::optional<Command> random_special(const GameState& s, Seat actor, CardKind kind, Rng& rng) {
+  const Player& player = s.players[actor];
+  const AreaMask not_king = static_cast<AreaMask>(kAllRegions & ~bit(s.king));
+  using enum CardKind;
+  switch (kind) {
+    case place_two_or_move_all_own:
+      if (rng.below(2)) return random_moves(s, actor, *move_limits(kind), rng);
+      [[fallthrough]];
+    case place_two_anywhere: {
+      const int count = static_cast<int>(rng.below(static_cast<std::uint32_t>(std::min<int>(2, player.court) + 1)));
+      return PlaceExtraCaballeros{spread(count, static_cast<AreaMask>(not_king | bit(Area::castillo)), rng)};
+    }
+    case move_all_own_from_region:
+    case move_five_from_region:
+    case move_three_opposing:
+    case move_three_any:
+    case move_two_own_two_opposing:
+    case move_four_own:
+    case move_four_any:
+      return random_moves(s, actor, *move_limits(kind), rng);
+    case remove_one_each: {
+      RemoveCaballeros remove;
+      for (Colour c = 0; c < colour_count(s); ++c) {
+        if (c == actor) continue;
+        AreaMask where = 0;
+        for (int r = 0; r < kRegionCount; ++r)
+          if (area_at(r) != s.king && s.caballeros[r][c]) where |= bit(area_at(r));
+        if (where) remove.picks.push_back({c, pick_area(where, rng)});
+      }
+      return remove;
+    }
+    case score_chosen_region:
+      return ScoreArea{area_at(static_cast<int>(rng.below(kAreaCount)))};
+    case scoreboard: {
+      FixedVector<PlaceScoreboard, 2 * kAreaCount> options;
+      for (int b = 0; b < kScoreboardCount; ++b) {
+        const auto board = static_cast<Scoreboard>(b);
+        if (s.scoreboards[b] == s.king) continue;
+        for (int a = 0; a < kAreaCount; ++a) {
+          const Area to = area_at(a);
+          if (to != s.king && s.scoreboards[0] != to && s.scoreboards[1] != to) options.push_back({board, to});
+        }
+      }
+      if (options.empty()) return std::nullopt;
+      return options[rng.below(static_cast<std::uint32_t>(options.size()))];
+    }
+    case royal_advisor:
+      return MoveKing{pick_area(neighbours(s.king), rng)};
+    case king:
+      return MoveKing{pick_area(not_king, rng)};
+    case eviction:
+      return Evict{pick_area(not_king, rng)};
+    case grande: {
+      const AreaMask to = static_cast<AreaMask>(not_king & ~bit(player.grande));
+      if (player.grande == s.king || !to) return std::nullopt;
+      return MoveGrande{pick_area(to, rng)};
+    }
+    case power_cards:
+      if (!player.discards) return std::nullopt;
+      return TakeBackPowerCard{static_cast<std::uint8_t>(pick_bit(player.discards, rng))};
+    case court:
+      return random_take(s, actor, 2, rng);
+    default:
+      return PerformSpecialAction{};
+  }
+}
+
+Command random_answer(const GameState& s, Seat seat, const DecisionDetail& detail, Rng& rng) {
+  return std::visit(
+      [&](const auto& d) -> Command {
+        using D = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<D, PowerCardChoice>) {
+          return PlayPowerCard{static_cast<std::uint8_t>(pick_bit(d.playable, rng))};
+        } else if constexpr (std::is_same_v<D, CaballerosToTake>) {
+          return random_take(s, seat, caballeros_granted(s.players[seat].played), rng);
+        } else if constexpr (std::is_same_v<D, ActionCardChoice>) {
+          return TakeActionCard{d.offered[rng.below(static_cast<std::uint32_t>(d.offered.size()))]};
+        } else if constexpr (std::is_same_v<D, ActionCardUse>) {
+          if (d.may_place && (!d.may_act || rng.below(2))) {
+            const int count = static_cast<int>(rng.below(d.place_up_to + 1u));
+            return PlaceCaballeros{spread(count, d.place_into, rng)};
+          }
+          if (rng.below(5) == 0) return SkipSpecialAction{};
+          if (auto special = random_special(s, seat, d.special, rng)) return *special;
+          return SkipSpecialAction{};
+        } else if constexpr (std::is_same_v<D, VetoChoice>) {
+          return AnswerVeto{rng.below(3) == 0};
+        } else if constexpr (std::is_same_v<D, CaballerosToReturn>) {
+          AreaCounts available = d.regions;
+          available[Area::castillo] = d.court;  // the court stands in the castillo's slot here
+          AreaCounts picked = pick_from(available, d.count, rng);
+          ReturnCaballeros r{.from_court = picked[Area::castillo], .from_regions = picked};
+          r.from_regions[Area::castillo] = 0;
+          return r;
+        } else {
+          return SetDisk{pick_area(d.allowed, rng)};
+        }
+      },
+      detail);
+}
+
+}  // namespace
+
+Command random_command(const GameState& state, Seat seat, Rng& rng) {
+  for (const Decision& d : pending(state))
+    if (d.seat == seat) return random_answer(state, seat, d.detail, rng);
+  throw std::logic_error("random_command: the seat owes no decision");
+}
+
+}  // namespace elgrande

@@ -1,0 +1,84 @@
+#include <algorithm>
+
+#include "rules.hpp"
+
+namespace elgrande {
+
+using namespace rules;
+
+namespace {
+
+ActionCardUse card_use(const GameState& s, Seat seat) {
+  const ActionCard& card = action_card(*s.turn.card);
+  ActionCardUse use{.card = card.id, .special = card.kind};
+  use.may_place = !s.turn.placed;
+  use.place_up_to = use.may_place ? static_cast<std::uint8_t>(std::min<int>(card.stack, s.players[seat].court)) : 0;
+  use.place_into = placement_areas(s);
+  use.may_act = !s.turn.special_done;
+  return use;
+}
+
+}  // namespace
+
+Decisions pending(const GameState& s) {
+  Decisions out;
+  switch (s.phase) {
+    case Phase::power_cards: {
+      const Player& player = s.players[s.power_seat];
+      out.push_back({s.power_seat, PowerCardChoice{static_cast<PowerCards>(player.hand & ~played_mask(s))}});
+      break;
+    }
+    case Phase::take_caballeros: {
+      const Seat seat = active_seat(s);
+      const Player& player = s.players[seat];
+      CaballerosToTake take{.province = player.province, .regions = takeable_regions(s, seat)};
+      take.up_to = static_cast<std::uint8_t>(std::min(caballeros_granted(player.played), player.province + take.regions.total()));
+      out.push_back({seat, take});
+      break;
+    }
+    case Phase::choose_action_card: {
+      ActionCardChoice choice;
+      for (int i = 0; i < s.stack_count; ++i)
+        if (s.stacks[i].revealed) choice.offered.push_back(*s.stacks[i].revealed);
+      if (s.king_card_available) choice.offered.push_back(kKingCard);
+      out.push_back({active_seat(s), choice});
+      break;
+    }
+    case Phase::use_action_card:
+      out.push_back({active_seat(s), card_use(s, active_seat(s))});
+      break;
+    case Phase::veto_window:
+      for (Seat p = 0; p < s.options.players; ++p)
+        if (s.veto_owed & seat_bit(p)) out.push_back({p, VetoChoice{active_seat(s), *s.turn.card}});
+      break;
+    case Phase::returning: {
+      const Seat seat = s.returners[0];
+      out.push_back({seat, CaballerosToReturn{static_cast<std::uint8_t>(std::min(3, returnable(s, seat))),
+                                              s.players[seat].court, takeable_regions(s, seat)}});
+      break;
+    }
+    case Phase::disk_setting:
+      for (Seat p = 0; p < s.options.players; ++p)
+        if (s.disks_owed & seat_bit(p)) out.push_back({p, DiskChoice{s.disk_purpose, disk_allowed(s, p, s.disk_purpose)}});
+      break;
+    case Phase::game_over:
+      break;
+  }
+  return out;
+}
+
+std::uint8_t waiting_for(const GameState& s) {
+  switch (s.phase) {
+    case Phase::power_cards: return seat_bit(s.power_seat);
+    case Phase::take_caballeros:
+    case Phase::choose_action_card:
+    case Phase::use_action_card: return seat_bit(active_seat(s));
+    case Phase::veto_window: return s.veto_owed;
+    case Phase::returning: return seat_bit(s.returners[0]);
+    case Phase::disk_setting: return s.disks_owed;
+    case Phase::game_over: return 0;
+  }
+  return 0;
+}
+
+}  // namespace elgrande

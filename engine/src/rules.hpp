@@ -1,0 +1,67 @@
+#pragma once
+
+// Internal to the engine: the steps `apply` and `new_game` are built from.
+
+#include <optional>
+#include <string>
+
+#include "elgrande/engine/decisions.hpp"
+#include "elgrande/engine/events.hpp"
+#include "elgrande/engine/game.hpp"
+#include "elgrande/engine/state.hpp"
+
+namespace elgrande::rules {
+
+inline std::uint8_t seat_bit(Seat s) { return static_cast<std::uint8_t>(1u << s); }
+inline Seat next_seat(const GameState& s, Seat seat) {
+  return static_cast<Seat>((seat + 1) % s.options.players);
+}
+inline std::uint8_t all_seats(const GameState& s) {
+  return static_cast<std::uint8_t>((1u << s.options.players) - 1);
+}
+inline Event to_all(EventBody body) { return Event{Audience{}, std::move(body)}; }
+inline Event to_only(Seat seat, EventBody body) {
+  return Event{Audience{Audience::Kind::only, seat}, std::move(body)};
+}
+inline Event to_all_but(Seat seat, EventBody body) {
+  return Event{Audience{Audience::Kind::all_but, seat}, std::move(body)};
+}
+
+inline Rejection illegal(std::string reason) {
+  return Rejection{Rejection::Code::illegal, std::move(reason)};
+}
+inline Rejection malformed(std::string reason) {
+  return Rejection{Rejection::Code::malformed, std::move(reason)};
+}
+
+// Flow (setup.cpp / rules.cpp).
+void start_round(GameState& s, std::uint8_t round, Events& ev);
+void end_round(GameState& s, Events& ev);
+void advance(GameState& s, Events& ev);  // runs automatic steps until someone owes a decision
+void open_disks(GameState& s, DiskPurpose purpose, std::uint8_t seats, Events& ev);
+void resolve_disks(GameState& s, Events& ev);
+void general_scoring(GameState& s, const DisksRevealed& disks, Events& ev);
+
+// Placement limits shared by decisions, validation and the bot.
+AreaMask placement_areas(const GameState& s);
+int returnable(const GameState& s, Seat seat);  // court + regions other than the king's
+AreaMask disk_allowed(const GameState& s, Seat seat, DiskPurpose purpose);
+AreaCounts takeable_regions(const GameState& s, Colour colour);  // not the king's, not castillo
+std::optional<Rejection> check_take(const GameState& s, Seat seat, const TakeCaballeros& c,
+                                    int up_to);
+void take(GameState& s, Seat seat, const TakeCaballeros& c, Events& ev);
+PowerCards played_mask(const GameState& s);
+
+// Special actions (specials.cpp).
+bool is_special_command(const Command& c);
+std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind kind,
+                                       const Command& c);
+void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, Events& ev);
+std::uint8_t live_veto_holders(const GameState& s, Seat except);
+
+// Scoring (scoring.cpp).
+void score_area(GameState& s, Area area, int places, Events& ev);
+void score_areas(GameState& s, AreaMask areas, int places, Events& ev);  // in scoring order
+int area_total(const GameState& s, Area area);
+
+}  // namespace elgrande::rules

@@ -1,0 +1,54 @@
+#include "elgrande/engine/state.hpp"
+
+namespace elgrande {
+
+std::optional<std::string> check(const Options& o) {
+  if (o.players < 2 || o.players > kMaxPlayers) return "players must be 2 to 5";
+  if (o.automa && o.players != 2) return "the automa plays only in 2-player games";
+  if (o.four_stacks && o.players != 3 && !o.automa)
+    return "four stacks is a 3-player option (the 2-player automa game always merges them)";
+  return std::nullopt;
+}
+
+int colour_count(const GameState& s) { return s.options.players + (s.options.automa ? 1 : 0); }
+
+bool is_automa(const GameState& s, Colour c) { return s.options.automa && c == s.options.players; }
+
+Colour automa_colour(const GameState& s) {
+  return s.options.automa ? static_cast<Colour>(s.options.players) : Colour{-1};
+}
+
+Seat active_seat(const GameState& s) {
+  switch (s.phase) {
+    case Phase::take_caballeros:
+    case Phase::choose_action_card:
+    case Phase::use_action_card:
+    case Phase::veto_window:
+    case Phase::returning:
+      return s.turn_order[s.turn_index];
+    case Phase::disk_setting:
+      return s.disk_purpose == DiskPurpose::general_scoring ? Seat{-1} : s.turn_order[s.turn_index];
+    default:
+      return -1;
+  }
+}
+
+int places_scored(const GameState& s) {
+  if (s.options.players >= 4) return 3;
+  if (s.options.players == 3 || s.options.automa) return 2;
+  return 1;
+}
+
+Values current_values(const GameState& s, Area area) {
+  for (int b = 0; b < kScoreboardCount; ++b)
+    if (s.scoreboards[b] == area) return scoreboard_values(static_cast<Scoreboard>(b));
+  return printed_values(area);
+}
+
+int caballeros_in_regions(const GameState& s, Colour colour) {
+  int total = 0;
+  for (int r = 0; r < kRegionCount; ++r) total += s.caballeros[r][colour];
+  return total;
+}
+
+}  // namespace elgrande

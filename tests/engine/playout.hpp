@@ -1,0 +1,59 @@
+#pragma once
+
+// Random full games for the property tests: every seat played by the engine's bot.
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "elgrande/engine/bot.hpp"
+#include "elgrande/engine/decisions.hpp"
+#include "elgrande/engine/game.hpp"
+#include "elgrande/engine/record.hpp"
+
+namespace elgrande::testing {
+
+struct Variant {
+  std::string label;
+  Options options;
+};
+
+inline std::vector<Variant> all_variants() {
+  std::vector<Variant> out;
+  for (bool short_game : {false, true}) {
+    const std::string suffix = short_game ? ", short game" : "";
+    out.push_back({"2 players" + suffix, Options{2, short_game, false, false}});
+    out.push_back({"2 players with automa" + suffix, Options{2, short_game, true, false}});
+    out.push_back({"3 players" + suffix, Options{3, short_game, false, false}});
+    out.push_back({"3 players, four stacks" + suffix, Options{3, short_game, false, true}});
+    out.push_back({"4 players" + suffix, Options{4, short_game, false, false}});
+    out.push_back({"5 players" + suffix, Options{5, short_game, false, false}});
+  }
+  return out;
+}
+
+// Fewer games under the sanitizers, which run the same code ~20x slower.
+inline int games_per_variant(int normal) {
+  return std::getenv("ELGRANDE_SANITIZED") ? normal / 10 : normal;
+}
+
+// The seat a driver answers for next: the first that owes a decision.
+inline Seat next_seat(const GameState& state) { return pending(state)[0].seat; }
+
+// Plays one game with bots, returning its record.
+inline GameRecord play_random_game(const Options& options, std::uint64_t seed) {
+  GameRecord record{options, seed, {}};
+  GameState state = new_game(options, seed);
+  Rng bots{seed ^ 0x5EEDull};
+  Events events;
+  while (!is_over(state)) {
+    const Seat seat = next_seat(state);
+    Command command = random_command(state, seat, bots);
+    events.clear();
+    if (apply(state, seat, command, events)) throw std::logic_error("bot command refused");
+    record.commands.push_back({seat, std::move(command)});
+  }
+  return record;
+}
+
+}  // namespace elgrande::testing
