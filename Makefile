@@ -1,36 +1,18 @@
-# The README's two commands are `make run` and `make test`; everything else is a helper.
-SHELL := /bin/bash
-JOBS ?= $(shell nproc)
-ARGS ?=
-
-.PHONY: deps build run test test-release test-asan bench clean
+# Shortcuts for developers; the README's two commands are scripts/run.sh and scripts/test.sh.
+.PHONY: deps run test bench clean
 
 deps:
 	@scripts/deps.sh
 
-build: deps
-	@cmake --preset release >/dev/null
-	@cmake --build --preset release -j $(JOBS)
+run:
+	scripts/run.sh $(ARGS)
 
-# Builds (release) and runs the server with config/server.json; extra flags via ARGS=...
-run: build
-	./build/release/server/elgrande-server --config config/server.json $(ARGS)
+test:
+	scripts/test.sh
 
-# Installs what is missing, builds, and runs the whole suite twice: optimised, then
-# under AddressSanitizer + UndefinedBehaviorSanitizer.
-test: deps test-release test-asan
-
-test-release:
-	@cmake --preset release >/dev/null
-	@cmake --build --preset release -j $(JOBS)
-	ctest --preset release -j $(JOBS)
-
-test-asan:
-	@cmake --preset asan >/dev/null
-	@cmake --build --preset asan -j $(JOBS)
-	ctest --preset asan -j $(JOBS)
-
-bench: build
+bench: deps
+	cmake --preset release >/dev/null
+	cmake --build --preset release --target elgrande-bench
 	./build/release/engine/elgrande-bench
 
 clean:
