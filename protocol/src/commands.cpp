@@ -1,0 +1,204 @@
+#include <array>
+#include <exception>
+#include <string>
+#include <utility>
+#include <variant>
+
+#include "encode.hpp"
+#include "reader.hpp"
+
+namespace elgrande::protocol {
+namespace {
+
+using detail::area_counts_json;
+using detail::Failure;
+using detail::id;
+using detail::Reader;
+
+// --- Encoding: the fields of each alternative; "type" is added by to_json. ---
+
+void write(Json& j, const PlayPowerCard& c) {
+  j["value"] = c.value;
+}
+void write(Json& j, const TakeCaballeros& c) {
+  j["from_province"] = c.from_province;
+  j["from_regions"] = area_counts_json(c.from_regions);
+}
+void write(Json& j, const TakeActionCard& c) {
+  j["card"] = c.card;
+}
+void write(Json& j, const PlaceCaballeros& c) {
+  j["to"] = area_counts_json(c.to);
+}
+void write(Json&, const SkipSpecialAction&) {}
+void write(Json&, const PerformSpecialAction&) {}
+void write(Json& j, const MoveCaballeros& c) {
+  j["moves"] = detail::moves_json(c.moves);
+}
+void write(Json& j, const PlaceExtraCaballeros& c) {
+  j["to"] = area_counts_json(c.to);
+}
+void write(Json& j, const ScoreArea& c) {
+  j["area"] = id(c.area);
+}
+void write(Json& j, const RemoveCaballeros& c) {
+  Json picks = Json::array();
+  for (const ColourRegion& p : c.picks)
+    picks.push_back({{"colour", p.colour}, {"region", id(p.region)}});
+  j["picks"] = std::move(picks);
+}
+void write(Json& j, const PlaceScoreboard& c) {
+  j["board"] = std::string(name(c.board));
+  j["to"] = id(c.to);
+}
+void write(Json& j, const MoveKing& c) {
+  j["to"] = id(c.to);
+}
+void write(Json& j, const Evict& c) {
+  j["region"] = id(c.region);
+}
+void write(Json& j, const MoveGrande& c) {
+  j["to"] = id(c.to);
+}
+void write(Json& j, const TakeBackPowerCard& c) {
+  j["value"] = c.value;
+}
+void write(Json& j, const AnswerVeto& c) {
+  j["veto"] = c.veto;
+}
+void write(Json& j, const ReturnCaballeros& c) {
+  j["from_court"] = c.from_court;
+  j["from_regions"] = area_counts_json(c.from_regions);
+}
+void write(Json& j, const SetDisk& c) {
+  j["region"] = id(c.region);
+}
+
+// --- Decoding: every field is required; unknown ones are ignored. ---
+
+void read(const Reader& r, PlayPowerCard& c) {
+  c.value = r.field("value").power_value();
+}
+void read(const Reader& r, TakeCaballeros& c) {
+  c.from_province = r.field("from_province").byte();
+  c.from_regions = r.field("from_regions").area_counts();
+}
+void read(const Reader& r, TakeActionCard& c) {
+  c.card = r.field("card").card();
+}
+void read(const Reader& r, PlaceCaballeros& c) {
+  c.to = r.field("to").area_counts();
+}
+void read(const Reader&, SkipSpecialAction&) {}
+void read(const Reader&, PerformSpecialAction&) {}
+void read(const Reader& r, MoveCaballeros& c) {
+  const Reader moves = r.field("moves");
+  const std::size_t n = moves.array_size(kMaxMoves);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Reader m = moves.element(i);
+    c.moves.push_back(Move{m.field("colour").colour(), m.field("from").area(), m.field("to").area(),
+                           m.field("count").byte()});
+  }
+}
+void read(const Reader& r, PlaceExtraCaballeros& c) {
+  c.to = r.field("to").area_counts();
+}
+void read(const Reader& r, ScoreArea& c) {
+  c.area = r.field("area").area();
+}
+void read(const Reader& r, RemoveCaballeros& c) {
+  const Reader picks = r.field("picks");
+  const std::size_t n = picks.array_size(kMaxColours);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Reader p = picks.element(i);
+    c.picks.push_back(ColourRegion{p.field("colour").colour(), p.field("region").area()});
+  }
+}
+void read(const Reader& r, PlaceScoreboard& c) {
+  c.board = r.field("board").scoreboard();
+  c.to = r.field("to").area();
+}
+void read(const Reader& r, MoveKing& c) {
+  c.to = r.field("to").area();
+}
+void read(const Reader& r, Evict& c) {
+  c.region = r.field("region").area();
+}
+void read(const Reader& r, MoveGrande& c) {
+  c.to = r.field("to").area();
+}
+void read(const Reader& r, TakeBackPowerCard& c) {
+  c.value = r.field("value").power_value();
+}
+void read(const Reader& r, AnswerVeto& c) {
+  c.veto = r.field("veto").boolean();
+}
+void read(const Reader& r, ReturnCaballeros& c) {
+  c.from_court = r.field("from_court").byte();
+  c.from_regions = r.field("from_regions").area_counts();
+}
+void read(const Reader& r, SetDisk& c) {
+  c.region = r.field("region").area();
+}
+
+// One decoder per alternative, indexed like Command; the type names are the engine's.
+constexpr std::size_t kAlternatives = std::variant_size_v<Command>;
+using AlternativeDecoder = Command (*)(const Reader&);
+
+template <std::size_t I>
+Command decode_alternative(const Reader& r) {
+  std::variant_alternative_t<I, Command> command{};
+  read(r, command);
+  return Command(std::in_place_index<I>, command);
+}
+
+template <std::size_t... I>
+constexpr std::array<AlternativeDecoder, kAlternatives> make_decoders(std::index_sequence<I...>) {
+  return {&decode_alternative<I>...};
+}
+
+template <std::size_t... I>
+std::array<std::string_view, kAlternatives> make_names(std::index_sequence<I...>) {
+  return {command_name(Command(std::in_place_index<I>))...};
+}
+
+const std::array<std::string_view, kAlternatives>& type_names() {
+  static const auto names = make_names(std::make_index_sequence<kAlternatives>{});
+  return names;
+}
+
+}  // namespace
+
+namespace detail {
+
+Command read_command(const Reader& root) {
+  static constexpr auto decoders = make_decoders(std::make_index_sequence<kAlternatives>{});
+  const Reader type_field = root.field("type");
+  const std::string& type = type_field.string();
+  const auto& names = type_names();
+  for (std::size_t i = 0; i < kAlternatives; ++i)
+    if (names[i] == type) return decoders[i](root);
+  type_field.fail("unknown command type " + quote_if_safe(type), "unknown_type");
+}
+
+}  // namespace detail
+
+Json to_json(const Command& command) {
+  Json j = Json::object();
+  j["type"] = std::string(command_name(command));
+  std::visit([&j](const auto& alternative) { write(j, alternative); }, command);
+  return j;
+}
+
+Decoded<Command> command_from_json(const Json& json) {
+  try {
+    return detail::read_command(Reader(json, ""));
+  } catch (const Failure& failure) {
+    return DecodeError{failure.code.empty() ? "bad_command" : failure.code, failure.message};
+  } catch (const std::exception& e) {
+    // A safety net: the readers check before they touch, so this is not expected.
+    return DecodeError{"bad_command", e.what()};
+  }
+}
+
+}  // namespace elgrande::protocol

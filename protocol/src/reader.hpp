@@ -1,0 +1,63 @@
+#pragma once
+
+// Strict reading of untrusted JSON. Field readers throw Failure, which never leaves the
+// library: each public decoder catches it and returns a DecodeError.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "elgrande/engine/board.hpp"
+#include "elgrande/engine/cards.hpp"
+#include "elgrande/engine/commands.hpp"
+#include "elgrande/protocol/codec.hpp"
+
+namespace elgrande::protocol::detail {
+
+struct Failure {
+  std::string code;  // empty: the decoder's default code
+  std::string message;
+};
+
+// A JSON value and where it sits in the input, for error messages.
+class Reader {
+ public:
+  Reader(const Json& json, std::string path) : json_(json), path_(std::move(path)) {}
+
+  [[noreturn]] void fail(std::string_view what, std::string code = {}) const;
+
+  void expect_object() const;
+  Reader field(std::string_view key) const;       // required member of an object
+  Reader element(std::size_t index) const;        // precondition: an array
+  std::size_t array_size(std::size_t max) const;  // an array of at most `max` elements
+
+  std::int64_t integer(std::int64_t lo, std::int64_t hi) const;
+  std::uint8_t byte() const { return static_cast<std::uint8_t>(integer(0, 255)); }
+  bool boolean() const;
+  const std::string& string() const;
+
+  Area area() const;
+  Scoreboard scoreboard() const;
+  CardId card() const;
+  Colour colour() const;
+  Seat seat() const;
+  std::uint8_t power_value() const;
+  AreaCounts area_counts() const;
+
+ private:
+  const Json& json_;
+  std::string path_;
+};
+
+// `text` in quotes if it is short printable ASCII, else a placeholder: error messages must
+// stay valid UTF-8 and small whatever the input was.
+std::string quote_if_safe(std::string_view text);
+
+// A command at any place in a document (a record holds many). Throws Failure.
+Command read_command(const Reader& reader);
+
+// Shared by the command and record encoders.
+Json area_counts_json(const AreaCounts& counts);
+
+}  // namespace elgrande::protocol::detail
