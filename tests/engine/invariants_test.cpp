@@ -29,6 +29,11 @@ void play_checked(const Options& options, std::uint64_t seed) {
     check_invariants(state);
     const Decisions decisions = pending(state);
     REQUIRE(!decisions.empty());  // someone always owes a decision before the end
+    for (const Decision& d : decisions) {  // and each of them has a legal answer
+      GameState trial = state;
+      Events ignored;
+      REQUIRE_FALSE(apply(trial, d.seat, random_command(state, d.seat, bots), ignored));
+    }
     const Seat seat = decisions[bots.below(static_cast<std::uint32_t>(decisions.size()))].seat;
     const Command command = random_command(state, seat, bots);
 
