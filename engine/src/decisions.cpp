@@ -10,11 +10,44 @@ namespace {
 
 ActionCardUse card_use(const GameState& s, Seat seat) {
   const ActionCard& card = action_card(*s.turn.card);
-  ActionCardUse use{.card = card.id, .special = card.kind};
+  ActionCardUse use;
+  use.card = card.id;
+  use.special = card.kind;
   use.may_place = !s.turn.placed;
   use.place_up_to = use.may_place ? static_cast<std::uint8_t>(std::min<int>(card.stack, s.players[seat].court)) : 0;
   use.place_into = placement_areas(s);
   use.may_act = !s.turn.special_done;
+  if (!use.may_act) return use;
+
+  const Player& player = s.players[seat];
+  const AreaMask not_king = static_cast<AreaMask>(kAllRegions & ~bit(s.king));
+  using enum CardKind;
+  use.moves = move_limits(card.kind);
+  if (use.moves || card.kind == place_two_anywhere) use.move_to = static_cast<AreaMask>(not_king | bit(Area::castillo));
+  if (card.kind == place_two_anywhere || card.kind == place_two_or_move_all_own)
+    use.extra_up_to = static_cast<std::uint8_t>(std::min<int>(2, player.court));
+  if (card.kind == court)
+    use.take_up_to = static_cast<std::uint8_t>(std::min(2, player.province + takeable_regions(s, seat).total()));
+  switch (card.kind) {
+    case score_chosen_region: use.targets = static_cast<AreaMask>(kAllRegions | bit(Area::castillo)); break;
+    case royal_advisor: use.targets = neighbours(s.king); break;
+    case king:
+    case eviction:
+    case remove_one_each: use.targets = not_king; break;
+    case grande: use.targets = player.grande == s.king ? AreaMask{0} : static_cast<AreaMask>(not_king & ~bit(player.grande)); break;
+    case scoreboard: {
+      // Areas some scoreboard may still go to.
+      for (int b = 0; b < kScoreboardCount; ++b) {
+        if (s.scoreboards[b] == s.king) continue;
+        for (int a = 0; a < kAreaCount; ++a) {
+          const Area to = area_at(a);
+          if (to != s.king && s.scoreboards[0] != to && s.scoreboards[1] != to) use.targets |= bit(to);
+        }
+      }
+      break;
+    }
+    default: break;
+  }
   return use;
 }
 

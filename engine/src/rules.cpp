@@ -396,7 +396,13 @@ void begin_turns(GameState& s) {
 
 // A special action is announced; holders of a live veto are asked before it is carried out.
 void announce_special(GameState& s, Seat seat, const Command& command, Events& ev) {
-  ev.push_back(to_all(SpecialActionAnnounced{seat, *s.turn.card}));
+  const Command shown = public_part(command);
+  if (shown == command) {
+    ev.push_back(to_all(SpecialActionAnnounced{seat, *s.turn.card, command}));
+  } else {
+    ev.push_back(to_only(seat, SpecialActionAnnounced{seat, *s.turn.card, command}));
+    ev.push_back(to_all_but(seat, SpecialActionAnnounced{seat, *s.turn.card, shown}));
+  }
   const std::uint8_t holders = live_veto_holders(s, seat);
   if (holders) {
     s.turn.announced = command;

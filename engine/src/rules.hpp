@@ -53,7 +53,7 @@ void take(GameState& s, Seat seat, const TakeCaballeros& c, Events& ev);
 PowerCards played_mask(const GameState& s);
 
 // Special actions (specials.cpp).
-bool is_special_command(const Command& c);
+Command public_part(const Command& announced);  // what others may know of it
 std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind kind,
                                        const Command& c);
 void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, Events& ev);

@@ -60,6 +60,11 @@ Rejection needs(CardKind kind, std::string_view command) {
 
 }  // namespace
 
+Command public_part(const Command& announced) {
+  if (std::holds_alternative<TakeBackPowerCard>(announced)) return TakeBackPowerCard{0};
+  return announced;
+}
+
 std::uint8_t live_veto_holders(const GameState& s, Seat except) {
   std::uint8_t mask = 0;
   for (const VetoCard& veto : s.vetoes)

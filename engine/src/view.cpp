@@ -58,7 +58,7 @@ View view(const GameState& s, Seat viewer) {
   v.card = s.turn.card;
   v.placed = s.turn.placed;
   v.special_done = s.turn.special_done;
-  v.special_announced = s.turn.announced.has_value();
+  if (s.turn.announced) v.announced = viewer == v.active ? *s.turn.announced : public_part(*s.turn.announced);
   if (s.phase == Phase::disk_setting) v.disk_purpose = s.disk_purpose;
   if (s.phase == Phase::disk_setting && s.disk_purpose == DiskPurpose::eviction) v.evicted_from = s.evicted_from;
 

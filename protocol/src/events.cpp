@@ -71,6 +71,7 @@ void write(Json& j, const CaballerosPlaced& e, Sizes) {
 void write(Json& j, const SpecialActionAnnounced& e, Sizes) {
   j["seat"] = e.seat;
   j["card"] = e.card;
+  j["action"] = to_json(e.action);
 }
 void write(Json& j, const SpecialActionVetoed& e, Sizes) {
   j["seat"] = e.seat;

@@ -41,6 +41,17 @@ void write(Json& j, const ActionCardUse& d) {
   j["place_up_to"] = d.place_up_to;
   j["place_into"] = area_mask_json(d.place_into);
   j["may_act"] = d.may_act;
+  if (d.moves) {
+    j["moves"] = {{"own", d.moves->own},
+                  {"opposing", d.moves->opposing},
+                  {"total", d.moves->total},
+                  {"single_source", d.moves->single_source},
+                  {"all_own", d.moves->all_own}};
+  }
+  if (d.move_to) j["move_to"] = area_mask_json(d.move_to);
+  if (d.extra_up_to) j["extra_up_to"] = d.extra_up_to;
+  if (d.take_up_to) j["take_up_to"] = d.take_up_to;
+  if (d.targets) j["targets"] = area_mask_json(d.targets);
 }
 void write(Json& j, const VetoChoice& d) {
   j["kind"] = "veto";
@@ -141,7 +152,7 @@ Json to_json(const View& v) {
   if (v.card) j["card"] = *v.card;
   j["placed"] = v.placed;
   j["special_done"] = v.special_done;
-  j["special_announced"] = v.special_announced;
+  if (v.announced) j["announced"] = to_json(*v.announced);
   if (v.disk_purpose) j["disk_purpose"] = std::string(disk_purpose_name(*v.disk_purpose));
   put_area(j, "evicted_from", v.evicted_from);
 

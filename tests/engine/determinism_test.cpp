@@ -1,4 +1,6 @@
 // A game is a function of its options, seed and command log.
+#include <array>
+
 #include <catch2/catch.hpp>
 
 #include "playout.hpp"
@@ -54,17 +56,19 @@ TEST_CASE("Golden games keep their final scores", "[determinism][golden]") {
   struct Golden {
     Options options;
     std::uint64_t seed;
+    std::array<int, kMaxPlayers> scores;
     std::uint64_t final_hash;
   };
   const Golden goldens[] = {
-      {Options{4, false, false, false}, 42, 0},
-      {Options{2, false, true, false}, 43, 0},
-      {Options{5, true, false, false}, 44, 0},
+      {Options{4, false, false, false}, 42, {100, 58, 100, 112, 0}, 0x7cfced8047a7c0abull},
+      {Options{2, false, true, false}, 43, {28, 100, 0, 0, 0}, 0xe9c81c1e4d33a2cfull},
+      {Options{5, true, false, false}, 44, {72, 38, 16, 32, 79}, 0xcd740f43288eefd5ull},
   };
   for (const Golden& golden : goldens) {
     const GameRecord record = play_random_game(golden.options, golden.seed);
     const ReplayResult result = replay(record);
     INFO("seed " << golden.seed << " hash " << std::hex << hash(result.state));
+    for (Seat p = 0; p < golden.options.players; ++p) CHECK(result.state.players[p].score == golden.scores[p]);
     CHECK(hash(result.state) == golden.final_hash);
   }
 }

@@ -468,13 +468,23 @@ TEST_CASE("decisions encode their kind and constraints") {
           R"({"seat":0,"kind":"take_caballeros","up_to":4,"province":2,"regions":{"sevilla":3}})"));
   CHECK(protocol::to_json(Decision{2, ActionCardChoice{{3, 14, 44}}}) ==
         Json::parse(R"({"seat":2,"kind":"action_card","offered":[3,14,44]})"));
-  CHECK(protocol::to_json(Decision{
-            0, ActionCardUse{12, CardKind::veto, true, 2,
-                             static_cast<AreaMask>(bit(Area::aragon) | bit(Area::castillo)),
-                             false}}) ==
+  ActionCardUse use;
+  use.card = 12;
+  use.special = CardKind::veto;
+  use.may_place = true;
+  use.place_up_to = 2;
+  use.place_into = static_cast<AreaMask>(bit(Area::aragon) | bit(Area::castillo));
+  CHECK(protocol::to_json(Decision{0, use}) ==
         Json::parse(R"({"seat":0,"kind":"use_action_card","card":12,"special":"veto",
                         "may_place":true,"place_up_to":2,"place_into":["aragon","castillo"],
                         "may_act":false})"));
+  use.special = CardKind::move_two_own_two_opposing;
+  use.may_act = true;
+  use.moves = move_limits(use.special);
+  use.move_to = bit(Area::castillo);
+  CHECK(protocol::to_json(Decision{0, use})["moves"] ==
+        Json::parse(R"({"own":2,"opposing":2,"total":4,"single_source":false,"all_own":false})"));
+  CHECK(protocol::to_json(Decision{0, use})["move_to"] == Json::parse(R"(["castillo"])"));
   CHECK(protocol::to_json(Decision{3, VetoChoice{1, 20}}) ==
         Json::parse(R"({"seat":3,"kind":"veto","actor":1,"card":20})"));
   CHECK(

@@ -76,6 +76,7 @@ struct MoveLimits {
   std::uint8_t total = 0;     // at most this many in all
   bool single_source = false; // all from one region
   bool all_own = false;       // "any or all of your caballeros" (no count limit)
+  friend bool operator==(const MoveLimits&, const MoveLimits&) = default;
 };
 std::optional<MoveLimits> move_limits(CardKind kind);
 

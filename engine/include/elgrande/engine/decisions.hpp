@@ -40,6 +40,12 @@ struct ActionCardUse {
   std::uint8_t place_up_to = 0;  // min(card's number, court)
   AreaMask place_into = 0;       // regions next to the king, and the castillo
   bool may_act = false;          // special action neither done nor skipped yet
+  // The special action's own limits, where it has them:
+  std::optional<MoveLimits> moves;  // move cards: how many may move, from one region or many
+  AreaMask move_to = 0;             // where moved or extra-placed caballeros may go
+  std::uint8_t extra_up_to = 0;     // place_two_*: caballeros from the court
+  std::uint8_t take_up_to = 0;      // court: caballeros to the court
+  AreaMask targets = 0;             // the area a one-area choice may name (king, grande, eviction, scoring, scoreboard)
   friend bool operator==(const ActionCardUse&, const ActionCardUse&) = default;
 };
 

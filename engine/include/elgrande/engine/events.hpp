@@ -58,9 +58,11 @@ struct CaballerosPlaced {
   AreaCounts to;
   friend bool operator==(const CaballerosPlaced&, const CaballerosPlaced&) = default;
 };
+// Veto holders decide knowing what is announced; a taken-back card's value stays hidden.
 struct SpecialActionAnnounced {
   Seat seat = 0;
   CardId card = 0;
+  Command action;
   friend bool operator==(const SpecialActionAnnounced&, const SpecialActionAnnounced&) = default;
 };
 struct SpecialActionVetoed {

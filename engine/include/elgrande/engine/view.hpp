@@ -62,7 +62,7 @@ struct View {
   std::optional<CardId> card;  // the active seat's action card
   bool placed = false;
   bool special_done = false;
-  bool special_announced = false;
+  std::optional<Command> announced;  // a special action waiting on veto holders
   std::optional<DiskPurpose> disk_purpose;
   std::optional<Area> evicted_from;
 
