@@ -1,5 +1,6 @@
 #include <bit>
 #include <stdexcept>
+#include <string>
 
 #include "elgrande/engine/bot.hpp"
 #include "rules.hpp"
@@ -214,6 +215,28 @@ Command random_command(const GameState& state, Seat seat, Rng& rng) {
   for (const Decision& d : pending(state))
     if (d.seat == seat) return random_answer(state, seat, d.detail, rng);
   throw std::logic_error("random_command: the seat owes no decision");
+}
+
+GameRecord play_random_game(const Options& options, std::uint64_t seed, GameState* final_state) {
+  // Far beyond any real game (a few hundred commands): only a stalled engine gets here.
+  constexpr std::size_t kMaxCommands = 20000;
+  GameRecord record{options, seed, {}};
+  GameState state = new_game(options, seed);
+  Rng bots{seed};
+  Events events;
+  while (!is_over(state)) {
+    if (record.commands.size() >= kMaxCommands) throw InvariantBroken("a random game did not end");
+    const Decisions decisions = pending(state);
+    if (decisions.empty()) throw InvariantBroken("a random game stalled: nobody owes a decision");
+    const Seat seat = decisions[0].seat;
+    Command command = random_command(state, seat, bots);
+    events.clear();
+    if (const auto rejection = apply(state, seat, command, events))
+      throw InvariantBroken("the engine refused its own bot's command: " + rejection->reason);
+    record.commands.push_back(RecordedCommand{seat, std::move(command)});
+  }
+  if (final_state) *final_state = state;
+  return record;
 }
 
 }  // namespace elgrande

@@ -15,7 +15,7 @@
 #include "elgrande/engine/record.hpp"
 #include "elgrande/engine/view.hpp"
 #include "elgrande/protocol/codec.hpp"
-#include "elgrande/protocol/playout.hpp"
+#include "elgrande/engine/bot.hpp"
 
 namespace {
 
@@ -128,7 +128,7 @@ int generate(const std::vector<std::string>& args, bool pretty) {
       return bad_input("unknown option " + args[i] + " (see --help)");
   }
   if (const auto problem = elgrande::check(options)) return bad_input(*problem);
-  print(elgrande::protocol::to_json(elgrande::protocol::play_random_game(options, *seed)), pretty);
+  print(elgrande::protocol::to_json(elgrande::play_random_game(options, *seed)), pretty);
   return kExitOk;
 }
 

@@ -40,20 +40,4 @@ inline int games_per_variant(int normal) {
 // The seat a driver answers for next: the first that owes a decision.
 inline Seat next_seat(const GameState& state) { return pending(state)[0].seat; }
 
-// Plays one game with bots, returning its record.
-inline GameRecord play_random_game(const Options& options, std::uint64_t seed) {
-  GameRecord record{options, seed, {}};
-  GameState state = new_game(options, seed);
-  Rng bots{seed ^ 0x5EEDull};
-  Events events;
-  while (!is_over(state)) {
-    const Seat seat = next_seat(state);
-    Command command = random_command(state, seat, bots);
-    events.clear();
-    if (apply(state, seat, command, events)) throw std::logic_error("bot command refused");
-    record.commands.push_back({seat, std::move(command)});
-  }
-  return record;
-}
-
 }  // namespace elgrande::testing

@@ -119,7 +119,7 @@ TEST_CASE("Seat A's views and events are identical whatever seat B's secrets are
 
 TEST_CASE("A view holds the viewer's own secrets and nobody else's", "[secrecy]") {
   for (const auto& variant : all_variants()) {
-    const GameRecord record = elgrande::testing::play_random_game(variant.options, 31337);
+    const GameRecord record = play_random_game(variant.options, 31337);
     replay(record, [&](const GameState& s, std::size_t) {
       for (Seat viewer = kSpectator; viewer < s.options.players; ++viewer) {
         const View v = view(s, viewer);

@@ -15,7 +15,7 @@
 #include "elgrande/engine/game.hpp"
 #include "elgrande/engine/record.hpp"
 #include "elgrande/engine/view.hpp"
-#include "elgrande/protocol/playout.hpp"
+#include "elgrande/engine/bot.hpp"
 
 namespace {
 
@@ -571,7 +571,7 @@ TEST_CASE("random games encode everything and their records replay exactly") {
     for (std::uint64_t seed = 1; seed <= 5; ++seed) {
       INFO("players " << options.players << " seed " << seed);
       GameState live;
-      const GameRecord record = protocol::play_random_game(options, seed, &live);
+      const GameRecord record = play_random_game(options, seed, &live);
       REQUIRE(is_over(live));
 
       const auto decoded =
@@ -603,7 +603,7 @@ TEST_CASE("random games encode everything and their records replay exactly") {
 
 TEST_CASE("summary JSON") {
   GameState final_state;
-  protocol::play_random_game(Options{3, true, false, false}, 7, &final_state);
+  play_random_game(Options{3, true, false, false}, 7, &final_state);
   const Json summary = protocol::summary_json(final_state);
   CHECK(summary.at("over") == true);
   CHECK(summary.at("phase") == "game_over");
@@ -617,7 +617,7 @@ TEST_CASE("summary JSON") {
 TEST_CASE("the replay tool replays a generated record to its final hash") {
   GameState live;
   const GameRecord record =
-      protocol::play_random_game(Options{4, false, false, false}, 2024, &live);
+      play_random_game(Options{4, false, false, false}, 2024, &live);
   const std::string record_path = test_path("tool-record.json");
   const std::string out = test_path("tool-replay.out");
   write_file(record_path, protocol::to_json(record).dump(2));
@@ -640,12 +640,12 @@ TEST_CASE("the replay tool replays a generated record to its final hash") {
 TEST_CASE("the replay tool generates the same record as the library") {
   const std::string out = test_path("tool-generate.out");
   REQUIRE(run_tool({"--generate", "99", "2", "--automa"}, out) == 0);
-  const GameRecord expected = protocol::play_random_game(Options{2, false, true, false}, 99);
+  const GameRecord expected = play_random_game(Options{2, false, true, false}, 99);
   CHECK(Json::parse(read_file(out)) == protocol::to_json(expected));
 }
 
 TEST_CASE("the replay tool reports a rejected command and bad input") {
-  GameRecord record = protocol::play_random_game(Options{3, false, false, false}, 5);
+  GameRecord record = play_random_game(Options{3, false, false, false}, 5);
   record.commands.insert(record.commands.begin() + 1, record.commands.front());
   const std::string record_path = test_path("tool-rejected.json");
   const std::string out = test_path("tool-rejected.out");
