@@ -1,0 +1,267 @@
+#include "config.hpp"
+
+#include <algorithm>
+#include <array>
+#include <boost/asio/ip/address.hpp>
+#include <charconv>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace elgrande::server {
+namespace {
+
+using nlohmann::json;
+
+// Each setter checks one value and throws ConfigError saying what was expected; the
+// caller adds where the value came from, so a file and a flag get the same checks.
+
+std::int64_t integer_in(const json& value, std::int64_t low, std::int64_t high) {
+  if (!value.is_number_integer() || value.get<std::int64_t>() < low ||
+      value.get<std::int64_t>() > high) {
+    throw ConfigError("expected an integer from " + std::to_string(low) + " to " +
+                      std::to_string(high));
+  }
+  return value.get<std::int64_t>();
+}
+
+std::string text(const json& value) {
+  if (!value.is_string() || value.get<std::string>().empty()) {
+    throw ConfigError("expected a non-empty string");
+  }
+  return value.get<std::string>();
+}
+
+void set_bind_address(Config& config, const json& value) {
+  std::string address = text(value);
+  boost::system::error_code ec;
+  boost::asio::ip::make_address(address, ec);
+  if (ec) throw ConfigError("expected an IPv4 or IPv6 address such as 127.0.0.1 or 0.0.0.0");
+  config.bind_address = std::move(address);
+}
+
+void set_port(Config& config, const json& value) {
+  config.port = static_cast<std::uint16_t>(integer_in(value, 0, 65535));
+}
+
+void set_data_dir(Config& config, const json& value) {
+  config.data_dir = text(value);
+}
+
+void set_database_file(Config& config, const json& value) {
+  std::string file = text(value);
+  // A bare name keeps every file the server writes inside data_dir.
+  if (file.find('/') != std::string::npos || file == "." || file == "..") {
+    throw ConfigError("expected a file name without directories");
+  }
+  config.database_file = std::move(file);
+}
+
+void set_web_root(Config& config, const json& value) {
+  config.web_root = text(value);
+}
+
+void set_threads(Config& config, const json& value) {
+  config.threads = static_cast<unsigned>(integer_in(value, 0, 1024));
+}
+
+constexpr std::array<std::pair<std::string_view, spdlog::level::level_enum>, 7> kLogLevels{{
+    {"trace", spdlog::level::trace},
+    {"debug", spdlog::level::debug},
+    {"info", spdlog::level::info},
+    {"warn", spdlog::level::warn},
+    {"error", spdlog::level::err},
+    {"critical", spdlog::level::critical},
+    {"off", spdlog::level::off},
+}};
+
+void set_log_level(Config& config, const json& value) {
+  const std::string name = value.is_string() ? value.get<std::string>() : std::string();
+  const auto* found = std::find_if(kLogLevels.begin(), kLogLevels.end(),
+                                   [&](const auto& level) { return level.first == name; });
+  if (found == kLogLevels.end()) {
+    throw ConfigError("expected one of trace, debug, info, warn, error, critical, off");
+  }
+  config.log_level = found->second;
+}
+
+enum class Kind { text, integer };
+
+struct Setting {
+  std::string_view key;   // in the JSON config file
+  std::string_view flag;  // the command-line override
+  Kind kind;
+  std::string_view meaning;  // one line of --help
+  void (*set)(Config&, const json&);
+  std::string (*show)(const Config&);  // for --help, so it never disagrees with Config
+};
+
+std::string show_log_level(const Config& config) {
+  const auto* found = std::find_if(kLogLevels.begin(), kLogLevels.end(), [&](const auto& level) {
+    return level.second == config.log_level;
+  });
+  return std::string(found->first);
+}
+
+constexpr std::array<Setting, 7> kSettings{{
+    {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
+     [](const Config& c) { return c.bind_address; }},
+    {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
+     [](const Config& c) { return std::to_string(c.port); }},
+    {"data_dir", "--data-dir", Kind::text, "directory for the database, created if missing",
+     set_data_dir, [](const Config& c) { return c.data_dir.string(); }},
+    {"database_file", "--database-file", Kind::text, "SQLite file name inside data_dir",
+     set_database_file, [](const Config& c) { return c.database_file; }},
+    {"web_root", "--web-root", Kind::text, "static files to serve; none if missing", set_web_root,
+     [](const Config& c) { return c.web_root.string(); }},
+    {"threads", "--threads", Kind::integer, "I/O threads; 0 = one per core", set_threads,
+     [](const Config& c) { return std::to_string(c.threads); }},
+    {"log_level", "--log-level", Kind::text, "trace|debug|info|warn|error|critical|off",
+     set_log_level, show_log_level},
+}};
+
+const Setting* find_setting_by_key(std::string_view key) {
+  const auto* found = std::find_if(kSettings.begin(), kSettings.end(),
+                                   [&](const Setting& setting) { return setting.key == key; });
+  return found == kSettings.end() ? nullptr : found;
+}
+
+const Setting* find_setting_by_flag(std::string_view flag) {
+  const auto* found = std::find_if(kSettings.begin(), kSettings.end(),
+                                   [&](const Setting& setting) { return setting.flag == flag; });
+  return found == kSettings.end() ? nullptr : found;
+}
+
+void apply_config_file(Config& config, const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) throw ConfigError("cannot read config file " + file.string());
+
+  json document;
+  try {
+    document = json::parse(in);
+  } catch (const json::parse_error& error) {
+    throw ConfigError(file.string() + ": invalid JSON: " + error.what());
+  }
+  if (!document.is_object()) throw ConfigError(file.string() + ": expected a JSON object");
+
+  for (const auto& [key, value] : document.items()) {
+    const Setting* setting = find_setting_by_key(key);
+    // Rejecting unknown keys turns a typo into an error instead of a silent default.
+    if (setting == nullptr) throw ConfigError(file.string() + ": unknown key '" + key + "'");
+    try {
+      setting->set(config, value);
+    } catch (const ConfigError& error) {
+      throw ConfigError(file.string() + ": " + key + ": " + error.what() + ", got " + value.dump());
+    }
+  }
+}
+
+// Command-line values are text; integers are parsed strictly so "80x" is not 80.
+json flag_value_as_json(Kind kind, std::string_view value) {
+  if (kind == Kind::text) return json(std::string(value));
+  std::int64_t number = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (error != std::errc() || end != value.data() + value.size() || value.empty()) {
+    return json(std::string(value));  // the setter then reports "expected an integer"
+  }
+  return json(number);
+}
+
+struct Override {
+  const Setting* setting;
+  std::string value;
+};
+
+}  // namespace
+
+unsigned Config::io_threads() const {
+  if (threads != 0) return threads;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+Invocation parse_command_line(int argc, const char* const argv[]) {
+  Invocation invocation;
+  std::optional<std::filesystem::path> config_file;
+  std::vector<Override> overrides;
+
+  for (int i = 1; i < argc; ++i) {
+    std::string_view argument = argv[i];
+    if (argument == "--help" || argument == "-h") {
+      invocation.help = true;
+      return invocation;
+    }
+
+    // Both "--flag value" and "--flag=value" are accepted.
+    std::string_view flag = argument;
+    std::optional<std::string> value;
+    if (const auto equals = argument.find('=');
+        argument.starts_with("--") && equals != std::string_view::npos) {
+      flag = argument.substr(0, equals);
+      value = std::string(argument.substr(equals + 1));
+    }
+
+    const Setting* setting = find_setting_by_flag(flag);
+    if (flag != "--config" && setting == nullptr) {
+      throw ConfigError("unknown argument '" + std::string(argument) + "'");
+    }
+    if (!value) {
+      if (i + 1 >= argc) throw ConfigError(std::string(flag) + ": missing value");
+      value = argv[++i];
+    }
+
+    if (flag == "--config") {
+      config_file = *value;
+    } else {
+      overrides.push_back({setting, std::move(*value)});
+    }
+  }
+
+  // An explicit --config must exist; the default file is optional.
+  if (config_file) {
+    apply_config_file(invocation.config, *config_file);
+  } else if (std::filesystem::exists(kDefaultConfigFile)) {
+    apply_config_file(invocation.config, kDefaultConfigFile);
+  }
+
+  for (const Override& change : overrides) {
+    try {
+      change.setting->set(invocation.config,
+                          flag_value_as_json(change.setting->kind, change.value));
+    } catch (const ConfigError& error) {
+      throw ConfigError(std::string(change.setting->flag) + ": " + error.what() + ", got '" +
+                        change.value + "'");
+    }
+  }
+  return invocation;
+}
+
+std::string usage(std::string_view program) {
+  const Config defaults;
+  std::ostringstream out;
+  out << "Usage: " << program << " [--config FILE] [--OPTION VALUE]...\n"
+      << "\n"
+      << "Authoritative server for the board game El Grande.\n"
+      << "Each setting comes from the embedded default, overridden by the config file\n"
+      << "(" << kDefaultConfigFile << " if --config is not given and it exists), overridden\n"
+      << "by the command line. --OPTION=VALUE works too.\n"
+      << "\n"
+      << "  --config FILE            JSON config file; must exist when given\n";
+  for (const Setting& setting : kSettings) {
+    std::string left = "  " + std::string(setting.flag) + " VALUE";
+    left.resize(std::max<std::size_t>(left.size() + 1, 27), ' ');
+    out << left << setting.meaning << "\n"
+        << std::string(27, ' ') << "(key " << setting.key << ", default " << setting.show(defaults)
+        << ")\n";
+  }
+  out << "  -h, --help               print this help and exit\n"
+      << "\n"
+      << "Exit status: 0 after a clean shutdown on SIGINT or SIGTERM, 1 if the server\n"
+      << "fails, 2 for a bad command line or configuration.\n";
+  return out.str();
+}
+
+}  // namespace elgrande::server

@@ -1,0 +1,51 @@
+#pragma once
+
+#include <spdlog/common.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace elgrande::server {
+
+// Everything the operator can set. The initialisers are the embedded defaults, used for
+// any key that neither the config file nor the command line sets.
+struct Config {
+  std::string bind_address = "127.0.0.1";
+  std::uint16_t port = 8080;  // 0 asks the kernel for a free port
+  std::filesystem::path data_dir = "data";
+  std::string database_file = "elgrande.sqlite";
+  std::filesystem::path web_root = "clients/web";
+  unsigned threads = 0;  // 0 means one per hardware thread
+  spdlog::level::level_enum log_level = spdlog::level::info;
+
+  std::filesystem::path database_path() const { return data_dir / database_file; }
+
+  // The number of I/O threads to start, with 0 resolved to the machine's core count.
+  unsigned io_threads() const;
+};
+
+// Bad configuration. The message is complete and addressed to the operator.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What the command line asked for: either the usage text, or a server with this config.
+struct Invocation {
+  bool help = false;
+  Config config;
+};
+
+// Read when --config is not given, relative to the working directory; may be absent.
+inline constexpr std::string_view kDefaultConfigFile = "config/server.json";
+
+// Layers the embedded defaults, the config file and the command-line overrides, in that
+// order. Throws ConfigError for an unknown flag, a missing value or a bad value.
+Invocation parse_command_line(int argc, const char* const argv[]);
+
+std::string usage(std::string_view program);
+
+}  // namespace elgrande::server

@@ -1,0 +1,70 @@
+#include "http_session.hpp"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
+#include <utility>
+
+#include "router.hpp"
+
+namespace elgrande::server {
+
+HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<const ServerContext> context)
+    : stream_(std::move(socket)), context_(std::move(context)) {}
+
+void HttpSession::run() {
+  // Start on the session's strand, so no two of its handlers ever run concurrently.
+  net::dispatch(stream_.get_executor(),
+                beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+}
+
+void HttpSession::do_read() {
+  parser_.emplace();
+  parser_->body_limit(kMaxBodyBytes);
+  parser_->header_limit(kMaxHeaderBytes);
+  stream_.expires_after(kReadTimeout);
+  http::async_read(stream_, buffer_, *parser_,
+                   beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+}
+
+void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
+  if (ec == http::error::end_of_stream) return do_close();
+  if (ec == http::error::body_limit) {
+    // The header is complete, so the client can be told why; the unread body makes the
+    // connection unusable afterwards.
+    return send(text_response(parser_->get(), http::status::payload_too_large,
+                              "request body too large\n", false));
+  }
+  if (ec) return fail(ec, "http read");
+
+  if (websocket::is_upgrade(parser_->get())) {
+    // The WebSocket hand-off belongs here: the game protocol's session will take the
+    // socket (stream_.release_socket()) and this request (parser_->release()) and do
+    // the handshake on the same port. Until it exists the upgrade is refused plainly.
+    return send(text_response(parser_->get(), http::status::not_implemented,
+                              "WebSocket is not available yet\n", parser_->get().keep_alive()));
+  }
+
+  send(handle_request(parser_->get(), *context_));
+}
+
+void HttpSession::send(http::message_generator&& message) {
+  const bool keep_alive = message.keep_alive();
+  stream_.expires_after(kWriteTimeout);
+  beast::async_write(
+      stream_, std::move(message),
+      beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive));
+}
+
+void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t /*bytes*/) {
+  if (ec) return fail(ec, "http write");
+  if (!keep_alive) return do_close();
+  do_read();
+}
+
+void HttpSession::do_close() {
+  // A half-close lets the peer read everything we sent before it sees the end.
+  beast::error_code ignored;
+  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+}
+
+}  // namespace elgrande::server

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <optional>
+
+#include "net.hpp"
+#include "server_context.hpp"
+
+namespace elgrande::server {
+
+// One plain HTTP connection, answering one request at a time (so at most one write is
+// ever in flight). It keeps itself alive through the handlers it has pending and dies
+// when the peer leaves, a timeout fires, or the server stops.
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+ public:
+  // Requests carry no large payloads; anything bigger is abuse or a mistake.
+  static constexpr std::size_t kMaxBodyBytes = 64 * 1024;
+  static constexpr std::size_t kMaxHeaderBytes = 8 * 1024;
+  // Bounds a whole request read, including the idle wait for the next keep-alive request.
+  static constexpr std::chrono::seconds kReadTimeout{30};
+  // A client that stops reading its answer must not hold the connection forever.
+  static constexpr std::chrono::seconds kWriteTimeout{30};
+
+  // The socket's executor must be a strand: all of this session's handlers run on it.
+  HttpSession(tcp::socket&& socket, std::shared_ptr<const ServerContext> context);
+
+  void run();
+
+ private:
+  void do_read();
+  void on_read(beast::error_code ec, std::size_t bytes);
+  void send(http::message_generator&& message);
+  void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
+  void do_close();
+
+  beast::tcp_stream stream_;
+  beast::flat_buffer buffer_;
+  std::shared_ptr<const ServerContext> context_;
+  // A fresh parser per request, because body and header limits are per message.
+  std::optional<http::request_parser<http::string_body>> parser_;
+};
+
+}  // namespace elgrande::server

@@ -1,0 +1,132 @@
+// Composition root: configuration, logging, database, listener, signals and I/O threads.
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <csignal>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "config.hpp"
+#include "elgrande/db/database.hpp"
+#include "listener.hpp"
+#include "net.hpp"
+#include "server_context.hpp"
+
+namespace elgrande::server {
+namespace {
+
+// Logs go to stderr, so that stdout carries nothing but the "listening on" line that
+// scripts and tests wait for.
+void set_up_logging(spdlog::level::level_enum level) {
+  spdlog::set_default_logger(spdlog::stderr_color_mt("elgrande"));
+  spdlog::set_level(level);
+}
+
+std::string describe(const tcp::endpoint& endpoint) {
+  const std::string address = endpoint.address().to_string();
+  // An IPv6 literal is bracketed so that its colons are not read as the port's.
+  return (endpoint.address().is_v6() ? "[" + address + "]" : address) + ":" +
+         std::to_string(endpoint.port());
+}
+
+// A handler that throws is a bug, but it should cost one connection, not the server.
+void run_io(net::io_context& io) {
+  for (;;) {
+    try {
+      io.run();
+      return;
+    } catch (const std::exception& error) {
+      spdlog::error("unhandled exception in an I/O thread: {}", error.what());
+    }
+  }
+}
+
+int serve(const Config& config) {
+  std::filesystem::create_directories(config.data_dir);
+  db::Database database(config.database_path());
+
+  auto context = std::make_shared<ServerContext>();
+  std::error_code missing;
+  if (std::filesystem::is_directory(config.web_root, missing)) {
+    context->web_root = std::filesystem::absolute(config.web_root);
+  }
+
+  const unsigned threads = config.io_threads();
+  spdlog::info(
+      "elgrande-server {} starting: address {}, port {}, data dir {}, database {} (SQLite {}), "
+      "web root {}, {} I/O threads",
+      ELGRANDE_VERSION, config.bind_address, config.port, config.data_dir.string(),
+      database.file().string(), db::Database::sqlite_version(),
+      context->web_root ? context->web_root->string()
+                        : "none (" + config.web_root.string() + " not found)",
+      threads);
+
+  // The hint tells Asio how many threads will call run(), so it can skip locking for one.
+  net::io_context io(static_cast<int>(threads));
+  auto listener = std::make_shared<Listener>(
+      io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port), context);
+
+  // Installed before the port is announced, so a signal sent right after still shuts
+  // down cleanly instead of killing the process.
+  net::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&io, listener](beast::error_code ec, int signal) {
+    if (ec) return;
+    spdlog::info("received signal {}, shutting down", signal);
+    listener->stop([&io] { io.stop(); });
+  });
+
+  const std::string where = describe(listener->local_endpoint());
+  spdlog::info("listening on {}", where);
+  std::cout << "listening on " << where << std::endl;
+
+  listener->run();
+  std::vector<std::thread> workers;
+  workers.reserve(threads - 1);
+  for (unsigned i = 1; i < threads; ++i) workers.emplace_back([&io] { run_io(io); });
+  run_io(io);
+  for (std::thread& worker : workers) worker.join();
+
+  spdlog::info("shut down");
+  return 0;
+}
+
+}  // namespace
+}  // namespace elgrande::server
+
+int main(int argc, char* argv[]) {
+  namespace server = elgrande::server;
+  const std::string program =
+      argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "elgrande-server";
+
+  server::Invocation invocation;
+  try {
+    invocation = server::parse_command_line(argc, argv);
+  } catch (const std::exception& error) {
+    std::cerr << program << ": " << error.what() << "\nTry '" << program << " --help'.\n";
+    return 2;
+  }
+  if (invocation.help) {
+    std::cout << server::usage(program);
+    return 0;
+  }
+
+  server::set_up_logging(invocation.config.log_level);
+  int status = 1;
+  try {
+    status = server::serve(invocation.config);
+  } catch (const std::exception& error) {
+    spdlog::critical("{}", error.what());
+  }
+  spdlog::shutdown();
+  return status;
+}

@@ -1,0 +1,24 @@
+#pragma once
+
+// Short names for the Boost namespaces, as in the Beast examples, plus the one place
+// that decides which network errors are worth a warning.
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket/error.hpp>
+#include <string_view>
+
+namespace elgrande::server {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = boost::beast::http;
+namespace websocket = boost::beast::websocket;
+using tcp = boost::asio::ip::tcp;
+
+// Reports a failed network operation. Peers that disconnect, idle timeouts and our own
+// shutdown are routine and only logged at debug level; anything else is a warning.
+void fail(beast::error_code ec, std::string_view what);
+
+}  // namespace elgrande::server

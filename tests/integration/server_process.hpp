@@ -1,0 +1,330 @@
+#pragma once
+
+// Runs the real elgrande-server binary as a child process and talks HTTP to it. Every
+// wait is bounded, so a broken server fails a test instead of hanging the suite.
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace elgrande::test {
+
+namespace http = boost::beast::http;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+// A fresh directory under the system temp dir, removed with its contents at the end.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "elgrande-test-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw std::system_error(errno, std::generic_category(), "mkdtemp");
+    }
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+namespace detail {
+
+// Owns one file descriptor.
+class Fd {
+ public:
+  explicit Fd(int fd = -1) : fd_(fd) {}
+  ~Fd() { reset(); }
+  Fd(Fd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  Fd& operator=(Fd&& other) noexcept {
+    if (this != &other) {
+      reset();
+      fd_ = std::exchange(other.fd_, -1);
+    }
+    return *this;
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+
+  int get() const { return fd_; }
+  void reset() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+
+struct Pipe {
+  Fd read;
+  Fd write;
+};
+
+// Close-on-exec, so a child only inherits the ends it is explicitly given.
+inline Pipe make_pipe() {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    throw std::system_error(errno, std::generic_category(), "pipe2");
+  return Pipe{Fd(fds[0]), Fd(fds[1])};
+}
+
+// Starts the server binary; -1 for an output leaves it shared with this process.
+inline pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stderr_fd) {
+  const std::string binary = ELGRANDE_SERVER_BINARY;
+  // argv is built before fork(): the child may only make async-signal-safe calls.
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(binary.c_str()));
+  for (const std::string& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
+  argv.push_back(nullptr);
+
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
+  if (pid == 0) {
+    if (stdout_fd >= 0) ::dup2(stdout_fd, STDOUT_FILENO);
+    if (stderr_fd >= 0) ::dup2(stderr_fd, STDERR_FILENO);
+    ::execv(binary.c_str(), argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+// The exit code, or 128 + the signal number if a signal ended the process (as a shell
+// reports it), so a crash or sanitizer abort never looks like success.
+inline int exit_code(int wait_status) {
+  if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
+  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);
+  return -1;
+}
+
+inline std::optional<int> wait_until(pid_t pid, Clock::time_point deadline) {
+  for (;;) {
+    int status = 0;
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) return exit_code(status);
+    if (done < 0 && errno != EINTR)
+      throw std::system_error(errno, std::generic_category(), "waitpid");
+    if (Clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(10ms);
+  }
+}
+
+inline int milliseconds_until(Clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+  return static_cast<int>(std::max<std::chrono::milliseconds::rep>(left.count(), 0));
+}
+
+// Appends what is readable on fd within the deadline; false at end of file or timeout.
+inline bool read_some(int fd, std::string& into, Clock::time_point deadline) {
+  pollfd ready{fd, POLLIN, 0};
+  const int polled = ::poll(&ready, 1, milliseconds_until(deadline));
+  if (polled < 0 && errno == EINTR) return true;
+  if (polled <= 0) return false;
+  char chunk[4096];
+  const ssize_t got = ::read(fd, chunk, sizeof chunk);
+  if (got < 0 && errno == EINTR) return true;
+  if (got <= 0) return false;
+  into.append(chunk, static_cast<std::size_t>(got));
+  return true;
+}
+
+}  // namespace detail
+
+// How a short-lived run of the server ended.
+struct Completed {
+  int exit_code;
+  std::string out;
+  std::string err;
+};
+
+// Runs the server to completion with these arguments (for --help and bad command lines)
+// and collects its output. Throws if it has not finished within the timeout.
+inline Completed run_to_exit(const std::vector<std::string>& args,
+                             std::chrono::milliseconds timeout = 10s) {
+  const auto deadline = Clock::now() + timeout;
+  detail::Pipe out = detail::make_pipe();
+  detail::Pipe err = detail::make_pipe();
+  const pid_t pid = detail::spawn(args, out.write.get(), err.write.get());
+  out.write.reset();
+  err.write.reset();
+
+  Completed completed{-1, {}, {}};
+  // Both pipes are drained together so a chatty child cannot block on a full one.
+  bool out_open = true;
+  bool err_open = true;
+  while ((out_open || err_open) && Clock::now() < deadline) {
+    pollfd fds[2] = {{out_open ? out.read.get() : -1, POLLIN, 0},
+                     {err_open ? err.read.get() : -1, POLLIN, 0}};
+    if (::poll(fds, 2, detail::milliseconds_until(deadline)) <= 0) continue;
+    if (out_open && fds[0].revents != 0) {
+      out_open = detail::read_some(out.read.get(), completed.out, deadline);
+    }
+    if (err_open && fds[1].revents != 0) {
+      err_open = detail::read_some(err.read.get(), completed.err, deadline);
+    }
+  }
+
+  const std::optional<int> code = detail::wait_until(pid, deadline);
+  if (!code) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    throw std::runtime_error("elgrande-server did not exit within the timeout");
+  }
+  completed.exit_code = *code;
+  return completed;
+}
+
+// A running server. The constructor returns once the server has announced its port;
+// the destructor kills it if a test ended without stopping it.
+class ServerProcess {
+ public:
+  explicit ServerProcess(const std::vector<std::string>& args,
+                         std::chrono::milliseconds startup_timeout = 20s) {
+    detail::Pipe out = detail::make_pipe();
+    // stderr (the log) stays shared with the test, so ctest shows it on failure.
+    pid_ = detail::spawn(args, out.write.get(), -1);
+    out.write.reset();
+    stdout_ = std::move(out.read);
+    try {
+      wait_for_listening(Clock::now() + startup_timeout);
+    } catch (...) {
+      kill_and_reap();
+      throw;
+    }
+  }
+
+  ~ServerProcess() { kill_and_reap(); }
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  const std::string& address() const { return address_; }
+  std::uint16_t port() const { return port_; }
+
+  void signal(int number) {
+    if (pid_ > 0) ::kill(pid_, number);
+  }
+
+  // The exit code (128 + signal if killed), or nothing if still running at the timeout.
+  std::optional<int> wait_for_exit(std::chrono::milliseconds timeout) {
+    if (pid_ <= 0) return exit_code_;
+    exit_code_ = detail::wait_until(pid_, Clock::now() + timeout);
+    if (exit_code_) pid_ = -1;
+    return exit_code_;
+  }
+
+ private:
+  void wait_for_listening(Clock::time_point deadline) {
+    static constexpr std::string_view kPrefix = "listening on ";
+    std::string output;
+    for (;;) {
+      const std::size_t newline = output.find('\n');
+      if (newline != std::string::npos) {
+        const std::string line = output.substr(0, newline);
+        output.erase(0, newline + 1);
+        if (!line.starts_with(kPrefix)) continue;
+        const std::string where = line.substr(kPrefix.size());
+        const std::size_t colon = where.rfind(':');
+        if (colon == std::string::npos) throw std::runtime_error("unexpected line: " + line);
+        address_ = where.substr(0, colon);
+        port_ = static_cast<std::uint16_t>(std::stoul(where.substr(colon + 1)));
+        return;
+      }
+      if (!detail::read_some(stdout_.get(), output, deadline)) {
+        throw std::runtime_error("elgrande-server exited or timed out before listening; stdout: " +
+                                 output);
+      }
+    }
+  }
+
+  void kill_and_reap() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+
+  pid_t pid_ = -1;
+  detail::Fd stdout_;
+  std::string address_;
+  std::uint16_t port_ = 0;
+  std::optional<int> exit_code_;
+};
+
+using HttpResponse = http::response<http::string_body>;
+
+// Sends one request on a fresh connection and reads the answer, failing after timeout.
+// Asynchronous operations are used only because tcp_stream's timeout applies to them.
+inline HttpResponse send_http(const std::string& address, std::uint16_t port,
+                              http::request<http::string_body> request,
+                              std::chrono::milliseconds timeout = 10s) {
+  boost::asio::io_context io;
+  boost::beast::tcp_stream stream(io);
+  boost::beast::flat_buffer buffer;
+  HttpResponse response;
+  boost::beast::error_code failure;
+  const char* failed_step = "";
+  const auto failed = [&](boost::beast::error_code ec, const char* step) {
+    failure = ec;
+    failed_step = step;
+  };
+
+  request.set(http::field::host, address + ":" + std::to_string(port));
+  request.prepare_payload();
+  const boost::asio::ip::tcp::endpoint endpoint(boost::asio::ip::make_address(address), port);
+
+  stream.expires_after(timeout);  // one budget for connect, write and read together
+  stream.async_connect(endpoint, [&](boost::beast::error_code ec) {
+    if (ec) return failed(ec, "connect");
+    http::async_write(stream, request, [&](boost::beast::error_code ec, std::size_t) {
+      if (ec) return failed(ec, "write");
+      http::async_read(stream, buffer, response, [&](boost::beast::error_code ec, std::size_t) {
+        if (ec) failed(ec, "read");
+      });
+    });
+  });
+  io.run();
+
+  if (failure)
+    throw std::runtime_error(std::string("HTTP ") + failed_step + ": " + failure.message());
+  return response;
+}
+
+inline HttpResponse http_request(const ServerProcess& server, http::verb method,
+                                 std::string_view target) {
+  return send_http(server.address(), server.port(),
+                   http::request<http::string_body>{method, target, 11});
+}
+
+}  // namespace elgrande::test
