@@ -12,7 +12,10 @@ namespace elgrande::server {
 
 Listener::Listener(net::io_context& io, const tcp::endpoint& endpoint,
                    std::shared_ptr<const ServerContext> context)
-    : io_(io), acceptor_(net::make_strand(io)), context_(std::move(context)) {
+    : io_(io),
+      acceptor_(net::make_strand(io)),
+      retry_(acceptor_.get_executor()),
+      context_(std::move(context)) {
   beast::error_code ec;
   const auto check = [&](const char* step) {
     if (ec) {
@@ -41,6 +44,7 @@ void Listener::stop(std::function<void()> stopped) {
                 [self = shared_from_this(), stopped = std::move(stopped)] {
                   beast::error_code ignored;
                   self->acceptor_.close(ignored);
+                  self->retry_.cancel();
                   stopped();
                 });
 }
@@ -54,10 +58,13 @@ void Listener::do_accept() {
 void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   if (!acceptor_.is_open()) return;  // stopped: let the pending accept end the loop
   if (ec) {
-    fail(ec, "accept");  // one failed accept must not stop the server
-  } else {
-    std::make_shared<HttpSession>(std::move(socket), context_)->run();
+    // One failed accept must not stop the server, nor spin it: wait a little, then retry.
+    fail(ec, "accept");
+    retry_.expires_after(std::chrono::milliseconds(100));
+    retry_.async_wait([self = shared_from_this()](beast::error_code) { self->do_accept(); });
+    return;
   }
+  std::make_shared<HttpSession>(std::move(socket), context_)->run();
   do_accept();
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <functional>
 #include <memory>
 
@@ -31,6 +33,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
   net::io_context& io_;
   tcp::acceptor acceptor_;
+  net::steady_timer retry_;  // paces accepts after a failure (e.g. out of descriptors)
   std::shared_ptr<const ServerContext> context_;
 };
 
