@@ -55,7 +55,8 @@ TakeCaballeros random_take(const GameState& s, Seat seat, int up_to, Rng& rng) {
   return take;
 }
 
-std::optional<Command> random_moves(const GameState& s, Seat actor, const MoveLimits& limits, Rng& rng) {
+std::optional<Command> random_moves(const GameState& s, Seat actor, const MoveLimits& limits,
+                                    AreaMask destinations, Rng& rng) {
   const int colours = colour_count(s);
   const AreaMask sources = static_cast<AreaMask>(kAllRegions & ~bit(s.king));
   auto movable = [&](Area from, Colour c) {
@@ -77,7 +78,6 @@ std::optional<Command> random_moves(const GameState& s, Seat actor, const MoveLi
   const int wanted = 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(std::min<int>(limits.total, pool))));
   int own = 0, opposing = 0;
   MoveCaballeros command;
-  const AreaMask destinations = static_cast<AreaMask>((kAllRegions | bit(Area::castillo)) & ~bit(s.king));
   for (int i = 0; i < wanted; ++i) {
     // Caballeros still allowed by the own/opposing limits.
     int choices = 0;
@@ -108,18 +108,16 @@ std::optional<Command> random_moves(const GameState& s, Seat actor, const MoveLi
   return command;
 }
 
-std::optional<Command> random_special(const GameState& s, Seat actor, CardKind kind, Rng& rng) {
-  const Player& player = s.players[actor];
-  const AreaMask not_king = static_cast<AreaMask>(kAllRegions & ~bit(s.king));
+// The special action's own choices come from the decision's constraints, so every random
+// game also checks that what `pending` offers is what `apply` accepts.
+std::optional<Command> random_special(const GameState& s, Seat actor, const ActionCardUse& use, Rng& rng) {
   using enum CardKind;
-  switch (kind) {
+  switch (use.special) {
     case place_two_or_move_all_own:
-      if (rng.below(2)) return random_moves(s, actor, *move_limits(kind), rng);
+      if (rng.below(2)) return random_moves(s, actor, *use.moves, use.move_to, rng);
       [[fallthrough]];
-    case place_two_anywhere: {
-      const int count = static_cast<int>(rng.below(static_cast<std::uint32_t>(std::min<int>(2, player.court) + 1)));
-      return PlaceExtraCaballeros{spread(count, static_cast<AreaMask>(not_king | bit(Area::castillo)), rng)};
-    }
+    case place_two_anywhere:
+      return PlaceExtraCaballeros{spread(static_cast<int>(rng.below(use.extra_up_to + 1u)), use.move_to, rng)};
     case move_all_own_from_region:
     case move_five_from_region:
     case move_three_opposing:
@@ -127,49 +125,41 @@ std::optional<Command> random_special(const GameState& s, Seat actor, CardKind k
     case move_two_own_two_opposing:
     case move_four_own:
     case move_four_any:
-      return random_moves(s, actor, *move_limits(kind), rng);
+      return random_moves(s, actor, *use.moves, use.move_to, rng);
     case remove_one_each: {
       RemoveCaballeros remove;
       for (Colour c = 0; c < colour_count(s); ++c) {
         if (c == actor) continue;
         AreaMask where = 0;
         for (int r = 0; r < kRegionCount; ++r)
-          if (area_at(r) != s.king && s.caballeros[r][c]) where |= bit(area_at(r));
+          if (contains(use.targets, area_at(r)) && s.caballeros[r][c]) where |= bit(area_at(r));
         if (where) remove.picks.push_back({c, pick_area(where, rng)});
       }
       return remove;
     }
-    case score_chosen_region:
-      return ScoreArea{area_at(static_cast<int>(rng.below(kAreaCount)))};
     case scoreboard: {
-      FixedVector<PlaceScoreboard, 2 * kAreaCount> options;
-      for (int b = 0; b < kScoreboardCount; ++b) {
-        const auto board = static_cast<Scoreboard>(b);
-        if (s.scoreboards[b] == s.king) continue;
-        for (int a = 0; a < kAreaCount; ++a) {
-          const Area to = area_at(a);
-          if (to != s.king && s.scoreboards[0] != to && s.scoreboards[1] != to) options.push_back({board, to});
-        }
-      }
-      if (options.empty()) return std::nullopt;
-      return options[rng.below(static_cast<std::uint32_t>(options.size()))];
+      if (!use.targets) return std::nullopt;
+      const Area to = pick_area(use.targets, rng);
+      std::uint32_t movable = 0;  // boards that may go there: any not held by the king's region
+      for (int b = 0; b < kScoreboardCount; ++b)
+        if (s.scoreboards[b] != s.king) movable |= 1u << b;
+      return PlaceScoreboard{static_cast<Scoreboard>(pick_bit(movable, rng)), to};
     }
+    case score_chosen_region:
+      return ScoreArea{pick_area(use.targets, rng)};
     case royal_advisor:
-      return MoveKing{pick_area(neighbours(s.king), rng)};
     case king:
-      return MoveKing{pick_area(not_king, rng)};
+      return MoveKing{pick_area(use.targets, rng)};
     case eviction:
-      return Evict{pick_area(not_king, rng)};
-    case grande: {
-      const AreaMask to = static_cast<AreaMask>(not_king & ~bit(player.grande));
-      if (player.grande == s.king || !to) return std::nullopt;
-      return MoveGrande{pick_area(to, rng)};
-    }
+      return Evict{pick_area(use.targets, rng)};
+    case grande:
+      if (!use.targets) return std::nullopt;
+      return MoveGrande{pick_area(use.targets, rng)};
     case power_cards:
-      if (!player.discards) return std::nullopt;
-      return TakeBackPowerCard{static_cast<std::uint8_t>(pick_bit(player.discards, rng))};
+      if (!s.players[actor].discards) return std::nullopt;
+      return TakeBackPowerCard{static_cast<std::uint8_t>(pick_bit(s.players[actor].discards, rng))};
     case court:
-      return random_take(s, actor, 2, rng);
+      return random_take(s, actor, use.take_up_to, rng);
     default:
       return PerformSpecialAction{};
   }
@@ -191,7 +181,7 @@ Command random_answer(const GameState& s, Seat seat, const DecisionDetail& detai
             return PlaceCaballeros{spread(count, d.place_into, rng)};
           }
           if (rng.below(5) == 0) return SkipSpecialAction{};
-          if (auto special = random_special(s, seat, d.special, rng)) return *special;
+          if (auto special = random_special(s, seat, d, rng)) return *special;
           return SkipSpecialAction{};
         } else if constexpr (std::is_same_v<D, VetoChoice>) {
           return AnswerVeto{rng.below(3) == 0};
