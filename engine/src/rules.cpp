@@ -58,6 +58,26 @@ void take(GameState& s, Seat seat, const TakeCaballeros& c, Events& ev) {
   ev.push_back(to_all(CaballerosTaken{seat, c.from_province, c.from_regions}));
 }
 
+void return_to_province(GameState& s, Colour colour, std::uint8_t from_court,
+                        const AreaCounts& from_regions, Events& ev) {
+  for (int r = 0; r < kRegionCount; ++r) s.caballeros[r][colour] = static_cast<std::uint8_t>(s.caballeros[r][colour] - from_regions.n[r]);
+  const auto count = static_cast<std::uint8_t>(from_court + from_regions.total());
+  if (is_automa(s, colour)) {
+    s.automa.supply = static_cast<std::uint8_t>(s.automa.supply + count);
+  } else {
+    Player& player = s.players[colour];
+    player.court = static_cast<std::uint8_t>(player.court - from_court);
+    player.province = static_cast<std::uint8_t>(player.province + count);
+  }
+  ev.push_back(to_all(CaballerosReturned{colour, from_court, from_regions}));
+}
+
+AreaCounts only(Area area, std::uint8_t count) {
+  AreaCounts counts;
+  counts[area] = count;
+  return counts;
+}
+
 AreaMask disk_allowed(const GameState& s, Seat seat, DiskPurpose purpose) {
   switch (purpose) {
     case DiskPurpose::general_scoring:
@@ -122,11 +142,7 @@ void resolve_disks(GameState& s, Events& ev) {
       case DiskPurpose::disk_return_all: {
         const auto count = s.disk_purpose == DiskPurpose::disk_return_two
                                ? std::min<std::uint8_t>(2, here) : here;
-        here = static_cast<std::uint8_t>(here - count);
-        s.players[p].province = static_cast<std::uint8_t>(s.players[p].province + count);
-        CaballerosReturned returned{p, 0, AreaCounts{}};
-        returned.from_regions[region] = count;
-        ev.push_back(to_all(returned));
+        return_to_province(s, p, 0, only(region, count), ev);
         break;
       }
       case DiskPurpose::eviction: {
@@ -239,11 +255,7 @@ void advance(GameState& s, Events& ev) {
           const int available = returnable(s, seat);
           if (available > 3) return;
           // Three or fewer: there is only one way to return them all.
-          ReturnCaballeros all{.from_court = s.players[seat].court, .from_regions = takeable_regions(s, seat)};
-          s.players[seat].court = 0;
-          for (int r = 0; r < kRegionCount; ++r) s.caballeros[r][seat] = static_cast<std::uint8_t>(s.caballeros[r][seat] - all.from_regions.n[r]);
-          s.players[seat].province = static_cast<std::uint8_t>(s.players[seat].province + available);
-          ev.push_back(to_all(CaballerosReturned{seat, all.from_court, all.from_regions}));
+          return_to_province(s, seat, s.players[seat].court, takeable_regions(s, seat), ev);
           s.returners.erase_at(0);
         }
         s.phase = Phase::use_action_card;
@@ -455,10 +467,7 @@ void execute(GameState& s, Seat seat, const Command& command, Events& ev) {
           s.veto_owed = static_cast<std::uint8_t>(s.veto_owed & ~seat_bit(seat));
           if (c.veto) s.veto_yes = static_cast<std::uint8_t>(s.veto_yes | seat_bit(seat));
         } else if constexpr (std::is_same_v<C, ReturnCaballeros>) {
-          player.court = static_cast<std::uint8_t>(player.court - c.from_court);
-          for (int r = 0; r < kRegionCount; ++r) s.caballeros[r][seat] = static_cast<std::uint8_t>(s.caballeros[r][seat] - c.from_regions.n[r]);
-          player.province = static_cast<std::uint8_t>(player.province + c.from_court + c.from_regions.total());
-          ev.push_back(to_all(CaballerosReturned{seat, c.from_court, c.from_regions}));
+          return_to_province(s, seat, c.from_court, c.from_regions, ev);
           s.returners.erase_at(0);
         } else if constexpr (std::is_same_v<C, SetDisk>) {
           player.disk = c.region;

@@ -50,6 +50,10 @@ AreaCounts takeable_regions(const GameState& s, Colour colour);  // not the king
 std::optional<Rejection> check_take(const GameState& s, Seat seat, const TakeCaballeros& c,
                                     int up_to);
 void take(GameState& s, Seat seat, const TakeCaballeros& c, Events& ev);
+// Court and/or regions -> province (the automa's supply for the automa), announced.
+void return_to_province(GameState& s, Colour colour, std::uint8_t from_court,
+                        const AreaCounts& from_regions, Events& ev);
+AreaCounts only(Area area, std::uint8_t count);
 PowerCards played_mask(const GameState& s);
 
 // Special actions (specials.cpp).

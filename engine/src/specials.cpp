@@ -228,9 +228,7 @@ void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, 
       for (Seat p = 0; p < s.options.players; ++p) {
         if (p == actor || s.players[p].court == 0) continue;
         const auto count = kind == decay_all_court ? s.players[p].court : std::min<std::uint8_t>(3, s.players[p].court);
-        s.players[p].court = static_cast<std::uint8_t>(s.players[p].court - count);
-        s.players[p].province = static_cast<std::uint8_t>(s.players[p].province + count);
-        ev.push_back(to_all(CaballerosReturned{p, count, AreaCounts{}}));
+        return_to_province(s, p, count, AreaCounts{}, ev);
       }
       return;
     case angry_king:
@@ -240,17 +238,8 @@ void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, 
       s.phase = Phase::returning;
       return;
     case remove_one_each:
-      for (const ColourRegion& pick : std::get<RemoveCaballeros>(c).picks) {
-        --s.caballeros[index(pick.region)][pick.colour];
-        if (is_automa(s, pick.colour)) {
-          ++s.automa.supply;
-        } else {
-          ++s.players[pick.colour].province;
-        }
-        CaballerosReturned returned{pick.colour, 0, AreaCounts{}};
-        returned.from_regions[pick.region] = 1;
-        ev.push_back(to_all(returned));
-      }
+      for (const ColourRegion& pick : std::get<RemoveCaballeros>(c).picks)
+        return_to_province(s, pick.colour, 0, only(pick.region, 1), ev);
       return;
     case disk_return_two:
     case disk_return_all:
