@@ -243,8 +243,8 @@ void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, 
       return;
     case disk_return_two:
     case disk_return_all:
-      open_disks(s, kind == disk_return_two ? DiskPurpose::disk_return_two : DiskPurpose::disk_return_all,
-                 opponents_on_board(s, actor), ev);
+      if (const std::uint8_t victims = opponents_on_board(s, actor))
+        open_disks(s, kind == disk_return_two ? DiskPurpose::disk_return_two : DiskPurpose::disk_return_all, victims, ev);
       return;
     case eviction: {
       s.evicted_from = std::get<Evict>(c).region;
