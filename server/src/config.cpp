@@ -89,6 +89,22 @@ void set_log_level(Config& config, const json& value) {
   config.log_level = found->second;
 }
 
+void set_max_message_bytes(Config& config, const json& value) {
+  config.max_message_bytes = static_cast<std::size_t>(integer_in(value, 1024, 16 * 1024 * 1024));
+}
+
+void set_max_queued_messages(Config& config, const json& value) {
+  config.max_queued_messages = static_cast<std::size_t>(integer_in(value, 1, 65536));
+}
+
+void set_messages_per_second(Config& config, const json& value) {
+  config.messages_per_second = static_cast<unsigned>(integer_in(value, 1, 100000));
+}
+
+void set_message_burst(Config& config, const json& value) {
+  config.message_burst = static_cast<unsigned>(integer_in(value, 1, 100000));
+}
+
 enum class Kind { text, integer };
 
 struct Setting {
@@ -107,7 +123,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 7> kSettings{{
+constexpr std::array<Setting, 11> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -122,6 +138,18 @@ constexpr std::array<Setting, 7> kSettings{{
      [](const Config& c) { return std::to_string(c.threads); }},
     {"log_level", "--log-level", Kind::text, "trace|debug|info|warn|error|critical|off",
      set_log_level, show_log_level},
+    {"max_message_bytes", "--max-message-bytes", Kind::integer,
+     "largest WebSocket message accepted, 1024..16777216", set_max_message_bytes,
+     [](const Config& c) { return std::to_string(c.max_message_bytes); }},
+    {"max_queued_messages", "--max-queued-messages", Kind::integer,
+     "outgoing messages queued per connection before it is dropped", set_max_queued_messages,
+     [](const Config& c) { return std::to_string(c.max_queued_messages); }},
+    {"messages_per_second", "--messages-per-second", Kind::integer,
+     "sustained WebSocket messages per connection", set_messages_per_second,
+     [](const Config& c) { return std::to_string(c.messages_per_second); }},
+    {"message_burst", "--message-burst", Kind::integer,
+     "WebSocket messages per connection allowed at once", set_message_burst,
+     [](const Config& c) { return std::to_string(c.message_burst); }},
 }};
 
 const Setting* find_setting_by_key(std::string_view key) {

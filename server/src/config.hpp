@@ -2,6 +2,7 @@
 
 #include <spdlog/common.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <stdexcept>
@@ -20,6 +21,11 @@ struct Config {
   std::filesystem::path web_root = "clients/web";
   unsigned threads = 0;  // 0 means one per hardware thread
   spdlog::level::level_enum log_level = spdlog::level::info;
+  // WebSocket limits, per connection.
+  std::size_t max_message_bytes = 64 * 1024;  // larger messages close with code 1009
+  std::size_t max_queued_messages = 256;      // a reader this far behind is dropped
+  unsigned messages_per_second = 20;          // token-bucket refill rate
+  unsigned message_burst = 40;                // token-bucket capacity
 
   std::filesystem::path database_path() const { return data_dir / database_file; }
 

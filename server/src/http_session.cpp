@@ -2,9 +2,12 @@
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
+#include <memory>
+#include <string_view>
 #include <utility>
 
 #include "router.hpp"
+#include "ws_session.hpp"
 
 namespace elgrande::server {
 
@@ -37,11 +40,15 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
   if (ec) return fail(ec, "http read");
 
   if (websocket::is_upgrade(parser_->get())) {
-    // The WebSocket hand-off belongs here: the game protocol's session will take the
-    // socket (stream_.release_socket()) and this request (parser_->release()) and do
-    // the handshake on the same port. Until it exists the upgrade is refused plainly.
-    return send(text_response(parser_->get(), http::status::not_implemented,
-                              "WebSocket is not available yet\n", parser_->get().keep_alive()));
+    const std::string_view target = parser_->get().target();
+    if (target.substr(0, target.find('?')) == kWebSocketPath) {
+      // The game protocol takes over the socket and this request, on the same strand.
+      std::make_shared<WsSession>(stream_.release_socket(), context_)->run(parser_->release());
+      return;
+    }
+    return send(text_response(parser_->get(), http::status::not_found,
+                              "no WebSocket endpoint here; use /ws\n",
+                              parser_->get().keep_alive()));
   }
 
   send(handle_request(parser_->get(), *context_));

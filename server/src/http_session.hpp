@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "net.hpp"
 #include "server_context.hpp"
@@ -22,6 +23,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   static constexpr std::chrono::seconds kReadTimeout{30};
   // A client that stops reading its answer must not hold the connection forever.
   static constexpr std::chrono::seconds kWriteTimeout{30};
+  // Upgrade requests for this path (any query string) become a WsSession.
+  static constexpr std::string_view kWebSocketPath = "/ws";
 
   // The socket's executor must be a strand: all of this session's handlers run on it.
   HttpSession(tcp::socket&& socket, std::shared_ptr<const ServerContext> context);

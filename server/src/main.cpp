@@ -6,6 +6,8 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <csignal>
 #include <exception>
 #include <filesystem>
@@ -39,6 +41,9 @@ std::string describe(const tcp::endpoint& endpoint) {
          std::to_string(endpoint.port());
 }
 
+// How long shutdown waits for WebSocket peers to complete the close handshake.
+constexpr std::chrono::seconds kShutdownGrace{5};
+
 // A handler that throws is a bug, but it should cost one connection, not the server.
 void run_io(net::io_context& io) {
   for (;;) {
@@ -60,6 +65,13 @@ int serve(const Config& config) {
   if (std::filesystem::is_directory(config.web_root, missing)) {
     context->web_root = std::filesystem::absolute(config.web_root);
   }
+  context->ws_limits = WsLimits{
+      .max_message_bytes = config.max_message_bytes,
+      .max_queued_messages = config.max_queued_messages,
+      .messages_per_second = static_cast<double>(config.messages_per_second),
+      .message_burst = static_cast<double>(config.message_burst),
+  };
+  const std::shared_ptr<SessionRegistry> sessions = context->sessions;
 
   const unsigned threads = config.io_threads();
   spdlog::info(
@@ -79,10 +91,22 @@ int serve(const Config& config) {
   // Installed before the port is announced, so a signal sent right after still shuts
   // down cleanly instead of killing the process.
   net::signal_set signals(io, SIGINT, SIGTERM);
-  signals.async_wait([&io, listener](beast::error_code ec, int signal) {
+  // Bounds the goodbye to WebSocket peers, which may be slow to answer the close frame.
+  net::steady_timer grace(io);
+  signals.async_wait([&io, &grace, listener, sessions](beast::error_code ec, int signal) {
     if (ec) return;
     spdlog::info("received signal {}, shutting down", signal);
-    listener->stop([&io] { io.stop(); });
+    listener->stop([&io, &grace, sessions] {
+      spdlog::info("closing {} WebSocket session(s)", sessions->size());
+      grace.expires_after(kShutdownGrace);
+      grace.async_wait([&io](beast::error_code timer_ec) {
+        if (timer_ec) return;
+        spdlog::warn("WebSocket sessions still open after {} s; stopping anyway",
+                     kShutdownGrace.count());
+        io.stop();
+      });
+      sessions->close_all([&io] { io.stop(); });
+    });
   });
 
   const std::string where = describe(listener->local_endpoint());

@@ -74,14 +74,14 @@ TEST_CASE("The server answers health checks and static files and stops on SIGTER
     CHECK(refused.body() != "outside the web root");
   }
 
-  // Same port, later the game protocol: until then the upgrade is refused, not ignored.
-  http::request<http::string_body> upgrade{http::verb::get, "/ws", 11};
+  // The game protocol is upgraded on /ws only (tests/integration/websocket_test.cpp);
+  // an upgrade elsewhere is refused, not ignored.
+  http::request<http::string_body> upgrade{http::verb::get, "/chat", 11};
   upgrade.set(http::field::connection, "Upgrade");
   upgrade.set(http::field::upgrade, "websocket");
   upgrade.set(http::field::sec_websocket_version, "13");
   upgrade.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");
-  CHECK(send_http(server.address(), server.port(), upgrade).result() ==
-        http::status::not_implemented);
+  CHECK(send_http(server.address(), server.port(), upgrade).result() == http::status::not_found);
 
   CHECK(std::filesystem::is_regular_file(dir.path() / "data" / "elgrande.sqlite"));
 

@@ -1,0 +1,76 @@
+#pragma once
+
+// The WebSocket protocol's envelope: every message in either direction is one JSON
+// object {"type", "id"?, "payload"?}. The shapes are listed in docs/protocol.md.
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "elgrande/protocol/codec.hpp"
+
+namespace elgrande::protocol {
+
+// Sent in hello and hello.ok; bumped on any change a deployed client could trip over.
+inline constexpr int kProtocolVersion = 1;
+
+// Why the server refused a message. The wire names are the enumerators' names.
+enum class ErrorCode {
+  bad_json,
+  bad_envelope,
+  unknown_type,
+  bad_payload,
+  too_large,
+  rate_limited,
+  not_your_turn,
+  illegal_command,
+  table_full,
+  not_found,
+  internal,
+};
+
+std::string_view to_string(ErrorCode code);
+std::optional<ErrorCode> error_code_from_string(std::string_view name);
+
+// The client's request id, echoed in the reply so it can match answers to requests.
+using RequestId = std::variant<std::string, std::int64_t>;
+
+// Longer request ids are refused, so an echo never costs more than a little.
+inline constexpr std::size_t kMaxRequestIdBytes = 128;
+
+struct Envelope {
+  std::string type;
+  std::optional<RequestId> id;
+  Json payload = Json::object();  // always an object
+};
+
+// A refused message: the code and a message for humans, plus the request id when the
+// envelope got far enough to have a usable one.
+struct EnvelopeError {
+  ErrorCode code;
+  std::string message;
+  std::optional<RequestId> id;
+};
+
+using DecodedEnvelope = std::variant<Envelope, EnvelopeError>;
+
+// Decodes untrusted text. bad_json for text that is not JSON or nests deeper than
+// max_depth; bad_envelope for a non-object, a missing, empty or non-string type, an id
+// that is not a string or integer (or is too long), or a payload that is not an object.
+// Unknown fields are ignored. Never throws on bad input.
+DecodedEnvelope decode_envelope(std::string_view text, std::size_t max_depth = 32);
+
+// {"type": "<request_type>.ok", "id"?: id, "payload": payload}; the id is omitted when
+// the request had none.
+std::string reply_message(std::string_view request_type, const std::optional<RequestId>& id,
+                          Json payload = Json::object());
+
+// {"type": "error", "id"?: id, "payload": {"code", "message"}}.
+std::string error_message(ErrorCode code, std::string_view message,
+                          const std::optional<RequestId>& id = std::nullopt);
+std::string error_message(const EnvelopeError& error);
+
+}  // namespace elgrande::protocol

@@ -1,0 +1,129 @@
+#include "elgrande/protocol/envelope.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <utility>
+
+namespace elgrande::protocol {
+namespace {
+
+constexpr std::array<std::pair<ErrorCode, std::string_view>, 11> kErrorNames{{
+    {ErrorCode::bad_json, "bad_json"},
+    {ErrorCode::bad_envelope, "bad_envelope"},
+    {ErrorCode::unknown_type, "unknown_type"},
+    {ErrorCode::bad_payload, "bad_payload"},
+    {ErrorCode::too_large, "too_large"},
+    {ErrorCode::rate_limited, "rate_limited"},
+    {ErrorCode::not_your_turn, "not_your_turn"},
+    {ErrorCode::illegal_command, "illegal_command"},
+    {ErrorCode::table_full, "table_full"},
+    {ErrorCode::not_found, "not_found"},
+    {ErrorCode::internal, "internal"},
+}};
+
+// Client text is echoed in messages (an unknown type, a request id); nlohmann has
+// validated it while parsing, but a replaced byte is better than a throwing dump.
+std::string serialise(const Json& message) {
+  return message.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+Json with_id(Json message, const std::optional<RequestId>& id) {
+  if (id) {
+    std::visit([&](const auto& value) { message["id"] = value; }, *id);
+  }
+  return message;
+}
+
+// Reads "id" into `id`: absent, a short string or an integer that fits in 64 signed bits.
+// Returns what is wrong with it, if anything.
+std::optional<std::string> read_id(const Json& envelope, std::optional<RequestId>& id) {
+  const auto found = envelope.find("id");
+  if (found == envelope.end()) return std::nullopt;
+  if (found->is_string()) {
+    const auto& text = found->get_ref<const std::string&>();
+    if (text.size() > kMaxRequestIdBytes) {
+      return "id: must be at most " + std::to_string(kMaxRequestIdBytes) + " bytes";
+    }
+    id.emplace(std::in_place_type<std::string>, text);
+    return std::nullopt;
+  }
+  if (found->is_number_unsigned()) {
+    const auto value = found->get<std::uint64_t>();
+    if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      return "id: integer out of range";
+    }
+    id.emplace(std::in_place_type<std::int64_t>, static_cast<std::int64_t>(value));
+    return std::nullopt;
+  }
+  if (found->is_number_integer()) {
+    id.emplace(std::in_place_type<std::int64_t>, found->get<std::int64_t>());
+    return std::nullopt;
+  }
+  return "id: must be a string or an integer";
+}
+
+}  // namespace
+
+std::string_view to_string(ErrorCode code) {
+  const auto* found = std::find_if(kErrorNames.begin(), kErrorNames.end(),
+                                   [&](const auto& entry) { return entry.first == code; });
+  return found == kErrorNames.end() ? "internal" : found->second;
+}
+
+std::optional<ErrorCode> error_code_from_string(std::string_view name) {
+  const auto* found = std::find_if(kErrorNames.begin(), kErrorNames.end(),
+                                   [&](const auto& entry) { return entry.second == name; });
+  if (found == kErrorNames.end()) return std::nullopt;
+  return found->first;
+}
+
+DecodedEnvelope decode_envelope(std::string_view text, std::size_t max_depth) {
+  Decoded<Json> parsed = parse_json(text, max_depth);
+  if (!parsed) return EnvelopeError{ErrorCode::bad_json, parsed.error().message, std::nullopt};
+  const Json& json = parsed.value();
+  if (!json.is_object()) {
+    return EnvelopeError{ErrorCode::bad_envelope, "a message must be a JSON object", std::nullopt};
+  }
+
+  Envelope envelope;
+  if (auto problem = read_id(json, envelope.id)) {
+    return EnvelopeError{ErrorCode::bad_envelope, std::move(*problem), std::nullopt};
+  }
+
+  const auto type = json.find("type");
+  if (type == json.end() || !type->is_string() || type->get_ref<const std::string&>().empty()) {
+    return EnvelopeError{ErrorCode::bad_envelope, "type: must be a non-empty string", envelope.id};
+  }
+  envelope.type = type->get<std::string>();
+
+  if (const auto payload = json.find("payload"); payload != json.end()) {
+    if (!payload->is_object()) {
+      return EnvelopeError{ErrorCode::bad_envelope, "payload: must be an object", envelope.id};
+    }
+    envelope.payload = *payload;
+  }
+  return envelope;
+}
+
+std::string reply_message(std::string_view request_type, const std::optional<RequestId>& id,
+                          Json payload) {
+  Json message = {{"type", std::string(request_type) + ".ok"}};
+  message = with_id(std::move(message), id);
+  message["payload"] = std::move(payload);
+  return serialise(message);
+}
+
+std::string error_message(ErrorCode code, std::string_view message,
+                          const std::optional<RequestId>& id) {
+  Json json = {{"type", "error"}};
+  json = with_id(std::move(json), id);
+  json["payload"] = {{"code", to_string(code)}, {"message", message}};
+  return serialise(json);
+}
+
+std::string error_message(const EnvelopeError& error) {
+  return error_message(error.code, error.message, error.id);
+}
+
+}  // namespace elgrande::protocol

@@ -1,0 +1,228 @@
+#include "ws_session.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <utility>
+
+namespace elgrande::server {
+namespace {
+
+namespace protocol = elgrande::protocol;
+using protocol::ErrorCode;
+
+constexpr std::size_t kMaxNameBytes = 32;
+
+std::string describe_peer(const tcp::socket& socket) {
+  beast::error_code ec;
+  const tcp::endpoint endpoint = socket.remote_endpoint(ec);
+  if (ec) return "unknown peer";
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+}
+
+std::int64_t unix_milliseconds() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+WsSession::WsSession(tcp::socket&& socket, std::shared_ptr<const ServerContext> context)
+    : ws_(std::move(socket)),
+      context_(std::move(context)),
+      bucket_(context_->ws_limits.messages_per_second, context_->ws_limits.message_burst,
+              Clock::now()),
+      flood_window_start_(Clock::now()) {
+  peer_ = describe_peer(beast::get_lowest_layer(ws_).socket());
+}
+
+WsSession::~WsSession() {
+  spdlog::debug("websocket {}: session ended", peer_);
+  context_->sessions->leave(this);
+}
+
+void WsSession::run(http::request<http::string_body> upgrade) {
+  upgrade_ = std::move(upgrade);
+  net::dispatch(ws_.get_executor(), [self = shared_from_this()] {
+    // Shutdown has begun: a connection that upgrades now is simply not served.
+    if (!self->context_->sessions->join(self)) return;
+
+    // The tcp_stream's own timer would fight the websocket timeouts, which cover the
+    // handshake, idle peers and keep-alive pings.
+    beast::get_lowest_layer(self->ws_).expires_never();
+    self->ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    self->ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
+      res.set(http::field::server, "elgrande-server/" ELGRANDE_VERSION);
+    }));
+    // Beast fails a read past this size with message_too_big and closes with 1009.
+    self->ws_.read_message_max(self->context_->ws_limits.max_message_bytes);
+    self->ws_.async_accept(self->upgrade_, beast::bind_front_handler(&WsSession::on_accept, self));
+  });
+}
+
+void WsSession::go_away() {
+  net::dispatch(ws_.get_executor(), [self = shared_from_this()] {
+    if (!self->accepted_) {
+      // Mid-handshake: there is no WebSocket yet to say goodbye on.
+      beast::get_lowest_layer(self->ws_).close();
+      return;
+    }
+    if (self->closing_ && self->close_when_flushed_ == std::nullopt) return;  // already closing
+    // Replies still queued would only delay the goodbye; the one in flight must finish.
+    if (self->queue_.size() > 1) self->queue_.erase(self->queue_.begin() + 1, self->queue_.end());
+    self->close_after_flush(websocket::close_code::going_away);
+  });
+}
+
+void WsSession::on_accept(beast::error_code ec) {
+  if (ec) return fail(ec, "websocket handshake");
+  accepted_ = true;
+  spdlog::debug("websocket {}: connected", peer_);
+  upgrade_ = {};
+  do_read();
+}
+
+void WsSession::do_read() {
+  ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+}
+
+void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
+  if (ec == websocket::error::message_too_big) {
+    // Beast has already sent the close frame (1009) and torn the connection down.
+    spdlog::debug("websocket {}: message over {} bytes, closed with 1009", peer_,
+                  context_->ws_limits.max_message_bytes);
+    return;
+  }
+  if (ec) return fail(ec, "websocket read");
+  if (closing_) return;
+
+  if (!ws_.got_text()) {
+    buffer_.consume(buffer_.size());
+    if (bucket_.take(Clock::now())) {
+      send(protocol::error_message(ErrorCode::bad_envelope,
+                                   "binary frames are not accepted; send JSON text"));
+    } else {
+      refuse_flood();
+    }
+  } else {
+    const std::string text = beast::buffers_to_string(buffer_.data());
+    buffer_.consume(buffer_.size());
+    if (bucket_.take(Clock::now())) {
+      handle(text);
+    } else {
+      refuse_flood();
+    }
+  }
+  if (!closing_) do_read();
+}
+
+void WsSession::refuse_flood() {
+  const auto now = Clock::now();
+  if (now - flood_window_start_ >= std::chrono::seconds(1)) {
+    flood_window_start_ = now;
+    refused_in_window_ = 0;
+  }
+  ++refused_in_window_;
+  // Ten bursts' worth of refusals within a second is no client bug: stop reading it.
+  const auto limit = static_cast<std::size_t>(10 * context_->ws_limits.message_burst);
+  if (refused_in_window_ > limit) {
+    spdlog::info("websocket {}: closed for flooding", peer_);
+    send(protocol::error_message(ErrorCode::rate_limited, "too many messages; closing"));
+    close_after_flush(
+        websocket::close_reason(websocket::close_code::policy_error, "rate limit exceeded"));
+    return;
+  }
+  send(protocol::error_message(ErrorCode::rate_limited, "too many messages; this one was ignored"));
+}
+
+void WsSession::handle(std::string_view text) {
+  protocol::DecodedEnvelope decoded = protocol::decode_envelope(text);
+  if (const auto* error = std::get_if<protocol::EnvelopeError>(&decoded)) {
+    return send(protocol::error_message(*error));
+  }
+  const auto& request = std::get<protocol::Envelope>(decoded);
+  if (request.type == "hello") return handle_hello(request);
+  if (request.type == "ping") return handle_ping(request);
+  send(protocol::error_message(ErrorCode::unknown_type,
+                               "unknown message type '" + request.type + "'", request.id));
+}
+
+void WsSession::handle_hello(const protocol::Envelope& request) {
+  const protocol::Json& payload = request.payload;
+  const auto version = payload.find("protocol");
+  if (version == payload.end() || !version->is_number_integer() ||
+      version->get<std::int64_t>() != protocol::kProtocolVersion) {
+    return send(protocol::error_message(
+        ErrorCode::bad_payload,
+        "protocol: this server speaks version " + std::to_string(protocol::kProtocolVersion),
+        request.id));
+  }
+  if (const auto name = payload.find("name"); name != payload.end()) {
+    if (!name->is_string() || name->get_ref<const std::string&>().empty() ||
+        name->get_ref<const std::string&>().size() > kMaxNameBytes) {
+      return send(protocol::error_message(
+          ErrorCode::bad_payload,
+          "name: must be a string of 1 to " + std::to_string(kMaxNameBytes) + " bytes",
+          request.id));
+    }
+    name_ = name->get<std::string>();
+  }
+  spdlog::debug("websocket {}: hello from {}", peer_, name_.value_or("(no name)"));
+  send(protocol::reply_message(
+      request.type, request.id,
+      {{"protocol", protocol::kProtocolVersion}, {"server", "elgrande-server/" ELGRANDE_VERSION}}));
+}
+
+void WsSession::handle_ping(const protocol::Envelope& request) {
+  send(protocol::reply_message(request.type, request.id, {{"time", unix_milliseconds()}}));
+}
+
+void WsSession::send(std::string message) {
+  if (closing_) return;
+  if (queue_.size() >= context_->ws_limits.max_queued_messages) {
+    return drop("outgoing queue full; the peer is not reading");
+  }
+  queue_.push_back(std::make_shared<const std::string>(std::move(message)));
+  if (queue_.size() == 1) do_write();
+}
+
+void WsSession::do_write() {
+  ws_.text(true);
+  ws_.async_write(net::buffer(*queue_.front()),
+                  beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+}
+
+void WsSession::on_write(beast::error_code ec, std::size_t /*bytes*/) {
+  if (ec) return fail(ec, "websocket write");
+  queue_.pop_front();
+  if (!queue_.empty()) return do_write();
+  if (close_when_flushed_) do_close(*std::exchange(close_when_flushed_, std::nullopt));
+}
+
+void WsSession::close_after_flush(websocket::close_reason reason) {
+  closing_ = true;
+  if (queue_.empty()) return do_close(reason);
+  close_when_flushed_ = reason;
+}
+
+void WsSession::do_close(websocket::close_reason reason) {
+  ws_.async_close(reason, beast::bind_front_handler(&WsSession::on_close, shared_from_this()));
+}
+
+void WsSession::on_close(beast::error_code ec) {
+  if (ec) return fail(ec, "websocket close");
+  spdlog::debug("websocket {}: closed", peer_);
+}
+
+void WsSession::drop(std::string_view why) {
+  spdlog::info("websocket {}: dropped: {}", peer_, why);
+  closing_ = true;
+  close_when_flushed_.reset();
+  // Pending operations end with operation_aborted and release the session.
+  beast::get_lowest_layer(ws_).close();
+}
+
+}  // namespace elgrande::server

@@ -1,0 +1,103 @@
+#pragma once
+
+#include <algorithm>
+#include <boost/beast/websocket/stream.hpp>
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "elgrande/protocol/envelope.hpp"
+#include "net.hpp"
+#include "server_context.hpp"
+
+namespace elgrande::server {
+
+// A token bucket: `rate` tokens a second up to `capacity`, one per message.
+class TokenBucket {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  TokenBucket(double rate, double capacity, Clock::time_point now)
+      : rate_(rate), capacity_(capacity), tokens_(capacity), last_(now) {}
+
+  bool take(Clock::time_point now) {
+    const std::chrono::duration<double> elapsed = now - last_;
+    last_ = now;
+    tokens_ = std::min(capacity_, tokens_ + elapsed.count() * rate_);
+    if (tokens_ < 1) return false;
+    tokens_ -= 1;
+    return true;
+  }
+
+ private:
+  double rate_;
+  double capacity_;
+  double tokens_;
+  Clock::time_point last_;
+};
+
+// One WebSocket connection speaking the game protocol (docs/protocol.md), taken over
+// from an HttpSession after the upgrade request. Like HttpSession it keeps itself alive
+// through its pending handlers and runs every handler on the connection's strand. At
+// most one write is in flight; the queue behind it is bounded, and a peer that lets it
+// fill is dropped rather than allowed to grow the server's memory.
+class WsSession : public std::enable_shared_from_this<WsSession> {
+ public:
+  // The socket's executor must be a strand.
+  WsSession(tcp::socket&& socket, std::shared_ptr<const ServerContext> context);
+  ~WsSession();
+  WsSession(const WsSession&) = delete;
+  WsSession& operator=(const WsSession&) = delete;
+
+  // Completes the handshake for this upgrade request, then serves messages.
+  void run(http::request<http::string_body> upgrade);
+
+  // Closes with 1001 (going away) after the write in flight. Callable from any thread.
+  void go_away();
+
+ private:
+  using Clock = TokenBucket::Clock;
+
+  void on_accept(beast::error_code ec);
+  void do_read();
+  void on_read(beast::error_code ec, std::size_t bytes);
+
+  void handle(std::string_view text);
+  void refuse_flood();
+  void handle_hello(const protocol::Envelope& request);
+  void handle_ping(const protocol::Envelope& request);
+
+  void send(std::string message);
+  void do_write();
+  void on_write(beast::error_code ec, std::size_t bytes);
+
+  // Stops taking new messages, lets the queue drain, then sends a close frame.
+  void close_after_flush(websocket::close_reason reason);
+  void do_close(websocket::close_reason reason);
+  void on_close(beast::error_code ec);
+  // Cuts the TCP connection without a close handshake, for a peer that stopped reading.
+  void drop(std::string_view why);
+
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  std::shared_ptr<const ServerContext> context_;
+  http::request<http::string_body> upgrade_;
+  std::string peer_;
+
+  std::deque<std::shared_ptr<const std::string>> queue_;  // front() is being written
+  std::optional<websocket::close_reason> close_when_flushed_;
+  bool accepted_ = false;
+  bool closing_ = false;  // no more reads or replies
+
+  TokenBucket bucket_;
+  Clock::time_point flood_window_start_;
+  std::size_t refused_in_window_ = 0;
+
+  std::optional<std::string> name_;  // from hello
+};
+
+}  // namespace elgrande::server
