@@ -8,13 +8,18 @@
 namespace elgrande::protocol {
 namespace {
 
-constexpr std::array<std::pair<ErrorCode, std::string_view>, 11> kErrorNames{{
+constexpr std::array<std::pair<ErrorCode, std::string_view>, 16> kErrorNames{{
     {ErrorCode::bad_json, "bad_json"},
     {ErrorCode::bad_envelope, "bad_envelope"},
     {ErrorCode::unknown_type, "unknown_type"},
     {ErrorCode::bad_payload, "bad_payload"},
     {ErrorCode::too_large, "too_large"},
     {ErrorCode::rate_limited, "rate_limited"},
+    {ErrorCode::not_identified, "not_identified"},
+    {ErrorCode::unknown_token, "unknown_token"},
+    {ErrorCode::forbidden, "forbidden"},
+    {ErrorCode::wrong_state, "wrong_state"},
+    {ErrorCode::seat_taken, "seat_taken"},
     {ErrorCode::not_your_turn, "not_your_turn"},
     {ErrorCode::illegal_command, "illegal_command"},
     {ErrorCode::table_full, "table_full"},
@@ -115,11 +120,16 @@ std::string reply_message(std::string_view request_type, const std::optional<Req
 }
 
 std::string error_message(ErrorCode code, std::string_view message,
-                          const std::optional<RequestId>& id) {
+                          const std::optional<RequestId>& id, std::string_view reason) {
   Json json = {{"type", "error"}};
   json = with_id(std::move(json), id);
   json["payload"] = {{"code", to_string(code)}, {"message", message}};
+  if (!reason.empty()) json["payload"]["reason"] = reason;
   return serialise(json);
+}
+
+std::string push_message(std::string_view type, Json payload) {
+  return serialise(Json{{"type", type}, {"payload", std::move(payload)}});
 }
 
 std::string error_message(const EnvelopeError& error) {

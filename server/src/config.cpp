@@ -105,6 +105,10 @@ void set_message_burst(Config& config, const json& value) {
   config.message_burst = static_cast<unsigned>(integer_in(value, 1, 100000));
 }
 
+void set_bot_delay_ms(Config& config, const json& value) {
+  config.bot_delay_ms = static_cast<unsigned>(integer_in(value, 0, 60000));
+}
+
 enum class Kind { text, integer };
 
 struct Setting {
@@ -123,7 +127,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 11> kSettings{{
+constexpr std::array<Setting, 12> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -150,6 +154,9 @@ constexpr std::array<Setting, 11> kSettings{{
     {"message_burst", "--message-burst", Kind::integer,
      "WebSocket messages per connection allowed at once", set_message_burst,
      [](const Config& c) { return std::to_string(c.message_burst); }},
+    {"bot_delay_ms", "--bot-delay-ms", Kind::integer,
+     "pause before a server bot plays, so people can follow, 0..60000", set_bot_delay_ms,
+     [](const Config& c) { return std::to_string(c.bot_delay_ms); }},
 }};
 
 const Setting* find_setting_by_key(std::string_view key) {

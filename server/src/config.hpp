@@ -26,6 +26,7 @@ struct Config {
   std::size_t max_queued_messages = 256;      // a reader this far behind is dropped
   unsigned messages_per_second = 20;          // token-bucket refill rate
   unsigned message_burst = 40;                // token-bucket capacity
+  unsigned bot_delay_ms = 600;  // a server bot's pause before each command
 
   std::filesystem::path database_path() const { return data_dir / database_file; }
 

@@ -71,7 +71,6 @@ int serve(const Config& config) {
       .messages_per_second = static_cast<double>(config.messages_per_second),
       .message_burst = static_cast<double>(config.message_burst),
   };
-  const std::shared_ptr<SessionRegistry> sessions = context->sessions;
 
   const unsigned threads = config.io_threads();
   spdlog::info(
@@ -85,6 +84,11 @@ int serve(const Config& config) {
 
   // The hint tells Asio how many threads will call run(), so it can skip locking for one.
   net::io_context io(static_cast<int>(threads));
+  TableSettings table_settings;
+  table_settings.bot_delay = std::chrono::milliseconds(config.bot_delay_ms);
+  context->lobby = std::make_shared<Lobby>(io.get_executor(), table_settings, context->metrics);
+  const std::shared_ptr<SessionRegistry> sessions = context->sessions;
+  const std::shared_ptr<Lobby> lobby = context->lobby;
   auto listener = std::make_shared<Listener>(
       io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port), context);
 
@@ -93,9 +97,10 @@ int serve(const Config& config) {
   net::signal_set signals(io, SIGINT, SIGTERM);
   // Bounds the goodbye to WebSocket peers, which may be slow to answer the close frame.
   net::steady_timer grace(io);
-  signals.async_wait([&io, &grace, listener, sessions](beast::error_code ec, int signal) {
+  signals.async_wait([&io, &grace, listener, sessions, lobby](beast::error_code ec, int signal) {
     if (ec) return;
     spdlog::info("received signal {}, shutting down", signal);
+    lobby->close();
     listener->stop([&io, &grace, sessions] {
       spdlog::info("closing {} WebSocket session(s)", sessions->size());
       grace.expires_after(kShutdownGrace);

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <utility>
 
+#include "metrics.hpp"
 #include "static_files.hpp"
 
 namespace elgrande::server {
@@ -44,6 +45,14 @@ http::message_generator health(const Request& request) {
   auto response = make_response(request, http::status::ok, "application/json", R"({"status":"ok"})",
                                 request.keep_alive());
   // Probes must see the live answer, never a cached one.
+  response.set(http::field::cache_control, "no-store");
+  return http::message_generator(std::move(response));
+}
+
+http::message_generator metrics(const Request& request, const ServerContext& context) {
+  const Gauges gauges = context.lobby->gauges(context.sessions->size());
+  auto response = make_response(request, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
+                                render_metrics(*context.metrics, gauges), request.keep_alive());
   response.set(http::field::cache_control, "no-store");
   return http::message_generator(std::move(response));
 }
@@ -110,7 +119,9 @@ http::message_generator handle_request(const Request& request, const ServerConte
     return method_not_allowed(request);
   }
   const std::string_view target = request.target();
-  if (target.substr(0, target.find('?')) == "/healthz") return health(request);
+  const std::string_view path = target.substr(0, target.find('?'));
+  if (path == "/healthz") return health(request);
+  if (path == "/metrics") return metrics(request, context);
   if (!context.web_root) {
     return text_response(request, http::status::not_found, "not found\n", request.keep_alive());
   }

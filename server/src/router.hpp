@@ -9,8 +9,8 @@ namespace elgrande::server {
 
 using Request = http::request<http::string_body>;
 
-// Answers one plain HTTP request: GET/HEAD /healthz, else a static file from the web
-// root. Every other method gets 405. Nothing a client sends makes it throw.
+// Answers one plain HTTP request: GET/HEAD /healthz, /metrics (Prometheus), else a
+// static file from the web root. Every other method gets 405. Nothing a client sends makes it throw.
 http::message_generator handle_request(const Request& request, const ServerContext& context);
 
 // A short text/plain answer, for refusals the session decides itself (such as an

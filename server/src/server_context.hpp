@@ -5,6 +5,8 @@
 #include <memory>
 #include <optional>
 
+#include "lobby.hpp"
+#include "metrics.hpp"
 #include "session_registry.hpp"
 
 namespace elgrande::server {
@@ -18,13 +20,15 @@ struct WsLimits {
 };
 
 // What every connection may read, fixed at startup and shared immutably between threads.
-// Game rooms and the database join it with the tables.
 struct ServerContext {
   // Absolute directory of the web client; empty when the configured one does not exist.
   std::optional<std::filesystem::path> web_root;
   WsLimits ws_limits;
   // The open WebSocket sessions, so shutdown can say goodbye to each. Internally locked.
   std::shared_ptr<SessionRegistry> sessions = std::make_shared<SessionRegistry>();
+  std::shared_ptr<Metrics> metrics = std::make_shared<Metrics>();
+  // Identities and tables. Set once at startup, before the listener runs.
+  std::shared_ptr<Lobby> lobby;
 };
 
 }  // namespace elgrande::server

@@ -5,7 +5,10 @@
 #include <algorithm>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
+#include <array>
 #include <utility>
+
+#include "table.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -14,6 +17,10 @@ namespace protocol = elgrande::protocol;
 using protocol::ErrorCode;
 
 constexpr std::size_t kMaxNameBytes = 32;
+constexpr std::size_t kMaxTableNameBytes = 64;
+// A turn limit: none (0), or from a second (blitz, and tests) to two weeks (games by mail).
+constexpr std::int64_t kMinTurnSeconds = 1;
+constexpr std::int64_t kMaxTurnSeconds = 14 * 24 * 3600;
 
 std::string describe_peer(const tcp::socket& socket) {
   beast::error_code ec;
@@ -42,6 +49,14 @@ WsSession::WsSession(tcp::socket&& socket, std::shared_ptr<const ServerContext> 
 WsSession::~WsSession() {
   spdlog::debug("websocket {}: session ended", peer_);
   context_->sessions->leave(this);
+  Lobby& lobby = *context_->lobby;
+  lobby.unsubscribe(this);
+  for (const TableId id : spectating_) {
+    if (const auto table = lobby.find_table(id)) table->spectator_left(this);
+  }
+  if (player_) {
+    for (const auto& table : lobby.detach(player_->id, this)) table->player_disconnected(player_->id);
+  }
 }
 
 void WsSession::run(http::request<http::string_body> upgrade) {
@@ -80,6 +95,7 @@ void WsSession::go_away() {
 void WsSession::on_accept(beast::error_code ec) {
   if (ec) return fail(ec, "websocket handshake");
   accepted_ = true;
+  context_->metrics->connections_total.fetch_add(1, std::memory_order_relaxed);
   spdlog::debug("websocket {}: connected", peer_);
   upgrade_ = {};
   do_read();
@@ -98,20 +114,21 @@ void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
   }
   if (ec) return fail(ec, "websocket read");
   if (closing_) return;
+  const auto received = Clock::now();
+  context_->metrics->messages_in.fetch_add(1, std::memory_order_relaxed);
 
   if (!ws_.got_text()) {
     buffer_.consume(buffer_.size());
-    if (bucket_.take(Clock::now())) {
-      send(protocol::error_message(ErrorCode::bad_envelope,
-                                   "binary frames are not accepted; send JSON text"));
+    if (bucket_.take(received)) {
+      send_error(ErrorCode::bad_envelope, "binary frames are not accepted; send JSON text");
     } else {
       refuse_flood();
     }
   } else {
     const std::string text = beast::buffers_to_string(buffer_.data());
     buffer_.consume(buffer_.size());
-    if (bucket_.take(Clock::now())) {
-      handle(text);
+    if (bucket_.take(received)) {
+      handle(text, received);
     } else {
       refuse_flood();
     }
@@ -130,24 +147,43 @@ void WsSession::refuse_flood() {
   const auto limit = static_cast<std::size_t>(10 * context_->ws_limits.message_burst);
   if (refused_in_window_ > limit) {
     spdlog::info("websocket {}: closed for flooding", peer_);
-    send(protocol::error_message(ErrorCode::rate_limited, "too many messages; closing"));
+    send_error(ErrorCode::rate_limited, "too many messages; closing");
     close_after_flush(
         websocket::close_reason(websocket::close_code::policy_error, "rate limit exceeded"));
     return;
   }
-  send(protocol::error_message(ErrorCode::rate_limited, "too many messages; this one was ignored"));
+  send_error(ErrorCode::rate_limited, "too many messages; this one was ignored");
 }
 
-void WsSession::handle(std::string_view text) {
+void WsSession::handle(std::string_view text, Clock::time_point received) {
   protocol::DecodedEnvelope decoded = protocol::decode_envelope(text);
   if (const auto* error = std::get_if<protocol::EnvelopeError>(&decoded)) {
+    context_->metrics->count_error(error->code);
     return send(protocol::error_message(*error));
   }
-  const auto& request = std::get<protocol::Envelope>(decoded);
-  if (request.type == "hello") return handle_hello(request);
-  if (request.type == "ping") return handle_ping(request);
-  send(protocol::error_message(ErrorCode::unknown_type,
-                               "unknown message type '" + request.type + "'", request.id));
+  auto& request = std::get<protocol::Envelope>(decoded);
+  const std::string_view type = request.type;
+  if (type == "hello") return handle_hello(request);
+  if (type == "ping") return handle_ping(request);
+
+  static constexpr std::array<std::string_view, 3> kLobby{"lobby.list", "lobby.subscribe",
+                                                          "lobby.unsubscribe"};
+  static constexpr std::array<std::string_view, 11> kAtTable{
+      "table.join",     "table.seat",  "table.leave",  "table.add_bot",
+      "table.remove_bot", "table.start", "table.spectate", "table.chat",
+      "game.command",   "game.resign", "table.create"};
+  const bool lobby = std::find(kLobby.begin(), kLobby.end(), type) != kLobby.end();
+  const bool at_table = std::find(kAtTable.begin(), kAtTable.end(), type) != kAtTable.end();
+  if (!lobby && !at_table) {
+    return send_error(ErrorCode::unknown_type, "unknown message type '" + request.type + "'",
+                      request.id);
+  }
+  if (!player_) {
+    return send_error(ErrorCode::not_identified, "say hello first", request.id);
+  }
+  if (lobby) return handle_lobby(request);
+  if (type == "table.create") return handle_create_table(request);
+  handle_at_table(std::move(request), received);
 }
 
 void WsSession::handle_hello(const protocol::Envelope& request) {
@@ -155,37 +191,168 @@ void WsSession::handle_hello(const protocol::Envelope& request) {
   const auto version = payload.find("protocol");
   if (version == payload.end() || !version->is_number_integer() ||
       version->get<std::int64_t>() != protocol::kProtocolVersion) {
-    return send(protocol::error_message(
+    return send_error(
         ErrorCode::bad_payload,
         "protocol: this server speaks version " + std::to_string(protocol::kProtocolVersion),
-        request.id));
+        request.id);
   }
-  if (const auto name = payload.find("name"); name != payload.end()) {
-    if (!name->is_string() || name->get_ref<const std::string&>().empty() ||
-        name->get_ref<const std::string&>().size() > kMaxNameBytes) {
-      return send(protocol::error_message(
+  std::optional<std::string> name;
+  if (const auto field = payload.find("name"); field != payload.end()) {
+    if (!field->is_string() || field->get_ref<const std::string&>().empty() ||
+        field->get_ref<const std::string&>().size() > kMaxNameBytes) {
+      return send_error(
           ErrorCode::bad_payload,
           "name: must be a string of 1 to " + std::to_string(kMaxNameBytes) + " bytes",
-          request.id));
+          request.id);
     }
-    name_ = name->get<std::string>();
+    name = field->get<std::string>();
   }
-  spdlog::debug("websocket {}: hello from {}", peer_, name_.value_or("(no name)"));
+  std::optional<std::string> token;
+  if (const auto field = payload.find("token"); field != payload.end()) {
+    if (!field->is_string()) {
+      return send_error(ErrorCode::bad_payload, "token: must be a string", request.id);
+    }
+    token = field->get<std::string>();
+  }
+
+  Lobby& lobby = *context_->lobby;
+  std::optional<Player> player;
+  std::string secret;
+  if (token) {
+    player = lobby.find_player(*token);
+    if (!player) {
+      return send_error(ErrorCode::unknown_token,
+                        "this token is unknown here; say hello without it for a new identity",
+                        request.id);
+    }
+    secret = std::move(*token);
+    if (name && *name != player->name) {
+      lobby.rename(player->id, *name);
+      player->name = std::move(*name);
+    }
+  }
+  if (player_ && (!player || player->id != player_->id)) {
+    return send_error(ErrorCode::wrong_state,
+                      "this connection already speaks for another player; open a new one",
+                      request.id);
+  }
+  if (!player) {
+    Lobby::Identity identity = lobby.create_player(std::move(name));
+    player = std::move(identity.player);
+    secret = std::move(identity.token);
+  }
+
+  const bool first = !player_;
+  player_ = player;
+  spdlog::debug("websocket {}: hello from player {} ({})", peer_, player_->id, player_->name);
   send(protocol::reply_message(
       request.type, request.id,
-      {{"protocol", protocol::kProtocolVersion}, {"server", "elgrande-server/" ELGRANDE_VERSION}}));
+      {{"protocol", protocol::kProtocolVersion},
+       {"server", "elgrande-server/" ELGRANDE_VERSION},
+       {"player", to_json(*player_)},
+       {"token", secret}}));
+  if (!first) return;
+  // Every table the player sits at sends this connection the table and the seat's view.
+  for (const auto& table : lobby.attach(player_->id, shared_from_this())) {
+    table->player_connected(shared_from_this(), player_->id);
+  }
 }
 
 void WsSession::handle_ping(const protocol::Envelope& request) {
   send(protocol::reply_message(request.type, request.id, {{"time", unix_milliseconds()}}));
 }
 
+void WsSession::handle_lobby(const protocol::Envelope& request) {
+  Lobby& lobby = *context_->lobby;
+  if (request.type == "lobby.list") {
+    return send(protocol::reply_message(request.type, request.id, {{"tables", lobby.list()}}));
+  }
+  if (request.type == "lobby.subscribe") {
+    return send(protocol::reply_message(request.type, request.id,
+                                        {{"tables", lobby.subscribe(shared_from_this())}}));
+  }
+  lobby.unsubscribe(this);
+  send(protocol::reply_message(request.type, request.id));
+}
+
+void WsSession::handle_create_table(const protocol::Envelope& request) {
+  const protocol::Json& payload = request.payload;
+  std::string name;
+  if (const auto field = payload.find("name"); field != payload.end()) {
+    if (!field->is_string() || field->get_ref<const std::string&>().empty() ||
+        field->get_ref<const std::string&>().size() > kMaxTableNameBytes) {
+      return send_error(
+          ErrorCode::bad_payload,
+          "name: must be a string of 1 to " + std::to_string(kMaxTableNameBytes) + " bytes",
+          request.id);
+    }
+    name = field->get<std::string>();
+  }
+  const auto options_field = payload.find("options");
+  if (options_field == payload.end()) {
+    return send_error(ErrorCode::bad_payload, "options: missing", request.id);
+  }
+  protocol::Decoded<Options> options = protocol::options_from_json(*options_field);
+  if (!options) {
+    return send_error(ErrorCode::bad_payload, "options: " + options.error().message, request.id);
+  }
+  int turn_seconds = 0;
+  if (const auto field = payload.find("turn_seconds"); field != payload.end()) {
+    const bool valid = field->is_number_integer() &&
+                       (field->get<std::int64_t>() == 0 ||
+                        (field->get<std::int64_t>() >= kMinTurnSeconds &&
+                         field->get<std::int64_t>() <= kMaxTurnSeconds));
+    if (!valid) {
+      return send_error(ErrorCode::bad_payload,
+                        "turn_seconds: 0 (no limit) or " + std::to_string(kMinTurnSeconds) +
+                            " to " + std::to_string(kMaxTurnSeconds),
+                        request.id);
+    }
+    turn_seconds = field->get<int>();
+  }
+  const auto table =
+      context_->lobby->create_table(std::move(name), *player_, options.value(), turn_seconds);
+  spdlog::debug("websocket {}: player {} created table {}", peer_, player_->id, table->id());
+  table->open(shared_from_this(), request.id);
+}
+
+void WsSession::handle_at_table(protocol::Envelope request, Clock::time_point received) {
+  const auto field = request.payload.find("table");
+  if (field == request.payload.end() || !field->is_number_integer()) {
+    return send_error(ErrorCode::bad_payload, "table: must be a table id", request.id);
+  }
+  const auto table = context_->lobby->find_table(field->get<TableId>());
+  if (!table) {
+    return send_error(ErrorCode::not_found,
+                      "no table " + std::to_string(field->get<TableId>()), request.id);
+  }
+  if (request.type == "table.spectate") spectating_.insert(table->id());
+  table->handle(shared_from_this(), *player_, std::move(request), received);
+}
+
+void WsSession::deliver(std::shared_ptr<const std::string> message) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), message = std::move(message)] {
+    self->send(std::move(message));
+  });
+}
+
+void WsSession::send_error(ErrorCode code, std::string_view message,
+                           const std::optional<protocol::RequestId>& id) {
+  context_->metrics->count_error(code);
+  send(protocol::error_message(code, message, id));
+}
+
 void WsSession::send(std::string message) {
+  send(std::make_shared<const std::string>(std::move(message)));
+}
+
+void WsSession::send(std::shared_ptr<const std::string> message) {
   if (closing_) return;
   if (queue_.size() >= context_->ws_limits.max_queued_messages) {
     return drop("outgoing queue full; the peer is not reading");
   }
-  queue_.push_back(std::make_shared<const std::string>(std::move(message)));
+  context_->metrics->messages_out.fetch_add(1, std::memory_order_relaxed);
+  queue_.push_back(std::move(message));
   if (queue_.size() == 1) do_write();
 }
 

@@ -8,9 +8,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <set>
 #include <string_view>
 
 #include "elgrande/protocol/envelope.hpp"
+#include "lobby.hpp"
 #include "net.hpp"
 #include "server_context.hpp"
 
@@ -59,6 +61,13 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   // Closes with 1001 (going away) after the write in flight. Callable from any thread.
   void go_away();
 
+  // Queues a message for this client. Callable from any thread (tables, the lobby); one
+  // serialised message may be shared by many sessions.
+  void deliver(std::shared_ptr<const std::string> message);
+  void deliver(std::string message) {
+    deliver(std::make_shared<const std::string>(std::move(message)));
+  }
+
  private:
   using Clock = TokenBucket::Clock;
 
@@ -66,12 +75,18 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
 
-  void handle(std::string_view text);
+  void handle(std::string_view text, Clock::time_point received);
   void refuse_flood();
   void handle_hello(const protocol::Envelope& request);
   void handle_ping(const protocol::Envelope& request);
+  void handle_lobby(const protocol::Envelope& request);
+  void handle_create_table(const protocol::Envelope& request);
+  void handle_at_table(protocol::Envelope request, Clock::time_point received);
 
+  void send_error(protocol::ErrorCode code, std::string_view message,
+                  const std::optional<protocol::RequestId>& id = std::nullopt);
   void send(std::string message);
+  void send(std::shared_ptr<const std::string> message);
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
 
@@ -97,7 +112,8 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   Clock::time_point flood_window_start_;
   std::size_t refused_in_window_ = 0;
 
-  std::optional<std::string> name_;  // from hello
+  std::optional<Player> player_;  // from hello: who this connection speaks for
+  std::set<TableId> spectating_;     // tables to tell when the connection ends
 };
 
 }  // namespace elgrande::server

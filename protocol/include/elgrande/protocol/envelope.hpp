@@ -25,6 +25,11 @@ enum class ErrorCode {
   bad_payload,
   too_large,
   rate_limited,
+  not_identified,  // a table or game message before hello
+  unknown_token,   // hello with a token the server does not know
+  forbidden,       // the host's action by another player, or another player's seat
+  wrong_state,     // the table or game is not in a state that allows it
+  seat_taken,
   not_your_turn,
   illegal_command,
   table_full,
@@ -68,9 +73,14 @@ DecodedEnvelope decode_envelope(std::string_view text, std::size_t max_depth = 3
 std::string reply_message(std::string_view request_type, const std::optional<RequestId>& id,
                           Json payload = Json::object());
 
-// {"type": "error", "id"?: id, "payload": {"code", "message"}}.
+// {"type": "error", "id"?: id, "payload": {"code", "message", "reason"?}}; `reason`, the
+// engine's rejection code, only when not empty.
 std::string error_message(ErrorCode code, std::string_view message,
-                          const std::optional<RequestId>& id = std::nullopt);
+                          const std::optional<RequestId>& id = std::nullopt,
+                          std::string_view reason = {});
 std::string error_message(const EnvelopeError& error);
+
+// A message the server sends unasked: {"type", "payload"}, no id.
+std::string push_message(std::string_view type, Json payload);
 
 }  // namespace elgrande::protocol

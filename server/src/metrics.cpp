@@ -1,0 +1,92 @@
+#include "metrics.hpp"
+
+#include <spdlog/fmt/fmt.h>
+
+#include "elgrande/protocol/codec.hpp"
+
+namespace elgrande::server {
+namespace {
+
+constexpr auto relaxed = std::memory_order_relaxed;
+
+void header(std::string& out, std::string_view name, std::string_view type, std::string_view help) {
+  out += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name, help, name, type);
+}
+
+void single(std::string& out, std::string_view name, std::string_view type, std::string_view help,
+            std::uint64_t value) {
+  header(out, name, type, help);
+  out += fmt::format("{} {}\n", name, value);
+}
+
+}  // namespace
+
+void LatencyHistogram::observe(std::chrono::nanoseconds elapsed) {
+  const double seconds = std::chrono::duration<double>(elapsed).count();
+  std::size_t bucket = 0;
+  while (bucket < kBounds.size() && seconds > kBounds[bucket]) ++bucket;
+  buckets_[bucket].fetch_add(1, relaxed);
+  count_.fetch_add(1, relaxed);
+  sum_nanoseconds_.fetch_add(static_cast<std::uint64_t>(elapsed.count()), relaxed);
+}
+
+void LatencyHistogram::render(std::string& out, std::string_view name,
+                              std::string_view help) const {
+  header(out, name, "histogram", help);
+  std::uint64_t cumulative = 0;
+  for (std::size_t i = 0; i < kBounds.size(); ++i) {
+    cumulative += buckets_[i].load(relaxed);
+    out += fmt::format("{}_bucket{{le=\"{}\"}} {}\n", name, kBounds[i], cumulative);
+  }
+  cumulative += buckets_[kBounds.size()].load(relaxed);
+  out += fmt::format("{}_bucket{{le=\"+Inf\"}} {}\n", name, cumulative);
+  out += fmt::format("{}_sum {}\n", name, static_cast<double>(sum_nanoseconds_.load(relaxed)) / 1e9);
+  out += fmt::format("{}_count {}\n", name, count_.load(relaxed));
+}
+
+std::string render_metrics(const Metrics& m, const Gauges& g) {
+  std::string out;
+  single(out, "elgrande_connections", "gauge", "Open WebSocket connections.", g.connections);
+  single(out, "elgrande_connections_total", "counter", "WebSocket connections accepted.",
+         m.connections_total.load(relaxed));
+  single(out, "elgrande_players", "gauge", "Player identities known to the server.", g.players);
+
+  header(out, "elgrande_tables", "gauge", "Tables by status.");
+  out += fmt::format("elgrande_tables{{status=\"open\"}} {}\n", g.open_tables);
+  out += fmt::format("elgrande_tables{{status=\"playing\"}} {}\n", g.playing_tables);
+  out += fmt::format("elgrande_tables{{status=\"finished\"}} {}\n", g.finished_tables);
+
+  header(out, "elgrande_games", "gauge", "Games in progress by the phase they are in.");
+  for (std::size_t p = 0; p + 1 < kPhaseCount; ++p) {  // a finished game is a finished table
+    out += fmt::format("elgrande_games{{phase=\"{}\"}} {}\n",
+                       protocol::phase_name(static_cast<Phase>(p)), g.games_by_phase[p]);
+  }
+
+  single(out, "elgrande_games_started_total", "counter", "Games started.",
+         m.games_started.load(relaxed));
+  single(out, "elgrande_games_finished_total", "counter", "Games played to the end.",
+         m.games_finished.load(relaxed));
+  single(out, "elgrande_messages_in_total", "counter", "WebSocket messages received.",
+         m.messages_in.load(relaxed));
+  single(out, "elgrande_messages_out_total", "counter", "WebSocket messages sent.",
+         m.messages_out.load(relaxed));
+  single(out, "elgrande_commands_total", "counter", "Game commands accepted from players.",
+         m.commands.load(relaxed));
+  single(out, "elgrande_bot_commands_total", "counter",
+         "Game commands played by server bots, timeouts included.", m.bot_commands.load(relaxed));
+  single(out, "elgrande_timeouts_total", "counter",
+         "Decisions the server's bot made for a seat whose time ran out.", m.timeouts.load(relaxed));
+
+  header(out, "elgrande_errors_total", "counter", "Error replies by code.");
+  for (std::size_t c = 0; c < kErrorCodeCount; ++c) {
+    out += fmt::format("elgrande_errors_total{{code=\"{}\"}} {}\n",
+                       protocol::to_string(static_cast<protocol::ErrorCode>(c)),
+                       m.errors[c].load(relaxed));
+  }
+
+  m.command_latency.render(out, "elgrande_command_latency_seconds",
+                           "From reading a game command to every seat's update being queued.");
+  return out;
+}
+
+}  // namespace elgrande::server

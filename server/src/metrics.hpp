@@ -1,0 +1,68 @@
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "elgrande/engine/state.hpp"
+#include "elgrande/protocol/envelope.hpp"
+
+namespace elgrande::server {
+
+// A Prometheus histogram with fixed buckets, updated lock-free from any thread.
+class LatencyHistogram {
+ public:
+  // Upper bounds in seconds; +Inf is implicit.
+  static constexpr std::array<double, 14> kBounds{0.0001, 0.00025, 0.0005, 0.001, 0.0025,
+                                                  0.005,  0.01,    0.025,  0.05,  0.1,
+                                                  0.25,   0.5,     1,      2.5};
+
+  void observe(std::chrono::nanoseconds elapsed);
+  void render(std::string& out, std::string_view name, std::string_view help) const;
+
+ private:
+  std::array<std::atomic<std::uint64_t>, kBounds.size() + 1> buckets_{};  // not cumulative
+  std::atomic<std::uint64_t> count_{0};
+  std::atomic<std::uint64_t> sum_nanoseconds_{0};
+};
+
+inline constexpr std::size_t kErrorCodeCount = 16;
+inline constexpr std::size_t kPhaseCount = static_cast<std::size_t>(Phase::game_over) + 1;
+
+// Counters for GET /metrics. Relaxed atomics: each figure is exact on its own, and a
+// scrape need not be a consistent snapshot across figures.
+struct Metrics {
+  std::atomic<std::uint64_t> messages_in{0};
+  std::atomic<std::uint64_t> messages_out{0};
+  std::atomic<std::uint64_t> commands{0};  // game commands the engine accepted
+  std::atomic<std::uint64_t> bot_commands{0};
+  std::atomic<std::uint64_t> timeouts{0};  // decisions the server made for a late seat
+  std::atomic<std::uint64_t> games_started{0};
+  std::atomic<std::uint64_t> games_finished{0};
+  std::atomic<std::uint64_t> connections_total{0};
+  std::array<std::atomic<std::uint64_t>, kErrorCodeCount> errors{};
+  // From reading a game.command to every seat's update being queued.
+  LatencyHistogram command_latency;
+
+  void count_error(protocol::ErrorCode code) {
+    errors[static_cast<std::size_t>(code)].fetch_add(1, std::memory_order_relaxed);
+  }
+};
+
+// What the gauges show at the moment of a scrape.
+struct Gauges {
+  std::size_t connections = 0;
+  std::size_t players = 0;
+  std::size_t open_tables = 0;
+  std::size_t playing_tables = 0;
+  std::size_t finished_tables = 0;
+  std::array<std::size_t, kPhaseCount> games_by_phase{};
+};
+
+// The Prometheus text exposition format (version 0.0.4).
+std::string render_metrics(const Metrics& metrics, const Gauges& gauges);
+
+}  // namespace elgrande::server
