@@ -1,18 +1,29 @@
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 #include <string>
 
 #include "elgrande/engine/bot.hpp"
-#include "rules.hpp"
+#include "elgrande/engine/decisions.hpp"
+#include "elgrande/engine/game.hpp"
 
 namespace elgrande {
 
-using namespace rules;
-
 namespace {
+
+// The bot sees what its seat sees: every choice below is drawn from the view alone.
+
+[[noreturn]] void no_choice() {
+  throw std::logic_error("random_command: the decision offers no choice");
+}
+
+int colour_count(const View& v) {
+  return std::min(v.options.players + (v.options.automa ? 1 : 0), kMaxColours);
+}
 
 // A uniformly chosen set bit of a non-empty mask.
 int pick_bit(std::uint32_t mask, Rng& rng) {
+  if (!mask) no_choice();
   int skip = static_cast<int>(rng.below(static_cast<std::uint32_t>(std::popcount(mask))));
   for (int i = 0;; ++i)
     if ((mask >> i) & 1u)
@@ -44,37 +55,45 @@ AreaCounts spread(int count, AreaMask into, Rng& rng) {
   return to;
 }
 
-TakeCaballeros random_take(const GameState& s, Seat seat, int up_to, Rng& rng) {
-  const Player& player = s.players[seat];
-  const AreaCounts regions = takeable_regions(s, seat);
-  up_to = std::min(up_to, player.province + regions.total());
+// A colour's caballeros that may go back to the court: not from the king's region, and
+// never from the castillo (as rules::takeable_regions).
+AreaCounts takeable_regions(const View& v, Colour colour) {
+  AreaCounts counts;
+  for (int r = 0; r < kRegionCount; ++r)
+    if (area_at(r) != v.king) counts.n[r] = v.regions[r][colour];
+  return counts;
+}
+
+TakeCaballeros random_take(int up_to, int province, const AreaCounts& regions, Rng& rng) {
+  up_to = std::min(up_to, province + regions.total());
   const int count = static_cast<int>(rng.below(static_cast<std::uint32_t>(up_to + 1)));
   TakeCaballeros take;
-  take.from_province = static_cast<std::uint8_t>(std::min<int>(count, player.province));
+  take.from_province = static_cast<std::uint8_t>(std::min(count, province));
   take.from_regions = pick_from(regions, count - take.from_province, rng);
   return take;
 }
 
-std::optional<Command> random_moves(const GameState& s, Seat actor, const MoveLimits& limits,
+std::optional<Command> random_moves(const View& v, Seat actor, const MoveLimits& limits,
                                     AreaMask destinations, Rng& rng) {
-  const int colours = colour_count(s);
-  const AreaMask sources = static_cast<AreaMask>(kAllRegions & ~bit(s.king));
-  auto movable = [&](Area from, Colour c) {
+  const int colours = colour_count(v);
+  const AreaMask sources = static_cast<AreaMask>(kAllRegions & ~bit(v.king));
+  auto movable = [&](int region, Colour c) {
     if (c == actor ? limits.own == 0 : limits.opposing == 0) return 0;
-    return static_cast<int>(s.caballeros[index(from)][c]);
+    return static_cast<int>(v.regions[region][c]);
   };
   AreaMask usable = 0;
   for (int r = 0; r < kRegionCount; ++r)
     for (Colour c = 0; c < colours; ++c)
-      if (contains(sources, area_at(r)) && movable(area_at(r), c)) usable |= bit(area_at(r));
+      if (contains(sources, area_at(r)) && movable(r, c)) usable |= bit(area_at(r));
   if (!usable) return std::nullopt;
   const AreaMask only_from = limits.single_source ? bit(pick_area(usable, rng)) : usable;
 
-  std::array<std::array<int, kMaxColours>, kAreaCount> left{};
+  std::array<std::array<int, kMaxColours>, kRegionCount> left{};
   int pool = 0;
   for (int r = 0; r < kRegionCount; ++r)
     for (Colour c = 0; c < colours; ++c)
-      if (contains(only_from, area_at(r))) pool += left[r][c] = movable(area_at(r), c);
+      if (contains(only_from, area_at(r))) pool += left[r][c] = movable(r, c);
+  if (limits.total == 0) return std::nullopt;
   const int wanted = 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(std::min<int>(limits.total, pool))));
   int own = 0, opposing = 0;
   MoveCaballeros command;
@@ -101,7 +120,10 @@ std::optional<Command> random_moves(const GameState& s, Seat actor, const MoveLi
         bool merged = false;
         for (Move& m : command.moves)
           if (m.colour == c && m.from == from && m.to == to) ++m.count, merged = true;
-        if (!merged) command.moves.push_back(Move{c, from, to, 1});
+        if (!merged) {
+          if (command.moves.full()) return command;
+          command.moves.push_back(Move{c, from, to, 1});
+        }
       }
     }
   }
@@ -110,11 +132,11 @@ std::optional<Command> random_moves(const GameState& s, Seat actor, const MoveLi
 
 // The special action's own choices come from the decision's constraints, so every random
 // game also checks that what `pending` offers is what `apply` accepts.
-std::optional<Command> random_special(const GameState& s, Seat actor, const ActionCardUse& use, Rng& rng) {
+std::optional<Command> random_special(const View& v, Seat actor, const ActionCardUse& use, Rng& rng) {
   using enum CardKind;
   switch (use.special) {
     case place_two_or_move_all_own:
-      if (rng.below(2)) return random_moves(s, actor, *use.moves, use.move_to, rng);
+      if (rng.below(2) && use.moves) return random_moves(v, actor, *use.moves, use.move_to, rng);
       [[fallthrough]];
     case place_two_anywhere:
       return PlaceExtraCaballeros{spread(static_cast<int>(rng.below(use.extra_up_to + 1u)), use.move_to, rng)};
@@ -125,14 +147,15 @@ std::optional<Command> random_special(const GameState& s, Seat actor, const Acti
     case move_two_own_two_opposing:
     case move_four_own:
     case move_four_any:
-      return random_moves(s, actor, *use.moves, use.move_to, rng);
+      if (!use.moves) return std::nullopt;
+      return random_moves(v, actor, *use.moves, use.move_to, rng);
     case remove_one_each: {
       RemoveCaballeros remove;
-      for (Colour c = 0; c < colour_count(s); ++c) {
+      for (Colour c = 0; c < colour_count(v); ++c) {
         if (c == actor) continue;
         AreaMask where = 0;
         for (int r = 0; r < kRegionCount; ++r)
-          if (contains(use.targets, area_at(r)) && s.caballeros[r][c]) where |= bit(area_at(r));
+          if (contains(use.targets, area_at(r)) && v.regions[r][c]) where |= bit(area_at(r));
         if (where) remove.picks.push_back({c, pick_area(where, rng)});
       }
       return remove;
@@ -142,7 +165,7 @@ std::optional<Command> random_special(const GameState& s, Seat actor, const Acti
       const Area to = pick_area(use.targets, rng);
       std::uint32_t movable = 0;  // boards that may go there: any not held by the king's region
       for (int b = 0; b < kScoreboardCount; ++b)
-        if (s.scoreboards[b] != s.king) movable |= 1u << b;
+        if (v.scoreboards[b] != v.king) movable |= 1u << b;
       return PlaceScoreboard{static_cast<Scoreboard>(pick_bit(movable, rng)), to};
     }
     case score_chosen_region:
@@ -155,25 +178,28 @@ std::optional<Command> random_special(const GameState& s, Seat actor, const Acti
     case grande:
       if (!use.targets) return std::nullopt;
       return MoveGrande{pick_area(use.targets, rng)};
-    case power_cards:
-      if (!s.players[actor].discards) return std::nullopt;
-      return TakeBackPowerCard{static_cast<std::uint8_t>(pick_bit(s.players[actor].discards, rng))};
+    case power_cards: {
+      const PowerCards discards = v.players[actor].discards.value_or(0);
+      if (!discards) return std::nullopt;
+      return TakeBackPowerCard{static_cast<std::uint8_t>(pick_bit(discards, rng))};
+    }
     case court:
-      return random_take(s, actor, use.take_up_to, rng);
+      return random_take(use.take_up_to, v.players[actor].province, takeable_regions(v, actor), rng);
     default:
       return PerformSpecialAction{};
   }
 }
 
-Command random_answer(const GameState& s, Seat seat, const DecisionDetail& detail, Rng& rng) {
+Command random_answer(const View& v, Seat seat, const DecisionDetail& detail, Rng& rng) {
   return std::visit(
       [&](const auto& d) -> Command {
         using D = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<D, PowerCardChoice>) {
           return PlayPowerCard{static_cast<std::uint8_t>(pick_bit(d.playable, rng))};
         } else if constexpr (std::is_same_v<D, CaballerosToTake>) {
-          return random_take(s, seat, caballeros_granted(s.players[seat].played), rng);
+          return random_take(d.up_to, d.province, d.regions, rng);
         } else if constexpr (std::is_same_v<D, ActionCardChoice>) {
+          if (d.offered.empty()) no_choice();
           return TakeActionCard{d.offered[rng.below(static_cast<std::uint32_t>(d.offered.size()))]};
         } else if constexpr (std::is_same_v<D, ActionCardUse>) {
           if (d.may_place && (!d.may_act || rng.below(2))) {
@@ -181,7 +207,7 @@ Command random_answer(const GameState& s, Seat seat, const DecisionDetail& detai
             return PlaceCaballeros{spread(count, d.place_into, rng)};
           }
           if (rng.below(5) == 0) return SkipSpecialAction{};
-          if (auto special = random_special(s, seat, d, rng)) return *special;
+          if (auto special = random_special(v, seat, d, rng)) return *special;
           return SkipSpecialAction{};
         } else if constexpr (std::is_same_v<D, VetoChoice>) {
           return AnswerVeto{rng.below(3) == 0};
@@ -201,10 +227,15 @@ Command random_answer(const GameState& s, Seat seat, const DecisionDetail& detai
 
 }  // namespace
 
+Command random_command(const View& view, Rng& rng) {
+  if (!view.decision) throw std::logic_error("random_command: the viewer owes no decision");
+  const Seat seat = view.decision->seat;
+  if (seat < 0 || seat >= kMaxPlayers) throw std::logic_error("random_command: no such seat");
+  return random_answer(view, seat, view.decision->detail, rng);
+}
+
 Command random_command(const GameState& state, Seat seat, Rng& rng) {
-  for (const Decision& d : pending(state))
-    if (d.seat == seat) return random_answer(state, seat, d.detail, rng);
-  throw std::logic_error("random_command: the seat owes no decision");
+  return random_command(view(state, seat), rng);
 }
 
 GameRecord play_random_game(const Options& options, std::uint64_t seed, GameState* final_state) {

@@ -4,11 +4,17 @@
 #include "elgrande/engine/record.hpp"
 #include "elgrande/engine/rng.hpp"
 #include "elgrande/engine/state.hpp"
+#include "elgrande/engine/view.hpp"
 
 namespace elgrande {
 
-// A uniformly random legal answer to the decision `seat` owes (it must owe one).
-// Used by tests, the benchmark, server-side bot seats and timed-out seats.
+// A uniformly random legal answer to the viewer's own decision, drawn from nothing but the
+// view, so a remote client that only sees its view runs the same policy as the server.
+// Throws std::logic_error if `view.decision` is empty or offers no choice at all.
+Command random_command(const View& view, Rng& rng);
+
+// random_command(view(state, seat), rng): `seat` must owe a decision. Used by tests, the
+// benchmark, server-side bot seats and timed-out seats.
 Command random_command(const GameState& state, Seat seat, Rng& rng);
 
 // A whole game with random_command for every seat: new_game(options, seed), the bots draw
