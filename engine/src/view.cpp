@@ -48,7 +48,11 @@ View view(const GameState& s, Seat viewer) {
     v.stack_sizes[i] = static_cast<std::uint8_t>(s.stacks[i].face_down.size());
   }
   if (s.king_card_available) v.offered.push_back(kKingCard);
-  v.vetoes = s.vetoes;
+  // Only the cards in front of someone, in slot order: which slot a card sits in, and when
+  // a returned card had expired, is bookkeeping that the view (and its JSON) leaves out.
+  std::size_t held = 0;
+  for (const VetoCard& veto : s.vetoes)
+    if (veto.holder >= 0) v.vetoes[held++] = veto;
 
   v.first_player = s.first_player;
   v.power_seat = s.phase == Phase::power_cards ? s.power_seat : Seat{-1};

@@ -45,6 +45,13 @@ Reader Reader::field(std::string_view key) const {
   return Reader(*it, std::move(path));
 }
 
+std::optional<Reader> Reader::optional_field(std::string_view key) const {
+  expect_object();
+  const auto it = json_.find(key);
+  if (it == json_.end()) return std::nullopt;
+  return Reader(*it, child(path_, key));
+}
+
 Reader Reader::element(std::size_t index) const {
   return Reader(json_.at(index), path_ + "[" + std::to_string(index) + "]");
 }

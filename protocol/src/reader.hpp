@@ -4,6 +4,7 @@
 // library: each public decoder catches it and returns a DecodeError.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,6 +30,7 @@ class Reader {
 
   void expect_object() const;
   Reader field(std::string_view key) const;       // required member of an object
+  std::optional<Reader> optional_field(std::string_view key) const;  // absent: nullopt
   Reader element(std::size_t index) const;        // precondition: an array
   std::size_t array_size(std::size_t max) const;  // an array of at most `max` elements
 
@@ -45,6 +47,9 @@ class Reader {
   std::uint8_t power_value() const;
   AreaCounts area_counts() const;
 
+  const Json& json() const { return json_; }
+  const std::string& path() const { return path_; }
+
  private:
   const Json& json_;
   std::string path_;
@@ -56,6 +61,9 @@ std::string quote_if_safe(std::string_view text);
 
 // A command at any place in a document (a record holds many). Throws Failure.
 Command read_command(const Reader& reader);
+
+// Options at any place in a document, checked with elgrande::check. Throws Failure.
+Options read_options(const Reader& reader);
 
 // Shared by the command and record encoders.
 Json area_counts_json(const AreaCounts& counts);

@@ -9,22 +9,12 @@ namespace elgrande::protocol {
 namespace {
 
 using detail::Failure;
+using detail::read_options;
 using detail::Reader;
 
 // Records and tables are short: a game has a few hundred commands. The cap only stops a
 // hostile file from making replay allocate without bound.
 constexpr std::size_t kMaxRecordCommands = 100000;
-
-Options read_options(const Reader& r) {
-  r.expect_object();
-  Options options;
-  options.players = static_cast<int>(r.field("players").integer(2, kMaxPlayers));
-  options.short_game = r.field("short_game").boolean();
-  options.automa = r.field("automa").boolean();
-  options.four_stacks = r.field("four_stacks").boolean();
-  if (const auto problem = check(options)) r.fail(*problem);
-  return options;
-}
 
 GameRecord read_record(const Reader& r) {
   r.expect_object();
@@ -64,6 +54,21 @@ auto decode(const Json& json, const char* code, Read read)
 }
 
 }  // namespace
+
+namespace detail {
+
+Options read_options(const Reader& r) {
+  r.expect_object();
+  Options options;
+  options.players = static_cast<int>(r.field("players").integer(2, kMaxPlayers));
+  options.short_game = r.field("short_game").boolean();
+  options.automa = r.field("automa").boolean();
+  options.four_stacks = r.field("four_stacks").boolean();
+  if (const auto problem = check(options)) r.fail(*problem);
+  return options;
+}
+
+}  // namespace detail
 
 Json to_json(const Options& options) {
   return {{"players", options.players},

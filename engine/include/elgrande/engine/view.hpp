@@ -52,7 +52,7 @@ struct View {
 
   FixedVector<CardId, 5> offered;  // revealed cards, and the King card while available
   std::array<std::uint8_t, 4> stack_sizes{};
-  std::array<VetoCard, 2> vetoes;
+  std::array<VetoCard, 2> vetoes;  // those in front of someone first; the rest VetoCard{}
 
   Seat first_player = 0;
   Seat power_seat = -1;

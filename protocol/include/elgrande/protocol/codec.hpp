@@ -52,10 +52,17 @@ Decoded<GameRecord> record_from_json(const Json& json);  // code "bad_record"
 // A seed as written in records: decimal digits only, no sign, at most 2^64 - 1.
 std::optional<std::uint64_t> parse_seed(std::string_view text);
 
-// --- Outputs: encoded only. ---
+// --- Outputs: what the server sends. Views and decisions decode too, for C++ clients. ---
 
 Json to_json(const Decision& decision);  // {"seat", "kind", ...constraints}
 Json to_json(const View& view);
+// Exact inverses of the two above: decision_from_json(to_json(d)) == d, and the same for
+// every view the engine makes. Strict like command_from_json, and a view must also agree
+// with itself: seats within its table, per-seat and per-colour arrays of the table's size,
+// secrets only in the viewer's own entry, a decision only for the viewer. Unknown fields
+// are ignored. Codes: "bad_decision", "bad_view" (also for a bad decision inside a view).
+Decoded<Decision> decision_from_json(const Json& json);
+Decoded<View> view_from_json(const Json& json);
 // {"type": event_name, ...fields}. The audience is not written: filter with
 // elgrande::visible_to first. `options` sizes the per-seat and per-colour arrays.
 Json to_json(const EventBody& body, const Options& options);

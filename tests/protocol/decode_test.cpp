@@ -1,0 +1,443 @@
+// The decoders for what the server sends: views and decisions come back exactly as the
+// engine made them, hostile input is an error and never a crash, and a bot that only
+// sees its decoded view plays legal commands.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "elgrande/engine/bot.hpp"
+#include "elgrande/engine/decisions.hpp"
+#include "elgrande/engine/game.hpp"
+#include "elgrande/engine/view.hpp"
+#include "elgrande/protocol/codec.hpp"
+
+namespace {
+
+using namespace elgrande;
+using protocol::DecodeError;
+using protocol::Json;
+
+struct Table {
+  const char* label;
+  Options options;
+};
+
+const std::vector<Table>& tables() {
+  static const std::vector<Table> all = {
+      {"2 players", Options{2, false, false, false}},
+      {"2 players with the automa", Options{2, false, true, false}},
+      {"3 players", Options{3, false, false, false}},
+      {"3 players, four stacks", Options{3, false, false, true}},
+      {"4 players", Options{4, false, false, false}},
+      {"5 players", Options{5, false, false, false}},
+      {"4 players, short game", Options{4, true, false, false}},
+      {"2 players with the automa, short game", Options{2, true, true, false}},
+  };
+  return all;
+}
+
+// Fewer games under the sanitizers, which run the same code ~20x slower.
+std::uint64_t games_per_table(std::uint64_t normal) {
+  return std::getenv("ELGRANDE_SANITIZED") ? normal / 10 : normal;
+}
+
+// A view as a client gets it: encoded, sent as text, parsed and decoded.
+View through_text(const View& v) {
+  const auto parsed = protocol::parse_json(protocol::to_json(v).dump());
+  REQUIRE(parsed.ok());
+  const auto decoded = protocol::view_from_json(*parsed);
+  if (!decoded.ok()) FAIL(decoded.error().message);
+  return *decoded;
+}
+
+// A view of a game in progress, for the hostile-input tests: the seat owing a decision
+// in the middle of a game, so every kind of field is there.
+Json sample_view(const Options& options, std::uint64_t seed, int steps) {
+  GameState state = new_game(options, seed);
+  Rng bots{seed};
+  Events events;
+  for (int i = 0; i < steps; ++i) {
+    const Seat seat = pending(state)[0].seat;
+    events.clear();
+    REQUIRE_FALSE(apply(state, seat, random_command(state, seat, bots), events));
+    REQUIRE_FALSE(is_over(state));
+  }
+  return protocol::to_json(view(state, pending(state)[0].seat));
+}
+
+// Every value in a document, by JSON pointer (the root excluded).
+void collect_pointers(const Json& json, const Json::json_pointer& at,
+                      std::vector<Json::json_pointer>& out) {
+  if (json.is_object()) {
+    for (const auto& [key, value] : json.items()) {
+      out.push_back(at / key);
+      collect_pointers(value, at / key, out);
+    }
+  } else if (json.is_array()) {
+    for (std::size_t i = 0; i < json.size(); ++i) {
+      out.push_back(at / i);
+      collect_pointers(json[i], at / i, out);
+    }
+  }
+}
+
+// Replaces or removes every value of `json` in turn: each result decodes to an error or
+// to a value that encodes and decodes to itself, and nothing throws.
+template <typename T>
+void mutate_everywhere(const Json& json,
+                       const std::function<protocol::Decoded<T>(const Json&)>& decode,
+                       const char* code, int& refused) {
+  const std::vector<Json> replacements = {
+      Json(nullptr), Json(true),  Json(-1),     Json(0),  Json(5),
+      Json(256),     Json(2.5),   Json(1e30),   Json("galicia"),
+      Json("castillo"), Json("x\xff"), Json::array(), Json::object(),
+      Json::array({0, 0}), Json(std::numeric_limits<std::uint64_t>::max()),
+      Json(std::numeric_limits<std::int64_t>::min())};
+  std::vector<Json::json_pointer> pointers;
+  collect_pointers(json, Json::json_pointer(), pointers);
+  auto check = [&](const Json& mutated) {
+    INFO(mutated.dump(-1, ' ', false, Json::error_handler_t::replace));
+    protocol::Decoded<T> decoded = DecodeError{};
+    REQUIRE_NOTHROW(decoded = decode(mutated));
+    if (decoded.ok()) {
+      const auto again = decode(protocol::to_json(*decoded));
+      REQUIRE(again.ok());
+      REQUIRE(*again == *decoded);
+    } else {
+      REQUIRE(decoded.error().code == code);
+      REQUIRE_FALSE(decoded.error().message.empty());
+      REQUIRE(decoded.error().message.size() < 200);
+      ++refused;
+    }
+  };
+  for (const auto& pointer : pointers) {
+    for (const Json& replacement : replacements) {
+      Json mutated = json;
+      mutated[pointer] = replacement;
+      check(mutated);
+    }
+    Json removed = json;
+    const Json::json_pointer parent = pointer.parent_pointer();
+    if (removed[parent].is_object()) {
+      removed[parent].erase(pointer.back());
+      check(removed);
+    }
+  }
+}
+
+std::string kind_of(const Decision& d) {
+  return protocol::to_json(d).at("kind").get<std::string>();
+}
+
+}  // namespace
+
+TEST_CASE("every view and decision of random games decodes to itself") {
+  std::set<std::string> kinds;
+  int views = 0, decisions = 0, announced = 0, games = 0, freed_first_veto = 0;
+  for (const Table& table : tables()) {
+    for (std::uint64_t seed = 1; seed <= games_per_table(30); ++seed) {
+      INFO(table.label << ", seed " << seed);
+      GameState state = new_game(table.options, seed);
+      Rng bots{seed * 977};
+      Events events;
+      while (!is_over(state)) {
+        INFO("version " << state.version);
+        for (Seat viewer = kSpectator; viewer < table.options.players; ++viewer) {
+          const View v = view(state, viewer);
+          const auto decoded = protocol::view_from_json(protocol::to_json(v));
+          if (!decoded.ok()) FAIL(decoded.error().message);
+          REQUIRE(*decoded == v);
+          ++views;
+          announced += v.announced.has_value();
+        }
+        for (const Decision& d : pending(state)) {
+          const auto decoded = protocol::decision_from_json(protocol::to_json(d));
+          if (!decoded.ok()) FAIL(decoded.error().message);
+          REQUIRE(*decoded == d);
+          kinds.insert(kind_of(d));
+          ++decisions;
+        }
+        freed_first_veto += state.vetoes[0].holder < 0 && state.vetoes[1].holder >= 0;
+        const Decisions owing = pending(state);
+        const Seat seat = owing[bots.below(static_cast<std::uint32_t>(owing.size()))].seat;
+        events.clear();
+        REQUIRE_FALSE(apply(state, seat, random_command(state, seat, bots), events));
+      }
+      // The final views too, with their winners.
+      for (Seat viewer = kSpectator; viewer < table.options.players; ++viewer)
+        REQUIRE(through_text(view(state, viewer)) == view(state, viewer));
+      ++games;
+    }
+  }
+  CHECK(games == static_cast<int>(tables().size() * games_per_table(30)));
+  CHECK(kinds.size() == std::variant_size_v<DecisionDetail>);
+  if (!std::getenv("ELGRANDE_SANITIZED")) {  // situations the full run is known to meet
+    CHECK(announced > 100);
+    CHECK(freed_first_veto > 0);
+  }
+  CHECK(views > games * 400);
+  CHECK(decisions > games * 100);
+}
+
+TEST_CASE("a view shows the veto cards held, not the slots they sit in") {
+  // The JSON lists held cards only; the view does the same, so it decodes to itself.
+  GameState state = new_game(Options{3, false, false, false}, 1);
+  state.vetoes[0] = VetoCard{-1, 2};  // used or expired
+  state.vetoes[1] = VetoCard{1, 5};
+  const View v = view(state, 1);
+  CHECK(v.vetoes[0] == VetoCard{1, 5});
+  CHECK(v.vetoes[1] == VetoCard{});
+  CHECK(protocol::to_json(v).at("vetoes") == Json::parse(R"([{"holder":1,"expires_after":5}])"));
+  CHECK(through_text(v) == v);
+}
+
+TEST_CASE("a bot that sees only its decoded view plays legal commands") {
+  int commands = 0;
+  for (const Table& table : tables()) {
+    for (std::uint64_t seed = 100; seed < 100 + games_per_table(10); ++seed) {
+      INFO(table.label << ", seed " << seed);
+      GameState state = new_game(table.options, seed);
+      Rng bots{seed};
+      Events events;
+      while (!is_over(state)) {
+        // Every seat that owes an answer decides from its view as a remote client sees it.
+        for (const Decision& d : pending(state)) {
+          const View seen = through_text(view(state, d.seat));
+          REQUIRE(seen.decision == d);
+          GameState trial = state;
+          events.clear();
+          const auto rejection = apply(trial, d.seat, random_command(seen, bots), events);
+          if (rejection) FAIL("refused: " << rejection->reason);
+          ++commands;
+        }
+        const Seat seat = pending(state)[0].seat;
+        events.clear();
+        REQUIRE_FALSE(apply(state, seat, random_command(through_text(view(state, seat)), bots), events));
+      }
+    }
+  }
+  CHECK(commands > static_cast<int>(tables().size() * games_per_table(10)) * 100);
+}
+
+TEST_CASE("decisions decode every kind and constraint") {
+  ActionCardUse use;
+  use.card = 7;
+  use.special = CardKind::place_two_or_move_all_own;
+  use.may_place = true;
+  use.place_up_to = 1;
+  use.place_into = static_cast<AreaMask>(bit(Area::aragon) | bit(Area::castillo));
+  use.may_act = true;
+  use.moves = move_limits(use.special);
+  use.move_to = static_cast<AreaMask>(bit(Area::galicia) | bit(Area::granada));
+  use.extra_up_to = 2;
+  use.take_up_to = 1;
+  use.targets = bit(Area::sevilla);
+  AreaCounts regions;
+  regions[Area::valencia] = 3;
+  const std::vector<Decision> samples = {
+      {0, PowerCardChoice{static_cast<PowerCards>(power_bit(1) | power_bit(13))}},
+      {1, PowerCardChoice{0}},
+      {2, CaballerosToTake{4, 2, regions}},
+      {3, ActionCardChoice{{3, 14, 27, 38, 44}}},
+      {4, ActionCardChoice{}},
+      {0, use},
+      {1, ActionCardUse{}},
+      {2, VetoChoice{4, 20}},
+      {3, CaballerosToReturn{3, 1, regions}},
+      {4, DiskChoice{DiskPurpose::secret_scoring, static_cast<AreaMask>(kAllRegions)}},
+  };
+  for (const Decision& d : samples) {
+    const Json json = protocol::to_json(d);
+    INFO(json.dump());
+    const auto decoded = protocol::decision_from_json(json);
+    REQUIRE(decoded.ok());
+    CHECK(*decoded == d);
+  }
+  // Limits the encoder leaves out when zero may also be written as zero.
+  const auto zeros = protocol::decision_from_json(Json::parse(
+      R"({"seat":0,"kind":"use_action_card","card":1,"special":"veto","may_place":false,
+          "place_up_to":0,"place_into":[],"may_act":true,"move_to":[],"extra_up_to":0,
+          "take_up_to":0,"targets":[],"note":"unknown fields are ignored"})"));
+  REQUIRE(zeros.ok());
+  const auto& zero_use = std::get<ActionCardUse>(zeros->detail);
+  CHECK(zero_use.special == CardKind::veto);
+  CHECK_FALSE(zero_use.moves);
+  CHECK(zero_use.move_to == 0);
+  CHECK(zero_use.targets == 0);
+}
+
+TEST_CASE("a taken-back power card that others see as value 0 decodes") {
+  View v;
+  v.options = Options{3, false, false, false};
+  v.viewer = 2;
+  v.phase = Phase::veto_window;
+  v.active = 0;
+  v.card = 30;
+  v.announced = TakeBackPowerCard{0};
+  v.vetoes[0] = VetoCard{2, 4};
+  v.players[2].live_vetoes = 1;
+  v.players[2].hand = static_cast<PowerCards>(power_bit(4) | power_bit(9));
+  v.players[2].discards = power_bit(11);
+  v.players[2].castillo = 3;
+  v.players[2].disk = Area::cataluna;
+  v.decision = Decision{2, VetoChoice{0, 30}};
+  v.waiting_for = 0b100;
+  const Json json = protocol::to_json(v);
+  CHECK(json.at("announced") == Json::parse(R"({"type":"take_back_power_card","value":0})"));
+  REQUIRE(through_text(v) == v);
+  v.announced = TakeBackPowerCard{13};
+  REQUIRE(through_text(v) == v);
+
+  Json bad = json;
+  bad["announced"]["value"] = 14;
+  CHECK_FALSE(protocol::view_from_json(bad).ok());
+  bad["announced"] = Json::parse(R"({"type":"fly_away"})");
+  const auto unknown = protocol::view_from_json(bad);
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().code == "bad_view");  // not the command decoder's "unknown_type"
+  bad["announced"] = Json::parse(R"({"type":"play_power_card","value":0})");
+  CHECK_FALSE(protocol::view_from_json(bad).ok());  // value 0 only for a taken-back card
+}
+
+TEST_CASE("hostile views are refused with a typed error and never crash") {
+  const Json four = sample_view(Options{4, false, false, false}, 5, 40);
+  REQUIRE(four.contains("decision"));
+  const Json automa = sample_view(Options{2, false, true, false}, 6, 25);
+  REQUIRE(automa.contains("automa"));
+
+  struct Case {
+    const char* what;
+    const Json* base;
+    std::function<void(Json&)> change;
+    const char* message;  // the start of the error message
+  };
+  const std::vector<Case> cases = {
+      {"not an object", &four, [](Json& j) { j = Json::array(); }, "(root): must be an object"},
+      {"no phase", &four, [](Json& j) { j.erase("phase"); }, "phase: missing"},
+      {"an unknown phase", &four, [](Json& j) { j["phase"] = "tea_time"; }, "phase: unknown phase"},
+      {"a viewer beyond the table", &four, [](Json& j) { j["viewer"] = 4; }, "viewer: must be an integer in 0..3"},
+      {"a negative viewer", &four, [](Json& j) { j["viewer"] = -1; }, "viewer: must be"},
+      {"a string viewer", &four, [](Json& j) { j["viewer"] = "0"; }, "viewer: must be"},
+      {"the king in the castillo", &four, [](Json& j) { j["king"] = "castillo"; }, "king: must be a region"},
+      {"the king nowhere", &four, [](Json& j) { j["king"] = "atlantis"; }, "king: unknown area"},
+      {"six players", &four, [](Json& j) { j["options"]["players"] = 6; }, "options.players:"},
+      {"the automa with four", &four, [](Json& j) { j["options"]["automa"] = true; }, "options:"},
+      {"a region missing", &four, [](Json& j) { j["regions"].erase("sevilla"); }, "regions.sevilla: missing"},
+      {"the castillo as a region", &four, [](Json& j) { j["regions"]["castillo"] = {0, 0, 0, 0}; }, "regions: unknown region"},
+      {"an unknown region", &four, [](Json& j) { j["regions"]["atlantis"] = {0, 0, 0, 0}; }, "regions: unknown region"},
+      {"a colour short", &four, [](Json& j) { j["regions"]["aragon"] = {0, 0, 0}; }, "regions.aragon: must have one count per colour"},
+      {"a count too big", &four, [](Json& j) { j["regions"]["aragon"][1] = 256; }, "regions.aragon[1]:"},
+      {"a seat short", &four, [](Json& j) { j["players"].erase(3); }, "players: must have one entry per seat"},
+      {"a seat too many", &four, [](Json& j) { j["players"].push_back(j["players"][0]); }, "players:"},
+      {"another seat's hand", &four,
+       [](Json& j) {
+         const int other = (j["viewer"].get<int>() + 1) % 4;
+         j["players"][other]["hand"] = {1, 2};
+       },
+       "players["},
+      {"a grande in the castillo", &four, [](Json& j) { j["players"][0]["grande"] = "castillo"; }, "players[0].grande: must be a region"},
+      {"a fractional score", &four, [](Json& j) { j["players"][0]["score"] = 1.5; }, "players[0].score:"},
+      {"a score beyond int16", &four, [](Json& j) { j["players"][0]["score"] = 40000; }, "players[0].score:"},
+      {"an unknown scoreboard", &four, [](Json& j) { j["scoreboards"]["ten"] = "aragon"; }, "scoreboards: unknown scoreboard"},
+      {"three stack sizes", &four, [](Json& j) { j["stack_sizes"].erase(0); }, "stack_sizes: must have 4 entries"},
+      {"six offered cards", &four, [](Json& j) { j["offered"] = {1, 2, 3, 4, 5, 6}; }, "offered: must have at most 5"},
+      {"card 45 offered", &four, [](Json& j) { j["offered"] = {45}; }, "offered[0]:"},
+      {"three vetoes", &four,
+       [](Json& j) { j["vetoes"] = Json::parse(R"([{"holder":0,"expires_after":1},{"holder":1,"expires_after":1},{"holder":2,"expires_after":1}])"); },
+       "vetoes: must have at most 2"},
+      {"a veto holder beyond the table", &four,
+       [](Json& j) { j["vetoes"] = Json::parse(R"([{"holder":4,"expires_after":1}])"); }, "vetoes[0].holder:"},
+      {"a version beyond uint32", &four, [](Json& j) { j["version"] = 4294967296ull; }, "version:"},
+      {"a negative round", &four, [](Json& j) { j["round"] = -1; }, "round:"},
+      {"a repeated seat waiting", &four, [](Json& j) { j["waiting_for"] = {1, 1}; }, "waiting_for[1]: must be in ascending order"},
+      {"seats waiting out of order", &four, [](Json& j) { j["waiting_for"] = {2, 1}; }, "waiting_for[1]:"},
+      {"a winner beyond the table", &four, [](Json& j) { j["winners"] = {4}; }, "winners[0]:"},
+      {"a colour beyond the table", &four, [](Json& j) { j["turn_order"] = {0, 4}; }, "turn_order[1]:"},
+      {"an unknown disk purpose", &four, [](Json& j) { j["disk_purpose"] = "fun"; }, "disk_purpose: unknown"},
+      {"eviction from the castillo", &four, [](Json& j) { j["evicted_from"] = "castillo"; }, "evicted_from: must be a region"},
+      {"someone else's decision", &four,
+       [](Json& j) { j["decision"]["seat"] = (j["viewer"].get<int>() + 1) % 4; }, "decision: must be the viewer's own"},
+      {"a decision for a spectator", &four,
+       [](Json& j) {
+         j.erase("viewer");
+         for (Json& player : j["players"])
+           for (const char* secret : {"hand", "discards", "castillo", "disk"}) player.erase(secret);
+       },
+       "decision: must be the viewer's own"},
+      {"a decision of no kind", &four, [](Json& j) { j["decision"]["kind"] = "dance"; }, "decision.kind: unknown decision kind"},
+      {"a decision that is a string", &four, [](Json& j) { j["decision"] = "play"; }, "decision: must be an object"},
+      {"an automa missing", &automa, [](Json& j) { j.erase("automa"); }, "automa: missing"},
+      {"an automa without one", &four, [](Json& j) { j["automa"] = Json::parse(R"({"supply":1,"played":0,"power_cards_left":3})"); }, "automa: only in games"},
+      {"an automa power card 14", &automa, [](Json& j) { j["automa"]["played"] = 14; }, "automa.played:"},
+      {"the automa's colour beyond its count", &automa, [](Json& j) { j["turn_order"] = {3}; }, "turn_order[0]:"},
+      {"an automa region count missing", &automa, [](Json& j) { j["regions"]["galicia"].erase(2); }, "regions.galicia:"},
+  };
+  for (const Case& c : cases) {
+    Json json = *c.base;
+    c.change(json);
+    INFO(c.what << ": " << json.dump());
+    protocol::Decoded<View> decoded = DecodeError{};
+    REQUIRE_NOTHROW(decoded = protocol::view_from_json(json));
+    REQUIRE_FALSE(decoded.ok());
+    CHECK(decoded.error().code == "bad_view");
+    CHECK(decoded.error().message.rfind(c.message, 0) == 0);
+  }
+  // The originals were fine.
+  CHECK(protocol::view_from_json(four).ok());
+  CHECK(protocol::view_from_json(automa).ok());
+}
+
+TEST_CASE("hostile decisions are refused with a typed error and never crash") {
+  const std::vector<std::pair<const char*, const char*>> cases = {
+      {"[]", "(root): must be an object"},
+      {R"({"kind":"power_card","playable":[1]})", "seat: missing"},
+      {R"({"seat":5,"kind":"power_card","playable":[1]})", "seat: must be an integer in 0..4"},
+      {R"({"seat":"0","kind":"power_card","playable":[1]})", "seat:"},
+      {R"({"seat":0,"kind":3})", "kind: must be a string"},
+      {R"({"seat":0,"kind":"power_card","playable":[13,1]})", "playable[1]: must be in ascending order"},
+      {R"({"seat":0,"kind":"power_card","playable":[0]})", "playable[0]: must be an integer in 1..13"},
+      {R"({"seat":0,"kind":"power_card","playable":"all"})", "playable: must be an array"},
+      {R"({"seat":0,"kind":"take_caballeros","up_to":2,"province":1,"regions":{"mars":1}})", "regions: unknown area"},
+      {R"({"seat":0,"kind":"take_caballeros","up_to":-2,"province":1,"regions":{}})", "up_to:"},
+      {R"({"seat":0,"kind":"action_card","offered":[1,2,3,4,5,6]})", "offered: must have at most 5"},
+      {R"({"seat":0,"kind":"action_card","offered":[45]})", "offered[0]:"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"nap","may_place":true,"place_up_to":1,"place_into":[],"may_act":true})", "special: unknown card kind"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"veto","may_place":1,"place_up_to":1,"place_into":[],"may_act":true})", "may_place: must be true or false"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"veto","may_place":true,"place_up_to":1,"place_into":["castillo","aragon"],"may_act":true})", "place_into[1]: must be in ascending order"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"move_four_any","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"moves":{"own":4}})", "moves.opposing: missing"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"king","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"targets":null})", "targets: must be an array"},
+      {R"({"seat":0,"kind":"veto","actor":7,"card":1})", "actor:"},
+      {R"({"seat":0,"kind":"return_caballeros","count":3,"court":1})", "regions: missing"},
+      {R"({"seat":0,"kind":"disk","purpose":"fun","allowed":["aragon"]})", "purpose: unknown disk purpose"},
+      {R"({"seat":0,"kind":"disk","purpose":"eviction","allowed":["aragon","aragon"]})", "allowed[1]:"},
+  };
+  for (const auto& [text, message] : cases) {
+    INFO(text);
+    protocol::Decoded<Decision> decoded = DecodeError{};
+    REQUIRE_NOTHROW(decoded = protocol::decision_from_json(Json::parse(text)));
+    REQUIRE_FALSE(decoded.ok());
+    CHECK(decoded.error().code == "bad_decision");
+    CHECK(decoded.error().message.rfind(message, 0) == 0);
+  }
+}
+
+TEST_CASE("views and decisions changed anywhere decode to an error or to themselves") {
+  int refused = 0;
+  const std::function<protocol::Decoded<View>(const Json&)> decode_view = protocol::view_from_json;
+  const std::function<protocol::Decoded<Decision>(const Json&)> decode_decision =
+      protocol::decision_from_json;
+  for (const auto& [options, steps] :
+       std::vector<std::pair<Options, int>>{{Options{4, false, false, false}, 40},
+                                            {Options{2, false, true, false}, 25},
+                                            {Options{3, true, false, true}, 60},
+                                            {Options{5, false, false, false}, 150}}) {
+    const Json v = sample_view(options, 11, steps);
+    mutate_everywhere(v, decode_view, "bad_view", refused);
+    mutate_everywhere(v.at("decision"), decode_decision, "bad_decision", refused);
+  }
+  CHECK(refused > 1000);
+}
