@@ -314,7 +314,10 @@ void Table::command(const Request& r, Clock::time_point received) {
   }
   Events events;
   if (const auto rejection = apply(*game_, *seat, decoded.value(), events)) {
-    return refuse(r, error_for(rejection->code), rejection->reason, name(rejection->code));
+    const ErrorCode code = error_for(rejection->code);
+    // The engine's reason goes with the codes that concern the command itself.
+    return refuse(r, code, rejection->reason,
+                  code == ErrorCode::wrong_state ? std::string_view() : name(rejection->code));
   }
   log_.push_back(RecordedCommand{static_cast<elgrande::Seat>(*seat), std::move(decoded.value())});
   lobby_.metrics().commands.fetch_add(1, std::memory_order_relaxed);

@@ -1,0 +1,190 @@
+#pragma once
+
+// A WebSocket client that plays El Grande with random legal moves: the reference client
+// of docs/protocol.md, the driver of the integration tests and the load tool.
+//
+// Everything runs on one io_context on the caller's thread. A Swarm holds many Clients,
+// one per seat (each its own identity and connection), and sets up tables for them.
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "elgrande/engine/options.hpp"
+#include "elgrande/engine/rng.hpp"
+
+namespace elgrande::bot {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+using Json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+// Where the server is: ws://HOST:PORT/PATH.
+struct Url {
+  std::string host;
+  std::string port;
+  std::string path = "/ws";
+};
+std::optional<Url> parse_url(std::string_view text);
+
+class Swarm;
+
+// One player on one connection. Answers every decision its view shows with
+// random_command(view), one command in flight at a time.
+class Client : public std::enable_shared_from_this<Client> {
+ public:
+  Client(Swarm& swarm, std::size_t index, std::string name, std::uint64_t seed);
+
+  // Connects and says hello (with the token from an earlier connection, if any).
+  void connect();
+  // Cuts the connection without a close handshake, as a crashed browser would.
+  void drop();
+  void send(const Json& message);
+
+  std::size_t index() const { return index_; }
+  bool connected() const { return open_; }
+  const std::optional<std::int64_t>& player_id() const { return player_id_; }
+  const std::string& token() const { return token_; }
+  std::optional<std::int64_t> table() const { return table_; }
+  std::optional<int> seat() const { return seat_; }
+  bool game_over() const { return game_over_; }
+  bool spectator() const { return spectator_; }
+  const Json& result() const { return result_; }
+  // Every frame received, in order, when the swarm records frames (a reconnection starts
+  // a new connection but not a new list).
+  const std::vector<std::string>& frames() const { return frames_; }
+
+ private:
+  friend class Swarm;
+
+  void on_connect(beast::error_code ec);
+  void on_handshake(beast::error_code ec);
+  void do_read();
+  void on_read(beast::error_code ec, std::size_t bytes);
+  void on_message(const Json& message);
+  void on_game_update(const Json& payload);
+  void act();
+  void do_write();
+  void on_write(beast::error_code ec, std::size_t bytes);
+  void fail(std::string_view what, beast::error_code ec);
+
+  Swarm& swarm_;
+  std::size_t index_;
+  std::string name_;
+  Rng rng_;
+
+  std::unique_ptr<websocket::stream<beast::tcp_stream>> ws_;
+  tcp::resolver resolver_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> outbox_;
+  bool open_ = false;
+
+  std::optional<std::int64_t> player_id_;
+  std::string token_;
+  std::optional<std::int64_t> table_;
+  std::optional<int> seat_;
+  bool spectator_ = false;
+  std::int64_t next_id_ = 1;
+
+  // The latest game.update, and the version this client last answered.
+  Json latest_;
+  std::int64_t latest_version_ = -1;
+  std::int64_t acted_version_ = -1;
+  std::optional<Clock::time_point> in_flight_;  // a game.command awaiting its reply
+  bool game_over_ = false;
+  Json result_;
+  std::vector<std::string> frames_;
+};
+
+// A table the swarm sets up: `options.players` seats, the last `server_bots` of them
+// played by the server's bots, the others by this swarm's clients.
+struct TableSpec {
+  Options options;
+  int server_bots = 0;
+  int turn_seconds = 0;
+  int spectators = 0;  // extra clients that watch the table from its start
+};
+
+struct SwarmSettings {
+  Url url;
+  std::uint64_t seed = 1;
+  bool record_frames = false;
+  // Called with every message a client receives, after the client has handled it.
+  std::function<void(Client&, const Json&)> on_message;
+  // Called with every message a client sends.
+  std::function<void(Client&, const Json&)> on_send;
+};
+
+struct Report {
+  std::size_t tables = 0;
+  std::size_t games_finished = 0;
+  std::size_t commands = 0;        // accepted game.command replies
+  std::map<std::string, std::size_t> errors;  // error replies by code[/engine reason]
+  std::map<std::string, std::string> error_examples;  // the first message of each
+  std::vector<std::string> failures;          // connection failures and protocol surprises
+  double seconds = 0;
+  // From sending a command to every swarm seat of its table having the update with the
+  // resulting version, in microseconds.
+  std::vector<double> latencies_us;
+};
+
+class Swarm {
+ public:
+  explicit Swarm(SwarmSettings settings);
+  ~Swarm();
+  Swarm(const Swarm&) = delete;
+  Swarm& operator=(const Swarm&) = delete;
+
+  void add_table(const TableSpec& spec);
+  // Runs until every table's game is over at every seat, or until `limit`.
+  Report run(std::chrono::seconds limit);
+
+  net::io_context& io() { return io_; }
+  const std::vector<std::shared_ptr<Client>>& clients() const { return clients_; }
+  const SwarmSettings& settings() const { return settings_; }
+
+ private:
+  friend class Client;
+
+  struct TableRun {
+    TableSpec spec;
+    std::vector<std::size_t> seated;    // client indexes, the host first
+    std::vector<std::size_t> watching;  // spectating clients
+    std::optional<std::int64_t> id;
+    std::size_t joined = 0;
+    bool started = false;
+    // Commands whose resulting version not every seat has seen yet: version -> sent.
+    std::map<std::int64_t, Clock::time_point> pending;
+  };
+
+  // Client callbacks.
+  void on_hello(Client& client);
+  void join(Client& client, std::int64_t table);  // sit down, or watch
+  void on_reply(Client& client, const Json& message, std::optional<Clock::time_point> sent);
+  void on_version_seen(Client& client, std::int64_t version);
+  void failure(std::string what);
+  void check_done();
+
+  SwarmSettings settings_;
+  net::io_context io_;
+  std::vector<std::shared_ptr<Client>> clients_;
+  std::vector<TableRun> tables_;
+  std::map<std::size_t, std::size_t> table_of_client_;
+  Report report_;
+};
+
+}  // namespace elgrande::bot

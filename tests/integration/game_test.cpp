@@ -1,0 +1,575 @@
+// Whole games over real sockets against the real binary: every player count and variant,
+// tables mixing remote clients with the server's bots, spectators, what each frame may
+// reveal, reconnection, resignation and turn clocks. The clients are the reference bot
+// client (clients/bot), which answers each decision its view shows with a random legal
+// command.
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bot_client.hpp"
+#include "elgrande/engine/bot.hpp"
+#include "elgrande/protocol/codec.hpp"
+#include "server_process.hpp"
+#include "support/schema_validator.hpp"
+#include "ws_client.hpp"
+
+namespace {
+
+using namespace elgrande::test;
+namespace bot = elgrande::bot;
+using elgrande::Options;
+
+std::vector<std::string> server_args(const TempDir& dir) {
+  return {"--config",       ELGRANDE_SOURCE_DIR "/config/server.json",
+          "--port",         "0",
+          "--data-dir",     (dir.path() / "data").string(),
+          "--web-root",     (dir.path() / "no-web").string(),
+          "--threads",      "2",
+          "--bot-delay-ms", "0",
+          // The bot clients answer at machine speed.
+          "--messages-per-second", "100000", "--message-burst", "100000"};
+}
+
+// Every message either way must fit protocol/schema/.
+void check_schema(const Json& message, const char* direction) {
+  static const elgrande::testing::SchemaValidator schemas(ELGRANDE_SCHEMA_DIR);
+  if (const auto problem = schemas.check(message, direction)) {
+    FAIL_CHECK(direction << " message off schema: " << *problem << "\n" << message.dump().substr(0, 600));
+  }
+}
+
+bot::SwarmSettings swarm_settings(const ServerProcess& server, std::uint64_t seed) {
+  bot::SwarmSettings settings;
+  settings.on_message = [](bot::Client&, const Json& message) { check_schema(message, "server"); };
+  settings.on_send = [](bot::Client&, const Json& message) { check_schema(message, "client"); };
+  settings.url = *bot::parse_url("ws://" + server.address() + ":" + std::to_string(server.port()) + "/ws");
+  settings.seed = seed;
+  return settings;
+}
+
+Options options(int players, bool short_game = false, bool automa = false, bool four_stacks = false) {
+  Options o;
+  o.players = players;
+  o.short_game = short_game;
+  o.automa = automa;
+  o.four_stacks = four_stacks;
+  return o;
+}
+
+bot::TableSpec table(Options o, int server_bots = 0, int spectators = 0) {
+  bot::TableSpec spec;
+  spec.options = o;
+  spec.server_bots = server_bots;
+  spec.spectators = spectators;
+  return spec;
+}
+
+// Every game ended, nothing went wrong, and the only refusals are the races of
+// simultaneous decisions (another seat's answer closed a veto window first).
+void check_clean(const bot::Report& report) {
+  INFO("failures: " << nlohmann::json(report.failures).dump());
+  CHECK(report.failures.empty());
+  CHECK(report.games_finished == report.tables);
+  CHECK(report.commands > 0);
+  for (const auto& [code, count] : report.errors) {
+    INFO("error " << code << " x" << count << ", first: " << report.error_examples.at(code));
+    CHECK((code == "not_your_turn/not_your_turn" || code == "illegal_command/wrong_command"));
+  }
+}
+
+// The final result is the same for every seat and spectator of a table.
+void check_results_agree(const bot::Swarm& swarm) {
+  std::map<std::int64_t, Json> results;
+  for (const auto& client : swarm.clients()) {
+    REQUIRE(client->game_over());
+    REQUIRE(client->table());
+    const auto [it, first] = results.emplace(*client->table(), client->result());
+    if (!first) CHECK(it->second == client->result());
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every player count and variant plays to the end over real sockets", "[integration]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  bot::Swarm swarm(swarm_settings(server, 7));
+  swarm.add_table(table(options(2)));
+  swarm.add_table(table(options(2, false, true)));  // the automa
+  swarm.add_table(table(options(3)));
+  swarm.add_table(table(options(3, false, false, true)));  // four stacks
+  swarm.add_table(table(options(4)));
+  swarm.add_table(table(options(5)));
+  swarm.add_table(table(options(4, true)));  // the short game
+  swarm.add_table(table(options(5, true), 0, 1));
+
+  const bot::Report report = swarm.run(std::chrono::seconds(90));
+  check_clean(report);
+  check_results_agree(swarm);
+}
+
+TEST_CASE("tables mixing remote clients and server bots play to the end", "[integration]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  bot::Swarm swarm(swarm_settings(server, 11));
+  swarm.add_table(table(options(4), 2));
+  swarm.add_table(table(options(5), 3, 1));
+  swarm.add_table(table(options(3, false, false, true), 2));
+  swarm.add_table(table(options(2, true, true), 1));  // one client, one server bot, the automa
+
+  const bot::Report report = swarm.run(std::chrono::seconds(90));
+  check_clean(report);
+  check_results_agree(swarm);
+}
+
+namespace {
+
+// --- Raw clients, for the lobby and for inputs the bot client never sends. ---
+
+Json hello(WsClient& client, const std::string& name) {
+  const Json reply = client.request(
+      {{"type", "hello"}, {"id", "hello"}, {"payload", {{"protocol", 1}, {"name", name}}}});
+  check_schema(reply, "server");
+  REQUIRE(reply["type"] == "hello.ok");
+  return reply["payload"];
+}
+
+Json read(WsClient& client) {
+  Json message = client.read();
+  check_schema(message, "server");
+  return message;
+}
+
+// Reads until the answer to request `id` (a reply or an error), keeping pushes aside.
+Json answer(WsClient& client, const Json& id, std::vector<Json>* pushes = nullptr) {
+  for (int i = 0; i < 1000; ++i) {
+    Json message = read(client);
+    if (message.contains("id") && message["id"] == id) return message;
+    if (pushes) pushes->push_back(std::move(message));
+  }
+  FAIL("no answer to request " << id.dump());
+  return {};
+}
+
+enum class Shape { valid, off_schema };  // off_schema: a deliberately bad message
+
+Json request(WsClient& client, const std::string& type, Json payload,
+             std::vector<Json>* pushes = nullptr, Shape shape = Shape::valid) {
+  static std::int64_t next_id = 1;
+  const Json id = next_id++;
+  const Json message = {{"type", type}, {"id", id}, {"payload", std::move(payload)}};
+  if (shape == Shape::valid) check_schema(message, "client");
+  client.send(message);
+  return answer(client, id, pushes);
+}
+
+Json bad_request(WsClient& client, const std::string& type, Json payload) {
+  return request(client, type, std::move(payload), nullptr, Shape::off_schema);
+}
+
+// The next push of this type.
+Json push(WsClient& client, const std::string& type) {
+  for (int i = 0; i < 1000; ++i) {
+    Json message = read(client);
+    if (message["type"] == type) return message["payload"];
+  }
+  FAIL("no " << type << " push");
+  return {};
+}
+
+std::string code_of(const Json& message) {
+  if (message.value("type", "") != "error") return "not an error: " + message.dump();
+  return message["payload"].value("code", "");
+}
+
+Json create_table(WsClient& client, const Json& options, int turn_seconds = 0) {
+  Json payload = {{"options", options}};
+  if (turn_seconds) payload["turn_seconds"] = turn_seconds;
+  const Json reply = request(client, "table.create", payload);
+  REQUIRE(reply["type"] == "table.create.ok");
+  return reply["payload"]["table"];
+}
+
+// Plays the client's seat with random legal commands until the game is over; returns
+// the game.over payload. Like the bot client: one command in flight, never answering a
+// state older than the one its last command made.
+Json play_to_end(WsClient& client, std::int64_t table, std::uint64_t seed) {
+  elgrande::Rng rng{seed};
+  Json latest;
+  std::int64_t acted = -1;
+  std::optional<std::int64_t> in_flight;
+  for (std::int64_t id = 1'000'000; id < 1'020'000;) {
+    if (!in_flight && !latest.is_null() && latest["view"].contains("decision") &&
+        latest["version"].get<std::int64_t>() > acted) {
+      auto view = elgrande::protocol::view_from_json(latest["view"]);
+      REQUIRE(view);
+      acted = latest["version"].get<std::int64_t>();
+      in_flight = ++id;
+      const auto command = elgrande::random_command(view.value(), rng);
+      const Json message = {{"type", "game.command"},
+                            {"id", *in_flight},
+                            {"payload", {{"table", table}, {"command", elgrande::protocol::to_json(command)}}}};
+      check_schema(message, "client");
+      client.send(message);
+    }
+    const Json message = read(client);
+    if (message["type"] == "game.over") return message["payload"];
+    if (message["type"] == "game.update") latest = message["payload"];
+    if (in_flight && message.value("id", Json()) == *in_flight) {
+      in_flight.reset();
+      if (message["type"] == "game.command.ok") {
+        acted = std::max(acted, message["payload"]["version"].get<std::int64_t>() - 1);
+      } else {
+        // Only a race with a simultaneous answer of another seat may refuse it.
+        CHECK((code_of(message) == "not_your_turn" ||
+               message["payload"].value("reason", "") == "wrong_command"));
+      }
+    }
+  }
+  FAIL("the game did not end");
+  return {};
+}
+
+const Json kTwoPlayers = {{"players", 2}, {"short_game", true}, {"automa", false}, {"four_stacks", false}};
+const Json kThreePlayers = {{"players", 3}, {"short_game", true}, {"automa", false}, {"four_stacks", false}};
+
+}  // namespace
+
+TEST_CASE("a table from creation to the end: seats, bots, chat, spectators, resignation",
+          "[integration]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  WsClient ben(server.address(), server.port());
+  WsClient cy(server.address(), server.port());
+
+  CHECK(code_of(request(ana, "table.create", {{"options", kThreePlayers}})) == "not_identified");
+  const Json ana_hello = hello(ana, "Ana");
+  const std::int64_t ana_id = ana_hello["player"]["id"];
+  CHECK(ana_hello["player"]["name"] == "Ana");
+  CHECK(ana_hello["token"].get<std::string>().size() == 64);
+  const std::int64_t ben_id = hello(ben, "Ben")["player"]["id"];
+  hello(cy, "Cy");
+  CHECK(ben_id != ana_id);
+
+  const Json subscribed = request(cy, "lobby.subscribe", Json::object());
+  CHECK(subscribed["payload"]["tables"] == Json::array());
+
+  const Json created = create_table(ana, kThreePlayers);
+  const std::int64_t id = created["id"];
+  CHECK(created["status"] == "open");
+  CHECK(created["host"] == ana_id);
+  CHECK(created["seats"][0]["player"]["id"] == ana_id);
+  CHECK(created["seats"][1]["kind"] == "empty");
+  CHECK(push(cy, "lobby.table")["table"]["id"] == id);
+
+  const Json listed = request(ben, "lobby.list", Json::object());
+  REQUIRE(listed["payload"]["tables"].size() == 1);
+  CHECK(listed["payload"]["tables"][0]["id"] == id);
+
+  CHECK(code_of(request(ben, "table.join", {{"table", id}, {"seat", 0}})) == "seat_taken");
+  CHECK(code_of(bad_request(ben, "table.join", {{"table", id}, {"seat", 7}})) == "not_found");
+  CHECK(code_of(request(ben, "table.join", {{"table", 999}})) == "not_found");
+  CHECK(code_of(bad_request(ben, "table.join", {{"table", "one"}})) == "bad_payload");
+  const Json joined = request(ben, "table.join", {{"table", id}});
+  REQUIRE(joined["type"] == "table.join.ok");
+  CHECK(joined["payload"]["seat"] == 1);
+  CHECK(request(ben, "table.seat", {{"table", id}, {"seat", 2}})["payload"]["seat"] == 2);
+
+  CHECK(code_of(request(ben, "table.start", {{"table", id}})) == "forbidden");
+  CHECK(code_of(request(ben, "table.add_bot", {{"table", id}})) == "forbidden");
+  CHECK(code_of(request(ana, "table.start", {{"table", id}})) == "wrong_state");
+  CHECK(request(ana, "table.add_bot", {{"table", id}})["payload"]["seat"] == 1);
+  CHECK(code_of(request(ana, "table.remove_bot", {{"table", id}, {"seat", 0}})) == "wrong_state");
+  CHECK(request(ana, "table.remove_bot", {{"table", id}, {"seat", 1}})["type"] == "table.remove_bot.ok");
+  CHECK(request(ana, "table.add_bot", {{"table", id}, {"seat", 1}})["type"] == "table.add_bot.ok");
+
+  CHECK(code_of(request(cy, "table.join", {{"table", id}})) == "table_full");
+  CHECK(code_of(request(cy, "table.chat", {{"table", id}, {"text", "hi"}})) == "wrong_state");
+  const Json watching = request(cy, "table.spectate", {{"table", id}});
+  REQUIRE(watching["type"] == "table.spectate.ok");
+
+  CHECK(code_of(bad_request(ana, "table.chat", {{"table", id}, {"text", ""}})) == "bad_payload");
+  CHECK(request(ana, "table.chat", {{"table", id}, {"text", "¡Hola!"}})["type"] == "table.chat.ok");
+  for (WsClient* member : {&ben, &cy}) {
+    const Json chat = push(*member, "table.chat");
+    CHECK(chat["text"] == "¡Hola!");
+    CHECK(chat["from"]["name"] == "Ana");
+    CHECK(chat["seat"] == 0);
+  }
+
+  std::vector<Json> pushes;
+  REQUIRE(request(ana, "table.start", {{"table", id}}, &pushes)["type"] == "table.start.ok");
+  CHECK(code_of(request(ana, "table.start", {{"table", id}})) == "wrong_state");
+  const Json ben_update = push(ben, "game.update");
+  CHECK(ben_update["view"]["viewer"] == 2);
+  const Json cy_update = push(cy, "game.update");
+  CHECK_FALSE(cy_update["view"].contains("decision"));
+  for (const Json& player : cy_update["view"]["players"]) CHECK_FALSE(player.contains("hand"));
+
+  CHECK(code_of(request(ben, "table.leave", {{"table", id}})) == "wrong_state");
+  CHECK(request(ben, "game.resign", {{"table", id}})["type"] == "game.resign.ok");
+  CHECK(code_of(request(ben, "game.command", {{"table", id}, {"command", {{"type", "skip_special_action"}}}})) ==
+        "forbidden");
+
+  const Json over = play_to_end(ana, id, 5);
+  CHECK(over["table"] == id);
+  CHECK(over["result"]["scores"].size() == 3);
+  const Json final_table = push(cy, "game.over");
+  CHECK(final_table == over);
+}
+
+TEST_CASE("bad input during a game is refused with its code and changes nothing",
+          "[integration]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  WsClient ben(server.address(), server.port());
+  hello(ana, "Ana");
+  hello(ben, "Ben");
+  const std::int64_t id = create_table(ana, kTwoPlayers)["id"];
+  REQUIRE(request(ben, "table.join", {{"table", id}})["type"] == "table.join.ok");
+  REQUIRE(request(ana, "table.start", {{"table", id}})["type"] == "table.start.ok");
+  const Json first = push(ana, "game.update");
+  push(ben, "game.update");
+  const std::int64_t version = first["version"];
+
+  // Exactly one of them owes the first power card.
+  const int waiting = first["view"]["waiting_for"][0];
+  WsClient& mover = waiting == 0 ? ana : ben;
+  WsClient& other = waiting == 0 ? ben : ana;
+  const Json play_one = {{"type", "play_power_card"}, {"value", 13}};
+
+  const Json out_of_turn = request(other, "game.command", {{"table", id}, {"command", play_one}});
+  CHECK(code_of(out_of_turn) == "not_your_turn");
+  CHECK(out_of_turn["payload"]["reason"] == "not_your_turn");
+  const Json wrong = request(mover, "game.command",
+                             {{"table", id}, {"command", {{"type", "set_disk"}, {"region", "aragon"}}}});
+  CHECK(code_of(wrong) == "illegal_command");
+  CHECK(wrong["payload"]["reason"] == "wrong_command");
+  CHECK_FALSE(wrong["payload"]["message"].get<std::string>().empty());
+  CHECK(code_of(bad_request(mover, "game.command", {{"table", id}, {"command", {{"type", "fly"}}}})) ==
+        "bad_payload");
+  CHECK(code_of(bad_request(mover, "game.command",
+                            {{"table", id}, {"command", {{"type", "play_power_card"}, {"value", 99}}}})) ==
+        "bad_payload");
+  CHECK(code_of(bad_request(mover, "game.command", {{"table", id}})) == "bad_payload");
+  CHECK(code_of(request(mover, "game.command", {{"table", 4242}, {"command", play_one}})) ==
+        "not_found");
+  CHECK(code_of(bad_request(mover, "game.fly", {{"table", id}})) == "unknown_type");
+  mover.send(std::string_view("{not json"));
+  CHECK(code_of(read(mover)) == "bad_json");
+  CHECK(code_of(request(mover, "table.add_bot", {{"table", id}})) == "wrong_state");
+
+  // A third connection sends an oversized frame and is closed with 1009; the table
+  // does not notice.
+  WsClient cy(server.address(), server.port());
+  hello(cy, "Cy");
+  const std::string oversized(70 * 1024, ' ');
+  cy.send(std::string_view(oversized));
+  // (The close frame may be followed by a reset: see websocket_test.)
+  CHECK(cy.read_any().error);
+  CHECK(cy.close_code() == 1009);
+
+  // Nothing changed: the legal command is the next version.
+  const Json accepted = request(mover, "game.command", {{"table", id}, {"command", play_one}});
+  REQUIRE(accepted["type"] == "game.command.ok");
+  CHECK(accepted["payload"]["version"] == version + 1);
+
+  // And the game goes on to its end, here with a bot for the other seat.
+  REQUIRE(request(other, "game.resign", {{"table", id}})["type"] == "game.resign.ok");
+  const Json over = play_to_end(mover, id, 3);
+  CHECK(over["result"]["scores"].size() == 2);
+}
+
+TEST_CASE("a client that drops mid-game comes back with its token and finishes",
+          "[integration]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  bot::SwarmSettings settings = swarm_settings(server, 23);
+  bot::Swarm* swarm = nullptr;
+
+  // Client 1 drops after its 15th update and reconnects 200 ms later.
+  int updates = 0;
+  bool dropped = false;
+  bool reconnected = false;
+  std::string token_before;
+  std::int64_t version_before = -1;
+  std::vector<std::string> after;  // what client 1 receives after reconnecting, to the first update
+  Json first_update;
+  boost::asio::steady_timer* timer = nullptr;
+  settings.on_message = [&](bot::Client& client, const Json& message) {
+    check_schema(message, "server");
+    if (client.index() != 1) return;
+    if (reconnected && first_update.is_null()) {
+      after.push_back(message["type"]);
+      if (message["type"] == "hello.ok") CHECK(message["payload"]["token"] == token_before);
+      if (message["type"] == "game.update") first_update = message["payload"];
+    }
+    if (message["type"] != "game.update" || dropped || ++updates < 15) return;
+    dropped = true;
+    token_before = client.token();
+    version_before = message["payload"]["version"];
+    client.drop();
+    timer = new boost::asio::steady_timer(swarm->io(), std::chrono::milliseconds(200));
+    timer->async_wait([&, target = swarm->clients()[1]](boost::system::error_code) {
+      reconnected = true;
+      target->connect();
+    });
+  };
+  bot::Swarm run(settings);
+  swarm = &run;
+  run.add_table(table(options(3, true)));
+  const bot::Report report = run.run(std::chrono::seconds(60));
+  delete timer;
+
+  check_clean(report);
+  REQUIRE(dropped);
+  REQUIRE(reconnected);
+  // While away the others played on (the seat's decision waited for it, or they had their own).
+  REQUIRE(!first_update.is_null());
+  CHECK(first_update["version"].get<std::int64_t>() >= version_before);
+  CHECK(first_update["events"] == Json::array());
+  CHECK(first_update["view"]["viewer"] == *run.clients()[1]->seat());
+  CHECK(std::find(after.begin(), after.end(), "table.update") != after.end());
+  CHECK(after.front() == "hello.ok");
+  check_results_agree(run);
+}
+
+TEST_CASE("a seat whose time runs out is answered by the server's bot", "[integration]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  hello(ana, "Ana");
+  const std::int64_t id = create_table(ana, kTwoPlayers, 1)["id"];
+  CHECK(request(ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(ana, "table.start", {{"table", id}})["type"] == "table.start.ok");
+
+  // Ana never answers. Each time she owes a decision her update carries its deadline,
+  // and a second later the server answers for her and the game moves on.
+  int answered_for_her = 0;
+  std::int64_t owed_at = -1;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(8);
+  while (answered_for_her < 3 && std::chrono::steady_clock::now() < until) {
+    const Json update = push(ana, "game.update");
+    const std::int64_t version = update["version"];
+    if (owed_at >= 0 && version > owed_at) {
+      ++answered_for_her;
+      owed_at = -1;
+    }
+    if (update["view"].contains("decision")) {
+      REQUIRE(update.contains("deadline"));
+      const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                           std::chrono::system_clock::now().time_since_epoch()).count();
+      CHECK(update["deadline"].get<std::int64_t>() > now - 100);
+      CHECK(update["deadline"].get<std::int64_t>() <= now + 1100);
+      owed_at = version;
+    } else {
+      CHECK_FALSE(update.contains("deadline"));
+    }
+  }
+  CHECK(answered_for_her == 3);
+  const auto metrics = http_request(server, http::verb::get, "/metrics");
+  CHECK(metrics.body().find("elgrande_timeouts_total ") != std::string::npos);
+  CHECK(metrics.body().find("elgrande_timeouts_total 0\n") == std::string::npos);
+}
+
+TEST_CASE("GET /metrics reports connections, tables, games, messages and latency",
+          "[integration]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  bot::Swarm swarm(swarm_settings(server, 31));
+  swarm.add_table(table(options(2, true), 1));
+  check_clean(swarm.run(std::chrono::seconds(60)));
+
+  const auto response = http_request(server, http::verb::get, "/metrics");
+  REQUIRE(response.result() == http::status::ok);
+  CHECK(std::string(response[http::field::content_type]).starts_with("text/plain; version=0.0.4"));
+  const std::string& body = response.body();
+  for (const char* line : {"# TYPE elgrande_connections gauge", "elgrande_tables{status=\"finished\"} 1",
+                           "elgrande_games_started_total 1", "elgrande_games_finished_total 1",
+                           "elgrande_games{phase=\"power_cards\"} 0",
+                           "elgrande_errors_total{code=\"bad_json\"} 0",
+                           "# TYPE elgrande_command_latency_seconds histogram",
+                           "elgrande_command_latency_seconds_bucket{le=\"+Inf\"} "}) {
+    INFO(line);
+    CHECK(body.find(line) != std::string::npos);
+  }
+  CHECK(body.find("elgrande_command_latency_seconds_count 0\n") == std::string::npos);
+  CHECK(body.find("elgrande_messages_in_total 0\n") == std::string::npos);
+}
+
+namespace {
+
+// What a frame to `viewer` (a seat, or -1 for a spectator) may not contain: another
+// seat's hand, discards, castillo count or disk, a secret event's hidden part, the seed,
+// anyone's token but in the own hello.ok.
+void check_frame_reveals_nothing(const Json& message, int viewer, std::string_view raw) {
+  INFO("frame to " << viewer << ": " << raw.substr(0, 400));
+  CHECK(raw.find("\"seed\"") == std::string_view::npos);
+  if (message["type"] != "hello.ok") CHECK(raw.find("\"token\"") == std::string_view::npos);
+  if (message["type"] != "game.update") return;
+  const Json& view = message["payload"]["view"];
+  if (viewer < 0) {
+    CHECK_FALSE(view.contains("viewer"));
+    CHECK_FALSE(view.contains("decision"));
+  } else {
+    CHECK(view["viewer"] == viewer);
+  }
+  for (std::size_t p = 0; p < view["players"].size(); ++p) {
+    if (static_cast<int>(p) == viewer) continue;
+    for (const char* secret : {"hand", "discards", "castillo", "disk"}) {
+      INFO("player " << p << " " << secret);
+      CHECK_FALSE(view["players"][p].contains(secret));
+    }
+  }
+  if (view.contains("announced") && view["announced"]["type"] == "take_back_power_card" &&
+      view.value("active", -1) != viewer) {
+    CHECK(view["announced"].value("value", 0) == 0);
+  }
+  for (const Json& event : message["payload"]["events"]) {
+    if (event.value("seat", -2) == viewer) continue;
+    if (event["type"] == "disk_set") CHECK_FALSE(event.contains("region"));
+    if (event["type"] == "power_card_taken_back") CHECK_FALSE(event.contains("value"));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("no frame tells a seat or a spectator what is not theirs to know", "[integration]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  bot::SwarmSettings settings = swarm_settings(server, 43);
+  settings.record_frames = true;
+  bot::Swarm swarm(settings);
+  for (int round = 0; round < 2; ++round) {
+    swarm.add_table(table(options(5), 0, 1));
+    swarm.add_table(table(options(3, false, false, true), 0, 1));
+    swarm.add_table(table(options(2, false, true), 0, 1));
+    swarm.add_table(table(options(4, true), 1, 1));
+  }
+  check_clean(swarm.run(std::chrono::seconds(120)));
+
+  std::size_t frames = 0;
+  std::size_t secrets_seen = 0;  // own hands and disks: the check looks where secrets are
+  for (const auto& client : swarm.clients()) {
+    const int viewer = client->spectator() ? -1 : *client->seat();
+    for (const std::string& raw : client->frames()) {
+      const Json message = Json::parse(raw);
+      check_frame_reveals_nothing(message, viewer, raw);
+      if (viewer >= 0 && message["type"] == "game.update" &&
+          message["payload"]["view"]["players"][viewer].contains("hand")) {
+        ++secrets_seen;
+      }
+      ++frames;
+    }
+  }
+  CHECK(frames > 1000);
+  CHECK(secrets_seen > 100);
+}
