@@ -30,7 +30,12 @@ std::optional<Url> parse_url(std::string_view text) {
 // --- Client ---
 
 Client::Client(Swarm& swarm, std::size_t index, std::string name, std::uint64_t seed)
-    : swarm_(swarm), index_(index), name_(std::move(name)), rng_{seed}, resolver_(swarm.io()) {}
+    : swarm_(swarm),
+      index_(index),
+      name_(std::move(name)),
+      rng_{seed},
+      resolver_(swarm.io()),
+      retry_(swarm.io()) {}
 
 void Client::connect() {
   ws_ = std::make_unique<websocket::stream<beast::tcp_stream>>(swarm_.io());
@@ -39,6 +44,7 @@ void Client::connect() {
   // Whatever was in flight may or may not have reached the server: the view the server
   // sends on reconnection decides.
   in_flight_.reset();
+  retry_.cancel();
   acted_version_ = -1;
   const Url& url = swarm_.settings().url;
   resolver_.async_resolve(
@@ -147,6 +153,18 @@ void Client::on_message(const Json& message) {
     // Replies come in request order and a client has one command in flight, so an
     // error while one is in flight is its answer.
     const auto sent = std::exchange(in_flight_, std::nullopt);
+    if (type == "error" && payload.value("code", "") == "rate_limited") {
+      // The command was not read: send it again (or a fresh one) a little later.
+      acted_version_ = -1;
+      in_flight_ = sent;  // nothing else goes out meanwhile
+      retry_.expires_after(std::chrono::milliseconds(250));
+      retry_.async_wait([self = shared_from_this()](beast::error_code ec) {
+        if (ec) return;
+        self->in_flight_.reset();
+        self->act();
+      });
+      return swarm_.on_reply(*this, message, std::nullopt);
+    }
     if (type == "game.command.ok") {
       // Updates older than the state our command made are stale: acting on one would
       // answer the same decision twice.

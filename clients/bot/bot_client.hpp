@@ -8,6 +8,7 @@
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
 #include <chrono>
@@ -89,6 +90,7 @@ class Client : public std::enable_shared_from_this<Client> {
 
   std::unique_ptr<websocket::stream<beast::tcp_stream>> ws_;
   tcp::resolver resolver_;
+  net::steady_timer retry_;  // after a rate_limited refusal
   beast::flat_buffer buffer_;
   std::deque<std::string> outbox_;
   bool open_ = false;

@@ -203,9 +203,9 @@ Json play_to_end(WsClient& client, std::int64_t table, std::uint64_t seed) {
   elgrande::Rng rng{seed};
   Json latest;
   std::int64_t acted = -1;
-  std::optional<std::int64_t> in_flight;
+  std::int64_t in_flight = 0;  // the id of the command awaiting its reply, 0 for none
   for (std::int64_t id = 1'000'000; id < 1'020'000;) {
-    if (!in_flight && !latest.is_null() && latest["view"].contains("decision") &&
+    if (in_flight == 0 && !latest.is_null() && latest["view"].contains("decision") &&
         latest["version"].get<std::int64_t>() > acted) {
       auto view = elgrande::protocol::view_from_json(latest["view"]);
       REQUIRE(view);
@@ -213,7 +213,7 @@ Json play_to_end(WsClient& client, std::int64_t table, std::uint64_t seed) {
       in_flight = ++id;
       const auto command = elgrande::random_command(view.value(), rng);
       const Json message = {{"type", "game.command"},
-                            {"id", *in_flight},
+                            {"id", in_flight},
                             {"payload", {{"table", table}, {"command", elgrande::protocol::to_json(command)}}}};
       check_schema(message, "client");
       client.send(message);
@@ -221,8 +221,8 @@ Json play_to_end(WsClient& client, std::int64_t table, std::uint64_t seed) {
     const Json message = read(client);
     if (message["type"] == "game.over") return message["payload"];
     if (message["type"] == "game.update") latest = message["payload"];
-    if (in_flight && message.value("id", Json()) == *in_flight) {
-      in_flight.reset();
+    if (in_flight != 0 && message.value("id", Json()) == in_flight) {
+      in_flight = 0;
       if (message["type"] == "game.command.ok") {
         acted = std::max(acted, message["payload"]["version"].get<std::int64_t>() - 1);
       } else {
