@@ -198,10 +198,14 @@ Json create_table(WsClient& client, const Json& options, int turn_seconds = 0) {
 
 // Plays the client's seat with random legal commands until the game is over; returns
 // the game.over payload. Like the bot client: one command in flight, never answering a
-// state older than the one its last command made.
-Json play_to_end(WsClient& client, std::int64_t table, std::uint64_t seed) {
+// state older than the one its last command made. `earlier` holds pushes already read.
+Json play_to_end(WsClient& client, std::int64_t table, std::uint64_t seed,
+                 const std::vector<Json>& earlier = {}) {
   elgrande::Rng rng{seed};
   Json latest;
+  for (const Json& message : earlier) {
+    if (message["type"] == "game.update") latest = message["payload"];
+  }
   std::int64_t acted = -1;
   std::int64_t in_flight = 0;  // the id of the command awaiting its reply, 0 for none
   for (std::int64_t id = 1'000'000; id < 1'020'000;) {
@@ -306,7 +310,7 @@ TEST_CASE("a table from creation to the end: seats, bots, chat, spectators, resi
 
   std::vector<Json> pushes;
   REQUIRE(request(ana, "table.start", {{"table", id}}, &pushes)["type"] == "table.start.ok");
-  CHECK(code_of(request(ana, "table.start", {{"table", id}})) == "wrong_state");
+  CHECK(code_of(request(ana, "table.start", {{"table", id}}, &pushes)) == "wrong_state");
   const Json ben_update = push(ben, "game.update");
   CHECK(ben_update["view"]["viewer"] == 2);
   const Json cy_update = push(cy, "game.update");
@@ -318,7 +322,7 @@ TEST_CASE("a table from creation to the end: seats, bots, chat, spectators, resi
   CHECK(code_of(request(ben, "game.command", {{"table", id}, {"command", {{"type", "skip_special_action"}}}})) ==
         "forbidden");
 
-  const Json over = play_to_end(ana, id, 5);
+  const Json over = play_to_end(ana, id, 5, pushes);
   CHECK(over["table"] == id);
   CHECK(over["result"]["scores"].size() == 3);
   const Json final_table = push(cy, "game.over");

@@ -334,7 +334,7 @@ TEST_CASE("the client schema refuses broken requests") {
   require_invalid(with(create, "/payload/colour", Json("red")), "client");
   require_invalid(with(create, "/payload/name", Json("")), "client");
   require_invalid(with(create, "/payload/name", Json(std::string(65, 'n'))), "client");
-  require_invalid(with(create, "/payload/turn_seconds", Json(5)), "client");
+  require_invalid(with(create, "/payload/turn_seconds", Json(-5)), "client");
   require_invalid(with(create, "/payload/turn_seconds", Json(1209601)), "client");
   require_invalid(with(create, "/payload/options/players", Json(6)), "client");
   require_invalid(with(create, "/payload/options/players", Json(1)), "client");
@@ -413,7 +413,7 @@ TEST_CASE("the server schema refuses broken tables and replies") {
   require_invalid(with(update, "/payload/table/result", Json{{"scores", {1, 2, 3, 4}}, {"winners", {3}}}), "server");
   require_invalid(with(update, "/payload/table/id", Json(0)), "server");
   require_invalid(with(update, "/payload/table/spectators", std::nullopt), "server");
-  require_invalid(with(update, "/payload/table/turn_seconds", Json(9)), "server");
+  require_invalid(with(update, "/payload/table/turn_seconds", Json(2.5)), "server");
   require_invalid(with(update, "/payload/table/secret", Json("x")), "server");
   require_invalid(with(update, "/payload/table/options/players", Json(3)), "server");  // 4 seats
 
