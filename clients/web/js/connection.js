@@ -1,0 +1,123 @@
+// One WebSocket to the server's /ws, speaking the envelope of docs/protocol.md: requests
+// carry an id and resolve on "<type>.ok" or reject on "error"; pushes go to listeners.
+
+export const PROTOCOL_VERSION = 1;
+
+export class ServerError extends Error {
+  constructor(payload) {
+    super(payload.message || payload.code);
+    this.code = payload.code;
+    this.reason = payload.reason;
+  }
+}
+
+export class Connection {
+  constructor(url) {
+    this.url = url;
+    this.ws = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.listeners = new Map();
+    this.state = 'closed';
+    this.retryDelay = 500;
+    this.retryTimer = null;
+  }
+
+  on(type, handler) {
+    if (!this.listeners.has(type)) this.listeners.set(type, []);
+    this.listeners.get(type).push(handler);
+  }
+
+  emit(type, payload) {
+    for (const handler of this.listeners.get(type) || []) handler(payload);
+  }
+
+  setState(state) {
+    this.state = state;
+    this.emit('state', state);
+  }
+
+  connect() {
+    clearTimeout(this.retryTimer);
+    this.setState('connecting');
+    const ws = new WebSocket(this.url);
+    this.ws = ws;
+    ws.addEventListener('open', () => {
+      if (ws !== this.ws) return;
+      this.retryDelay = 500;
+      this.setState('open');
+      this.emit('open');
+    });
+    ws.addEventListener('message', (event) => {
+      if (ws !== this.ws) return;
+      this.receive(event.data);
+    });
+    ws.addEventListener('close', () => {
+      if (ws !== this.ws) return;
+      this.ws = null;
+      this.failPending();
+      this.setState('closed');
+      // Reconnect on our own: an identity outlives its connections (protocol.md, Reconnection).
+      this.retryTimer = setTimeout(() => this.connect(), this.retryDelay);
+      this.retryDelay = Math.min(this.retryDelay * 2, 8000);
+    });
+  }
+
+  // Drops the connection and opens a new one (resynchronises after a missed update).
+  reconnect() {
+    if (this.ws) {
+      const old = this.ws;
+      this.ws = null;
+      this.failPending();
+      old.close();
+    }
+    this.retryDelay = 500;
+    this.connect();
+  }
+
+  failPending() {
+    for (const {reject} of this.pending.values()) {
+      reject(new ServerError({code: 'disconnected', message: 'The connection to the server was lost.'}));
+    }
+    this.pending.clear();
+  }
+
+  receive(text) {
+    let message;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const payload = message.payload || {};
+    if (message.id !== undefined && this.pending.has(message.id)) {
+      const {resolve, reject, type} = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      if (message.type === `${type}.ok`) resolve(payload);
+      else if (message.type === 'error') reject(new ServerError(payload));
+      else reject(new ServerError({code: 'unexpected', message: `unexpected reply ${message.type}`}));
+      return;
+    }
+    if (message.type === 'error') {
+      this.emit('error', new ServerError(payload));
+      return;
+    }
+    this.emit(message.type, payload);
+  }
+
+  request(type, payload = {}) {
+    if (!this.ws || this.state !== 'open') {
+      return Promise.reject(new ServerError({code: 'disconnected', message: 'Not connected to the server.'}));
+    }
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, {resolve, reject, type});
+      this.ws.send(JSON.stringify({type, id, payload}));
+    });
+  }
+}
+
+export function serverUrl() {
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  return `${scheme}//${location.host}/ws`;
+}

@@ -1,0 +1,76 @@
+// Tiny DOM helpers: the client builds its screens from plain elements, no framework.
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+function append(parent, child) {
+  if (child === null || child === undefined || child === false) return;
+  if (Array.isArray(child)) {
+    for (const c of child) append(parent, c);
+  } else if (child instanceof Node) {
+    parent.appendChild(child);
+  } else {
+    parent.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+function setAttributes(el, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(key.slice(2).toLowerCase(), value);
+    } else if (key === 'class') {
+      el.setAttribute('class', Array.isArray(value) ? value.filter(Boolean).join(' ') : value);
+    } else if (key === 'style' && typeof value === 'object') {
+      // setProperty, because custom properties (--c) cannot be assigned as fields.
+      for (const [name, v] of Object.entries(value)) el.style.setProperty(name, v);
+    } else if (key === 'value' && 'value' in el) {
+      el.value = value;
+    } else if (key === 'checked' || key === 'selected' || key === 'disabled') {
+      el[key] = Boolean(value);
+      if (value) el.setAttribute(key, '');
+    } else {
+      el.setAttribute(key, value === true ? '' : String(value));
+    }
+  }
+}
+
+// h('button', {class: 'x', onClick: fn}, 'text', child...)
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  setAttributes(el, attrs);
+  append(el, children);
+  return el;
+}
+
+export function s(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttributes(el, attrs);
+  append(el, children);
+  return el;
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+// Replaces a container's content while keeping keyboard focus on the "same" control,
+// so that re-rendering after every click does not throw a keyboard user back to the top.
+export function replaceKeepingFocus(container, ...children) {
+  const active = document.activeElement;
+  const key = active && container.contains(active) ? focusKey(active) : null;
+  clear(container);
+  append(container, children);
+  if (key) {
+    const again = container.querySelector(`[data-testid="${CSS.escape(key)}"]`);
+    if (again && !again.disabled) again.focus();
+  }
+}
+
+function focusKey(el) {
+  return el.getAttribute('data-testid');
+}
+
+export function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many}`;
+}

@@ -1,0 +1,335 @@
+// The game screen: players, action cards on offer, the map, my hand, the decision panel
+// and the event log of one table.
+
+import {h, clear, replaceKeepingFocus} from './dom.js';
+import {Board} from './board.js';
+import {DecisionPanel, colourBadge, deadlineText} from './decisions.js';
+import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, seatNames, touchedAreas} from './texts.js';
+
+export class GameScreen {
+  constructor(app, tableId) {
+    this.app = app;
+    this.tableId = tableId;
+    this.busy = false;
+    this.awaitVersion = null;
+    this.error = null;
+    this.handMode = null;
+    this.offerMode = null;
+    this.board = new Board();
+    this.lastLog = null;
+    this.lastLogRevision = -1;
+
+    this.statusBar = h('div', {class: 'status-bar', 'data-testid': 'status'});
+    this.playersPanel = h('div', {class: 'players', 'data-testid': 'players'});
+    this.offerPanel = h('div', {class: 'offer', 'data-testid': 'offer'});
+    this.handPanel = h('div', {class: 'hand-area'});
+    this.decisionBox = h('div', {class: 'decision', 'aria-live': 'polite', 'aria-labelledby': 'decision-title'});
+    this.logList = h('ol', {class: 'log-list', role: 'log', 'aria-label': 'What happened', 'data-testid': 'log'});
+    // The log follows the newest entry unless the reader scrolled up to read older ones.
+    this.logBox = h('div', {class: 'log', tabindex: 0, 'aria-label': 'Event log'}, this.logList);
+    this.logSticks = true;
+    this.logBox.addEventListener('scroll', () => {
+      this.logSticks = this.logBox.scrollHeight - this.logBox.scrollTop - this.logBox.clientHeight < 30;
+    });
+    this.announcer = h('div', {class: 'sr-only', role: 'status', 'aria-live': 'assertive'});
+    this.tools = h('div', {class: 'table-tools'});
+    this.chatInput = h('input', {type: 'text', maxlength: 500, placeholder: 'Say something to the table…', 'aria-label': 'Chat message', 'data-testid': 'chat-input'});
+    this.chat = h('form', {class: 'chat', onSubmit: (event) => {
+      event.preventDefault();
+      const text = this.chatInput.value.trim();
+      if (!text) return;
+      this.app.conn.request('table.chat', {table: this.tableId, text}).then(() => {
+        this.chatInput.value = '';
+      }, (err) => this.app.toast(`The server refused the message: ${err.message}`));
+    }}, this.chatInput, h('button', {type: 'submit', class: 'secondary small'}, 'Send'));
+    this.resignStep = false;
+
+    this.decision = new DecisionPanel(this.decisionBox, {
+      submit: (command) => this.submit(command),
+      setBoard: (interaction) => this.board.setInteraction(interaction),
+      setHand: (mode) => {
+        this.handMode = mode;
+        this.renderHand();
+      },
+      setOffer: (mode) => {
+        this.offerMode = mode;
+        this.renderOffer();
+      },
+    });
+
+    this.root = h('div', {class: 'game-screen', 'data-testid': 'game-screen', 'data-table': String(tableId)},
+      h('a', {href: '#', class: 'skip-to-decision', onClick: (event) => {
+        event.preventDefault();
+        const first = this.decisionBox.querySelector('button:not(:disabled), select, input, [tabindex="0"]') || this.decisionBox;
+        first.focus();
+      }}, 'Jump to your decision'),
+      this.announcer,
+      h('aside', {class: 'column left-column', 'aria-label': 'Players and action cards'},
+        h('h2', {class: 'panel-title'}, 'Players'), this.playersPanel,
+        h('h2', {class: 'panel-title'}, 'Action cards on offer'), this.offerPanel,
+        this.tools),
+      h('section', {class: 'column center-column', 'aria-label': 'The board'},
+        this.statusBar,
+        h('div', {class: 'board-frame'}, this.board.svg),
+        this.handPanel),
+      h('aside', {class: 'column right-column', 'aria-label': 'Your decision and the log'},
+        this.decisionBox,
+        h('h2', {class: 'panel-title'}, 'Event log'),
+        this.logBox,
+        this.chat));
+    this.decisionBox.tabIndex = -1;
+    this.timer = setInterval(() => this.tick(), 1000);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  get table() {
+    return this.app.tables.get(this.tableId);
+  }
+
+  get game() {
+    return this.app.games.get(this.tableId);
+  }
+
+  get mySeat() {
+    const view = this.game && this.game.view;
+    return view && view.viewer !== undefined ? view.viewer : null;
+  }
+
+  names() {
+    return seatNames(this.table, this.mySeat);
+  }
+
+  update() {
+    const game = this.game;
+    if (!game) return;
+    const view = game.view;
+    if (this.awaitVersion !== null && view.version >= this.awaitVersion) {
+      this.busy = false;
+      this.awaitVersion = null;
+    }
+    const names = this.names();
+    this.renderStatus(view, names);
+    this.renderPlayers(view, names);
+    this.board.update(view, {names, mySeat: this.mySeat ?? -1});
+    if (game.events && game.events.length && game.version !== this.flashedVersion) {
+      this.flashedVersion = game.version;
+      this.board.flash(game.events.flatMap(touchedAreas));
+    }
+    // A refusal stays on screen until the game moves on or another decision comes.
+    if (this.error && !this.busy && view.version !== this.errorVersion) this.error = null;
+    const decisionKey = view.decision ? JSON.stringify(view.decision) : null;
+    if (decisionKey !== this.lastDecisionKey) {
+      this.lastDecisionKey = decisionKey;
+      if (!this.busy) this.error = null;
+      this.announcer.textContent = view.decision ? `Your turn: ${DECISION_WORDS[view.decision.kind] || 'decide'}.` : '';
+    }
+    this.renderTools(view);
+    // A resigned seat is played by a server bot: its decisions are not ours to answer.
+    const seatInfo = this.table && this.mySeat !== null ? this.table.seats[this.mySeat] : null;
+    this.resigned = Boolean(seatInfo && seatInfo.kind === 'bot');
+    this.decision.update({
+      view, decision: this.resigned ? null : view.decision || null, names, mySeat: this.mySeat, table: this.table,
+      resigned: this.resigned,
+      deadline: game.deadline, busy: this.busy, error: this.error,
+    });
+    this.renderLog();
+    if (this.logSticks) this.logBox.scrollTop = this.logBox.scrollHeight;
+    document.title = view.decision ? '● Your turn — El Grande' : 'El Grande';
+  }
+
+  submit(command) {
+    if (this.busy) return;
+    this.busy = true;
+    this.error = null;
+    this.update();
+    this.app.conn.request('game.command', {table: this.tableId, command}).then((reply) => {
+      this.awaitVersion = reply.version;
+      this.update();
+    }, (err) => {
+      this.busy = false;
+      this.awaitVersion = null;
+      this.errorVersion = this.game ? this.game.view.version : null;
+      this.error = `The server refused: ${err.message}${err.code ? ` (${err.code}${err.reason && err.reason !== err.code ? `, ${err.reason}` : ''})` : ''}`;
+      this.update();
+    });
+  }
+
+  renderTools(view) {
+    const seated = this.mySeat !== null;
+    const playing = view.phase !== 'game_over';
+    const parts = [];
+    if (seated && playing && !this.resigned) {
+      if (!this.resignStep) {
+        parts.push(h('button', {type: 'button', class: 'secondary small', 'data-testid': 'resign', onClick: () => {
+          this.resignStep = true;
+          this.update();
+        }}, 'Resign (a bot takes over)'));
+      } else {
+        parts.push(h('div', {class: 'resign-confirm'}, 'Give up your seat to a bot?',
+          h('button', {type: 'button', class: 'danger small', 'data-testid': 'resign-confirm', onClick: () => {
+            this.resignStep = false;
+            this.app.resign(this.tableId);
+          }}, 'Resign'),
+          h('button', {type: 'button', class: 'secondary small', 'data-testid': 'resign-cancel', onClick: () => {
+            this.resignStep = false;
+            this.update();
+          }}, 'Keep playing')));
+      }
+    }
+    replaceKeepingFocus(this.tools, parts);
+  }
+
+  tick() {
+    const el = this.decisionBox.querySelector('.deadline');
+    if (el) el.textContent = deadlineText(Number(el.dataset.deadline));
+  }
+
+  renderStatus(view, names) {
+    const rounds = view.options.short_game ? 6 : 9;
+    const king = h('span', {class: 'status-item'}, '♛ King in ', h('strong', {}, areaName(view.king)));
+    const boards = Object.entries(view.scoreboards || {}).map(([board, at]) =>
+      h('span', {class: 'status-item'}, `${board === 'eight_four_zero' ? '8·4·0' : '4·0·0'} on `, h('strong', {}, areaName(at))));
+    const turn = view.phase === 'game_over' ? null : h('span', {class: 'status-item turn', 'data-testid': 'whose-turn'},
+      (view.waiting_for || []).length
+        ? ['To play: ', h('strong', {}, (view.waiting_for || []).map((s) => names[s]).join(', '))]
+        : '');
+    replaceKeepingFocus(this.statusBar,
+      h('span', {class: 'status-item round', 'data-testid': 'round', 'data-round': String(view.round)},
+        view.phase === 'game_over' ? 'Final' : `Round ${view.round}`, h('small', {}, ` (${view.rounds_played} of ${rounds})`)),
+      h('span', {class: 'status-item'}, PHASES[view.phase] || view.phase),
+      h('span', {class: 'status-item'}, `Scorings ${view.general_scorings}/3`),
+      king, ...boards, turn);
+  }
+
+  renderPlayers(view, names) {
+    const table = this.table;
+    const waiting = new Set(view.waiting_for || []);
+    const order = view.turn_order || [];
+    const cards = view.players.map((p, seat) => {
+      const col = colourOf(seat, view.options);
+      const seatInfo = table ? table.seats[seat] : null;
+      const isMe = seat === this.mySeat;
+      const turnPos = order.indexOf(seat);
+      const tags = [];
+      if (seat === view.first_player) tags.push(h('span', {class: 'tag', title: 'First player this round'}, '1st player'));
+      if (p.live_vetoes) tags.push(h('span', {class: 'tag veto', title: 'Holds a live veto card'}, `veto${p.live_vetoes > 1 ? ` ×${p.live_vetoes}` : ''}`));
+      if (view.phase === 'disk_setting' && p.disk_set) tags.push(h('span', {class: 'tag'}, 'disk set'));
+      if (seatInfo && seatInfo.kind === 'bot') tags.push(h('span', {class: 'tag'}, seatInfo.resigned ? 'resigned (bot)' : 'bot'));
+      if (seatInfo && seatInfo.kind === 'human' && !seatInfo.connected) tags.push(h('span', {class: 'tag offline'}, 'offline'));
+      return h('div', {
+        class: ['player-card', isMe && 'me', waiting.has(seat) && 'to-play', view.active === seat && 'active'],
+        style: {'--c': col.fill}, 'data-testid': `player-${seat}`, 'data-seat': String(seat),
+      },
+      h('div', {class: 'player-head'},
+        colourBadge(seat, view),
+        h('span', {class: 'player-name'}, names[seat]),
+        h('span', {class: 'player-score', title: 'Score', 'data-testid': `score-${seat}`}, String(p.score))),
+      h('dl', {class: 'player-stats'},
+        stat('Court', p.court, 'Caballeros ready to be placed'),
+        stat('Province', p.province, 'The general supply'),
+        stat('Hand', p.hand_count, 'Power cards in hand'),
+        p.castillo !== undefined ? stat('Castillo', p.castillo, 'Your caballeros in the castillo (secret)') : null),
+      h('div', {class: 'player-foot'},
+        h('span', {class: `played-card${p.played ? '' : ' none'}`, title: 'Power card played this round'},
+          p.played ? `Power ${p.played}` : 'no card yet'),
+        turnPos >= 0 ? h('span', {class: 'tag'}, `turn ${turnPos + 1}`) : null,
+        waiting.has(seat) ? h('span', {class: 'tag to-play-tag'}, isMe ? 'your move' : 'thinking…') : null,
+        ...tags));
+    });
+    if (view.automa) {
+      const a = view.automa;
+      const col = colourOf(view.options.players, view.options);
+      cards.push(h('div', {class: 'player-card automa', style: {'--c': col.fill}},
+        h('div', {class: 'player-head'}, colourBadge(view.options.players, view), h('span', {class: 'player-name'}, 'The automa')),
+        h('dl', {class: 'player-stats'}, stat('Supply', a.supply), stat('Power deck', a.power_cards_left)),
+        h('div', {class: 'player-foot'}, h('span', {class: `played-card${a.played ? '' : ' none'}`}, a.played ? `Power ${a.played}` : 'no card yet'))));
+    }
+    replaceKeepingFocus(this.playersPanel, cards);
+  }
+
+  renderOffer() {
+    const game = this.game;
+    if (!game) return;
+    const view = game.view;
+    const mode = this.offerMode;
+    const items = (view.offered || []).map((id) => {
+      const c = card(id);
+      const enabled = Boolean(mode && mode.offered.has(id));
+      const content = [
+        h('span', {class: 'stack-badge', title: `Stack ${c.stack}: place up to ${c.stack}`}, String(c.stack)),
+        h('span', {class: 'card-title'}, c.title),
+        h('span', {class: 'card-text'}, c.text),
+      ];
+      if (!mode) return h('li', {class: `action-card stack-${c.stack}`, 'data-card': String(id)}, content);
+      return h('li', {},
+        h('button', {
+          type: 'button', class: `action-card stack-${c.stack}`, 'data-testid': `offer-card-${id}`, 'data-card': String(id), 'data-kind': c.kind,
+          'aria-pressed': String(mode.selected === id), disabled: !enabled, onClick: () => mode.onSelect(id),
+        }, content));
+    });
+    const current = view.card !== undefined && view.phase !== 'choose_action_card' && view.active !== undefined
+      ? h('p', {class: 'in-use'}, `In use by ${this.names()[view.active]}: `, h('strong', {}, card(view.card).title)) : null;
+    replaceKeepingFocus(this.offerPanel,
+      h('ul', {class: `offer-list${mode ? ' choosing' : ''}`}, items),
+      current,
+      h('p', {class: 'stacks muted'}, `Cards left in the stacks: ${(view.stack_sizes || []).join(' · ')}`));
+  }
+
+  renderHand() {
+    const game = this.game;
+    if (!game) return;
+    const view = game.view;
+    const me = this.mySeat !== null ? view.players[this.mySeat] : null;
+    if (!me || !me.hand) {
+      // Spectators have no hand (nothing secret is shown to them).
+      clear(this.handPanel);
+      this.handPanel.hidden = true;
+      return;
+    }
+    this.handPanel.hidden = false;
+    const mode = this.handMode;
+    const inHand = new Set(me.hand);
+    const discards = new Set(me.discards || []);
+    const cards = [];
+    for (let v = 1; v <= 13; v++) {
+      if (!inHand.has(v)) continue;
+      const playable = Boolean(mode && mode.playable.has(v));
+      cards.push(h('button', {
+        type: 'button', class: 'power-card', 'data-testid': `power-card-${v}`, 'data-value': String(v),
+        disabled: !playable, 'aria-pressed': String(Boolean(mode && mode.selected === v)),
+        'aria-label': `Power card ${v}, takes up to ${GRANTED[v]} caballeros${mode && !playable ? ', not playable now' : ''}`,
+        onClick: () => mode && mode.onSelect(v),
+      }, h('span', {class: 'power-value'}, String(v)), h('span', {class: 'power-grant'}, `${GRANTED[v]} ♞`)));
+    }
+    replaceKeepingFocus(this.handPanel,
+      h('div', {class: 'hand', 'data-testid': 'hand', role: 'group', 'aria-label': 'Your power cards'},
+        h('h2', {class: 'panel-title'}, 'Your power cards'),
+        h('div', {class: 'hand-cards'}, cards.length ? cards : h('p', {class: 'muted'}, 'No cards left.')),
+        discards.size ? h('p', {class: 'muted discards'}, `Played: ${[...discards].join(', ')}`) : null));
+  }
+
+  renderLog() {
+    const log = this.app.logFor(this.tableId);
+    if (log === this.lastLog && log.revision === this.lastLogRevision) return;
+    clear(this.logList);
+    if (!log.entries.length) {
+      this.logList.append(h('li', {class: 'log-entry muted'},
+        this.mySeat === null ? 'You are watching from here on: what happened before is not replayed.' : 'Nothing has happened yet.'));
+    }
+    for (const entry of log.entries.slice(-200)) {
+      this.logList.append(h('li', {class: `log-entry ${entry.tone || ''}`, 'data-version': String(entry.version ?? '')}, entry.text));
+    }
+    this.lastLog = log;
+    this.lastLogRevision = log.revision;
+
+  }
+}
+
+function stat(label, value, title) {
+  return h('div', {class: 'stat', title},
+    h('dt', {}, label),
+    h('dd', {}, String(value)));
+}

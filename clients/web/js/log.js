@@ -1,0 +1,52 @@
+// The event log of each table, kept in the browser: the server does not replay missed
+// events after a reconnection, so a reload would otherwise start with an empty log.
+
+const PREFIX = 'elgrande.log.';
+const MAX_ENTRIES = 400;
+const MAX_TABLES = 12;
+
+export class EventLog {
+  constructor(tableId) {
+    this.key = PREFIX + tableId;
+    this.entries = [];
+    this.revision = 0;
+    try {
+      const stored = JSON.parse(localStorage.getItem(this.key) || '[]');
+      if (Array.isArray(stored)) this.entries = stored;
+    } catch {
+      this.entries = [];
+    }
+  }
+
+  get lastVersion() {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      if (Number.isInteger(this.entries[i].version)) return this.entries[i].version;
+    }
+    return -1;
+  }
+
+  add(entry) {
+    this.entries.push(entry);
+    this.revision++;
+    if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+  }
+
+  save() {
+    try {
+      localStorage.setItem(this.key, JSON.stringify(this.entries));
+      pruneOldLogs(this.key);
+    } catch {
+      // A full storage only costs the log after a reload.
+    }
+  }
+}
+
+function pruneOldLogs(keep) {
+  const keys = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key.startsWith(PREFIX) && key !== keep) keys.push(key);
+  }
+  keys.sort((a, b) => Number(a.slice(PREFIX.length)) - Number(b.slice(PREFIX.length)));
+  while (keys.length >= MAX_TABLES) localStorage.removeItem(keys.shift());
+}
