@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The load figures of docs/bot-client.md: a release server on a free loopback port with
 # bots answering at once and the rate limit opened up, and elgrande-bot playing TABLES
-# games at the same time with every seat a remote client. Prints the bot's JSON report.
+# games at the same time with every seat a remote client. Prints the bot's JSON report
+# with the server's own CPU time per accepted command added, a figure that does not
+# depend on how much of the machine the bot client takes.
 # Usage: scripts/load.sh [TABLES] [PLAYERS] [extra elgrande-bot flags...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,4 +21,18 @@ server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
 for _ in $(seq 100); do grep -q "listening on" "$out" && break; sleep 0.1; done
 where=$(sed -n 's/^listening on //p' "$out")
-./build/release/clients/elgrande-bot --url "ws://$where/ws" --tables "$tables" --players "$players" "$@"
+
+# utime + stime of the server, in clock ticks (fields 14 and 15 of /proc/PID/stat).
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+before=$(cpu_ticks)
+status=0
+report=$(./build/release/clients/elgrande-bot --url "ws://$where/ws" --tables "$tables" \
+  --players "$players" "$@") || status=$?
+after=$(cpu_ticks)
+commands=$(sed -n 's/^  "commands": \([0-9]*\),$/\1/p' <<<"$report")
+server_us=$(awk -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v n="${commands:-0}" \
+  'BEGIN { if (n > 0) printf "%.1f", t / hz * 1e6 / n; else print "null" }')
+# The report is one JSON object; the server's figure goes in as its last member.
+sed '$d' <<<"$report"
+printf '  ,"server_cpu_us_per_command": %s\n}\n' "$server_us"
+exit "$status"

@@ -62,6 +62,8 @@ void Client::connect() {
 void Client::on_connect(beast::error_code ec) {
   if (ec) return fail("connect", ec);
   beast::get_lowest_layer(*ws_).expires_never();
+  // Commands are small; Nagle would hold each one back for the server's delayed ACK.
+  beast::get_lowest_layer(*ws_).socket().set_option(tcp::no_delay(true), ec);
   ws_->set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
   const Url& url = swarm_.settings().url;
   ws_->async_handshake(url.host + ":" + url.port, url.path,

@@ -64,6 +64,10 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
     retry_.async_wait([self = shared_from_this()](beast::error_code) { self->do_accept(); });
     return;
   }
+  // Game messages are small and answered at once: without this, Nagle's algorithm holds a
+  // reply back until the peer's delayed ACK (40 ms on Linux).
+  beast::error_code ignored;
+  socket.set_option(tcp::no_delay(true), ignored);
   std::make_shared<HttpSession>(std::move(socket), context_)->run();
   do_accept();
 }

@@ -35,6 +35,8 @@ class WsClient {
       : ws_(io_), timeout_(timeout) {
     const boost::asio::ip::tcp::endpoint endpoint(boost::asio::ip::make_address(address), port);
     check(run([&](auto done) { lowest().async_connect(endpoint, done); }), "connect");
+    boost::beast::error_code ignored;
+    lowest().socket().set_option(boost::asio::ip::tcp::no_delay(true), ignored);
     check(run([&](auto done) {
             ws_.async_handshake(address + ":" + std::to_string(port), std::string(target), done);
           }),

@@ -89,9 +89,12 @@ export class DecisionPanel {
     } else if (!decision) {
       title = ctx.mySeat === null ? 'Watching' : 'Waiting';
       body = this.waiting();
+    } else if (typeof this[`render_${decision.kind}`] === 'function') {
+      ({title, explain, body} = this[`render_${decision.kind}`](decision));
     } else {
-      const built = this[`render_${decision.kind}`](decision);
-      ({title, explain, body} = built);
+      // A newer server may ask something this client does not know yet.
+      title = 'An unknown decision';
+      body = h('p', {}, `The server asks for “${decision.kind}”, which this page cannot show. Reload it to get the latest client.`);
     }
     const section = h('section', {
       class: `decision-inner${decision ? ' my-turn' : ''}`,
@@ -502,7 +505,8 @@ export class DecisionPanel {
     const tos = form.from ? moveTo.filter((a) => a !== form.from) : [];
     if (form.to !== undefined && !tos.includes(form.to)) form.to = undefined;
     const maxCount = form.from ? Math.min(available(form.from, form.colour), colourLeft(form.colour)) : 0;
-    if (!form.count || form.count > maxCount) form.count = maxCount;
+    // "Any or all" cards start at all of them; the others at one, the usual move.
+    if (!form.count || form.count > maxCount) form.count = limits.all_own ? maxCount : Math.min(1, maxCount);
 
     const limitText = limits.all_own
       ? 'Any or all of your own caballeros, all out of one region.'

@@ -58,13 +58,15 @@ export function clear(el) {
 // so that re-rendering after every click does not throw a keyboard user back to the top.
 export function replaceKeepingFocus(container, ...children) {
   const active = document.activeElement;
-  const key = active && container.contains(active) ? focusKey(active) : null;
+  const hadFocus = Boolean(active && active !== container && container.contains(active));
+  const key = hadFocus ? focusKey(active) : null;
   clear(container);
   append(container, children);
-  if (key) {
-    const again = container.querySelector(`[data-testid="${CSS.escape(key)}"]`);
-    if (again && !again.disabled) again.focus();
-  }
+  if (!hadFocus) return;
+  const again = key ? container.querySelector(`[data-testid="${CSS.escape(key)}"]`) : null;
+  if (again && !again.matches(':disabled')) again.focus();
+  // The control is gone (the decision was answered): keep focus nearby, not on <body>.
+  else if (container.hasAttribute('tabindex')) container.focus({preventScroll: true});
 }
 
 function focusKey(el) {
