@@ -431,7 +431,8 @@ async function main() {
       watched = true;
       await spectatorSeesBoardButNoHand(browser, url, tableId);
     }
-    if (!reloaded && now >= 4) {
+    // Not during a veto: another holder's answer could close it while the page reloads.
+    if (!reloaded && now >= 4 && decision.kind !== 'veto') {
       reloaded = true;
       const seat = await page.getAttribute('.player-card.me', 'data-seat');
       const before = page.url();
@@ -488,6 +489,14 @@ const deadline = setTimeout(async () => {
   await cleanup();
   process.exit(1);
 }, OVERALL_TIMEOUT_MS);
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    console.error(`FAILED: stopped by ${signal}`);
+    if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+    process.exit(1);
+  });
+}
 
 process.on('exit', () => {
   if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');

@@ -42,6 +42,14 @@ const LINKS = [
   ['sevilla', 'granada', 'X', 'K'],
 ];
 
+// The drawn links must be the rules' adjacency (shared/spec, section 1), no more, no less.
+for (const region of REGIONS) {
+  const drawn = LINKS.filter((l) => l[0] === region || l[1] === region).map((l) => (l[0] === region ? l[1] : l[0]));
+  if (drawn.length !== NEIGHBOURS[region].length || !drawn.every((r) => NEIGHBOURS[region].includes(r))) {
+    throw new Error(`the map's links of ${region} differ from its neighbours`);
+  }
+}
+
 const CASTILLO = {x: 604, y: 232, w: 92, h: 176};
 
 const points = (names) => names.map((n) => P[n].join(',')).join(' ');
@@ -353,4 +361,3 @@ function badgeSpot(area) {
   return [x + 44, y - 36];
 }
 
-export const NEIGHBOUR_LIST = NEIGHBOURS;

@@ -4,7 +4,7 @@
 
 import {h, replaceKeepingFocus} from './dom.js';
 import {
-  AREAS, AREA_NAMES, GRANTED, PURPOSES, REGIONS, SCOREBOARDS, areaName, card, colourCount,
+  AREA_NAMES, GRANTED, PURPOSES, REGIONS, SCOREBOARDS, areaName, card, colourCount,
   colourName, colourOf, describeAction,
 } from './texts.js';
 
@@ -719,4 +719,3 @@ export function deadlineText(deadline) {
   return `Time left: ${left} s`;
 }
 
-export {AREAS};

@@ -72,7 +72,3 @@ export function replaceKeepingFocus(container, ...children) {
 function focusKey(el) {
   return el.getAttribute('data-testid');
 }
-
-export function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
-}

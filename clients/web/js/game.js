@@ -116,7 +116,9 @@ export class GameScreen {
     this.board.update(view, {names, mySeat: this.mySeat ?? -1});
     if (game.events && game.events.length && game.version !== this.flashedVersion) {
       this.flashedVersion = game.version;
-      this.board.flash(game.events.flatMap(touchedAreas));
+      // A general scoring touches every region: flashing them all would say nothing.
+      const scorings = game.events.filter((e) => e.type === 'area_scored').length;
+      this.board.flash(game.events.flatMap((e) => (e.type === 'area_scored' && scorings > 3 ? [] : touchedAreas(e))));
     }
     // A refusal stays on screen until the game moves on or another decision comes.
     if (this.error && !this.busy && view.version !== this.errorVersion) this.error = null;

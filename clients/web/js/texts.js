@@ -5,7 +5,6 @@ export const REGIONS = [
   'galicia', 'pais_vasco', 'aragon', 'cataluna', 'castilla_vieja', 'castilla_nueva',
   'valencia', 'sevilla', 'granada',
 ];
-export const AREAS = [...REGIONS, 'castillo'];
 
 export const AREA_NAMES = {
   galicia: 'Galicia',
@@ -131,10 +130,6 @@ export const DECK = (() => {
 export function card(id) {
   const c = DECK[id];
   return {...c, ...CARD_KINDS[c.kind]};
-}
-
-export function cardTitle(id) {
-  return `${card(id).title} (${card(id).stack})`;
 }
 
 // Caballeros a power card lets its player take into the court.
@@ -399,17 +394,3 @@ export const DECISION_WORDS = {
   return_caballeros: 'return caballeros',
   disk: 'set a secret disk',
 };
-
-// What the phase asks of the seats in waiting_for, for "Waiting for Bea to ...".
-export function phaseWaitWords(phase) {
-  switch (phase) {
-    case 'power_cards': return 'play a power card';
-    case 'take_caballeros': return 'take caballeros';
-    case 'choose_action_card': return 'choose an action card';
-    case 'use_action_card': return 'use an action card';
-    case 'veto_window': return 'decide on a veto';
-    case 'returning': return 'return caballeros';
-    case 'disk_setting': return 'set a secret disk';
-    default: return 'decide';
-  }
-}
