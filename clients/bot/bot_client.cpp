@@ -35,7 +35,8 @@ Client::Client(Swarm& swarm, std::size_t index, std::string name, std::uint64_t 
       name_(std::move(name)),
       rng_{seed},
       resolver_(swarm.io()),
-      retry_(swarm.io()) {}
+      retry_(swarm.io()),
+      think_(swarm.io()) {}
 
 void Client::connect() {
   ws_ = std::make_unique<websocket::stream<beast::tcp_stream>>(swarm_.io());
@@ -130,8 +131,19 @@ void Client::on_read(beast::error_code ec, std::size_t /*bytes*/) {
 
 void Client::fail(std::string_view what, beast::error_code ec) {
   const bool expected = !open_ || ec == net::error::operation_aborted;
+  const bool was_open = open_;
   open_ = false;
-  if (!expected && !game_over_) {
+  if (game_over_ || ec == net::error::operation_aborted) return;
+  if (swarm_.settings().reconnect && (was_open || what == "connect" || what == "handshake")) {
+    // The server went away (a restart): come back with the token until it answers.
+    ++reconnections_;
+    retry_.expires_after(swarm_.settings().reconnect_pause);
+    retry_.async_wait([self = shared_from_this()](beast::error_code wait_ec) {
+      if (!wait_ec) self->connect();
+    });
+    return;
+  }
+  if (!expected) {
     swarm_.failure("client " + std::to_string(index_) + ": " + std::string(what) + ": " +
                    ec.message());
   }
@@ -190,10 +202,23 @@ void Client::on_game_update(const Json& payload) {
 }
 
 void Client::act() {
-  if (game_over_ || in_flight_ || latest_.is_null() || !open_) return;
+  if (game_over_ || in_flight_ || thinking_ || latest_.is_null() || !open_) return;
   if (latest_version_ <= acted_version_) return;  // already answered this state
   const Json& view_json = latest_.at("view");
   if (!view_json.contains("decision")) return;
+  if (swarm_.settings().think.count() > 0 && !thought_) {
+    // A pause before answering, as a person would take; the newest view then decides.
+    thinking_ = true;
+    think_.expires_after(swarm_.settings().think);
+    think_.async_wait([self = shared_from_this()](beast::error_code ec) {
+      self->thinking_ = false;
+      if (ec) return;
+      self->thought_ = true;
+      self->act();
+      self->thought_ = false;
+    });
+    return;
+  }
   protocol::Decoded<View> decoded = protocol::view_from_json(view_json);
   if (!decoded) {
     swarm_.failure("client " + std::to_string(index_) + ": undecodable view: " +

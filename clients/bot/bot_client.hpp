@@ -65,6 +65,7 @@ class Client : public std::enable_shared_from_this<Client> {
   bool game_over() const { return game_over_; }
   bool spectator() const { return spectator_; }
   const Json& result() const { return result_; }
+  std::size_t reconnections() const { return reconnections_; }
   // Every frame received, in order, when the swarm records frames (a reconnection starts
   // a new connection but not a new list).
   const std::vector<std::string>& frames() const { return frames_; }
@@ -90,7 +91,10 @@ class Client : public std::enable_shared_from_this<Client> {
 
   std::unique_ptr<websocket::stream<beast::tcp_stream>> ws_;
   tcp::resolver resolver_;
-  net::steady_timer retry_;  // after a rate_limited refusal
+  net::steady_timer retry_;  // after a rate_limited refusal, or a lost connection
+  net::steady_timer think_;
+  bool thinking_ = false;  // waiting out the think time
+  bool thought_ = false;   // the think time is over: answer now
   beast::flat_buffer buffer_;
   std::deque<std::string> outbox_;
   bool open_ = false;
@@ -110,6 +114,7 @@ class Client : public std::enable_shared_from_this<Client> {
   bool game_over_ = false;
   Json result_;
   std::vector<std::string> frames_;
+  std::size_t reconnections_ = 0;
 };
 
 // A table the swarm sets up: `options.players` seats, the last `server_bots` of them
@@ -125,6 +130,12 @@ struct SwarmSettings {
   Url url;
   std::uint64_t seed = 1;
   bool record_frames = false;
+  // A client whose connection fails (the server restarts) connects again after this
+  // pause, as often as needed, and carries on with its token.
+  bool reconnect = false;
+  std::chrono::milliseconds reconnect_pause{200};
+  // How long a client waits before answering a decision (0: at once).
+  std::chrono::milliseconds think{0};
   // Called with every message a client receives, after the client has handled it.
   std::function<void(Client&, const Json&)> on_message;
   // Called with every message a client sends.

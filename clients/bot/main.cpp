@@ -24,6 +24,7 @@ constexpr std::string_view kUsage = R"(usage: elgrande-bot [options]
   --four-stacks             3 players with four stacks
   --turn-seconds N          per-decision time limit (default none)
   --seed N                  seed of this client's random choices (default 1)
+  --think-ms N              pause before answering each decision (default 0)
   --time-limit SECONDS      give up after this long (default 600)
 Prints one JSON object: games finished, commands, commands per second, and the time from
 a command to every seat of its table having the update (median, p99). Exits 0 when every
@@ -74,6 +75,8 @@ int main(int argc, char* argv[]) {
         spec.options.four_stacks = true;
       } else if (flag == "--turn-seconds") {
         spec.turn_seconds = std::stoi(value());
+      } else if (flag == "--think-ms") {
+        settings.think = std::chrono::milliseconds(std::stoi(value()));
       } else if (flag == "--seed") {
         settings.seed = std::stoull(value());
       } else if (flag == "--time-limit") {

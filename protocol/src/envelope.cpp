@@ -8,7 +8,7 @@
 namespace elgrande::protocol {
 namespace {
 
-constexpr std::array<std::pair<ErrorCode, std::string_view>, 16> kErrorNames{{
+constexpr std::array<std::pair<ErrorCode, std::string_view>, 17> kErrorNames{{
     {ErrorCode::bad_json, "bad_json"},
     {ErrorCode::bad_envelope, "bad_envelope"},
     {ErrorCode::unknown_type, "unknown_type"},
@@ -25,6 +25,7 @@ constexpr std::array<std::pair<ErrorCode, std::string_view>, 16> kErrorNames{{
     {ErrorCode::table_full, "table_full"},
     {ErrorCode::not_found, "not_found"},
     {ErrorCode::internal, "internal"},
+    {ErrorCode::unavailable, "unavailable"},
 }};
 
 // Client text is echoed in messages (an unknown type, a request id); nlohmann has

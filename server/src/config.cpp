@@ -109,6 +109,27 @@ void set_bot_delay_ms(Config& config, const json& value) {
   config.bot_delay_ms = static_cast<unsigned>(integer_in(value, 0, 60000));
 }
 
+void set_durability(Config& config, const json& value) {
+  const std::string name = value.is_string() ? value.get<std::string>() : std::string();
+  if (name != "full" && name != "normal") throw ConfigError("expected full or normal");
+  config.durability = name == "full" ? db::Durability::full : db::Durability::normal;
+}
+
+// Empty strings are allowed here: they switch the webhook off.
+void set_webhook_url(Config& config, const json& value) {
+  if (!value.is_string()) throw ConfigError("expected a string: an http:// or https:// URL, or empty");
+  const std::string url = value.get<std::string>();
+  if (!url.empty() && !url.starts_with("http://") && !url.starts_with("https://")) {
+    throw ConfigError("expected an http:// or https:// URL, or empty");
+  }
+  config.webhook_url = url;
+}
+
+void set_webhook_ca_file(Config& config, const json& value) {
+  if (!value.is_string()) throw ConfigError("expected a file name, or empty");
+  config.webhook_ca_file = value.get<std::string>();
+}
+
 enum class Kind { text, integer };
 
 struct Setting {
@@ -127,7 +148,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 12> kSettings{{
+constexpr std::array<Setting, 15> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -157,6 +178,15 @@ constexpr std::array<Setting, 12> kSettings{{
     {"bot_delay_ms", "--bot-delay-ms", Kind::integer,
      "pause before a server bot plays, so people can follow, 0..60000", set_bot_delay_ms,
      [](const Config& c) { return std::to_string(c.bot_delay_ms); }},
+    {"durability", "--durability", Kind::text,
+     "full: each commit reaches the disk; normal: survives a crash of the server, not of the machine",
+     set_durability,
+     [](const Config& c) { return std::string(c.durability == db::Durability::full ? "full" : "normal"); }},
+    {"webhook_url", "--webhook-url", Kind::text, "POSTed to when it becomes a player's turn; empty: off",
+     set_webhook_url, [](const Config& c) { return c.webhook_url.empty() ? std::string("\"\"") : c.webhook_url; }},
+    {"webhook_ca_file", "--webhook-ca-file", Kind::text,
+     "for an https webhook: CA certificates trusted besides the system's", set_webhook_ca_file,
+     [](const Config& c) { return c.webhook_ca_file.empty() ? std::string("\"\"") : c.webhook_ca_file; }},
 }};
 
 const Setting* find_setting_by_key(std::string_view key) {
@@ -229,6 +259,17 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
       invocation.help = true;
       return invocation;
     }
+    if (argument == "--backup-to" || argument.starts_with("--backup-to=")) {
+      std::string target;
+      if (argument.starts_with("--backup-to=")) {
+        target = std::string(argument.substr(12));
+      } else if (i + 1 < argc) {
+        target = argv[++i];
+      }
+      if (target.empty()) throw ConfigError("--backup-to: missing file name");
+      invocation.backup_to = std::filesystem::path(target);
+      continue;
+    }
 
     // Both "--flag value" and "--flag=value" are accepted.
     std::string_view flag = argument;
@@ -292,10 +333,12 @@ std::string usage(std::string_view program) {
         << std::string(27, ' ') << "(key " << setting.key << ", default " << setting.show(defaults)
         << ")\n";
   }
-  out << "  -h, --help               print this help and exit\n"
+  out << "  --backup-to FILE         copy the database (while a server may be running on it)\n"
+      << "                           into FILE, which must not exist, then exit\n"
+      << "  -h, --help               print this help and exit\n"
       << "\n"
-      << "Exit status: 0 after a clean shutdown on SIGINT or SIGTERM, 1 if the server\n"
-      << "fails, 2 for a bad command line or configuration.\n";
+      << "Exit status: 0 after a clean shutdown on SIGINT or SIGTERM (or a backup), 1 if\n"
+      << "the server or the backup fails, 2 for a bad command line or configuration.\n";
   return out.str();
 }
 

@@ -5,9 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include "elgrande/db/database.hpp"
 
 namespace elgrande::server {
 
@@ -27,6 +30,9 @@ struct Config {
   unsigned messages_per_second = 20;          // token-bucket refill rate
   unsigned message_burst = 40;                // token-bucket capacity
   unsigned bot_delay_ms = 600;  // a server bot's pause before each command
+  db::Durability durability = db::Durability::full;
+  std::string webhook_url;      // empty: no turn notifications
+  std::string webhook_ca_file;  // extra CAs for an https webhook
 
   std::filesystem::path database_path() const { return data_dir / database_file; }
 
@@ -43,6 +49,7 @@ class ConfigError : public std::runtime_error {
 // What the command line asked for: either the usage text, or a server with this config.
 struct Invocation {
   bool help = false;
+  std::optional<std::filesystem::path> backup_to;  // --backup-to: copy the database and exit
   Config config;
 };
 

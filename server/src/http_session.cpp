@@ -1,6 +1,7 @@
 #include "http_session.hpp"
 
 #include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <memory>
 #include <string_view>
@@ -51,7 +52,13 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
                               parser_->get().keep_alive()));
   }
 
-  send(handle_request(parser_->get(), *context_));
+  const bool from_database = handle_database_request(
+      parser_->get(), *context_, [self = shared_from_this()](http::response<http::string_body> response) {
+        net::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
+          self->send(http::message_generator(std::move(response)));
+        });
+      });
+  if (!from_database) send(handle_request(parser_->get(), *context_));
 }
 
 void HttpSession::send(http::message_generator&& message) {

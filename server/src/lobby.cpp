@@ -1,7 +1,11 @@
 #include "lobby.hpp"
 
+#include <openssl/evp.h>
+
 #include <algorithm>
+#include <chrono>
 #include <random>
+#include <stdexcept>
 
 #include "table.hpp"
 #include "ws_session.hpp"
@@ -25,7 +29,28 @@ std::string new_token() {
   return token;
 }
 
+std::string key_of(const db::TokenHash& hash) {
+  return std::string(reinterpret_cast<const char*>(hash.data()), hash.size());
+}
+
+std::int64_t unix_milliseconds() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 }  // namespace
+
+db::TokenHash hash_token(std::string_view token) {
+  db::TokenHash hash{};
+  unsigned int size = 0;
+  if (EVP_Digest(token.data(), token.size(), reinterpret_cast<unsigned char*>(hash.data()), &size,
+                 EVP_sha256(), nullptr) != 1 ||
+      size != hash.size()) {
+    throw std::runtime_error("SHA-256 failed");
+  }
+  return hash;
+}
 
 protocol::Json to_json(const Player& player) { return {{"id", player.id}, {"name", player.name}}; }
 
@@ -41,22 +66,80 @@ std::string_view name(TableStatus status) {
   return "open";
 }
 
-Lobby::Lobby(net::any_io_executor executor, TableSettings settings, std::shared_ptr<Metrics> metrics)
-    : executor_(std::move(executor)), settings_(settings), metrics_(std::move(metrics)) {}
+std::optional<TableStatus> table_status_from(std::string_view name) {
+  for (const TableStatus status : {TableStatus::open, TableStatus::playing, TableStatus::finished}) {
+    if (server::name(status) == name) return status;
+  }
+  return std::nullopt;
+}
 
-Lobby::Identity Lobby::create_player(std::optional<std::string> name) {
-  std::string token = new_token();
+std::string_view name(OnTimeout policy) {
+  return policy == OnTimeout::replace_seat ? "replace_seat" : "bot_answers";
+}
+
+std::optional<OnTimeout> on_timeout_from(std::string_view name) {
+  if (name == "bot_answers") return OnTimeout::bot_answers;
+  if (name == "replace_seat") return OnTimeout::replace_seat;
+  return std::nullopt;
+}
+
+Lobby::Lobby(net::any_io_executor executor, TableSettings settings, std::shared_ptr<Metrics> metrics,
+             Storage& storage, std::shared_ptr<Webhook> webhook)
+    : executor_(std::move(executor)),
+      settings_(settings),
+      metrics_(std::move(metrics)),
+      storage_(storage),
+      webhook_(std::move(webhook)) {}
+
+void Lobby::restore_players(const std::vector<db::PlayerRecord>& players) {
   const std::lock_guard lock(mutex_);
-  const PlayerId id = next_player_++;
-  Player player{id, name ? std::move(*name) : "Guest " + std::to_string(id)};
-  players_[id].player = player;
-  tokens_[token] = id;
-  return {std::move(player), std::move(token)};
+  for (const db::PlayerRecord& record : players) {
+    players_[record.id].player = Player{record.id, record.name};
+    tokens_[key_of(record.token_hash)] = record.id;
+    next_player_ = std::max(next_player_, record.id + 1);
+  }
+}
+
+void Lobby::restore_tables(std::vector<db::RestoredTable> restored, TableId highest_id) {
+  std::vector<std::shared_ptr<Table>> tables;
+  {
+    const std::lock_guard lock(mutex_);
+    next_table_ = std::max(next_table_, highest_id + 1);
+  }
+  for (db::RestoredTable& record : restored) {
+    const TableId id = record.table.id;
+    auto table = std::make_shared<Table>(net::make_strand(executor_), *this, storage_, std::move(record));
+    {
+      const std::lock_guard lock(mutex_);
+      tables_[id].table = table;
+    }
+    tables.push_back(std::move(table));
+  }
+  for (const auto& table : tables) table->resume();
+}
+
+void Lobby::create_player(std::optional<std::string> name, IdentitySaved saved) {
+  std::string token = new_token();
+  const db::TokenHash hash = hash_token(token);
+  Player player;
+  {
+    const std::lock_guard lock(mutex_);
+    const PlayerId id = next_player_++;
+    player = Player{id, name ? std::move(*name) : "Guest " + std::to_string(id)};
+    players_[id].player = player;
+    tokens_[key_of(hash)] = id;
+  }
+  db::PlayerRecord record{player.id, player.name, hash, unix_milliseconds()};
+  storage_.write([record = std::move(record)](db::Store& store) { store.insert_player(record); },
+                 [identity = Identity{std::move(player), std::move(token)}, saved = std::move(saved)](bool ok) {
+                   saved(identity, ok);
+                 });
 }
 
 std::optional<Player> Lobby::find_player(std::string_view token) const {
+  const std::string key = key_of(hash_token(token));
   const std::lock_guard lock(mutex_);
-  const auto found = tokens_.find(std::string(token));
+  const auto found = tokens_.find(key);
   if (found == tokens_.end()) return std::nullopt;
   return players_.at(found->second).player;
 }
@@ -68,11 +151,15 @@ std::optional<Player> Lobby::player(PlayerId id) const {
   return found->second.player;
 }
 
-void Lobby::rename(PlayerId id, std::string name) {
-  const std::lock_guard lock(mutex_);
-  if (const auto found = players_.find(id); found != players_.end()) {
-    found->second.player.name = std::move(name);
+void Lobby::rename(PlayerId id, std::string name, Storage::Done saved) {
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto found = players_.find(id); found != players_.end()) {
+      found->second.player.name = name;
+    }
   }
+  storage_.write([id, name = std::move(name)](db::Store& store) { store.rename_player(id, name); },
+                 std::move(saved));
 }
 
 std::vector<std::shared_ptr<Table>> Lobby::tables_of_locked(const PlayerEntry& entry) const {
@@ -126,13 +213,12 @@ bool Lobby::connected(PlayerId id) const {
                      [](const auto& weak) { return !weak.expired(); });
 }
 
-std::shared_ptr<Table> Lobby::create_table(std::string name, Player host, const Options& options,
-                                           int turn_seconds) {
+std::shared_ptr<Table> Lobby::create_table(Player host, TableConfig config) {
   const std::lock_guard lock(mutex_);
   const TableId id = next_table_++;
-  if (name.empty()) name = "Table " + std::to_string(id);
-  auto table = std::make_shared<Table>(net::make_strand(executor_), *this, id, std::move(name),
-                                       std::move(host), options, turn_seconds);
+  if (config.name.empty()) config.name = "Table " + std::to_string(id);
+  auto table = std::make_shared<Table>(net::make_strand(executor_), *this, storage_, id,
+                                       std::move(host), std::move(config));
   tables_[id].table = table;
   return table;
 }
@@ -170,6 +256,15 @@ void Lobby::publish(TableId id, TableStatus status, protocol::Json table) {
   push_to_subscribers(message);
 }
 
+void Lobby::publish_turns(TableId id, std::uint8_t waiting,
+                          const std::array<std::int64_t, kMaxPlayers>& deadlines) {
+  const std::lock_guard lock(mutex_);
+  const auto found = tables_.find(id);
+  if (found == tables_.end()) return;
+  found->second.waiting = waiting;
+  found->second.deadlines = deadlines;
+}
+
 void Lobby::remove_table(TableId id) {
   {
     const std::lock_guard lock(mutex_);
@@ -188,6 +283,41 @@ protocol::Json Lobby::list() const {
     }
   }
   return tables;
+}
+
+protocol::Json Lobby::games_of(PlayerId player) const {
+  protocol::Json mine = protocol::Json::array();
+  protocol::Json others = protocol::Json::array();
+  const std::lock_guard lock(mutex_);
+  const auto entry = players_.find(player);
+  if (entry == players_.end()) return mine;
+  for (const TableId id : entry->second.tables) {
+    const auto found = tables_.find(id);
+    if (found == tables_.end() || found->second.description.is_null()) continue;
+    const Listing& listing = found->second;
+    protocol::Json game = {{"table", listing.description}};
+    const protocol::Json& seats = listing.description["seats"];
+    for (const protocol::Json& seat : seats) {
+      if (seat.contains("player") && seat["player"]["id"] == player && seat["kind"] == "human") {
+        game["seat"] = seat["seat"];
+      }
+    }
+    if (!game.contains("seat")) continue;
+    const int seat = game["seat"].get<int>();
+    protocol::Json waiting = protocol::Json::array();
+    for (int s = 0; s < static_cast<int>(seats.size()); ++s) {
+      if ((listing.waiting >> s) & 1u) waiting.push_back(s);
+    }
+    const bool my_turn = (listing.waiting >> seat) & 1u;
+    game["my_turn"] = my_turn;
+    game["waiting_for"] = std::move(waiting);
+    if (my_turn && listing.deadlines[static_cast<std::size_t>(seat)] != 0) {
+      game["deadline"] = listing.deadlines[static_cast<std::size_t>(seat)];
+    }
+    (my_turn ? mine : others).push_back(std::move(game));
+  }
+  for (protocol::Json& game : others) mine.push_back(std::move(game));
+  return mine;
 }
 
 protocol::Json Lobby::subscribe(const std::shared_ptr<WsSession>& session) {

@@ -1,6 +1,9 @@
 // Composition root: configuration, logging, database, listener, signals and I/O threads.
 
+#include <fcntl.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/io_context.hpp>
@@ -8,7 +11,9 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -20,9 +25,14 @@
 
 #include "config.hpp"
 #include "elgrande/db/database.hpp"
+#include "elgrande/db/schema.hpp"
+#include "elgrande/db/store.hpp"
 #include "listener.hpp"
+#include "lobby.hpp"
 #include "net.hpp"
 #include "server_context.hpp"
+#include "storage.hpp"
+#include "webhook.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -56,9 +66,82 @@ void run_io(net::io_context& io) {
   }
 }
 
+// Only one server may own a database: a second one would interleave its games' logs with
+// the first's. The lock is an flock on a file beside the database, released by the kernel
+// when the process ends, however it ends.
+class DatabaseLock {
+ public:
+  explicit DatabaseLock(const std::filesystem::path& database) {
+    const std::string path = database.string() + ".lock";
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      throw std::runtime_error("database " + database.string() +
+                               " is in use by another elgrande-server (" + path + " is locked)");
+    }
+  }
+  ~DatabaseLock() { ::close(fd_); }
+  DatabaseLock(const DatabaseLock&) = delete;
+  DatabaseLock& operator=(const DatabaseLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+// Opens, checks and migrates the database: a damaged file, one from a newer server or one
+// another process keeps locked stops the start with the reason, never with a silent reset.
+std::unique_ptr<db::Database> open_database(const Config& config) {
+  auto database = std::make_unique<db::Database>(
+      config.database_path(), db::OpenOptions{.durability = config.durability});
+  db::Statement check = database->prepare("PRAGMA quick_check(1)");
+  if (!check.step() || check.text(0) != "ok") {
+    throw std::runtime_error("database " + config.database_path().string() +
+                             " is damaged: " + check.text(0) +
+                             "; restore it from a backup (see docs/persistence.md)");
+  }
+  const int before = database->user_version();
+  db::migrate(*database);
+  if (before != db::latest_schema_version()) {
+    spdlog::info("database schema migrated from version {} to {}", before, db::latest_schema_version());
+  }
+  return database;
+}
+
+int backup(const Config& config, const std::filesystem::path& target) {
+  db::Database database(config.database_path(), db::OpenOptions{.create = false});
+  const auto started = std::chrono::steady_clock::now();
+  database.backup_to(target);
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+  spdlog::info("backed up {} to {} in {} ms", database.file().string(), target.string(), took.count());
+  return 0;
+}
+
 int serve(const Config& config) {
   std::filesystem::create_directories(config.data_dir);
-  db::Database database(config.database_path());
+  const DatabaseLock lock(config.database_path());
+  const auto loading = std::chrono::steady_clock::now();
+  std::unique_ptr<db::Database> database = open_database(config);
+  db::Restored restored;
+  std::vector<db::PlayerRecord> players;
+  std::int64_t highest_table = 0;
+  {
+    db::Store store(*database);
+    players = store.players();
+    const auto finished_since = std::chrono::system_clock::now() - TableSettings{}.finished_lifetime;
+    restored = store.live_tables(
+        std::chrono::duration_cast<std::chrono::milliseconds>(finished_since.time_since_epoch()).count());
+    highest_table = store.max_table_id();
+  }
+  for (const db::Unrestorable& failed : restored.failed) {
+    spdlog::critical("table {} cannot be restored and stays out of play: {}", failed.table, failed.reason);
+  }
+  std::size_t replayed = 0;
+  for (const db::RestoredTable& table : restored.tables) replayed += table.replayed;
+  spdlog::info("restored {} players and {} tables ({} commands replayed) in {} ms", players.size(),
+               restored.tables.size(), replayed,
+               std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - loading)
+                   .count());
 
   auto context = std::make_shared<ServerContext>();
   std::error_code missing;
@@ -77,16 +160,27 @@ int serve(const Config& config) {
       "elgrande-server {} starting: address {}, port {}, data dir {}, database {} (SQLite {}), "
       "web root {}, {} I/O threads",
       ELGRANDE_VERSION, config.bind_address, config.port, config.data_dir.string(),
-      database.file().string(), db::Database::sqlite_version(),
+      database->file().string(), db::Database::sqlite_version(),
       context->web_root ? context->web_root->string()
                         : "none (" + config.web_root.string() + " not found)",
       threads);
 
   // The hint tells Asio how many threads will call run(), so it can skip locking for one.
   net::io_context io(static_cast<int>(threads));
+  // Declared after the io_context, so it stops first: its completions post to strands.
+  Storage storage(std::move(database), context->metrics);
+  std::shared_ptr<Webhook> webhook;
+  if (!config.webhook_url.empty()) {
+    webhook = std::make_shared<Webhook>(
+        io.get_executor(), WebhookSettings{.url = config.webhook_url, .ca_file = config.webhook_ca_file},
+        context->metrics);
+  }
   TableSettings table_settings;
   table_settings.bot_delay = std::chrono::milliseconds(config.bot_delay_ms);
-  context->lobby = std::make_shared<Lobby>(io.get_executor(), table_settings, context->metrics);
+  context->lobby = std::make_shared<Lobby>(io.get_executor(), table_settings, context->metrics, storage,
+                                           std::move(webhook));
+  context->lobby->restore_players(players);
+  context->lobby->restore_tables(std::move(restored.tables), highest_table);
   const std::shared_ptr<SessionRegistry> sessions = context->sessions;
   const std::shared_ptr<Lobby> lobby = context->lobby;
   auto listener = std::make_shared<Listener>(
@@ -124,6 +218,7 @@ int serve(const Config& config) {
   for (unsigned i = 1; i < threads; ++i) workers.emplace_back([&io] { run_io(io); });
   run_io(io);
   for (std::thread& worker : workers) worker.join();
+  storage.stop();  // everything queued reaches the disk
 
   spdlog::info("shut down");
   return 0;
@@ -152,7 +247,8 @@ int main(int argc, char* argv[]) {
   server::set_up_logging(invocation.config.log_level);
   int status = 1;
   try {
-    status = server::serve(invocation.config);
+    status = invocation.backup_to ? server::backup(invocation.config, *invocation.backup_to)
+                                  : server::serve(invocation.config);
   } catch (const std::exception& error) {
     spdlog::critical("{}", error.what());
   }

@@ -84,8 +84,23 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
                        m.errors[c].load(relaxed));
   }
 
+  single(out, "elgrande_db_commits_total", "counter", "Database transactions committed.",
+         m.db_commits.load(relaxed));
+  single(out, "elgrande_db_writes_total", "counter",
+         "Writes those transactions carried (several per commit under load).", m.db_writes.load(relaxed));
+  single(out, "elgrande_db_errors_total", "counter", "Failed attempts at a database commit.",
+         m.db_errors.load(relaxed));
+  single(out, "elgrande_webhooks_sent_total", "counter", "Turn notifications the webhook accepted.",
+         m.webhooks_sent.load(relaxed));
+  single(out, "elgrande_webhooks_failed_total", "counter",
+         "Turn notifications given up after every attempt, or dropped from a full queue.",
+         m.webhooks_failed.load(relaxed));
+
   m.command_latency.render(out, "elgrande_command_latency_seconds",
-                           "From reading a game command to every seat's update being queued.");
+                           "From reading a game command to every seat's update being queued, "
+                           "its commit to the database included.");
+  m.commit_latency.render(out, "elgrande_db_commit_seconds",
+                          "One group commit to the database, retries included.");
   return out;
 }
 

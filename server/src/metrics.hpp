@@ -29,7 +29,8 @@ class LatencyHistogram {
   std::atomic<std::uint64_t> sum_nanoseconds_{0};
 };
 
-inline constexpr std::size_t kErrorCodeCount = 16;
+inline constexpr std::size_t kErrorCodeCount =
+    static_cast<std::size_t>(protocol::ErrorCode::unavailable) + 1;
 inline constexpr std::size_t kPhaseCount = static_cast<std::size_t>(Phase::game_over) + 1;
 
 // Counters for GET /metrics. Relaxed atomics: each figure is exact on its own, and a
@@ -44,8 +45,14 @@ struct Metrics {
   std::atomic<std::uint64_t> games_finished{0};
   std::atomic<std::uint64_t> connections_total{0};
   std::array<std::atomic<std::uint64_t>, kErrorCodeCount> errors{};
-  // From reading a game.command to every seat's update being queued.
+  std::atomic<std::uint64_t> db_commits{0};  // transactions committed
+  std::atomic<std::uint64_t> db_writes{0};   // writes they carried (group commit)
+  std::atomic<std::uint64_t> db_errors{0};   // failed attempts at a commit
+  std::atomic<std::uint64_t> webhooks_sent{0};
+  std::atomic<std::uint64_t> webhooks_failed{0};  // given up after every attempt, or dropped
+  // From reading a game.command to every seat's update being queued, the commit included.
   LatencyHistogram command_latency;
+  LatencyHistogram commit_latency;  // one group commit, retries included
 
   void count_error(protocol::ErrorCode code) {
     errors[static_cast<std::size_t>(code)].fetch_add(1, std::memory_order_relaxed);

@@ -2,11 +2,14 @@
 
 #include <spdlog/spdlog.h>
 
+#include <charconv>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <tuple>
 #include <utility>
 
+#include "history.hpp"
 #include "metrics.hpp"
 #include "static_files.hpp"
 
@@ -106,7 +109,51 @@ http::message_generator static_file(const Request& request, const std::filesyste
   return http::message_generator(std::move(response));
 }
 
+// The table id of /api/games/ID/record, if that is the path.
+std::optional<std::int64_t> record_path(std::string_view path) {
+  static constexpr std::string_view kPrefix = "/api/games/";
+  static constexpr std::string_view kSuffix = "/record";
+  if (!path.starts_with(kPrefix) || !path.ends_with(kSuffix)) return std::nullopt;
+  const std::string_view digits = path.substr(kPrefix.size(), path.size() - kPrefix.size() - kSuffix.size());
+  std::int64_t id = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+  if (error != std::errc() || end != digits.data() + digits.size() || id < 1) return std::nullopt;
+  return id;
+}
+
 }  // namespace
+
+bool handle_database_request(const Request& request, const ServerContext& context, Respond respond) {
+  const std::string_view target = request.target();
+  const auto id = record_path(target.substr(0, target.find('?')));
+  if (!id || (request.method() != http::verb::get && request.method() != http::verb::head)) {
+    return false;
+  }
+  context.lobby->storage().read([id = *id, head = request.method() == http::verb::head,
+                                 version = request.version(), keep_alive = request.keep_alive(),
+                                 respond = std::move(respond)](db::Store& store) {
+    http::response<http::string_body> response{http::status::ok, version};
+    std::string body;
+    std::string_view type = "application/json";
+    if (auto game = store.finished_game(id)) {
+      const auto commands = store.commands(id);
+      body = export_record(*game, commands).dump(1) + "\n";
+      // A file name for browsers that save it.
+      response.set(http::field::content_disposition,
+                   "attachment; filename=\"elgrande-" + std::to_string(id) + ".json\"");
+    } else {
+      // Games in progress are not exported: their seed would reveal every hidden card.
+      response.result(http::status::not_found);
+      body = "no finished game " + std::to_string(id) + "\n";
+      type = "text/plain; charset=utf-8";
+    }
+    set_headers(response, type, keep_alive);
+    response.content_length(body.size());
+    if (!head) response.body() = std::move(body);
+    respond(std::move(response));
+  });
+  return true;
+}
 
 http::message_generator text_response(const Request& request, http::status status,
                                       std::string_view text, bool keep_alive) {

@@ -10,6 +10,7 @@
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/decisions.hpp"
 #include "elgrande/engine/view.hpp"
+#include "webhook.hpp"
 #include "ws_session.hpp"
 
 namespace elgrande::server {
@@ -20,8 +21,10 @@ using protocol::ErrorCode;
 using protocol::Json;
 
 constexpr std::size_t kMaxChatBytes = 500;
+// A snapshot every so many commands bounds what a restart replays per game.
+constexpr std::uint32_t kSnapshotEvery = 32;
 
-std::int64_t unix_milliseconds(std::chrono::system_clock::time_point when) {
+std::int64_t unix_milliseconds(std::chrono::system_clock::time_point when = std::chrono::system_clock::now()) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(when.time_since_epoch()).count();
 }
 
@@ -30,10 +33,7 @@ std::uint64_t secret_seed() {
   return (std::uint64_t{entropy()} << 32) | entropy();
 }
 
-std::string_view kind_name(int kind) {
-  static constexpr std::array<std::string_view, 3> kNames{"empty", "human", "bot"};
-  return kNames[static_cast<std::size_t>(kind)];
-}
+constexpr std::array<std::string_view, 3> kKindNames{"empty", "human", "bot"};
 
 ErrorCode error_for(Rejection::Code code) {
   switch (code) {
@@ -48,21 +48,62 @@ ErrorCode error_for(Rejection::Code code) {
 
 }  // namespace
 
-Table::Table(net::any_io_executor executor, Lobby& lobby, TableId id, std::string name,
-             Player host, Options options, int turn_seconds)
+Table::Table(net::any_io_executor executor, Lobby& lobby, Storage& storage, TableId id, Player host,
+             TableConfig config)
     : strand_(std::move(executor)),
       lobby_(lobby),
+      storage_(storage),
       id_(id),
-      name_(std::move(name)),
+      config_(std::move(config)),
       host_(host.id),
-      options_(options),
-      turn_seconds_(turn_seconds),
-      seats_(static_cast<std::size_t>(options.players)),
+      created_at_ms_(unix_milliseconds()),
+      seats_(static_cast<std::size_t>(config_.options.players)),
       bot_timer_(strand_),
       clock_timer_(strand_),
       expiry_timer_(strand_) {
   seats_[0].kind = Seat::Kind::human;
   seats_[0].player = std::move(host);
+}
+
+Table::Table(net::any_io_executor executor, Lobby& lobby, Storage& storage, db::RestoredTable restored)
+    : strand_(std::move(executor)),
+      lobby_(lobby),
+      storage_(storage),
+      id_(restored.table.id),
+      config_{restored.table.name, restored.table.options, restored.table.turn_seconds,
+              on_timeout_from(restored.table.on_timeout).value_or(OnTimeout::bot_answers),
+              restored.table.replace_after},
+      host_(restored.table.host),
+      created_at_ms_(restored.table.created_at),
+      started_at_ms_(restored.table.started_at),
+      finished_at_ms_(restored.table.finished_at),
+      status_(table_status_from(restored.table.status).value_or(TableStatus::open)),
+      seats_(static_cast<std::size_t>(config_.options.players)),
+      game_(restored.game),
+      seed_(restored.table.seed.value_or(0)),
+      saved_record_(restored.table),
+      bot_timer_(strand_),
+      clock_timer_(strand_),
+      expiry_timer_(strand_) {
+  for (std::size_t s = 0; s < seats_.size() && s < restored.table.seats.size(); ++s) {
+    const db::SeatRecord& stored = restored.table.seats[s];
+    Seat& seat = seats_[s];
+    seat.kind = stored.kind == "human" ? Seat::Kind::human
+                : stored.kind == "bot" ? Seat::Kind::bot
+                                       : Seat::Kind::empty;
+    if (stored.player) {
+      seat.player = lobby_.player(*stored.player).value_or(Player{*stored.player, "?"});
+    }
+    seat.resigned = stored.resigned;
+    seat.replaced = stored.replaced;
+    seat.timeouts = stored.timeouts;
+    if (stored.deadline) seat.deadline_unix_ms = *stored.deadline;
+  }
+  if (game_) {
+    waiting_ = waiting_for(*game_);
+    phase_.store(game_->phase, std::memory_order_relaxed);
+    snapshot_version_ = game_->version - static_cast<std::uint32_t>(restored.replayed);
+  }
 }
 
 // --- Entry points: each hops onto the strand. ---
@@ -72,9 +113,41 @@ void Table::open(std::shared_ptr<WsSession> host_session,
   net::post(strand_, [self = shared_from_this(), host_session = std::move(host_session),
                       request_id = std::move(request_id)] {
     self->lobby_.seated(self->host_, self->id_);
-    host_session->deliver(protocol::reply_message("table.create", request_id,
-                                                  {{"table", self->description()}}));
+    self->save();
+    self->send(host_session, protocol::reply_message("table.create", request_id,
+                                                     {{"table", self->description()}}));
     self->send_table_update();
+  });
+}
+
+void Table::resume() {
+  net::post(strand_, [self = shared_from_this()] {
+    for (const Seat& seat : self->seats_) {
+      if (seat.kind == Seat::Kind::human) self->lobby_.seated(seat.player->id, self->id_);
+    }
+    // Deadlines are wall-clock times; one that passed while the server was down (or is
+    // about to) is pushed back, so that the player gets a fair chance to come back.
+    const auto now_unix = unix_milliseconds();
+    const auto grace = std::chrono::milliseconds(
+        std::min<std::int64_t>(std::chrono::milliseconds(self->lobby_.settings().restart_grace).count(),
+                               std::int64_t{self->config_.turn_seconds} * 1000));
+    for (Seat& seat : self->seats_) {
+      if (seat.deadline_unix_ms == 0) continue;
+      const auto left = std::max(std::chrono::milliseconds(seat.deadline_unix_ms - now_unix), grace);
+      seat.deadline = Clock::now() + left;
+      seat.deadline_unix_ms = now_unix + left.count();
+    }
+    self->save();
+    self->send_table_update();
+    if (self->status_ == TableStatus::finished) {
+      const auto ends = std::chrono::system_clock::time_point(std::chrono::milliseconds(*self->finished_at_ms_)) +
+                        self->lobby_.settings().finished_lifetime;
+      return self->expire(std::chrono::duration_cast<Clock::duration>(ends - std::chrono::system_clock::now()));
+    }
+    if (self->status_ != TableStatus::playing) return;
+    self->publish_turns();
+    self->schedule_bot();
+    self->schedule_clock();
   });
 }
 
@@ -91,7 +164,16 @@ void Table::handle(std::shared_ptr<WsSession> session, Player player, protocol::
         {"table.spectate", &Table::spectate},  {"table.chat", &Table::chat},
         {"game.resign", &Table::resign},
     };
+    if (self->broken_) {
+      return self->refuse(r, ErrorCode::internal,
+                          "this table could not be saved and is stopped until the server restarts");
+    }
     if (self->closed_) return self->refuse(r, ErrorCode::not_found, "the table is gone");
+    // Spectating changes nothing that is saved; everything else waits for a healthy disk.
+    if (!self->storage_.healthy() && r.envelope.type != "table.spectate") {
+      return self->refuse(r, ErrorCode::unavailable,
+                          "the server cannot save changes at the moment; nothing changed, try again shortly");
+    }
     if (r.envelope.type == "game.command") return self->command(r, received);
     const auto found = kHandlers.find(r.envelope.type);
     if (found == kHandlers.end()) {
@@ -105,9 +187,13 @@ void Table::player_connected(std::shared_ptr<WsSession> session, PlayerId player
   net::post(strand_, [self = shared_from_this(), session = std::move(session), player] {
     if (self->closed_) return;
     self->send_table_update();  // the player shows as connected again
+    if (!self->game_) return;
     const auto seat = self->seat_of(player);
-    if (seat && self->game_) {
-      session->deliver(self->game_update(*seat, {}));
+    // A player whose seat a bot took over watches like a spectator.
+    self->send(session, self->game_update(seat.value_or(kSpectator), {}));
+    // Back after the end (a connection lost at the last move): the result too.
+    if (self->status_ == TableStatus::finished) {
+      self->send(session, protocol::push_message("game.over", {{"table", self->id_}, {"result", self->result()}}));
     }
   });
 }
@@ -160,6 +246,7 @@ void Table::join(const Request& r) {
   seats_[*seat].player = r.player;
   std::erase_if(spectators_, [&](const auto& weak) { return weak.lock() == r.session; });
   lobby_.seated(r.player.id, id_);
+  save();
   reply(r, {{"table", description()}, {"seat", *seat}});
   send_table_update();
 }
@@ -175,6 +262,7 @@ void Table::choose_seat(const Request& r) {
       return refuse(r, ErrorCode::seat_taken, "seat " + std::to_string(*seat) + " is taken");
     }
     std::swap(seats_[*seat], seats_[*mine]);
+    save();
   }
   reply(r, {{"table", description()}, {"seat", *seat}});
   send_table_update();
@@ -190,16 +278,19 @@ void Table::leave(const Request& r) {
       seats_[*mine] = Seat{};
       if (is_host(r.player.id)) hand_over_host();
     }
-    reply(r);
     const bool anyone_left = std::any_of(seats_.begin(), seats_.end(), [](const Seat& seat) {
       return seat.kind == Seat::Kind::human;
     });
     if (status_ == TableStatus::open && !anyone_left) {
       // Bots alone do not keep a table that has not started.
       closed_ = true;
+      persist([id = id_](db::Store& store) { store.delete_table(id); });
+      reply(r);
       lobby_.remove_table(id_);
       return;
     }
+    if (status_ == TableStatus::open) save();
+    reply(r);
     if (status_ == TableStatus::open) send_table_update();
     return;
   }
@@ -228,6 +319,7 @@ void Table::add_bot(const Request& r) {
     if (!seat) return refuse(r, ErrorCode::table_full, "every seat is taken");
   }
   seats_[*seat].kind = Seat::Kind::bot;
+  save();
   reply(r, {{"table", description()}, {"seat", *seat}});
   send_table_update();
 }
@@ -240,6 +332,7 @@ void Table::remove_bot(const Request& r) {
     return refuse(r, ErrorCode::wrong_state, "seat " + std::to_string(*seat) + " is not a bot");
   }
   seats_[*seat] = Seat{};
+  save();
   reply(r, {{"table", description()}});
   send_table_update();
 }
@@ -251,15 +344,16 @@ void Table::start(const Request& r) {
                   "seat " + std::to_string(*empty) + " is empty: seat a player or a bot");
   }
   seed_ = secret_seed();
-  bots_ = Rng{seed_ ^ 0xB07B07B07B07B07Bull};  // the bots' draws are logged as commands
   Events events;
-  game_ = new_game(options_, seed_, &events);
+  game_ = new_game(config_.options, seed_, &events);
   status_ = TableStatus::playing;
+  started_at_ms_ = unix_milliseconds();
   lobby_.metrics().games_started.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("table {}: game started ({} seats)", id_, seats_.size());
+  const std::uint8_t before = changed(std::nullopt);
   reply(r);
   send_table_update();
-  after_change(events, std::nullopt);
+  announce(events, before);
 }
 
 void Table::spectate(const Request& r) {
@@ -268,7 +362,7 @@ void Table::spectate(const Request& r) {
                                     [&](const auto& weak) { return weak.lock() == r.session; });
   if (!watching) spectators_.push_back(r.session);
   reply(r, {{"table", description()}});
-  if (game_) r.session->deliver(game_update(kSpectator, {}));
+  if (game_) send(r.session, game_update(kSpectator, {}));
   if (!watching) send_table_update();
 }
 
@@ -286,10 +380,9 @@ void Table::chat(const Request& r) {
   if (!seat && !watching) {
     return refuse(r, ErrorCode::wrong_state, "join or spectate the table to chat");
   }
-  Json message = {{"table", id_},
-                  {"from", to_json(r.player)},
-                  {"text", *text},
-                  {"time", unix_milliseconds(std::chrono::system_clock::now())}};
+  const db::ChatLine line{r.player.id, r.player.name, seat, text->get<std::string>(), unix_milliseconds()};
+  persist([id = id_, line](db::Store& store) { store.add_chat(id, line); });
+  Json message = {{"table", id_}, {"from", to_json(r.player)}, {"text", line.text}, {"time", line.time}};
   if (seat) message["seat"] = *seat;
   reply(r);
   send_to_members(protocol::push_message("table.chat", std::move(message)));
@@ -319,11 +412,15 @@ void Table::command(const Request& r, Clock::time_point received) {
     return refuse(r, code, rejection->reason,
                   code == ErrorCode::wrong_state ? std::string_view() : name(rejection->code));
   }
-  log_.push_back(RecordedCommand{static_cast<elgrande::Seat>(*seat), std::move(decoded.value())});
+  unsaved_.push_back(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(*seat),
+                                       std::move(decoded.value()), db::Source::player,
+                                       unix_milliseconds()});
+  seats_[static_cast<std::size_t>(*seat)].timeouts = 0;
   lobby_.metrics().commands.fetch_add(1, std::memory_order_relaxed);
+  const std::uint8_t before = changed(*seat);
+  commands_waiting_.emplace_back(saves_, received);
   reply(r, {{"version", game_->version}});
-  after_change(events, *seat);
-  lobby_.metrics().command_latency.observe(Clock::now() - received);
+  announce(events, before);
 }
 
 void Table::resign(const Request& r) {
@@ -332,14 +429,13 @@ void Table::resign(const Request& r) {
   }
   const auto seat = seat_of(r.player.id);
   if (!seat) return refuse(r, ErrorCode::wrong_state, "you do not play at this table");
-  Seat& resigned = seats_[*seat];
-  resigned.kind = Seat::Kind::bot;
-  resigned.resigned = true;
-  resigned.deadline.reset();
-  lobby_.unseated(r.player.id, id_);
+  seats_[static_cast<std::size_t>(*seat)].resigned = true;
+  hand_to_bot(*seat);
   spdlog::info("table {}: seat {} resigned; a bot plays it", id_, *seat);
+  save();
   reply(r);
   send_table_update();
+  publish_turns();
   schedule_bot();
 }
 
@@ -379,13 +475,15 @@ bool Table::read_seat(const Request& r, bool required, std::optional<int>& seat)
 }
 
 void Table::reply(const Request& r, Json payload) {
-  r.session->deliver(protocol::reply_message(r.envelope.type, r.envelope.id, std::move(payload)));
+  send(r.session, protocol::reply_message(r.envelope.type, r.envelope.id, std::move(payload)));
 }
 
 void Table::refuse(const Request& r, ErrorCode code, std::string_view message,
                    std::string_view reason) {
   lobby_.metrics().count_error(code);
-  r.session->deliver(protocol::error_message(code, message, r.envelope.id, reason));
+  // Through the outbox like any answer: a refusal caused by an earlier command of the
+  // same client must not overtake that command's reply.
+  send(r.session, protocol::error_message(code, message, r.envelope.id, reason));
 }
 
 std::optional<int> Table::seat_of(PlayerId player) const {
@@ -413,36 +511,63 @@ void Table::hand_over_host() {
   }
 }
 
+void Table::hand_to_bot(int s) {
+  Seat& seat = seats_[static_cast<std::size_t>(s)];
+  seat.kind = Seat::Kind::bot;
+  seat.deadline.reset();
+  seat.deadline_unix_ms = 0;
+  // The player stays a member of the table and watches the rest of the game.
+}
+
 // --- The game. ---
 
-void Table::play(int seat, const Command& command, Events& events) {
+void Table::play(int seat, const Command& command, db::Source source, Events& events) {
   if (const auto rejection = apply(*game_, seat, command, events)) {
     // The bot draws from the engine's own constraints; a refusal is an engine bug.
     throw InvariantBroken("table " + std::to_string(id_) + ": the engine refused its bot: " +
                           rejection->reason);
   }
-  log_.push_back(RecordedCommand{static_cast<elgrande::Seat>(seat), command});
+  unsaved_.push_back(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(seat), command,
+                                       source, unix_milliseconds()});
   lobby_.metrics().bot_commands.fetch_add(1, std::memory_order_relaxed);
 }
 
-void Table::after_change(const Events& events, std::optional<int> actor) {
+std::uint8_t Table::changed(std::optional<int> actor) {
+  const std::uint8_t before = waiting_;
+  waiting_ = waiting_for(*game_);
   phase_.store(game_->phase, std::memory_order_relaxed);
   update_deadlines(actor);
+  if (is_over(*game_)) {
+    status_ = TableStatus::finished;
+    finished_at_ms_ = unix_milliseconds();
+  }
+  save();
+  return before;
+}
+
+void Table::announce(const Events& events, std::uint8_t waiting_before) {
   send_game_updates(events);
-  if (is_over(*game_)) return finish();
+  publish_turns();
+  if (status_ == TableStatus::finished) return finish();
+  notify_turns(waiting_before);
   schedule_bot();
   schedule_clock();
 }
 
+void Table::after_change(const Events& events, std::optional<int> actor) {
+  const std::uint8_t before = changed(actor);
+  announce(events, before);
+}
+
 void Table::update_deadlines(std::optional<int> actor) {
-  if (turn_seconds_ == 0) return;
-  const std::uint8_t waiting = waiting_for(*game_);
-  const auto limit = std::chrono::seconds(turn_seconds_);
+  if (config_.turn_seconds == 0) return;
+  const auto limit = std::chrono::seconds(config_.turn_seconds);
   for (std::size_t s = 0; s < seats_.size(); ++s) {
     Seat& seat = seats_[s];
-    const bool owes = (waiting >> s) & 1u;
+    const bool owes = (waiting_ >> s) & 1u;
     if (!owes || seat.kind != Seat::Kind::human) {
       seat.deadline.reset();
+      seat.deadline_unix_ms = 0;
     } else if (!seat.deadline || actor == static_cast<int>(s)) {
       // A new decision gets the full time; one still open keeps its deadline.
       seat.deadline = Clock::now() + limit;
@@ -452,30 +577,39 @@ void Table::update_deadlines(std::optional<int> actor) {
 }
 
 std::optional<int> Table::waiting_bot() const {
-  const std::uint8_t waiting = waiting_for(*game_);
   for (std::size_t s = 0; s < seats_.size(); ++s) {
-    if (((waiting >> s) & 1u) && seats_[s].kind == Seat::Kind::bot) return static_cast<int>(s);
+    if (((waiting_ >> s) & 1u) && seats_[s].kind == Seat::Kind::bot) return static_cast<int>(s);
   }
   return std::nullopt;
 }
 
+// The bots' choices are logged like anyone's, so their generator needs no saving: it is
+// drawn afresh from the secret seed and the game's version, the same after a restart.
+Rng Table::bot_rng() const {
+  return Rng{seed_ ^ 0xB07B07B07B07B07Bull ^ (std::uint64_t{game_->version} * 0x9E3779B97F4A7C15ull)};
+}
+
 void Table::schedule_bot() {
-  if (bot_scheduled_ || closed_ || !game_ || is_over(*game_) || !waiting_bot()) return;
+  if (bot_scheduled_ || closed_ || broken_ || !game_ || status_ != TableStatus::playing ||
+      !waiting_bot()) {
+    return;
+  }
   bot_scheduled_ = true;
   bot_timer_.expires_after(lobby_.settings().bot_delay);
   bot_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
     self->bot_scheduled_ = false;
-    if (ec || self->closed_ || is_over(*self->game_)) return;
+    if (ec || self->closed_ || self->broken_ || self->status_ != TableStatus::playing) return;
     const auto seat = self->waiting_bot();
     if (!seat) return;
+    Rng rng = self->bot_rng();
     Events events;
-    self->play(*seat, random_command(*self->game_, *seat, self->bots_), events);
+    self->play(*seat, random_command(*self->game_, *seat, rng), db::Source::bot, events);
     self->after_change(events, *seat);
   });
 }
 
 void Table::schedule_clock() {
-  if (turn_seconds_ == 0 || closed_) return;
+  if (config_.turn_seconds == 0 || closed_ || broken_) return;
   std::optional<Clock::time_point> earliest;
   for (const Seat& seat : seats_) {
     if (seat.deadline && (!earliest || *seat.deadline < *earliest)) earliest = seat.deadline;
@@ -486,38 +620,161 @@ void Table::schedule_clock() {
   const std::uint64_t generation = ++clock_generation_;
   clock_timer_.expires_at(*earliest);
   clock_timer_.async_wait([self = shared_from_this(), generation](beast::error_code ec) {
-    if (ec || generation != self->clock_generation_ || self->closed_) return;
-    if (is_over(*self->game_)) return;
-    const auto now = Clock::now();
-    for (std::size_t s = 0; s < self->seats_.size(); ++s) {
-      const Seat& seat = self->seats_[s];
-      if (!seat.deadline || *seat.deadline > now) continue;
-      const int late = static_cast<int>(s);
-      spdlog::info("table {}: seat {} ran out of time; the server's bot answers", self->id_, late);
-      self->lobby_.metrics().timeouts.fetch_add(1, std::memory_order_relaxed);
-      Events events;
-      self->play(late, random_command(*self->game_, late, self->bots_), events);
-      return self->after_change(events, late);  // re-arms the clock for the others
-    }
-    self->schedule_clock();
+    if (ec || generation != self->clock_generation_) return;
+    self->on_clock();
   });
 }
 
+void Table::on_clock() {
+  if (closed_ || broken_ || status_ != TableStatus::playing) return;
+  const auto now = Clock::now();
+  for (std::size_t s = 0; s < seats_.size(); ++s) {
+    Seat& seat = seats_[s];
+    if (!seat.deadline || *seat.deadline > now) continue;
+    const int late = static_cast<int>(s);
+    lobby_.metrics().timeouts.fetch_add(1, std::memory_order_relaxed);
+    ++seat.timeouts;
+    const bool replace = config_.on_timeout == OnTimeout::replace_seat &&
+                         seat.timeouts >= config_.replace_after;
+    spdlog::info("table {}: seat {} ran out of time ({} in a row); the server's bot answers{}", id_,
+                 late, seat.timeouts, replace ? " and keeps the seat" : "");
+    if (replace) {
+      seat.replaced = true;
+      hand_to_bot(late);
+    }
+    Rng rng = bot_rng();
+    Events events;
+    play(late, random_command(*game_, late, rng), db::Source::timeout, events);
+    const std::uint8_t before = changed(late);
+    if (replace) send_table_update();
+    return announce(events, before);  // re-arms the clock for the others
+  }
+  schedule_clock();
+}
+
 void Table::finish() {
-  status_ = TableStatus::finished;
   bot_timer_.cancel();
   clock_timer_.cancel();
   lobby_.metrics().games_finished.fetch_add(1, std::memory_order_relaxed);
-  const Json summary = protocol::summary_json(*game_);
-  spdlog::info("table {}: game over, scores {}", id_, summary["scores"].dump());
+  spdlog::info("table {}: game over, scores {}", id_, result()["scores"].dump());
   send_to_members(protocol::push_message("game.over", {{"table", id_}, {"result", result()}}));
   send_table_update();
-  expiry_timer_.expires_after(lobby_.settings().finished_lifetime);
+  expire(lobby_.settings().finished_lifetime);
+}
+
+void Table::expire(Clock::duration after) {
+  expiry_timer_.expires_after(after);
   expiry_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
     if (ec || self->closed_) return;
     self->closed_ = true;
     self->lobby_.remove_table(self->id_);
   });
+}
+
+// --- Persistence. ---
+
+db::TableRecord Table::record() const {
+  db::TableRecord record;
+  record.id = id_;
+  record.name = config_.name;
+  record.host = host_;
+  record.status = std::string(name(status_));
+  record.options = config_.options;
+  record.turn_seconds = config_.turn_seconds;
+  record.on_timeout = std::string(name(config_.on_timeout));
+  record.replace_after = config_.replace_after;
+  record.created_at = created_at_ms_;
+  if (game_) record.seed = seed_;
+  record.started_at = started_at_ms_;
+  record.finished_at = finished_at_ms_;
+  for (const Seat& seat : seats_) {
+    db::SeatRecord stored;
+    stored.kind = std::string(kKindNames[static_cast<std::size_t>(seat.kind)]);
+    if (seat.player) stored.player = seat.player->id;
+    stored.resigned = seat.resigned;
+    stored.replaced = seat.replaced;
+    stored.timeouts = seat.timeouts;
+    if (seat.deadline_unix_ms != 0) stored.deadline = seat.deadline_unix_ms;
+    record.seats.push_back(std::move(stored));
+  }
+  return record;
+}
+
+void Table::save() {
+  std::optional<db::TableRecord> changed = record();
+  if (changed == saved_record_) {
+    changed.reset();
+  } else {
+    saved_record_ = changed;
+  }
+  std::optional<GameState> snapshot;
+  std::optional<std::string> result_json;
+  if (game_ && status_ == TableStatus::playing && game_->version >= snapshot_version_ + kSnapshotEvery) {
+    snapshot = *game_;
+    snapshot_version_ = game_->version;
+  }
+  if (!changed && unsaved_.empty() && !snapshot) return;
+  if (changed && status_ == TableStatus::finished) result_json = result().dump();
+  persist([id = id_, changed = std::move(changed), commands = std::exchange(unsaved_, {}),
+           snapshot = std::move(snapshot), result_json = std::move(result_json),
+           finished = status_ == TableStatus::finished](db::Store& store) {
+    if (changed) store.save_table(*changed, result_json);
+    store.append_commands(id, commands);
+    if (snapshot) store.save_snapshot(id, *snapshot);
+    if (finished) store.delete_snapshot(id);  // the log is the record from now on
+  });
+}
+
+void Table::persist(Storage::Work work) {
+  ++saves_;
+  storage_.write(std::move(work), [self = shared_from_this(), save = saves_](bool committed) {
+    net::post(self->strand_, [self, save, committed] { self->saved(save, committed); });
+  });
+}
+
+void Table::saved(std::uint64_t save, bool committed) {
+  if (!committed) {
+    // The state in memory is ahead of the database and cannot be trusted to become the
+    // game's: stop the table. A restart brings it back as last committed.
+    if (!broken_) spdlog::critical("table {}: a save failed for good; the table stops", id_);
+    broken_ = true;
+    bot_timer_.cancel();
+    clock_timer_.cancel();
+    outbox_.clear();
+    commands_waiting_.clear();
+    return;
+  }
+  committed_ = std::max(committed_, save);
+  flush();
+}
+
+void Table::send(const std::shared_ptr<WsSession>& to, std::shared_ptr<const std::string> message) {
+  if (outbox_.empty() && committed_ == saves_) {
+    if (to) {
+      to->deliver(std::move(message));
+    } else if (Webhook* webhook = lobby_.webhook()) {
+      webhook->notify(std::move(message));
+    }
+    return;
+  }
+  outbox_.push_back(Outgoing{saves_, to, std::move(message)});
+}
+
+void Table::flush() {
+  while (!outbox_.empty() && outbox_.front().after_save <= committed_) {
+    Outgoing& next = outbox_.front();
+    if (next.to) {
+      next.to->deliver(std::move(next.message));
+    } else if (Webhook* webhook = lobby_.webhook()) {
+      webhook->notify(std::move(next.message));
+    }
+    outbox_.pop_front();
+  }
+  const auto now = Clock::now();
+  while (!commands_waiting_.empty() && commands_waiting_.front().first <= committed_) {
+    lobby_.metrics().command_latency.observe(now - commands_waiting_.front().second);
+    commands_waiting_.pop_front();
+  }
 }
 
 // --- Messages. ---
@@ -531,22 +788,26 @@ Json Table::description() const {
   Json seats = Json::array();
   for (std::size_t s = 0; s < seats_.size(); ++s) {
     const Seat& seat = seats_[s];
-    Json entry = {{"seat", s}, {"kind", kind_name(static_cast<int>(seat.kind))}};
+    Json entry = {{"seat", s}, {"kind", kKindNames[static_cast<std::size_t>(seat.kind)]}};
     if (seat.player) entry["player"] = to_json(*seat.player);
     if (seat.kind == Seat::Kind::human) entry["connected"] = lobby_.connected(seat.player->id);
     if (seat.resigned) entry["resigned"] = true;
+    if (seat.replaced) entry["replaced"] = true;
+    if (seat.timeouts > 0) entry["timeouts"] = seat.timeouts;
     seats.push_back(std::move(entry));
   }
   const auto watching = std::count_if(spectators_.begin(), spectators_.end(),
                                       [](const auto& weak) { return !weak.expired(); });
   Json table = {{"id", id_},
-                {"name", name_},
+                {"name", config_.name},
                 {"host", host_},
                 {"status", name(status_)},
-                {"options", protocol::to_json(options_)},
-                {"turn_seconds", turn_seconds_},
+                {"options", protocol::to_json(config_.options)},
+                {"turn_seconds", config_.turn_seconds},
+                {"on_timeout", name(config_.on_timeout)},
                 {"seats", std::move(seats)},
                 {"spectators", watching}};
+  if (config_.on_timeout == OnTimeout::replace_seat) table["replace_after"] = config_.replace_after;
   if (status_ == TableStatus::finished) table["result"] = result();
   return table;
 }
@@ -554,7 +815,7 @@ Json Table::description() const {
 std::string Table::game_update(int viewer, const Events& events) const {
   Json shown = Json::array();
   for (const Event& event : visible_to(events, viewer)) {
-    shown.push_back(protocol::to_json(event, options_));
+    shown.push_back(protocol::to_json(event, config_.options));
   }
   Json payload = {{"table", id_},
                   {"version", game_->version},
@@ -573,33 +834,61 @@ void Table::send_table_update() {
 }
 
 void Table::send_game_updates(const Events& events) {
+  std::vector<std::shared_ptr<WsSession>> watching;
   for (std::size_t s = 0; s < seats_.size(); ++s) {
-    if (seats_[s].kind != Seat::Kind::human) continue;
-    const auto sessions = lobby_.sessions_of(seats_[s].player->id);
+    if (!seats_[s].player) continue;
+    auto sessions = lobby_.sessions_of(seats_[s].player->id);
+    if (seats_[s].kind != Seat::Kind::human) {  // resigned or replaced: a spectator now
+      watching.insert(watching.end(), sessions.begin(), sessions.end());
+      continue;
+    }
     if (sessions.empty()) continue;  // nobody to serialise it for
     const auto message =
         std::make_shared<const std::string>(game_update(static_cast<int>(s), events));
-    for (const auto& session : sessions) session->deliver(message);
+    for (const auto& session : sessions) send(session, message);
   }
-  std::vector<std::shared_ptr<WsSession>> watching;
   for (const auto& weak : spectators_) {
     if (auto session = weak.lock()) watching.push_back(std::move(session));
   }
   if (watching.empty()) return;
   const auto message = std::make_shared<const std::string>(game_update(kSpectator, events));
-  for (const auto& session : watching) session->deliver(message);
+  for (const auto& session : watching) send(session, message);
 }
 
 void Table::send_to_members(const std::string& text) {
   const auto message = std::make_shared<const std::string>(text);
   for (const Seat& seat : seats_) {
-    if (seat.kind != Seat::Kind::human) continue;
-    for (const auto& session : lobby_.sessions_of(seat.player->id)) session->deliver(message);
+    if (!seat.player) continue;  // players who resigned or were replaced still belong
+    for (const auto& session : lobby_.sessions_of(seat.player->id)) send(session, message);
   }
   std::erase_if(spectators_, [](const auto& weak) { return weak.expired(); });
   for (const auto& weak : spectators_) {
-    if (auto session = weak.lock()) session->deliver(message);
+    if (auto session = weak.lock()) send(session, message);
   }
+}
+
+void Table::notify_turns(std::uint8_t before) {
+  if (!lobby_.webhook()) return;
+  for (std::size_t s = 0; s < seats_.size(); ++s) {
+    const Seat& seat = seats_[s];
+    const bool owes_now = (waiting_ >> s) & 1u;
+    const bool owed_before = (before >> s) & 1u;
+    if (!owes_now || owed_before || seat.kind != Seat::Kind::human) continue;
+    Json body = {{"event", "your_turn"},
+                 {"player", to_json(*seat.player)},
+                 {"table", {{"id", id_}, {"name", config_.name}}},
+                 {"seat", s},
+                 {"connected", lobby_.connected(seat.player->id)},
+                 {"time", unix_milliseconds()}};
+    if (seat.deadline) body["deadline"] = seat.deadline_unix_ms;
+    send(nullptr, body.dump());
+  }
+}
+
+void Table::publish_turns() {
+  std::array<std::int64_t, kMaxPlayers> deadlines{};
+  for (std::size_t s = 0; s < seats_.size(); ++s) deadlines[s] = seats_[s].deadline_unix_ms;
+  lobby_.publish_turns(id_, status_ == TableStatus::playing ? waiting_ : 0, deadlines);
 }
 
 }  // namespace elgrande::server

@@ -6,28 +6,37 @@
 #include <boost/asio/strand.hpp>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "elgrande/db/store.hpp"
 #include "elgrande/engine/game.hpp"
-#include "elgrande/engine/record.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "lobby.hpp"
+#include "storage.hpp"
 
 namespace elgrande::server {
 
 // One table and its game. Everything here runs on the table's own strand: requests from
 // connections and timer expiries are posted to it, so the game state needs no lock and
-// no call on it ever blocks. Outgoing messages are serialised once per seat (and once
-// for all spectators) and handed to each connection's own queue.
+// no call on it ever blocks.
+//
+// Every change is saved before anyone hears of it: the table hands its new rows and
+// commands to Storage, and holds back every message produced after that (replies,
+// updates, turn notifications) in its outbox until the commit is reported. Meanwhile it
+// goes on serving requests against the state in memory; their messages queue behind.
 class Table : public std::enable_shared_from_this<Table> {
  public:
   using Clock = std::chrono::steady_clock;
 
-  Table(net::any_io_executor executor, Lobby& lobby, TableId id, std::string name, Player host,
-        Options options, int turn_seconds);
+  // A new table, with its host at seat 0.
+  Table(net::any_io_executor executor, Lobby& lobby, Storage& storage, TableId id, Player host,
+        TableConfig config);
+  // A table brought back from the database at start; call resume() once it is listed.
+  Table(net::any_io_executor executor, Lobby& lobby, Storage& storage, db::RestoredTable restored);
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
@@ -36,8 +45,10 @@ class Table : public std::enable_shared_from_this<Table> {
   Phase phase() const { return phase_.load(std::memory_order_relaxed); }
 
   // Each posts to the strand and returns at once.
-  // The creator sits at seat 0 and is answered with table.create.ok.
+  // Saves the new table, then answers the creator with table.create.ok.
   void open(std::shared_ptr<WsSession> host_session, std::optional<protocol::RequestId> request_id);
+  // Publishes a restored table and restarts its bots and clocks.
+  void resume();
   // A table.* or game.* request from `player` on `session`, read at `received`.
   void handle(std::shared_ptr<WsSession> session, Player player, protocol::Envelope request,
               Clock::time_point received);
@@ -52,6 +63,8 @@ class Table : public std::enable_shared_from_this<Table> {
     enum class Kind : std::uint8_t { empty, human, bot } kind = Kind::empty;
     std::optional<Player> player;  // kept after a resignation, for the record
     bool resigned = false;
+    bool replaced = false;  // handed to a bot after repeated timeouts
+    int timeouts = 0;       // in a row; reset when the player answers
     // The seat's pending decision times out then (turn limits only).
     std::optional<Clock::time_point> deadline;
     std::int64_t deadline_unix_ms = 0;
@@ -60,6 +73,12 @@ class Table : public std::enable_shared_from_this<Table> {
     std::shared_ptr<WsSession> session;
     Player player;
     protocol::Envelope envelope;
+  };
+  // A message waiting for the save it depends on; no session means the turn webhook.
+  struct Outgoing {
+    std::uint64_t after_save;
+    std::shared_ptr<WsSession> to;
+    std::shared_ptr<const std::string> message;
   };
 
   // Request handlers; each answers with a reply or a typed error.
@@ -89,15 +108,36 @@ class Table : public std::enable_shared_from_this<Table> {
   std::optional<int> waiting_bot() const;  // the lowest bot seat owing a decision
   bool is_host(PlayerId player) const { return host_ == player; }
   void hand_over_host();
+  void hand_to_bot(int seat);  // for the rest of the game
 
-  // The engine step shared by players, bots and timeouts; the command must be accepted.
-  void play(int seat, const Command& command, Events& events);
-  // After every change of the game: clocks, everyone's update, bots, the end.
+  // The engine step shared by bots and timeouts; the command must be accepted.
+  void play(int seat, const Command& command, db::Source source, Events& events);
+  Rng bot_rng() const;
+  // After every change of the game, in two steps so that a reply can go between them:
+  // changed() updates whose turn it is, the clocks and the status, and saves; it returns
+  // whose turn it was before. announce() sends everyone's update, tells the webhook,
+  // and schedules bots and clocks (or ends the game).
+  std::uint8_t changed(std::optional<int> actor);
+  void announce(const Events& events, std::uint8_t waiting_before);
   void after_change(const Events& events, std::optional<int> actor);
   void update_deadlines(std::optional<int> actor);
   void schedule_bot();
   void schedule_clock();
+  void on_clock();
   void finish();
+  void expire(Clock::duration after);  // leaves the lobby then
+
+  // Persistence: save() hands every change since the last save to Storage; saved() runs
+  // when it is committed and releases the messages that waited for it.
+  db::TableRecord record() const;
+  void save();
+  void persist(Storage::Work work);  // messages sent after this wait for its commit
+  void saved(std::uint64_t save, bool committed);
+  void send(const std::shared_ptr<WsSession>& to, std::shared_ptr<const std::string> message);
+  void send(const std::shared_ptr<WsSession>& to, std::string message) {
+    send(to, std::make_shared<const std::string>(std::move(message)));
+  }
+  void flush();
 
   // Messages.
   protocol::Json description() const;  // the Table shape of docs/protocol.md
@@ -106,14 +146,18 @@ class Table : public std::enable_shared_from_this<Table> {
   void send_table_update();           // to every member, and to the lobby
   void send_game_updates(const Events& events);
   void send_to_members(const std::string& message);  // seated players and spectators
+  void notify_turns(std::uint8_t before);  // the webhook, for seats whose turn just came
+  void publish_turns();                    // whose turn it is, for "my games"
 
   net::any_io_executor strand_;
   Lobby& lobby_;
+  Storage& storage_;
   const TableId id_;
-  const std::string name_;
+  const TableConfig config_;
   PlayerId host_;
-  const Options options_;
-  const int turn_seconds_;
+  std::int64_t created_at_ms_ = 0;
+  std::optional<std::int64_t> started_at_ms_;
+  std::optional<std::int64_t> finished_at_ms_;
 
   TableStatus status_ = TableStatus::open;
   std::vector<Seat> seats_;
@@ -122,8 +166,17 @@ class Table : public std::enable_shared_from_this<Table> {
   std::atomic<Phase> phase_{Phase::power_cards};
   std::optional<GameState> game_;
   std::uint64_t seed_ = 0;
-  std::vector<RecordedCommand> log_;  // the game's command log (persisted by issue 5)
-  Rng bots_{0};
+  std::uint8_t waiting_ = 0;  // seats owing a decision (bit per seat)
+
+  // Persistence.
+  std::vector<db::LoggedCommand> unsaved_;       // commands applied since the last save
+  std::optional<db::TableRecord> saved_record_;  // the rows as last handed to Storage
+  std::uint32_t snapshot_version_ = 0;           // the game's version at the last snapshot
+  std::uint64_t saves_ = 0;                      // saves handed to Storage
+  std::uint64_t committed_ = 0;                  // of which committed
+  bool broken_ = false;                          // a save failed for good
+  std::deque<Outgoing> outbox_;
+  std::deque<std::pair<std::uint64_t, Clock::time_point>> commands_waiting_;  // for latency
 
   net::steady_timer bot_timer_;
   net::steady_timer clock_timer_;

@@ -8,6 +8,7 @@
 #include <array>
 #include <utility>
 
+#include "history.hpp"
 #include "table.hpp"
 
 namespace elgrande::server {
@@ -21,6 +22,10 @@ constexpr std::size_t kMaxTableNameBytes = 64;
 // A turn limit: none (0), or from a second (blitz, and tests) to two weeks (games by mail).
 constexpr std::int64_t kMinTurnSeconds = 1;
 constexpr std::int64_t kMaxTurnSeconds = 14 * 24 * 3600;
+// With on_timeout "replace_seat": the timeouts in a row that cost a seat, unless chosen.
+constexpr int kDefaultReplaceAfter = 3;
+constexpr int kMaxReplaceAfter = 10;
+constexpr int kHistoryPage = 50;  // finished games per history.list answer, at most
 
 std::string describe_peer(const tcp::socket& socket) {
   beast::error_code ec;
@@ -133,7 +138,7 @@ void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
       refuse_flood();
     }
   }
-  if (!closing_) do_read();
+  if (!closing_ && !awaiting_save_) do_read();
 }
 
 void WsSession::refuse_flood() {
@@ -166,8 +171,8 @@ void WsSession::handle(std::string_view text, Clock::time_point received) {
   if (type == "hello") return handle_hello(request);
   if (type == "ping") return handle_ping(request);
 
-  static constexpr std::array<std::string_view, 3> kLobby{"lobby.list", "lobby.subscribe",
-                                                          "lobby.unsubscribe"};
+  static constexpr std::array<std::string_view, 5> kLobby{
+      "lobby.list", "lobby.subscribe", "lobby.unsubscribe", "player.games", "history.list"};
   static constexpr std::array<std::string_view, 11> kAtTable{
       "table.join",     "table.seat",  "table.leave",  "table.add_bot",
       "table.remove_bot", "table.start", "table.spectate", "table.chat",
@@ -218,6 +223,7 @@ void WsSession::handle_hello(const protocol::Envelope& request) {
   Lobby& lobby = *context_->lobby;
   std::optional<Player> player;
   std::string secret;
+  bool renamed = false;
   if (token) {
     player = lobby.find_player(*token);
     if (!player) {
@@ -227,8 +233,8 @@ void WsSession::handle_hello(const protocol::Envelope& request) {
     }
     secret = std::move(*token);
     if (name && *name != player->name) {
-      lobby.rename(player->id, *name);
       player->name = std::move(*name);
+      renamed = true;
     }
   }
   if (player_ && (!player || player->id != player_->id)) {
@@ -236,26 +242,50 @@ void WsSession::handle_hello(const protocol::Envelope& request) {
                       "this connection already speaks for another player; open a new one",
                       request.id);
   }
+  // A new identity or a new name is saved before hello.ok hands it out; the connection
+  // reads nothing more until then, so no later request can overtake the answer.
+  const auto answer = [self = shared_from_this(), id = request.id](const Lobby::Identity& identity,
+                                                                     bool saved) {
+    net::post(self->ws_.get_executor(), [self, id, identity, saved] {
+      self->finish_hello(id, saved ? std::optional(identity.player) : std::nullopt, identity.token);
+    });
+  };
   if (!player) {
-    Lobby::Identity identity = lobby.create_player(std::move(name));
-    player = std::move(identity.player);
-    secret = std::move(identity.token);
+    awaiting_save_ = true;
+    lobby.create_player(std::move(name), answer);
+    return;
   }
+  if (renamed) {
+    awaiting_save_ = true;
+    lobby.rename(player->id, player->name,
+                 [answer, identity = Lobby::Identity{*player, secret}](bool saved) { answer(identity, saved); });
+    return;
+  }
+  finish_hello(request.id, player, secret);
+}
 
-  const bool first = !player_;
-  player_ = player;
-  spdlog::debug("websocket {}: hello from player {} ({})", peer_, player_->id, player_->name);
-  send(protocol::reply_message(
-      request.type, request.id,
-      {{"protocol", protocol::kProtocolVersion},
-       {"server", "elgrande-server/" ELGRANDE_VERSION},
-       {"player", to_json(*player_)},
-       {"token", secret}}));
-  if (!first) return;
-  // Every table the player sits at sends this connection the table and the seat's view.
-  for (const auto& table : lobby.attach(player_->id, shared_from_this())) {
-    table->player_connected(shared_from_this(), player_->id);
+void WsSession::finish_hello(const std::optional<protocol::RequestId>& id,
+                             const std::optional<Player>& player, const std::string& token) {
+  const bool resume_reading = std::exchange(awaiting_save_, false);
+  if (!player) {
+    send_error(ErrorCode::unavailable, "the server could not save your identity; try again", id);
+  } else {
+    const bool first = !player_;
+    player_ = player;
+    spdlog::debug("websocket {}: hello from player {} ({})", peer_, player_->id, player_->name);
+    send(protocol::reply_message("hello", id,
+                                 {{"protocol", protocol::kProtocolVersion},
+                                  {"server", "elgrande-server/" ELGRANDE_VERSION},
+                                  {"player", to_json(*player_)},
+                                  {"token", token}}));
+    if (first) {
+      // Every table the player sits at sends this connection the table and the seat's view.
+      for (const auto& table : context_->lobby->attach(player_->id, shared_from_this())) {
+        table->player_connected(shared_from_this(), player_->id);
+      }
+    }
   }
+  if (resume_reading && !closing_) do_read();
 }
 
 void WsSession::handle_ping(const protocol::Envelope& request) {
@@ -271,8 +301,45 @@ void WsSession::handle_lobby(const protocol::Envelope& request) {
     return send(protocol::reply_message(request.type, request.id,
                                         {{"tables", lobby.subscribe(shared_from_this())}}));
   }
+  if (request.type == "player.games") {
+    return send(protocol::reply_message(request.type, request.id, {{"games", lobby.games_of(player_->id)}}));
+  }
+  if (request.type == "history.list") return handle_history(request);
   lobby.unsubscribe(this);
   send(protocol::reply_message(request.type, request.id));
+}
+
+void WsSession::handle_history(const protocol::Envelope& request) {
+  const protocol::Json& payload = request.payload;
+  std::optional<PlayerId> player = player_->id;
+  if (const auto field = payload.find("everyone"); field != payload.end()) {
+    if (!field->is_boolean()) return send_error(ErrorCode::bad_payload, "everyone: must be a boolean", request.id);
+    if (field->get<bool>()) player.reset();
+  }
+  std::optional<TableId> before;
+  if (const auto field = payload.find("before"); field != payload.end()) {
+    if (!field->is_number_integer() || field->get<std::int64_t>() < 1) {
+      return send_error(ErrorCode::bad_payload, "before: must be a table id", request.id);
+    }
+    before = field->get<TableId>();
+  }
+  int limit = kHistoryPage;
+  if (const auto field = payload.find("limit"); field != payload.end()) {
+    if (!field->is_number_integer() || field->get<std::int64_t>() < 1 ||
+        field->get<std::int64_t>() > kHistoryPage) {
+      return send_error(ErrorCode::bad_payload, "limit: 1 to " + std::to_string(kHistoryPage), request.id);
+    }
+    limit = field->get<int>();
+  }
+  // The query runs on the database thread; the answer comes back to this strand.
+  context_->lobby->storage().read([self = shared_from_this(), id = request.id, player, before,
+                                   limit](db::Store& store) {
+    protocol::Json games = protocol::Json::array();
+    for (const db::FinishedGame& game : store.finished_games(player, before, limit)) {
+      games.push_back(history_entry(game));
+    }
+    self->deliver(protocol::reply_message("history.list", id, {{"games", std::move(games)}}));
+  });
 }
 
 void WsSession::handle_create_table(const protocol::Envelope& request) {
@@ -296,7 +363,7 @@ void WsSession::handle_create_table(const protocol::Envelope& request) {
   if (!options) {
     return send_error(ErrorCode::bad_payload, "options: " + options.error().message, request.id);
   }
-  int turn_seconds = 0;
+  TableConfig config{std::move(name), options.value()};
   if (const auto field = payload.find("turn_seconds"); field != payload.end()) {
     const bool valid = field->is_number_integer() &&
                        (field->get<std::int64_t>() == 0 ||
@@ -308,10 +375,27 @@ void WsSession::handle_create_table(const protocol::Envelope& request) {
                             " to " + std::to_string(kMaxTurnSeconds),
                         request.id);
     }
-    turn_seconds = field->get<int>();
+    config.turn_seconds = field->get<int>();
   }
-  const auto table =
-      context_->lobby->create_table(std::move(name), *player_, options.value(), turn_seconds);
+  if (const auto field = payload.find("on_timeout"); field != payload.end()) {
+    const auto policy = field->is_string() ? on_timeout_from(field->get<std::string>()) : std::nullopt;
+    if (!policy) {
+      return send_error(ErrorCode::bad_payload, "on_timeout: \"bot_answers\" or \"replace_seat\"", request.id);
+    }
+    config.on_timeout = *policy;
+  }
+  if (config.on_timeout == OnTimeout::replace_seat) {
+    config.replace_after = kDefaultReplaceAfter;
+    if (const auto field = payload.find("replace_after"); field != payload.end()) {
+      if (!field->is_number_integer() || field->get<std::int64_t>() < 1 ||
+          field->get<std::int64_t>() > kMaxReplaceAfter) {
+        return send_error(ErrorCode::bad_payload,
+                          "replace_after: 1 to " + std::to_string(kMaxReplaceAfter), request.id);
+      }
+      config.replace_after = field->get<int>();
+    }
+  }
+  const auto table = context_->lobby->create_table(*player_, std::move(config));
   spdlog::debug("websocket {}: player {} created table {}", peer_, player_->id, table->id());
   table->open(shared_from_this(), request.id);
 }

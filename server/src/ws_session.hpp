@@ -78,6 +78,10 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   void handle(std::string_view text, Clock::time_point received);
   void refuse_flood();
   void handle_hello(const protocol::Envelope& request);
+  // Answers hello once the identity is saved (nothing: it could not be).
+  void finish_hello(const std::optional<protocol::RequestId>& id, const std::optional<Player>& player,
+                    const std::string& token);
+  void handle_history(const protocol::Envelope& request);
   void handle_ping(const protocol::Envelope& request);
   void handle_lobby(const protocol::Envelope& request);
   void handle_create_table(const protocol::Envelope& request);
@@ -107,6 +111,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   std::optional<websocket::close_reason> close_when_flushed_;
   bool accepted_ = false;
   bool closing_ = false;  // no more reads or replies
+  bool awaiting_save_ = false;  // hello waits for its identity to be saved: reading paused
 
   TokenBucket bucket_;
   Clock::time_point flood_window_start_;

@@ -101,9 +101,10 @@ inline Pipe make_pipe() {
   return Pipe{Fd(fds[0]), Fd(fds[1])};
 }
 
-// Starts the server binary; -1 for an output leaves it shared with this process.
-inline pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stderr_fd) {
-  const std::string binary = ELGRANDE_SERVER_BINARY;
+// Starts a program (the server binary unless told); -1 for an output leaves it shared
+// with this process.
+inline pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stderr_fd,
+                   const std::string& binary = ELGRANDE_SERVER_BINARY) {
   // argv is built before fork(): the child may only make async-signal-safe calls.
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(binary.c_str()));
@@ -169,14 +170,14 @@ struct Completed {
   std::string err;
 };
 
-// Runs the server to completion with these arguments (for --help and bad command lines)
-// and collects its output. Throws if it has not finished within the timeout.
-inline Completed run_to_exit(const std::vector<std::string>& args,
+// Runs a program to completion with these arguments and collects its output. Throws if it
+// has not finished within the timeout.
+inline Completed run_program(const std::string& binary, const std::vector<std::string>& args,
                              std::chrono::milliseconds timeout = 10s) {
   const auto deadline = Clock::now() + timeout;
   detail::Pipe out = detail::make_pipe();
   detail::Pipe err = detail::make_pipe();
-  const pid_t pid = detail::spawn(args, out.write.get(), err.write.get());
+  const pid_t pid = detail::spawn(args, out.write.get(), err.write.get(), binary);
   out.write.reset();
   err.write.reset();
 
@@ -200,10 +201,15 @@ inline Completed run_to_exit(const std::vector<std::string>& args,
   if (!code) {
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);
-    throw std::runtime_error("elgrande-server did not exit within the timeout");
+    throw std::runtime_error(binary + " did not exit within the timeout");
   }
   completed.exit_code = *code;
   return completed;
+}
+
+// The server run to completion (for --help, bad command lines, --backup-to).
+inline Completed run_to_exit(const std::vector<std::string>& args, std::chrono::milliseconds timeout = 10s) {
+  return run_program(ELGRANDE_SERVER_BINARY, args, timeout);
 }
 
 // A running server. The constructor returns once the server has announced its port;

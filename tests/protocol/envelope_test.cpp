@@ -74,7 +74,7 @@ TEST_CASE("Envelope: every error code has a distinct name that reads back",
        {ErrorCode::bad_json, ErrorCode::bad_envelope, ErrorCode::unknown_type,
         ErrorCode::bad_payload, ErrorCode::too_large, ErrorCode::rate_limited,
         ErrorCode::not_your_turn, ErrorCode::illegal_command, ErrorCode::table_full,
-        ErrorCode::not_found, ErrorCode::internal}) {
+        ErrorCode::not_found, ErrorCode::internal, ErrorCode::unavailable}) {
     CHECK(error_code_from_string(to_string(code)) == code);
   }
   CHECK(to_string(ErrorCode::rate_limited) == "rate_limited");

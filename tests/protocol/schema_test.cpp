@@ -93,6 +93,7 @@ Json table(const std::string& status, int players = 3, bool automa = false) {
             {"status", status},
             {"options", protocol::to_json(Options{players, false, automa, false})},
             {"turn_seconds", 0},
+            {"on_timeout", "bot_answers"},
             {"seats", seats},
             {"spectators", 0}};
   if (status == "finished") {
@@ -201,7 +202,16 @@ TEST_CASE("every client message of the catalogue fits the client schema") {
       {{"type", "lobby.list"}, {"id", 3}},
       {{"type", "lobby.subscribe"}},
       request("lobby.unsubscribe", Json::object()),
+      {{"type", "player.games"}, {"id", 4}},
+      {{"type", "history.list"}},
+      request("history.list", {{"everyone", true}, {"before", 120}, {"limit", 50}}),
       request("table.create", {{"options", protocol::to_json(Options{4, false, false, false})}}),
+      request("table.create", {{"options", protocol::to_json(Options{2, false, false, false})},
+                               {"turn_seconds", 172800},
+                               {"on_timeout", "replace_seat"},
+                               {"replace_after", 2}}),
+      request("table.create", {{"options", protocol::to_json(Options{3, false, false, false})},
+                               {"on_timeout", "bot_answers"}}),
       request("table.create", {{"name", "Friday"},
                                {"options", protocol::to_json(Options{2, true, true, true})},
                                {"turn_seconds", 86400}},
@@ -239,6 +249,21 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
   resigned["seats"][3] = human_seat(3, 13, false);
   resigned["spectators"] = 2;
   resigned["turn_seconds"] = 1209600;
+  Json replaced = table("playing", 3);
+  replaced["on_timeout"] = "replace_seat";
+  replaced["replace_after"] = 2;
+  replaced["seats"][0]["timeouts"] = 1;
+  replaced["seats"][2] = {{"seat", 2}, {"kind", "bot"}, {"player", player(12, "Bea")}, {"replaced", true}, {"timeouts", 2}};
+  const Json finished_game = {{"id", 41},
+                              {"name", "Friday"},
+                              {"options", protocol::to_json(Options{3, false, false, false})},
+                              {"turn_seconds", 86400},
+                              {"seats", {{{"seat", 0}, {"kind", "human"}, {"player", player(11, "Ana")}},
+                                         {{"seat", 1}, {"kind", "bot"}},
+                                         {{"seat", 2}, {"kind", "bot"}, {"player", player(12, "Bea")}, {"resigned", true}}}},
+                              {"result", {{"scores", {50, 61, 61}}, {"winners", {1, 2}}}},
+                              {"started_at", 1795328400000},
+                              {"finished_at", 1795928400000}};
 
   const std::vector<Json> messages = {
       reply("hello", {{"protocol", 1},
@@ -251,6 +276,15 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
       reply("lobby.list", {{"tables", {table("open"), table("playing", 5), resigned}}}),
       reply("lobby.subscribe", {{"tables", {table("open", 2, true)}}}),
       reply("lobby.unsubscribe", Json::object()),
+      reply("player.games", {{"games", Json::array()}}),
+      reply("player.games", {{"games", {{{"table", replaced}, {"seat", 0}, {"my_turn", true}, {"waiting_for", {0, 1}},
+                                         {"deadline", 1795328460000}},
+                                        {{"table", table("open")}, {"seat", 0}, {"my_turn", false}, {"waiting_for", Json::array()}},
+                                        {{"table", table("finished", 3)}, {"seat", 0}, {"my_turn", false},
+                                         {"waiting_for", Json::array()}}}}}),
+      reply("history.list", {{"games", Json::array()}}),
+      reply("history.list", {{"games", {finished_game}}}),
+      push("table.update", {{"table", replaced}}),
       reply("table.create", {{"table", table("open", 2)}}),
       reply("table.join", {{"table", table("open", 4)}, {"seat", 2}}),
       reply("table.seat", {{"table", table("open")}, {"seat", 1}}),
@@ -288,7 +322,7 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
   for (const std::string code :
        {"bad_json", "bad_envelope", "unknown_type", "bad_payload", "too_large", "rate_limited", "not_identified",
         "unknown_token", "forbidden", "wrong_state", "seat_taken", "table_full", "not_found", "not_your_turn",
-        "illegal_command", "internal"})
+        "illegal_command", "internal", "unavailable"})
     require_valid(error(code, std::nullopt), "server");
 }
 
@@ -337,6 +371,11 @@ TEST_CASE("the client schema refuses broken requests") {
   require_invalid(with(create, "/payload/name", Json(std::string(65, 'n'))), "client");
   require_invalid(with(create, "/payload/turn_seconds", Json(-5)), "client");
   require_invalid(with(create, "/payload/turn_seconds", Json(1209601)), "client");
+  require_invalid(with(create, "/payload/on_timeout", Json("forfeit")), "client");
+  require_invalid(with(create, "/payload/replace_after", Json(0)), "client");
+  require_invalid(request("history.list", {{"limit", 51}}), "client");
+  require_invalid(request("history.list", {{"player", 3}}), "client");
+  require_invalid(request("player.games", {{"everyone", true}}), "client");
   require_invalid(with(create, "/payload/options/players", Json(6)), "client");
   require_invalid(with(create, "/payload/options/players", Json(1)), "client");
   require_invalid(with(create, "/payload/options/automa", Json(true)), "client");       // only with 2 players
@@ -409,6 +448,19 @@ TEST_CASE("the server schema refuses broken tables and replies") {
   require_invalid(with(update, "/payload/table/seats/0/connected", std::nullopt), "server");
   require_invalid(with(update, "/payload/table/seats/0/player", std::nullopt), "server");
   require_invalid(with(update, "/payload/table/seats/1/resigned", Json(true)), "server");  // no player
+  require_invalid(with(update, "/payload/table/seats/1/replaced", Json(true)), "server");  // no player
+  require_invalid(with(update, "/payload/table/seats/0/timeouts", Json(0)), "server");
+  require_invalid(with(update, "/payload/table/on_timeout", std::nullopt), "server");
+  require_invalid(with(update, "/payload/table/on_timeout", Json("shrug")), "server");
+  require_invalid(with(update, "/payload/table/replace_after", Json(3)), "server");  // only with replace_seat
+  require_invalid(with(with(update, "/payload/table/on_timeout", Json("replace_seat")), "/payload/table/replace_after",
+                       Json(11)),
+                  "server");
+  require_valid(with(with(update, "/payload/table/on_timeout", Json("replace_seat")), "/payload/table/replace_after",
+                     Json(10)),
+                "server");
+  require_invalid(reply("player.games", {{"games", {{{"table", table("open")}, {"seat", 0}}}}}), "server");
+  require_invalid(reply("history.list", {{"games", {{{"id", 3}}}}}), "server");
   require_invalid(with(update, "/payload/table/status", Json("closed")), "server");
   require_invalid(with(update, "/payload/table/status", Json("finished")), "server");  // no result
   require_invalid(with(update, "/payload/table/result", Json{{"scores", {1, 2, 3, 4}}, {"winners", {3}}}), "server");

@@ -35,6 +35,7 @@ enum class ErrorCode {
   table_full,
   not_found,
   internal,
+  unavailable,  // the server cannot save changes now (its disk); nothing changed, try later
 };
 
 std::string_view to_string(ErrorCode code);

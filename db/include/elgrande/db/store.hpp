@@ -1,0 +1,169 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "elgrande/db/database.hpp"
+#include "elgrande/engine/game.hpp"
+#include "elgrande/engine/record.hpp"
+
+namespace elgrande::db {
+
+using UnixMillis = std::int64_t;
+using TokenHash = std::array<std::byte, 32>;
+
+struct PlayerRecord {
+  std::int64_t id = 0;
+  std::string name;
+  TokenHash token_hash{};
+  UnixMillis created_at = 0;
+};
+
+struct SeatRecord {
+  std::string kind = "empty";  // "empty", "human" or "bot"
+  std::optional<std::int64_t> player;
+  bool resigned = false;
+  std::optional<UnixMillis> deadline;
+  int timeouts = 0;       // in a row (schema 2)
+  bool replaced = false;  // handed to a bot after repeated timeouts (schema 2)
+  friend bool operator==(const SeatRecord&, const SeatRecord&) = default;
+};
+
+// A table as stored: what everyone may know, plus the secret seed.
+struct TableRecord {
+  std::int64_t id = 0;
+  std::string name;
+  std::int64_t host = 0;
+  std::string status = "open";  // "open", "playing" or "finished"
+  Options options;
+  int turn_seconds = 0;
+  std::string on_timeout = "bot_answers";  // or "replace_seat" (schema 2)
+  int replace_after = 0;
+  UnixMillis created_at = 0;
+  std::optional<std::uint64_t> seed;
+  std::optional<UnixMillis> started_at;
+  std::optional<UnixMillis> finished_at;
+  std::vector<SeatRecord> seats;
+  friend bool operator==(const TableRecord&, const TableRecord&) = default;
+};
+
+// Who answered a decision: the seat's player, a server bot seat, or the server's bot for
+// a player whose time ran out.
+enum class Source : std::uint8_t { player, bot, timeout };
+std::string_view name(Source source);  // "player", "bot", "timeout"
+
+struct LoggedCommand {
+  std::int64_t seq = 0;  // the game's version once applied: 1, 2, ...
+  Seat seat = 0;
+  Command command;
+  Source source = Source::player;
+  UnixMillis time = 0;
+};
+
+// A table brought back at start: its record and, once started, its game.
+struct RestoredTable {
+  TableRecord table;
+  std::optional<GameState> game;
+  std::size_t replayed = 0;  // commands replayed on top of the snapshot (or from the start)
+};
+
+// A table whose game could not be rebuilt (the engine refused its log): left untouched in
+// the database, reported to the operator.
+struct Unrestorable {
+  std::int64_t table = 0;
+  std::string reason;
+};
+
+struct Restored {
+  std::vector<RestoredTable> tables;
+  std::vector<Unrestorable> failed;
+};
+
+struct ChatLine {
+  std::int64_t player = 0;
+  std::string name;
+  std::optional<int> seat;  // none for a spectator
+  std::string text;
+  UnixMillis time = 0;
+};
+
+// A finished game as the history lists it.
+struct FinishedGame {
+  TableRecord table;
+  std::vector<int> scores;
+  std::vector<int> winners;
+  std::vector<std::optional<std::string>> names;  // per seat: the player's name, if any
+};
+
+// The server's records in SQLite: identities, tables with their seats, command logs and
+// snapshots. Every method runs on the connection's thread; writes are meant to be grouped
+// in a caller's Transaction.
+class Store {
+ public:
+  // The database must be migrated to the latest schema.
+  explicit Store(Database& database);
+
+  Database& database() { return database_; }
+
+  // --- Identities. ---
+  void insert_player(const PlayerRecord& player);
+  void rename_player(std::int64_t id, const std::string& name);
+  std::vector<PlayerRecord> players();
+
+  // --- Tables. ---
+  // Inserts or replaces the table's row and its seats.
+  void save_table(const TableRecord& table, const std::optional<std::string>& result_json = std::nullopt);
+  void delete_table(std::int64_t id);
+  void append_commands(std::int64_t table, std::span<const LoggedCommand> commands);
+  // Keeps only the latest snapshot of each table.
+  void save_snapshot(std::int64_t table, const GameState& state);
+  void delete_snapshot(std::int64_t table);
+  std::int64_t max_table_id();
+
+  // Every open or playing table, and those finished since `finished_since` (for players
+  // coming back to see the end), with the games rebuilt from snapshot and log.
+  Restored live_tables(UnixMillis finished_since);
+
+  void add_chat(std::int64_t table, const ChatLine& line);
+  // The table's last `limit` lines, oldest first.
+  std::vector<ChatLine> recent_chat(std::int64_t table, int limit);
+
+  // --- History. ---
+  // Finished games, newest first: those of `player` (or everyone's), with ids below
+  // `before` (for paging), at most `limit`.
+  std::vector<FinishedGame> finished_games(std::optional<std::int64_t> player,
+                                           std::optional<std::int64_t> before, int limit);
+  // One finished game (its seed may be revealed then); nothing if it is not finished.
+  std::optional<FinishedGame> finished_game(std::int64_t table);
+  // The whole log of a table, finished or not.
+  std::vector<LoggedCommand> commands(std::int64_t table);
+
+ private:
+  std::vector<SeatRecord> seats(std::int64_t table);
+  TableRecord read_table(Statement& row);
+  FinishedGame finished_game(Statement& row);  // read_table's columns, then the result
+
+  Database& database_;
+  Statement insert_player_;
+  Statement rename_player_;
+  Statement save_table_;
+  Statement save_seat_;
+  Statement delete_table_;
+  Statement append_command_;
+  Statement save_snapshot_;
+  Statement delete_snapshot_;
+  Statement seats_;
+  Statement add_chat_;
+  Statement player_name_;
+};
+
+// The layout of GameState that snapshot bytes are in: a snapshot in another layout (an
+// older or newer build) is ignored and its game rebuilt from the log.
+std::int64_t snapshot_format();
+
+}  // namespace elgrande::db

@@ -1,0 +1,111 @@
+#include "elgrande/db/schema.hpp"
+
+#include <string>
+
+namespace elgrande::db {
+namespace {
+
+// Times are milliseconds since the Unix epoch. Options, commands and results are JSON in
+// the codecs' shapes (docs/protocol-codecs.md), so that a record can be read without the
+// server and survives changes to the engine's memory layout.
+constexpr std::string_view kVersion1 = R"sql(
+CREATE TABLE players (
+  id         INTEGER PRIMARY KEY,
+  name       TEXT NOT NULL,
+  token_hash BLOB NOT NULL UNIQUE,  -- SHA-256 of the secret token; the token is never stored
+  created_at INTEGER NOT NULL
+);
+
+CREATE TABLE tables (
+  id           INTEGER PRIMARY KEY,
+  name         TEXT NOT NULL,
+  host         INTEGER NOT NULL REFERENCES players(id),
+  status       TEXT NOT NULL CHECK (status IN ('open', 'playing', 'finished')),
+  options      TEXT NOT NULL,
+  turn_seconds INTEGER NOT NULL,
+  created_at   INTEGER NOT NULL,
+  seed         INTEGER,  -- secret until the game is over; set at the start
+  started_at   INTEGER,
+  finished_at  INTEGER,
+  result       TEXT      -- {"scores": [...], "winners": [...]}
+);
+CREATE INDEX tables_by_status ON tables(status, id);
+
+CREATE TABLE seats (
+  table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+  seat     INTEGER NOT NULL,
+  kind     TEXT NOT NULL CHECK (kind IN ('empty', 'human', 'bot')),
+  player   INTEGER REFERENCES players(id),
+  resigned INTEGER NOT NULL DEFAULT 0,
+  deadline INTEGER,  -- when the seat's pending decision times out
+  PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX seats_by_player ON seats(player) WHERE player IS NOT NULL;
+
+-- The command log: a game is its options, its seed and these, in order.
+CREATE TABLE commands (
+  table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+  seq      INTEGER NOT NULL,  -- 1, 2, ...: the game's version once it is applied
+  seat     INTEGER NOT NULL,
+  command  TEXT NOT NULL,
+  source   TEXT NOT NULL CHECK (source IN ('player', 'bot', 'timeout')),
+  time     INTEGER NOT NULL,
+  PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+
+-- The latest state of a game in progress, so that loading replays a few commands
+-- instead of the whole log. Only an optimisation: the log alone rebuilds every game.
+CREATE TABLE snapshots (
+  table_id INTEGER PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+  seq      INTEGER NOT NULL,
+  format   INTEGER NOT NULL,  -- the engine's in-memory layout the bytes are in
+  state    BLOB NOT NULL,
+  hash     INTEGER NOT NULL   -- the engine's state hash, checked after loading
+);
+)sql";
+
+// Asynchronous play: what a timeout costs a seat, and the table chat.
+constexpr std::string_view kVersion2 = R"sql(
+ALTER TABLE tables ADD COLUMN on_timeout TEXT NOT NULL DEFAULT 'bot_answers'
+  CHECK (on_timeout IN ('bot_answers', 'replace_seat'));
+ALTER TABLE tables ADD COLUMN replace_after INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE seats ADD COLUMN timeouts INTEGER NOT NULL DEFAULT 0;  -- in a row
+ALTER TABLE seats ADD COLUMN replaced INTEGER NOT NULL DEFAULT 0;  -- a bot took over
+
+CREATE TABLE chat (
+  id       INTEGER PRIMARY KEY,
+  table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+  player   INTEGER NOT NULL REFERENCES players(id),
+  seat     INTEGER,  -- none for a spectator
+  text     TEXT NOT NULL,
+  time     INTEGER NOT NULL
+);
+CREATE INDEX chat_by_table ON chat(table_id, id);
+)sql";
+
+}  // namespace
+
+const std::vector<std::string_view>& migrations() {
+  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2};
+  return kMigrations;
+}
+
+int latest_schema_version() { return static_cast<int>(migrations().size()); }
+
+void migrate(Database& database, int up_to) {
+  const int found = database.user_version();
+  if (found > latest_schema_version()) {
+    throw SchemaTooNew("database " + database.file().string() + " has schema version " +
+                       std::to_string(found) + ", newer than this server's " +
+                       std::to_string(latest_schema_version()) +
+                       "; run the elgrande-server release that wrote it, or a later one");
+  }
+  for (int version = found + 1; version <= up_to; ++version) {
+    Transaction transaction(database);
+    database.execute(std::string(migrations()[static_cast<std::size_t>(version - 1)]));
+    database.set_user_version(version);
+    transaction.commit();
+  }
+}
+
+}  // namespace elgrande::db

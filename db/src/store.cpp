@@ -1,0 +1,364 @@
+#include "elgrande/db/store.hpp"
+
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
+
+#include "elgrande/protocol/codec.hpp"
+
+namespace elgrande::db {
+namespace {
+
+using protocol::Json;
+
+// Bumped by hand when GameState changes without changing size; the size catches the rest,
+// and the hash stored beside every snapshot catches what both miss.
+constexpr std::int64_t kSnapshotLayout = 1;
+static_assert(std::is_trivially_copyable_v<GameState>, "snapshots copy the state's bytes");
+
+Source source_from(std::string_view name) {
+  if (name == "bot") return Source::bot;
+  if (name == "timeout") return Source::timeout;
+  return Source::player;
+}
+
+// SQLite integers are signed; seeds use all 64 bits.
+std::int64_t to_column(std::uint64_t seed) { return static_cast<std::int64_t>(seed); }
+std::uint64_t seed_from(std::int64_t column) { return static_cast<std::uint64_t>(column); }
+
+Options options_from(const std::string& text, std::int64_t table) {
+  const auto json = protocol::parse_json(text);
+  if (!json) throw std::runtime_error("table " + std::to_string(table) + ": options are not JSON");
+  const auto options = protocol::options_from_json(json.value());
+  if (!options) {
+    throw std::runtime_error("table " + std::to_string(table) + ": " + options.error().message);
+  }
+  return options.value();
+}
+
+Command command_from(const std::string& text, std::int64_t table, std::int64_t seq) {
+  const auto json = protocol::parse_json(text);
+  const auto command = json ? protocol::command_from_json(json.value())
+                            : protocol::Decoded<Command>(json.error());
+  if (!command) {
+    throw std::runtime_error("table " + std::to_string(table) + ", command " + std::to_string(seq) +
+                             ": " + command.error().message);
+  }
+  return command.value();
+}
+
+// The columns read_table expects, in order.
+constexpr std::string_view kTableColumns =
+    "id, name, host, status, options, turn_seconds, created_at, seed, started_at, finished_at, "
+    "on_timeout, replace_after";
+
+}  // namespace
+
+std::string_view name(Source source) {
+  switch (source) {
+    case Source::bot:
+      return "bot";
+    case Source::timeout:
+      return "timeout";
+    case Source::player:
+      break;
+  }
+  return "player";
+}
+
+std::int64_t snapshot_format() {
+  return (kSnapshotLayout << 32) | static_cast<std::int64_t>(sizeof(GameState));
+}
+
+Store::Store(Database& database)
+    : database_(database),
+      insert_player_(database.prepare(
+          "INSERT INTO players (id, name, token_hash, created_at) VALUES (?1, ?2, ?3, ?4)")),
+      rename_player_(database.prepare("UPDATE players SET name = ?2 WHERE id = ?1")),
+      save_table_(database.prepare(
+          "INSERT INTO tables (id, name, host, status, options, turn_seconds, created_at, seed, "
+          "started_at, finished_at, result, on_timeout, replace_after) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+          "ON CONFLICT (id) DO UPDATE SET name = ?2, host = ?3, status = ?4, options = ?5, "
+          "turn_seconds = ?6, created_at = ?7, seed = ?8, started_at = ?9, finished_at = ?10, "
+          "result = coalesce(?11, result), on_timeout = ?12, replace_after = ?13")),
+      save_seat_(database.prepare(
+          "INSERT OR REPLACE INTO seats (table_id, seat, kind, player, resigned, deadline, "
+          "timeouts, replaced) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
+      delete_table_(database.prepare("DELETE FROM tables WHERE id = ?1")),
+      append_command_(database.prepare(
+          "INSERT INTO commands (table_id, seq, seat, command, source, time) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")),
+      save_snapshot_(database.prepare(
+          "INSERT OR REPLACE INTO snapshots (table_id, seq, format, state, hash) "
+          "VALUES (?1, ?2, ?3, ?4, ?5)")),
+      delete_snapshot_(database.prepare("DELETE FROM snapshots WHERE table_id = ?1")),
+      seats_(database.prepare("SELECT kind, player, resigned, deadline, timeouts, replaced FROM seats "
+                              "WHERE table_id = ?1 ORDER BY seat")),
+      add_chat_(database.prepare(
+          "INSERT INTO chat (table_id, player, seat, text, time) VALUES (?1, ?2, ?3, ?4, ?5)")),
+      player_name_(database.prepare("SELECT name FROM players WHERE id = ?1")) {}
+
+// --- Identities. ---
+
+void Store::insert_player(const PlayerRecord& player) {
+  insert_player_.bind(1, player.id)
+      .bind(2, player.name)
+      .bind(3, std::span<const std::byte>(player.token_hash))
+      .bind(4, player.created_at)
+      .run();
+}
+
+void Store::rename_player(std::int64_t id, const std::string& name) {
+  rename_player_.bind(1, id).bind(2, name).run();
+}
+
+std::vector<PlayerRecord> Store::players() {
+  Statement rows = database_.prepare("SELECT id, name, token_hash, created_at FROM players ORDER BY id");
+  std::vector<PlayerRecord> players;
+  while (rows.step()) {
+    PlayerRecord player{rows.integer(0), rows.text(1), {}, rows.integer(3)};
+    const std::vector<std::byte> hash = rows.blob(2);
+    if (hash.size() != player.token_hash.size()) {
+      throw std::runtime_error("player " + std::to_string(player.id) + ": token hash is not 32 bytes");
+    }
+    std::memcpy(player.token_hash.data(), hash.data(), hash.size());
+    players.push_back(std::move(player));
+  }
+  return players;
+}
+
+// --- Tables. ---
+
+void Store::save_table(const TableRecord& table, const std::optional<std::string>& result_json) {
+  save_table_.bind(1, table.id)
+      .bind(2, table.name)
+      .bind(3, table.host)
+      .bind(4, table.status)
+      .bind(5, protocol::to_json(table.options).dump())
+      .bind(6, table.turn_seconds)
+      .bind(7, table.created_at)
+      .bind(8, table.seed ? std::optional(to_column(*table.seed)) : std::nullopt)
+      .bind(9, table.started_at)
+      .bind(10, table.finished_at)
+      .bind(11, result_json)
+      .bind(12, table.on_timeout)
+      .bind(13, table.replace_after)
+      .run();
+  for (std::size_t s = 0; s < table.seats.size(); ++s) {
+    const SeatRecord& seat = table.seats[s];
+    save_seat_.bind(1, table.id)
+        .bind(2, static_cast<std::int64_t>(s))
+        .bind(3, seat.kind)
+        .bind(4, seat.player)
+        .bind(5, seat.resigned ? 1 : 0)
+        .bind(6, seat.deadline)
+        .bind(7, seat.timeouts)
+        .bind(8, seat.replaced ? 1 : 0)
+        .run();
+  }
+}
+
+void Store::delete_table(std::int64_t id) { delete_table_.bind(1, id).run(); }
+
+void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> commands) {
+  for (const LoggedCommand& logged : commands) {
+    append_command_.bind(1, table)
+        .bind(2, logged.seq)
+        .bind(3, logged.seat)
+        .bind(4, protocol::to_json(logged.command).dump())
+        .bind(5, name(logged.source))
+        .bind(6, logged.time)
+        .run();
+  }
+}
+
+void Store::save_snapshot(std::int64_t table, const GameState& state) {
+  const auto* bytes = reinterpret_cast<const std::byte*>(&state);
+  save_snapshot_.bind(1, table)
+      .bind(2, static_cast<std::int64_t>(state.version))
+      .bind(3, snapshot_format())
+      .bind(4, std::span<const std::byte>(bytes, sizeof state))
+      .bind(5, static_cast<std::int64_t>(hash(state)))
+      .run();
+}
+
+void Store::delete_snapshot(std::int64_t table) { delete_snapshot_.bind(1, table).run(); }
+
+std::int64_t Store::max_table_id() {
+  Statement row = database_.prepare("SELECT coalesce(max(id), 0) FROM tables");
+  row.step();
+  return row.integer(0);
+}
+
+std::vector<SeatRecord> Store::seats(std::int64_t table) {
+  std::vector<SeatRecord> seats;
+  seats_.bind(1, table);
+  while (seats_.step()) {
+    seats.push_back(SeatRecord{seats_.text(0), seats_.optional_integer(1), seats_.integer(2) != 0,
+                               seats_.optional_integer(3), static_cast<int>(seats_.integer(4)),
+                               seats_.integer(5) != 0});
+  }
+  seats_.reset();
+  return seats;
+}
+
+TableRecord Store::read_table(Statement& row) {
+  TableRecord table;
+  table.id = row.integer(0);
+  table.name = row.text(1);
+  table.host = row.integer(2);
+  table.status = row.text(3);
+  table.options = options_from(row.text(4), table.id);
+  table.turn_seconds = static_cast<int>(row.integer(5));
+  table.created_at = row.integer(6);
+  if (!row.is_null(7)) table.seed = seed_from(row.integer(7));
+  table.started_at = row.optional_integer(8);
+  table.finished_at = row.optional_integer(9);
+  table.on_timeout = row.text(10);
+  table.replace_after = static_cast<int>(row.integer(11));
+  table.seats = seats(table.id);
+  return table;
+}
+
+Restored Store::live_tables(UnixMillis finished_since) {
+  Restored restored;
+  Statement tables = database_.prepare(
+      "SELECT " + std::string(kTableColumns) +
+      " FROM tables WHERE status IN ('open', 'playing') OR (status = 'finished' AND finished_at >= ?1) "
+      "ORDER BY id");
+  tables.bind(1, finished_since);
+  Statement snapshot = database_.prepare(
+      "SELECT seq, format, state, hash FROM snapshots WHERE table_id = ?1");
+  Statement log = database_.prepare(
+      "SELECT seq, seat, command FROM commands WHERE table_id = ?1 AND seq > ?2 ORDER BY seq");
+  while (tables.step()) {
+    RestoredTable table{read_table(tables), std::nullopt, 0};
+    const std::int64_t id = table.table.id;
+    try {
+      if (table.table.status != "open") {
+        if (!table.table.seed) throw std::runtime_error("a started game without a seed");
+        GameState state = new_game(table.table.options, *table.table.seed);
+        snapshot.bind(1, id);
+        if (snapshot.step() && snapshot.integer(1) == snapshot_format()) {
+          const std::vector<std::byte> bytes = snapshot.blob(2);
+          GameState loaded;
+          if (bytes.size() == sizeof loaded) {
+            std::memcpy(&loaded, bytes.data(), sizeof loaded);
+            // A snapshot that does not hash to what was stored is not trusted: the log
+            // rebuilds the game instead.
+            if (static_cast<std::int64_t>(hash(loaded)) == snapshot.integer(3) &&
+                loaded.version == snapshot.integer(0)) {
+              state = loaded;
+            }
+          }
+        }
+        snapshot.reset();
+        log.bind(1, id).bind(2, static_cast<std::int64_t>(state.version));
+        Events events;
+        while (log.step()) {
+          const std::int64_t seq = log.integer(0);
+          if (seq != static_cast<std::int64_t>(state.version) + 1) {
+            throw std::runtime_error("command " + std::to_string(state.version + 1) + " is missing");
+          }
+          const Command command = command_from(log.text(2), id, seq);
+          events.clear();
+          if (const auto rejection = apply(state, static_cast<Seat>(log.integer(1)), command, events)) {
+            throw std::runtime_error("the engine refuses command " + std::to_string(seq) + ": " +
+                                     rejection->reason);
+          }
+          ++table.replayed;
+        }
+        log.reset();
+        table.game = state;
+      }
+      restored.tables.push_back(std::move(table));
+    } catch (const std::exception& error) {
+      snapshot.reset();
+      log.reset();
+      restored.failed.push_back(Unrestorable{id, error.what()});
+    }
+  }
+  return restored;
+}
+
+void Store::add_chat(std::int64_t table, const ChatLine& line) {
+  add_chat_.bind(1, table)
+      .bind(2, line.player)
+      .bind(3, line.seat ? std::optional<std::int64_t>(*line.seat) : std::nullopt)
+      .bind(4, line.text)
+      .bind(5, line.time)
+      .run();
+}
+
+std::vector<ChatLine> Store::recent_chat(std::int64_t table, int limit) {
+  Statement rows = database_.prepare(
+      "SELECT c.player, p.name, c.seat, c.text, c.time FROM chat c JOIN players p ON p.id = c.player "
+      "WHERE c.table_id = ?1 ORDER BY c.id DESC LIMIT ?2");
+  rows.bind(1, table).bind(2, limit);
+  std::vector<ChatLine> lines;
+  while (rows.step()) {
+    std::optional<int> seat;
+    if (!rows.is_null(2)) seat = static_cast<int>(rows.integer(2));
+    lines.push_back(ChatLine{rows.integer(0), rows.text(1), seat, rows.text(3), rows.integer(4)});
+  }
+  return {lines.rbegin(), lines.rend()};
+}
+
+// --- History. ---
+
+std::vector<FinishedGame> Store::finished_games(std::optional<std::int64_t> player,
+                                                std::optional<std::int64_t> before, int limit) {
+  Statement rows = database_.prepare(
+      "SELECT " + std::string(kTableColumns) + ", result FROM tables WHERE status = 'finished' "
+      "AND (?1 IS NULL OR id IN (SELECT table_id FROM seats WHERE player = ?1)) "
+      "AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3");
+  rows.bind(1, player).bind(2, before).bind(3, limit);
+  std::vector<FinishedGame> games;
+  while (rows.step()) games.push_back(finished_game(rows));
+  return games;
+}
+
+FinishedGame Store::finished_game(Statement& row) {
+  FinishedGame game;
+  game.table = read_table(row);
+  const auto result = protocol::parse_json(row.text(12));
+  if (result && result.value().is_object()) {
+    game.scores = result.value().value("scores", std::vector<int>{});
+    game.winners = result.value().value("winners", std::vector<int>{});
+  }
+  for (const SeatRecord& seat : game.table.seats) {
+    std::optional<std::string> seat_name;
+    if (seat.player) {
+      player_name_.bind(1, *seat.player);
+      if (player_name_.step()) seat_name = player_name_.text(0);
+      player_name_.reset();
+    }
+    game.names.push_back(std::move(seat_name));
+  }
+  return game;
+}
+
+std::optional<FinishedGame> Store::finished_game(std::int64_t table) {
+  Statement row = database_.prepare("SELECT " + std::string(kTableColumns) +
+                                    ", result FROM tables WHERE id = ?1 AND status = 'finished'");
+  row.bind(1, table);
+  if (!row.step()) return std::nullopt;
+  return finished_game(row);
+}
+
+std::vector<LoggedCommand> Store::commands(std::int64_t table) {
+  Statement rows = database_.prepare(
+      "SELECT seq, seat, command, source, time FROM commands WHERE table_id = ?1 ORDER BY seq");
+  rows.bind(1, table);
+  std::vector<LoggedCommand> commands;
+  while (rows.step()) {
+    const std::int64_t seq = rows.integer(0);
+    commands.push_back(LoggedCommand{seq, static_cast<Seat>(rows.integer(1)),
+                                     command_from(rows.text(2), table, seq),
+                                     source_from(rows.text(3)), rows.integer(4)});
+  }
+  return commands;
+}
+
+}  // namespace elgrande::db

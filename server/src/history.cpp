@@ -1,0 +1,39 @@
+#include "history.hpp"
+
+#include <string>
+
+namespace elgrande::server {
+protocol::Json history_entry(const db::FinishedGame& game) {
+  protocol::Json seats = protocol::Json::array();
+  for (std::size_t s = 0; s < game.table.seats.size(); ++s) {
+    const db::SeatRecord& seat = game.table.seats[s];
+    protocol::Json entry = {{"seat", s}, {"kind", seat.kind}};
+    if (seat.player && game.names[s]) entry["player"] = {{"id", *seat.player}, {"name", *game.names[s]}};
+    if (seat.resigned) entry["resigned"] = true;
+    if (seat.replaced) entry["replaced"] = true;
+    seats.push_back(std::move(entry));
+  }
+  return {{"id", game.table.id},
+          {"name", game.table.name},
+          {"options", protocol::to_json(game.table.options)},
+          {"turn_seconds", game.table.turn_seconds},
+          {"seats", std::move(seats)},
+          {"result", {{"scores", game.scores}, {"winners", game.winners}}},
+          {"started_at", game.table.started_at.value_or(0)},
+          {"finished_at", game.table.finished_at.value_or(0)}};
+}
+
+protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands) {
+  GameRecord record{game.table.options, game.table.seed.value_or(0), {}};
+  for (const db::LoggedCommand& logged : commands) record.commands.push_back({logged.seat, logged.command});
+  protocol::Json json = protocol::to_json(record);
+  // Beyond the record proper, which readers ignore: who answered each decision, and when.
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    json["commands"][i]["source"] = db::name(commands[i].source);
+    json["commands"][i]["time"] = commands[i].time;
+  }
+  json["table"] = history_entry(game);
+  return json;
+}
+
+}  // namespace elgrande::server

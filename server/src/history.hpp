@@ -1,0 +1,19 @@
+#pragma once
+
+#include <span>
+
+#include "elgrande/db/store.hpp"
+#include "elgrande/protocol/codec.hpp"
+
+namespace elgrande::server {
+
+// A finished game as history.list shows it: the table, its players, its result and when
+// it ran (docs/protocol.md).
+protocol::Json history_entry(const db::FinishedGame& game);
+
+// The exported record of a finished game (docs/game-record.md): options, the seed (no
+// longer secret), every command with who answered it and when, and the table's history
+// entry. elgrande-replay reads it as it is.
+protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands);
+
+}  // namespace elgrande::server

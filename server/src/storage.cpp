@@ -1,0 +1,136 @@
+#include "storage.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace elgrande::server {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Between attempts at a commit that failed for a passing reason; doubled up to the cap.
+constexpr std::chrono::milliseconds kFirstRetry{50};
+constexpr std::chrono::milliseconds kLongestRetry{2000};
+// At shutdown a failing commit is tried this long, then its moves are given up (they
+// were never acknowledged to anyone).
+constexpr std::chrono::seconds kShutdownPatience{10};
+
+}  // namespace
+
+Storage::Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics> metrics)
+    : database_(std::move(database)),
+      store_(std::make_unique<db::Store>(*database_)),
+      metrics_(std::move(metrics)),
+      thread_([this] { run(); }) {}
+
+Storage::~Storage() { stop(); }
+
+void Storage::write(Work work, Done done) {
+  {
+    const std::lock_guard lock(mutex_);
+    queue_.push_back(Job{std::move(work), done ? std::move(done) : Done([](bool) {})});
+  }
+  wake_.notify_one();
+}
+
+void Storage::read(Work work) {
+  {
+    const std::lock_guard lock(mutex_);
+    queue_.push_back(Job{std::move(work), nullptr});
+  }
+  wake_.notify_one();
+}
+
+void Storage::stop() {
+  {
+    const std::lock_guard lock(mutex_);
+    if (stopping_ && !thread_.joinable()) return;
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Storage::run() {
+  for (;;) {
+    std::deque<Job> batch;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping, and nothing left to do
+      batch.swap(queue_);
+    }
+    // Consecutive writes share one transaction; a read sees every write asked before it.
+    std::vector<Job> writes;
+    for (Job& job : batch) {
+      if (job.done) {
+        writes.push_back(std::move(job));
+        continue;
+      }
+      commit(writes);
+      try {
+        job.work(*store_);
+      } catch (const std::exception& error) {
+        spdlog::error("database read failed: {}", error.what());
+      }
+    }
+    commit(writes);
+  }
+}
+
+void Storage::commit(std::vector<Job>& writes) {
+  if (writes.empty()) return;
+  const auto started = Clock::now();
+  auto wait = kFirstRetry;
+  for (;;) {
+    try {
+      db::Transaction transaction(*database_);
+      for (Job& job : writes) job.work(*store_);
+      transaction.commit();
+      break;
+    } catch (const db::Error& error) {
+      metrics_->db_errors.fetch_add(1, std::memory_order_relaxed);
+      bool stopping = false;
+      {
+        const std::lock_guard lock(mutex_);
+        stopping = stopping_;
+      }
+      if (error.transient() && !(stopping && Clock::now() - started > kShutdownPatience)) {
+        if (healthy_.exchange(false)) spdlog::error("database write failed, retrying: {}", error.what());
+        std::this_thread::sleep_for(wait);
+        wait = std::min(wait * 2, kLongestRetry);
+        continue;
+      }
+      spdlog::critical("database write failed for good: {}", error.what());
+    } catch (const std::exception& error) {
+      // A write that throws on its own (a bug): the others must not go down with it.
+      spdlog::critical("database write failed: {}", error.what());
+    }
+    // Give each write its own transaction, so only the failing ones are lost.
+    for (Job& job : writes) {
+      bool committed = false;
+      try {
+        db::Transaction transaction(*database_);
+        job.work(*store_);
+        transaction.commit();
+        committed = true;
+      } catch (const std::exception& error) {
+        spdlog::critical("a write is abandoned: {}", error.what());
+      }
+      job.done(committed);
+    }
+    writes.clear();
+    return;
+  }
+  if (!healthy_.exchange(true)) spdlog::info("database writes succeed again");
+  metrics_->db_commits.fetch_add(1, std::memory_order_relaxed);
+  metrics_->db_writes.fetch_add(writes.size(), std::memory_order_relaxed);
+  metrics_->commit_latency.observe(Clock::now() - started);
+  for (Job& job : writes) job.done(true);
+  writes.clear();
+}
+
+}  // namespace elgrande::server

@@ -1,0 +1,209 @@
+#pragma once
+
+// What the end-to-end tests share: the server's arguments, schema checks on every
+// message, bot swarms, and a raw client's requests, pushes and random play.
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bot_client.hpp"
+#include "elgrande/engine/bot.hpp"
+#include "elgrande/protocol/codec.hpp"
+#include "server_process.hpp"
+#include "support/schema_validator.hpp"
+#include "ws_client.hpp"
+
+namespace elgrande::test {
+
+namespace bot = elgrande::bot;
+using elgrande::Options;
+
+
+inline std::vector<std::string> server_args(const TempDir& dir) {
+  return {"--config",       ELGRANDE_SOURCE_DIR "/config/server.json",
+          "--port",         "0",
+          "--data-dir",     (dir.path() / "data").string(),
+          "--web-root",     (dir.path() / "no-web").string(),
+          "--threads",      "2",
+          "--bot-delay-ms", "0",
+          // The bot clients answer at machine speed.
+          "--messages-per-second", "100000", "--message-burst", "100000"};
+}
+
+// Every message either way must fit protocol/schema/.
+inline void check_schema(const Json& message, const char* direction) {
+  static const elgrande::testing::SchemaValidator schemas(ELGRANDE_SCHEMA_DIR);
+  if (const auto problem = schemas.check(message, direction)) {
+    FAIL_CHECK(direction << " message off schema: " << *problem << "\n" << message.dump().substr(0, 600));
+  }
+}
+
+inline bot::SwarmSettings swarm_settings(const ServerProcess& server, std::uint64_t seed) {
+  bot::SwarmSettings settings;
+  settings.on_message = [](bot::Client&, const Json& message) { check_schema(message, "server"); };
+  settings.on_send = [](bot::Client&, const Json& message) { check_schema(message, "client"); };
+  settings.url = *bot::parse_url("ws://" + server.address() + ":" + std::to_string(server.port()) + "/ws");
+  settings.seed = seed;
+  return settings;
+}
+
+inline Options options(int players, bool short_game = false, bool automa = false, bool four_stacks = false) {
+  Options o;
+  o.players = players;
+  o.short_game = short_game;
+  o.automa = automa;
+  o.four_stacks = four_stacks;
+  return o;
+}
+
+inline bot::TableSpec table(Options o, int server_bots = 0, int spectators = 0) {
+  bot::TableSpec spec;
+  spec.options = o;
+  spec.server_bots = server_bots;
+  spec.spectators = spectators;
+  return spec;
+}
+
+// Every game ended, nothing went wrong, and the only refusals are the races of
+// simultaneous decisions (another seat's answer closed a veto window first).
+inline void check_clean(const bot::Report& report) {
+  INFO("failures: " << nlohmann::json(report.failures).dump());
+  CHECK(report.failures.empty());
+  CHECK(report.games_finished == report.tables);
+  CHECK(report.commands > 0);
+  for (const auto& [code, count] : report.errors) {
+    INFO("error " << code << " x" << count << ", first: " << report.error_examples.at(code));
+    CHECK((code == "not_your_turn/not_your_turn" || code == "illegal_command/wrong_command"));
+  }
+}
+
+// The final result is the same for every seat and spectator of a table.
+inline void check_results_agree(const bot::Swarm& swarm) {
+  std::map<std::int64_t, Json> results;
+  for (const auto& client : swarm.clients()) {
+    REQUIRE(client->game_over());
+    REQUIRE(client->table());
+    const auto [it, first] = results.emplace(*client->table(), client->result());
+    if (!first) CHECK(it->second == client->result());
+  }
+}
+
+
+// --- Raw clients, for the lobby and for inputs the bot client never sends. ---
+
+inline Json hello(WsClient& client, const std::string& name) {
+  const Json reply = client.request(
+      {{"type", "hello"}, {"id", "hello"}, {"payload", {{"protocol", 1}, {"name", name}}}});
+  check_schema(reply, "server");
+  REQUIRE(reply["type"] == "hello.ok");
+  return reply["payload"];
+}
+
+inline Json read(WsClient& client) {
+  Json message = client.read();
+  check_schema(message, "server");
+  return message;
+}
+
+// Reads until the answer to request `id` (a reply or an error), keeping pushes aside.
+inline Json answer(WsClient& client, const Json& id, std::vector<Json>* pushes = nullptr) {
+  for (int i = 0; i < 1000; ++i) {
+    Json message = read(client);
+    if (message.contains("id") && message["id"] == id) return message;
+    if (pushes) pushes->push_back(std::move(message));
+  }
+  FAIL("no answer to request " << id.dump());
+  return {};
+}
+
+enum class Shape { valid, off_schema };  // off_schema: a deliberately bad message
+
+inline Json request(WsClient& client, const std::string& type, Json payload,
+             std::vector<Json>* pushes = nullptr, Shape shape = Shape::valid) {
+  static std::int64_t next_id = 1;
+  const Json id = next_id++;
+  const Json message = {{"type", type}, {"id", id}, {"payload", std::move(payload)}};
+  if (shape == Shape::valid) check_schema(message, "client");
+  client.send(message);
+  return answer(client, id, pushes);
+}
+
+inline Json bad_request(WsClient& client, const std::string& type, Json payload) {
+  return request(client, type, std::move(payload), nullptr, Shape::off_schema);
+}
+
+// The next push of this type.
+inline Json push(WsClient& client, const std::string& type) {
+  for (int i = 0; i < 1000; ++i) {
+    Json message = read(client);
+    if (message["type"] == type) return message["payload"];
+  }
+  FAIL("no " << type << " push");
+  return {};
+}
+
+inline std::string code_of(const Json& message) {
+  if (message.value("type", "") != "error") return "not an error: " + message.dump();
+  return message["payload"].value("code", "");
+}
+
+inline Json create_table(WsClient& client, const Json& options, int turn_seconds = 0) {
+  Json payload = {{"options", options}};
+  if (turn_seconds) payload["turn_seconds"] = turn_seconds;
+  const Json reply = request(client, "table.create", payload);
+  REQUIRE(reply["type"] == "table.create.ok");
+  return reply["payload"]["table"];
+}
+
+// Plays the client's seat with random legal commands until the game is over; returns
+// the game.over payload. Like the bot client: one command in flight, never answering a
+// state older than the one its last command made. `earlier` holds pushes already read.
+inline Json play_to_end(WsClient& client, std::int64_t table, std::uint64_t seed,
+                 const std::vector<Json>& earlier = {}) {
+  elgrande::Rng rng{seed};
+  Json latest;
+  for (const Json& message : earlier) {
+    if (message["type"] == "game.update") latest = message["payload"];
+  }
+  std::int64_t acted = -1;
+  std::int64_t in_flight = 0;  // the id of the command awaiting its reply, 0 for none
+  for (std::int64_t id = 1'000'000; id < 1'020'000;) {
+    if (in_flight == 0 && !latest.is_null() && latest["view"].contains("decision") &&
+        latest["version"].get<std::int64_t>() > acted) {
+      auto view = elgrande::protocol::view_from_json(latest["view"]);
+      REQUIRE(view);
+      acted = latest["version"].get<std::int64_t>();
+      in_flight = ++id;
+      const auto command = elgrande::random_command(view.value(), rng);
+      const Json message = {{"type", "game.command"},
+                            {"id", in_flight},
+                            {"payload", {{"table", table}, {"command", elgrande::protocol::to_json(command)}}}};
+      check_schema(message, "client");
+      client.send(message);
+    }
+    const Json message = read(client);
+    if (message["type"] == "game.over") return message["payload"];
+    if (message["type"] == "game.update") latest = message["payload"];
+    if (in_flight != 0 && message.value("id", Json()) == in_flight) {
+      in_flight = 0;
+      if (message["type"] == "game.command.ok") {
+        acted = std::max(acted, message["payload"]["version"].get<std::int64_t>() - 1);
+      } else {
+        // Only a race with a simultaneous answer of another seat may refuse it.
+        CHECK((code_of(message) == "not_your_turn" ||
+               message["payload"].value("reason", "") == "wrong_command"));
+      }
+    }
+  }
+  FAIL("the game did not end");
+  return {};
+}
+
+inline const Json kTwoPlayers = {{"players", 2}, {"short_game", true}, {"automa", false}, {"four_stacks", false}};
+inline const Json kThreePlayers = {{"players", 3}, {"short_game", true}, {"automa", false}, {"four_stacks", false}};
+
+}  // namespace elgrande::test
