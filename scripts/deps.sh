@@ -1,21 +1,39 @@
 #!/usr/bin/env bash
-# Installs the Debian packages listed in scripts/debian-packages.txt that are missing.
-# Idempotent and silent when everything is present.
+# Installs what the build and the tests need and is missing: the Debian packages listed in
+# scripts/debian-packages.txt, Node.js (Debian's, unless a node is already on the PATH)
+# and the browser tests' npm packages (tests/browser, from its lock file).
+# With --no-tests, only what building and running the server needs (no line marked
+# test-only, no Node.js). Idempotent and silent when everything is present.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 list="$here/debian-packages.txt"
+tests=true
+[[ "${1:-}" == "--no-tests" ]] && tests=false
 
-mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$list")
+if $tests; then
+  mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$list")
+  command -v node >/dev/null && command -v npm >/dev/null || wanted+=(nodejs npm)
+else
+  mapfile -t wanted < <(grep -v 'test-only' "$list" | sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d')
+fi
 missing=()
 for pkg in "${wanted[@]}"; do
   status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
   [[ "$status" == "install ok installed" ]] || missing+=("$pkg")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "deps: installing ${missing[*]}" >&2
+  sudo=""
+  if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
 
-echo "deps: installing ${missing[*]}" >&2
-sudo=""
-if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+$tests || exit 0
+# playwright-core only: the browser is Debian's chromium, never a download.
+browser="$here/../tests/browser"
+if [[ ! -d "$browser/node_modules" || "$browser/package-lock.json" -nt "$browser/node_modules" ]]; then
+  echo "deps: npm ci in tests/browser" >&2
+  (cd "$browser" && npm ci --no-audit --no-fund --loglevel=error >/dev/null && touch node_modules)
+fi
