@@ -30,35 +30,13 @@
 #include <utility>
 #include <vector>
 
+#include "support/temp_dir.hpp"
+
 namespace elgrande::test {
 
 namespace http = boost::beast::http;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-
-// A fresh directory under the system temp dir, removed with its contents at the end.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern =
-        (std::filesystem::temp_directory_path() / "elgrande-test-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw std::system_error(errno, std::generic_category(), "mkdtemp");
-    }
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 namespace detail {
 

@@ -1,0 +1,128 @@
+// The server's database thread: writes queued together share one commit, a write is
+// reported done only once committed, a lock held elsewhere is waited out (the server
+// reports itself unhealthy meanwhile), and a write that fails for good fails alone.
+
+#include <catch2/catch.hpp>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <future>
+#include <thread>
+
+#include "elgrande/db/schema.hpp"
+#include "storage.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace elgrande;
+using elgrande::test::TempDir;
+using namespace std::chrono_literals;
+
+namespace {
+
+std::unique_ptr<db::Database> migrated(const std::filesystem::path& file, int busy_timeout_ms = 5000) {
+  auto database = std::make_unique<db::Database>(file, db::OpenOptions{.busy_timeout_ms = busy_timeout_ms});
+  db::migrate(*database);
+  return database;
+}
+
+db::PlayerRecord player(std::int64_t id) {
+  db::PlayerRecord record{id, "Player " + std::to_string(id), {}, 0};
+  std::memcpy(record.token_hash.data(), &id, sizeof id);  // unique, as hashes are
+  return record;
+}
+
+std::int64_t count_players(const std::filesystem::path& file) {
+  db::Database reader(file);
+  db::Statement count = reader.prepare("SELECT count(*) FROM players");
+  count.step();
+  return count.integer(0);
+}
+
+}  // namespace
+
+TEST_CASE("writes queued while a commit runs go to the disk together, each reported once committed", "[storage]") {
+  TempDir dir;
+  const auto file = dir.path() / "group.sqlite";
+  auto metrics = std::make_shared<server::Metrics>();
+  server::Storage storage(migrated(file), metrics);
+
+  constexpr int kWrites = 500;
+  std::atomic<int> committed{0};
+  std::promise<void> all_done;
+  for (int i = 1; i <= kWrites; ++i) {
+    storage.write([i](db::Store& store) { store.insert_player(player(i)); },
+                  [&](bool ok) {
+                    CHECK(ok);
+                    // Done means on the disk: another connection sees it.
+                    if (++committed == kWrites) all_done.set_value();
+                  });
+  }
+  REQUIRE(all_done.get_future().wait_for(30s) == std::future_status::ready);
+  CHECK(count_players(file) == kWrites);
+  CHECK(metrics->db_writes == kWrites);
+  // Five hundred writes asked for at once took far fewer commits.
+  CHECK(metrics->db_commits < kWrites / 2);
+  CHECK(storage.healthy());
+}
+
+TEST_CASE("reads see every write asked for before them", "[storage]") {
+  TempDir dir;
+  server::Storage storage(migrated(dir.path() / "order.sqlite"), std::make_shared<server::Metrics>());
+  std::promise<std::size_t> seen;
+  storage.write([](db::Store& store) { store.insert_player(player(1)); }, nullptr);
+  storage.write([](db::Store& store) { store.insert_player(player(2)); }, nullptr);
+  storage.read([&](db::Store& store) { seen.set_value(store.players().size()); });
+  CHECK(seen.get_future().get() == 2);
+}
+
+TEST_CASE("a database locked elsewhere is waited out, and nothing is reported done before it commits",
+          "[storage]") {
+  TempDir dir;
+  const auto file = dir.path() / "locked.sqlite";
+  auto metrics = std::make_shared<server::Metrics>();
+  server::Storage storage(migrated(file, 20), metrics);
+
+  db::Database other(file);
+  auto lock = std::make_unique<db::Transaction>(other);  // holds the write lock
+  std::promise<bool> done;
+  storage.write([](db::Store& store) { store.insert_player(player(1)); },
+                [&](bool ok) { done.set_value(ok); });
+  auto result = done.get_future();
+  CHECK(result.wait_for(300ms) == std::future_status::timeout);  // still waiting
+  CHECK_FALSE(storage.healthy());
+  CHECK(metrics->db_errors > 0);
+
+  lock.reset();  // the other connection lets go
+  REQUIRE(result.wait_for(10s) == std::future_status::ready);
+  CHECK(result.get());
+  CHECK(storage.healthy());
+  CHECK(count_players(file) == 1);
+}
+
+TEST_CASE("a write that fails for good fails alone", "[storage]") {
+  TempDir dir;
+  const auto file = dir.path() / "bug.sqlite";
+  server::Storage storage(migrated(file), std::make_shared<server::Metrics>());
+  std::promise<bool> first, broken, last;
+  storage.write([](db::Store& store) { store.insert_player(player(1)); },
+                [&](bool ok) { first.set_value(ok); });
+  storage.write([](db::Store& store) { store.insert_player(player(1)); },  // the same id again
+                [&](bool ok) { broken.set_value(ok); });
+  storage.write([](db::Store& store) { store.insert_player(player(2)); },
+                [&](bool ok) { last.set_value(ok); });
+  CHECK(first.get_future().get());
+  CHECK_FALSE(broken.get_future().get());
+  CHECK(last.get_future().get());
+  CHECK(count_players(file) == 2);
+}
+
+TEST_CASE("stopping finishes every write already asked for", "[storage]") {
+  TempDir dir;
+  const auto file = dir.path() / "stop.sqlite";
+  {
+    server::Storage storage(migrated(file), std::make_shared<server::Metrics>());
+    for (int i = 1; i <= 50; ++i) storage.write([i](db::Store& store) { store.insert_player(player(i)); }, nullptr);
+    storage.stop();
+  }
+  CHECK(count_players(file) == 50);
+}

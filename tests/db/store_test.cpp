@@ -1,0 +1,375 @@
+// The database layer on real SQLite files: the schema's migrations from every earlier
+// version, what the store writes and reads back, games rebuilt from snapshots and logs
+// (and from the log alone when a snapshot cannot be trusted), and SQLite's failures as
+// typed errors.
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "elgrande/db/database.hpp"
+#include "elgrande/db/schema.hpp"
+#include "elgrande/db/store.hpp"
+#include "elgrande/engine/bot.hpp"
+#include "elgrande/engine/game.hpp"
+#include "elgrande/protocol/codec.hpp"
+#include "support/temp_dir.hpp"
+
+using namespace elgrande;
+using elgrande::test::TempDir;
+
+namespace {
+
+db::TokenHash token_hash(std::uint8_t fill) {
+  db::TokenHash hash;
+  hash.fill(static_cast<std::byte>(fill));
+  return hash;
+}
+
+db::SeatRecord seat(std::string kind, std::optional<std::int64_t> player = std::nullopt) {
+  db::SeatRecord record;
+  record.kind = std::move(kind);
+  record.player = player;
+  return record;
+}
+
+db::TableRecord playing_table(std::int64_t id, std::int64_t host, const Options& options, std::uint64_t seed) {
+  db::TableRecord table;
+  table.id = id;
+  table.name = "Table " + std::to_string(id);
+  table.host = host;
+  table.status = "playing";
+  table.options = options;
+  table.turn_seconds = 86400;
+  table.created_at = 1000;
+  table.seed = seed;
+  table.started_at = 2000;
+  table.seats.push_back(seat("human", host));
+  for (int s = 1; s < options.players; ++s) table.seats.push_back(seat("bot"));
+  return table;
+}
+
+// A random game's first `count` commands (all of them if fewer), as the server logs them.
+std::vector<db::LoggedCommand> logged(const GameRecord& record, std::size_t count) {
+  std::vector<db::LoggedCommand> commands;
+  for (std::size_t i = 0; i < count && i < record.commands.size(); ++i) {
+    commands.push_back({static_cast<std::int64_t>(i + 1), record.commands[i].seat, record.commands[i].command,
+                        i % 3 == 0 ? db::Source::player : db::Source::bot, 5000 + static_cast<std::int64_t>(i)});
+  }
+  return commands;
+}
+
+// The state after the first `count` commands of the record.
+GameState state_after(const GameRecord& record, std::size_t count) {
+  GameRecord prefix = record;
+  prefix.commands.resize(std::min(count, record.commands.size()));
+  return replay(prefix).state;
+}
+
+struct Fixture {
+  TempDir dir;
+  std::filesystem::path file = dir.path() / "test.sqlite";
+  std::optional<db::Database> database;
+  std::optional<db::Store> store;
+
+  Fixture() { open(); }
+  void open() {
+    store.reset();
+    database.emplace(file);
+    db::migrate(*database);
+    store.emplace(*database);
+  }
+  void add_player(std::int64_t id, const std::string& name) {
+    store->insert_player({id, name, token_hash(static_cast<std::uint8_t>(id)), 100 * id});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("migrations bring an empty database to the latest schema, and are not run twice", "[db]") {
+  TempDir dir;
+  db::Database database(dir.path() / "fresh.sqlite");
+  CHECK(database.user_version() == 0);
+  db::migrate(database);
+  CHECK(database.user_version() == db::latest_schema_version());
+  db::migrate(database);  // nothing left to do
+  CHECK(database.user_version() == db::latest_schema_version());
+  db::Store store(database);
+  CHECK(store.players().empty());
+  CHECK(store.live_tables(0).tables.empty());
+}
+
+TEST_CASE("a database written at every earlier schema version migrates with its data intact", "[db]") {
+  const GameRecord game = play_random_game(Options{3, false, false, false}, 77);
+  for (int version = 1; version < db::latest_schema_version(); ++version) {
+    INFO("from schema version " << version);
+    TempDir dir;
+    const auto file = dir.path() / "old.sqlite";
+    {
+      // What a server of that version wrote, with that version's columns only.
+      db::Database database(file);
+      db::migrate(database, version);
+      REQUIRE(database.user_version() == version);
+      database.execute(
+          "INSERT INTO players (id, name, token_hash, created_at) VALUES (1, 'Ana', zeroblob(32), 10);"
+          "INSERT INTO tables (id, name, host, status, options, turn_seconds, created_at, seed, started_at) "
+          "VALUES (4, 'Old', 1, 'playing', "
+          "'{\"players\":3,\"short_game\":false,\"automa\":false,\"four_stacks\":false}', 3600, 20, 77, 30);"
+          "INSERT INTO seats (table_id, seat, kind, player) VALUES (4, 0, 'human', 1), (4, 1, 'bot', NULL), "
+          "(4, 2, 'bot', NULL);");
+      db::Statement insert = database.prepare(
+          "INSERT INTO commands (table_id, seq, seat, command, source, time) VALUES (4, ?1, ?2, ?3, 'player', 40)");
+      for (std::size_t i = 0; i < 40; ++i) {
+        insert.bind(1, static_cast<std::int64_t>(i + 1))
+            .bind(2, game.commands[i].seat)
+            .bind(3, protocol::to_json(game.commands[i].command).dump())
+            .run();
+      }
+    }
+    db::Database database(file);
+    db::migrate(database);
+    CHECK(database.user_version() == db::latest_schema_version());
+    db::Store store(database);
+    const auto players = store.players();
+    REQUIRE(players.size() == 1);
+    CHECK(players[0].name == "Ana");
+    const db::Restored restored = store.live_tables(0);
+    REQUIRE(restored.failed.empty());
+    REQUIRE(restored.tables.size() == 1);
+    const db::RestoredTable& table = restored.tables[0];
+    CHECK(table.table.name == "Old");
+    CHECK(table.table.turn_seconds == 3600);
+    CHECK(table.table.on_timeout == "bot_answers");  // the default of schema 2
+    CHECK(table.table.seats[0].timeouts == 0);
+    CHECK(table.table.seats[0].player == 1);
+    REQUIRE(table.game);
+    CHECK(*table.game == state_after(game, 40));
+  }
+}
+
+TEST_CASE("a database from a newer server is refused, not touched", "[db]") {
+  TempDir dir;
+  const auto file = dir.path() / "future.sqlite";
+  {
+    db::Database database(file);
+    database.set_user_version(db::latest_schema_version() + 1);
+  }
+  db::Database database(file);
+  CHECK_THROWS_AS(db::migrate(database), db::SchemaTooNew);
+  CHECK(database.user_version() == db::latest_schema_version() + 1);
+}
+
+TEST_CASE("SQLite's failures arrive as typed errors", "[db]") {
+  TempDir dir;
+  SECTION("a file that is not a database") {
+    const auto file = dir.path() / "text.sqlite";
+    std::ofstream(file) << std::string(4096, 'x');
+    try {
+      db::Database database(file);
+      FAIL("opened a text file");
+    } catch (const db::Error& error) {
+      CHECK(error.kind() == db::Error::Kind::not_a_database);
+      CHECK_FALSE(error.transient());
+    }
+  }
+  SECTION("a missing file without create") {
+    CHECK_THROWS_AS(db::Database(dir.path() / "missing.sqlite", db::OpenOptions{.create = false}), db::Error);
+  }
+  SECTION("a write lock held by another connection, past the busy timeout") {
+    const auto file = dir.path() / "busy.sqlite";
+    db::Database holder(file);
+    db::Database waiter(file, db::OpenOptions{.busy_timeout_ms = 50});
+    db::Transaction held(holder);
+    try {
+      db::Transaction blocked(waiter);
+      FAIL("took a write lock that another connection holds");
+    } catch (const db::Error& error) {
+      CHECK(error.kind() == db::Error::Kind::busy);
+      CHECK(error.transient());
+    }
+  }
+  SECTION("a constraint") {
+    Fixture f;
+    f.add_player(1, "Ana");
+    try {
+      f.add_player(1, "Ana again");
+      FAIL("two players with one id");
+    } catch (const db::Error& error) {
+      CHECK(error.kind() == db::Error::Kind::constraint);
+    }
+  }
+}
+
+TEST_CASE("a transaction that is not committed leaves nothing behind", "[db]") {
+  Fixture f;
+  {
+    db::Transaction transaction(*f.database);
+    f.add_player(1, "Ana");
+  }
+  CHECK(f.store->players().empty());
+  {
+    db::Transaction transaction(*f.database);
+    f.add_player(1, "Ana");
+    transaction.commit();
+  }
+  CHECK(f.store->players().size() == 1);
+}
+
+TEST_CASE("players and tables read back as they were written", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  f.add_player(2, "Bea");
+  f.store->rename_player(2, "Beatriz");
+  const auto players = f.store->players();
+  REQUIRE(players.size() == 2);
+  CHECK(players[1].name == "Beatriz");
+  CHECK(players[1].token_hash == token_hash(2));
+
+  db::TableRecord open;
+  open.id = 3;
+  open.name = "Friday";
+  open.host = 1;
+  open.options = Options{4, true, false, false};
+  open.turn_seconds = 30;
+  open.on_timeout = "replace_seat";
+  open.replace_after = 2;
+  open.created_at = 99;
+  open.seats = {seat("human", 1), seat("human", 2), seat("bot"), seat("empty")};
+  open.seats[1].deadline = 123456;
+  open.seats[1].timeouts = 1;
+  f.store->save_table(open);
+  f.open();  // a fresh connection reads the file
+  const db::Restored restored = f.store->live_tables(0);
+  REQUIRE(restored.tables.size() == 1);
+  CHECK(restored.tables[0].table == open);
+  CHECK_FALSE(restored.tables[0].game);
+  CHECK(f.store->max_table_id() == 3);
+
+  f.store->delete_table(3);
+  CHECK(f.store->live_tables(0).tables.empty());
+}
+
+TEST_CASE("a game is rebuilt from its snapshot and the commands after it, or from the log alone", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  const Options options{4, false, false, false};
+  const GameRecord game = play_random_game(options, 2024);
+  REQUIRE(game.commands.size() > 100);
+  f.store->save_table(playing_table(1, 1, options, 2024));
+  const auto commands = logged(game, 70);
+  f.store->append_commands(1, std::span(commands).first(64));
+  f.store->save_snapshot(1, state_after(game, 64));
+  f.store->append_commands(1, std::span(commands).subspan(64));
+
+  SECTION("the snapshot is used") {
+    const db::Restored restored = f.store->live_tables(0);
+    REQUIRE(restored.tables.size() == 1);
+    CHECK(restored.tables[0].replayed == 6);
+    CHECK(*restored.tables[0].game == state_after(game, 70));
+  }
+  SECTION("a damaged snapshot is ignored") {
+    f.database->execute("UPDATE snapshots SET state = zeroblob(length(state)) WHERE table_id = 1");
+    const db::Restored restored = f.store->live_tables(0);
+    REQUIRE(restored.tables.size() == 1);
+    CHECK(restored.tables[0].replayed == 70);
+    CHECK(*restored.tables[0].game == state_after(game, 70));
+  }
+  SECTION("a snapshot of another layout is ignored") {
+    f.database->execute("UPDATE snapshots SET format = format + 1");
+    CHECK(f.store->live_tables(0).tables[0].replayed == 70);
+  }
+  SECTION("no snapshot at all") {
+    f.store->delete_snapshot(1);
+    const db::Restored restored = f.store->live_tables(0);
+    CHECK(restored.tables[0].replayed == 70);
+    CHECK(hash(*restored.tables[0].game) == hash(state_after(game, 70)));
+  }
+}
+
+TEST_CASE("a game whose log the engine refuses is reported and the others are restored", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  const Options options{3, false, false, false};
+  const GameRecord good = play_random_game(options, 5);
+  const GameRecord other = play_random_game(options, 6);
+  f.store->save_table(playing_table(1, 1, options, 5));
+  f.store->append_commands(1, logged(good, 30));
+  f.store->save_table(playing_table(2, 1, options, 5));  // the log below is another game's
+  f.store->append_commands(2, logged(other, 30));
+  f.store->save_table(playing_table(3, 1, options, 5));
+  auto gap = logged(good, 30);
+  gap.erase(gap.begin() + 10);  // command 11 is missing
+  f.store->append_commands(3, gap);
+
+  const db::Restored restored = f.store->live_tables(0);
+  REQUIRE(restored.tables.size() == 1);
+  CHECK(restored.tables[0].table.id == 1);
+  REQUIRE(restored.failed.size() == 2);
+  CHECK(restored.failed[0].table == 2);
+  CHECK_THAT(restored.failed[0].reason, Catch::Contains("the engine refuses command"));
+  CHECK(restored.failed[1].table == 3);
+  CHECK_THAT(restored.failed[1].reason, Catch::Contains("command 11 is missing"));
+}
+
+TEST_CASE("finished games: history, paging, and their logs", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  f.add_player(2, "Bea");
+  const Options options{2, true, false, false};
+  for (std::int64_t id = 1; id <= 5; ++id) {
+    const GameRecord game = play_random_game(options, static_cast<std::uint64_t>(id));
+    db::TableRecord table = playing_table(id, 1, options, static_cast<std::uint64_t>(id));
+    if (id % 2 == 0) table.seats[1] = seat("human", 2);
+    table.status = "finished";
+    table.finished_at = 9000 + id;
+    f.store->save_table(table, R"({"scores": [40, 50], "winners": [1]})");
+    f.store->append_commands(id, logged(game, game.commands.size()));
+  }
+  const auto everyone = f.store->finished_games(std::nullopt, std::nullopt, 10);
+  REQUIRE(everyone.size() == 5);
+  CHECK(everyone[0].table.id == 5);  // newest first
+  CHECK(everyone[0].scores == std::vector<int>{40, 50});
+  CHECK(everyone[0].winners == std::vector<int>{1});
+  CHECK(everyone[0].names[0] == "Ana");
+  CHECK_FALSE(everyone[0].names[1]);
+  const auto beas = f.store->finished_games(2, std::nullopt, 10);
+  REQUIRE(beas.size() == 2);
+  CHECK(beas[0].table.id == 4);
+  CHECK(beas[0].names[1] == "Bea");
+  const auto page = f.store->finished_games(std::nullopt, 4, 2);
+  REQUIRE(page.size() == 2);
+  CHECK(page[0].table.id == 3);
+  CHECK(page[1].table.id == 2);
+
+  const auto one = f.store->finished_game(3);
+  REQUIRE(one);
+  CHECK(one->table.seed == 3u);
+  const auto commands = f.store->commands(3);
+  const GameRecord game = play_random_game(options, 3);
+  REQUIRE(commands.size() == game.commands.size());
+  CHECK(commands[0].command == game.commands[0].command);
+  CHECK(commands[0].source == db::Source::player);
+  CHECK(commands[1].source == db::Source::bot);
+  CHECK(commands[1].time == 5001);
+  // Finished games are not brought back unless they ended recently.
+  CHECK(f.store->live_tables(0).tables.size() == 5);
+  CHECK(f.store->live_tables(9004).tables.size() == 2);
+  CHECK(f.store->live_tables(10000).tables.empty());
+}
+
+TEST_CASE("a backup is a complete copy, taken while the database is in use", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  db::Transaction open_elsewhere(*f.database);  // a writer in the middle of its work
+  f.add_player(2, "Bea");
+  db::Database reader(f.file);
+  reader.backup_to(f.dir.path() / "copy.sqlite");
+  db::Database copy(f.dir.path() / "copy.sqlite");
+  db::Store store(copy);
+  const auto players = store.players();
+  REQUIRE(players.size() == 1);  // the uncommitted player is not in it
+  CHECK(players[0].name == "Ana");
+  CHECK(copy.user_version() == db::latest_schema_version());
+}
