@@ -5,6 +5,7 @@
 # with the server's own CPU time per accepted command added, a figure that does not
 # depend on how much of the machine the bot client takes.
 # Usage: scripts/load.sh [TABLES] [PLAYERS] [extra elgrande-bot flags...]
+# SERVER_FLAGS adds server options, e.g. SERVER_FLAGS="--durability normal".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tables=${1:-50}
@@ -12,11 +13,13 @@ players=${2:-4}
 shift $(( $# > 2 ? 2 : $# ))
 cmake --preset release >/dev/null
 cmake --build --preset release --target elgrande-server elgrande-bot >/dev/null
+server_flags=(${SERVER_FLAGS:-})
 
 data=$(mktemp -d)
 out="$data/stdout"
 ./build/release/server/elgrande-server --config config/server.json --port 0 --data-dir "$data" \
-  --log-level warn --bot-delay-ms 0 --messages-per-second 100000 --message-burst 100000 >"$out" &
+  --log-level warn --bot-delay-ms 0 --messages-per-second 100000 --message-burst 100000 \
+  "${server_flags[@]}" >"$out" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
 for _ in $(seq 100); do grep -q "listening on" "$out" && break; sleep 0.1; done

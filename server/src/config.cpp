@@ -115,6 +115,12 @@ void set_durability(Config& config, const json& value) {
   config.durability = name == "full" ? db::Durability::full : db::Durability::normal;
 }
 
+void set_integrity_check(Config& config, const json& value) {
+  const std::string name = value.is_string() ? value.get<std::string>() : std::string();
+  if (name != "quick" && name != "off") throw ConfigError("expected quick or off");
+  config.integrity_check = name == "quick";
+}
+
 // Empty strings are allowed here: they switch the webhook off.
 void set_webhook_url(Config& config, const json& value) {
   if (!value.is_string()) throw ConfigError("expected a string: an http:// or https:// URL, or empty");
@@ -148,7 +154,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 15> kSettings{{
+constexpr std::array<Setting, 16> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -182,6 +188,9 @@ constexpr std::array<Setting, 15> kSettings{{
      "full: each commit reaches the disk; normal: survives a crash of the server, not of the machine",
      set_durability,
      [](const Config& c) { return std::string(c.durability == db::Durability::full ? "full" : "normal"); }},
+    {"integrity_check", "--integrity-check", Kind::text,
+     "quick: check every page of the database at start (about 1 s per 100 MB); off: skip",
+     set_integrity_check, [](const Config& c) { return std::string(c.integrity_check ? "quick" : "off"); }},
     {"webhook_url", "--webhook-url", Kind::text, "POSTed to when it becomes a player's turn; empty: off",
      set_webhook_url, [](const Config& c) { return c.webhook_url.empty() ? std::string("\"\"") : c.webhook_url; }},
     {"webhook_ca_file", "--webhook-ca-file", Kind::text,

@@ -31,6 +31,7 @@ struct Config {
   unsigned message_burst = 40;                // token-bucket capacity
   unsigned bot_delay_ms = 600;  // a server bot's pause before each command
   db::Durability durability = db::Durability::full;
+  bool integrity_check = true;  // PRAGMA quick_check before anything else
   std::string webhook_url;      // empty: no turn notifications
   std::string webhook_ca_file;  // extra CAs for an https webhook
 

@@ -94,11 +94,12 @@ class DatabaseLock {
 std::unique_ptr<db::Database> open_database(const Config& config) {
   auto database = std::make_unique<db::Database>(
       config.database_path(), db::OpenOptions{.durability = config.durability});
-  db::Statement check = database->prepare("PRAGMA quick_check(1)");
-  if (!check.step() || check.text(0) != "ok") {
-    throw std::runtime_error("database " + config.database_path().string() +
-                             " is damaged: " + check.text(0) +
-                             "; restore it from a backup (see docs/persistence.md)");
+  if (config.integrity_check) {
+    db::Statement check = database->prepare("PRAGMA quick_check(1)");
+    if (!check.step() || check.text(0) != "ok") {
+      throw std::runtime_error("database " + config.database_path().string() + " is damaged: " + check.text(0) +
+                               "; restore it from a backup (see docs/persistence.md)");
+    }
   }
   const int before = database->user_version();
   db::migrate(*database);

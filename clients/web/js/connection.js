@@ -11,6 +11,21 @@ export class ServerError extends Error {
   }
 }
 
+// A temporary problem of the server (protocol.md, Error codes: its disk is full or
+// failing): nothing changed, and the same request may succeed a moment later.
+export const UNAVAILABLE_TEXT = 'The server cannot save moves right now; try again in a moment.';
+
+export function isTemporary(err) {
+  return Boolean(err) && err.code === 'unavailable';
+}
+
+// A refusal in words for people: "The server refused: …", or the temporary problem.
+export function refusalText(err, prefix = 'The server refused') {
+  if (isTemporary(err)) return UNAVAILABLE_TEXT;
+  if (err && err.code === 'disconnected') return err.message;
+  return `${prefix}: ${err && err.message}`;
+}
+
 export class Connection {
   constructor(url) {
     this.url = url;

@@ -171,6 +171,25 @@ export function seatNames(table, viewer) {
   return names;
 }
 
+// What became of a seat beyond who sits there: resigned, replaced after timeouts, or
+// decisions missed in a row (protocol.md, Seat). Null when there is nothing to say.
+export function seatNote(seat, table) {
+  if (!seat) return null;
+  if (seat.resigned) return {kind: 'resigned', symbol: '⚑', text: 'resigned'};
+  if (seat.replaced) {
+    const n = seat.timeouts || (table && table.replace_after);
+    return {kind: 'replaced', symbol: '⏱', text: n ? `replaced by a bot after ${n} timeout${n === 1 ? '' : 's'}` : 'replaced by a bot'};
+  }
+  if (seat.timeouts > 0) return {kind: 'missed', symbol: '⏱', text: `missed ${seat.timeouts} turn${seat.timeouts === 1 ? '' : 's'}`};
+  return null;
+}
+
+// The seat I held before a bot took it over (I resigned or was replaced), or null.
+export function formerSeat(table, me) {
+  if (!table || !me) return null;
+  return table.seats.find((s) => s.kind === 'bot' && s.player && s.player.id === me.id) || null;
+}
+
 export function colourName(colour, names, options) {
   if (options && options.automa && colour === options.players) return 'the automa';
   return names[colour] ?? `Colour ${colour + 1}`;
