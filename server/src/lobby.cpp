@@ -108,6 +108,10 @@ void Lobby::restore_tables(std::vector<db::RestoredTable> restored, TableId high
   }
   for (db::RestoredTable& record : restored) {
     const TableId id = record.table.id;
+    // Seated before any connection is served, so that a player's first hello finds them.
+    for (const db::SeatRecord& seat : record.table.seats) {
+      if (seat.player) seated(*seat.player, id);
+    }
     auto table = std::make_shared<Table>(net::make_strand(executor_), *this, storage_, std::move(record));
     {
       const std::lock_guard lock(mutex_);
@@ -297,10 +301,9 @@ protocol::Json Lobby::games_of(PlayerId player) const {
     const Listing& listing = found->second;
     protocol::Json game = {{"table", listing.description}};
     const protocol::Json& seats = listing.description["seats"];
+    // The player's seat, theirs or (resigned or replaced) a bot's now.
     for (const protocol::Json& seat : seats) {
-      if (seat.contains("player") && seat["player"]["id"] == player && seat["kind"] == "human") {
-        game["seat"] = seat["seat"];
-      }
+      if (seat.contains("player") && seat["player"]["id"] == player) game["seat"] = seat["seat"];
     }
     if (!game.contains("seat")) continue;
     const int seat = game["seat"].get<int>();

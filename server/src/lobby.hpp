@@ -125,7 +125,8 @@ class Lobby {
   protocol::Json list() const;  // open and playing tables
   protocol::Json subscribe(const std::shared_ptr<WsSession>& session);  // also the list
   void unsubscribe(const WsSession* session);
-  // The tables a player sits at, those waiting for the player first (player.games).
+  // The tables a player sits or sat at (a seat resigned or lost to timeouts stays
+  // listed), those waiting for the player first (player.games).
   protocol::Json games_of(PlayerId player) const;
 
   // Drops every table, so pending timers release them (at shutdown).

@@ -122,9 +122,6 @@ void Table::open(std::shared_ptr<WsSession> host_session,
 
 void Table::resume() {
   net::post(strand_, [self = shared_from_this()] {
-    for (const Seat& seat : self->seats_) {
-      if (seat.kind == Seat::Kind::human) self->lobby_.seated(seat.player->id, self->id_);
-    }
     // Deadlines are wall-clock times; one that passed while the server was down (or is
     // about to) is pushed back, so that the player gets a fair chance to come back.
     const auto now_unix = unix_milliseconds();
@@ -415,11 +412,13 @@ void Table::command(const Request& r, Clock::time_point received) {
   unsaved_.push_back(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(*seat),
                                        std::move(decoded.value()), db::Source::player,
                                        unix_milliseconds()});
-  seats_[static_cast<std::size_t>(*seat)].timeouts = 0;
+  // An answer of the player's own clears the count of timeouts in a row.
+  const bool was_late = std::exchange(seats_[static_cast<std::size_t>(*seat)].timeouts, 0) > 0;
   lobby_.metrics().commands.fetch_add(1, std::memory_order_relaxed);
   const std::uint8_t before = changed(*seat);
   commands_waiting_.emplace_back(saves_, received);
   reply(r, {{"version", game_->version}});
+  if (was_late) send_table_update();
   announce(events, before);
 }
 
@@ -646,7 +645,7 @@ void Table::on_clock() {
     Events events;
     play(late, random_command(*game_, late, rng), db::Source::timeout, events);
     const std::uint8_t before = changed(late);
-    if (replace) send_table_update();
+    send_table_update();  // the seat's timeouts, or its new bot
     return announce(events, before);  // re-arms the clock for the others
   }
   schedule_clock();

@@ -108,6 +108,10 @@ net::awaitable<void> Webhook::deliver(std::shared_ptr<const std::string> body) {
       }
       failure = "HTTP status " + std::to_string(status);
       retry = worth_retrying(status);
+    } catch (const boost::system::system_error& error) {
+      failure = error.what();
+      // A certificate that does not check out will not check out a second later.
+      retry = error.code().category() != net::error::get_ssl_category();
     } catch (const std::exception& error) {
       failure = error.what();
     }

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // End-to-end test of the web client (clients/web/) in Debian's headless Chromium, driven by
 // playwright-core: a person opens the page, picks a name, creates a 3-player table with two
-// bots, and plays the whole game by clicking only enabled controls; a reload mid-game must
-// bring the same decision back; a spectator sees the board but no hand; a stale second tab
-// shows the server's refusal. Screenshots go to $ELGRANDE_ARTIFACTS.
+// bots and a one-day turn limit, and plays the whole game by clicking only enabled controls;
+// "My games" flags the table as their turn; a reload mid-game must bring the same decision
+// back; a spectator sees the board but no hand; a stale second tab shows the server's
+// refusal; "Finished games" lists the result with a record to download. Then a second player
+// lets a 1-second turn limit run out: a bot takes the seat and the page turns into a watcher's.
+// Screenshots go to $ELGRANDE_ARTIFACTS.
 //
 //   ELGRANDE_SERVER=/path/to/elgrande-server node tests/browser/play.test.mjs
 //
@@ -321,9 +324,19 @@ async function staleTabShowsServerError(context, page, decision) {
   const tab = await context.newPage();
   watch(tab, 'second tab');
   let hold = false;
+  let failNextCommand = false;
   await tab.routeWebSocket(/\/ws$/, (ws) => {
     const toServer = ws.connectToServer();
-    ws.onMessage((message) => toServer.send(message));
+    ws.onMessage((message) => {
+      // A server that cannot save right now answers "unavailable" (protocol.md, Error codes).
+      if (failNextCommand && String(message).includes('"type":"game.command"')) {
+        failNextCommand = false;
+        const {id} = JSON.parse(String(message));
+        ws.send(JSON.stringify({type: 'error', id, payload: {code: 'unavailable', message: 'the database cannot be written'}}));
+        return;
+      }
+      toServer.send(message);
+    });
     toServer.onMessage((message) => {
       if (hold && String(message).includes('"type":"game.update"')) return;
       ws.send(message);
@@ -332,12 +345,21 @@ async function staleTabShowsServerError(context, page, decision) {
   await tab.goto(page.url());
   const seen = await nextDecision(tab);
   assert.equal(seen.kind, decision.kind, 'the second tab shows the same decision');
+  // A temporary failure is shown as such, and the decision stays open to answer again.
+  failNextCommand = true;
+  assert.ok(await clickRandom(tab, '[data-testid^="power-card-"]'), 'the second tab offers a power card');
+  await tab.locator(inPanel('[data-testid=submit-play]')).click();
+  const unavailable = tab.locator('[data-testid=error].temporary');
+  await unavailable.waitFor({timeout: 10_000});
+  assert.equal(await unavailable.textContent(), 'The server cannot save moves right now; try again in a moment.');
+  assert.ok(await tab.locator(inPanel('[data-testid=submit-play]')).isEnabled(), 'the answer may be sent again');
+  await shot(tab, 'control-unavailable');
   hold = true;
   await play(page, decision);
   await settled(page, decision.key, 'a power card');
   assert.ok(await clickRandom(tab, '[data-testid^="power-card-"]'), 'the stale tab offers a power card');
   await tab.locator(inPanel('[data-testid=submit-play]')).click();
-  const error = tab.locator('[data-testid=error]');
+  const error = tab.locator('[data-testid=error]:not(.temporary)');
   await error.waitFor({timeout: 10_000});
   const text = await error.textContent();
   assert.match(text, /The server refused: .+\((not_your_turn|illegal_command)/, `the refusal is shown: ${text}`);
@@ -364,6 +386,114 @@ async function spectatorSeesBoardButNoHand(browser, url, tableId) {
     assert.equal(await page.locator('[data-testid^="player-"]').count(), 3, 'the spectator sees the three players');
     await shot(page, '3-spectator');
     say('a spectator sees the board and no hand');
+  } finally {
+    await context.close();
+  }
+}
+
+// Goes to the lobby and back: "My games" lists the table, flagged as my turn, with the
+// deadline's countdown; the decision is still there on return.
+async function myGamesShowsMyTurn(page, tableId, decision) {
+  await page.click('[data-testid=nav-lobby]');
+  const row = page.locator(`[data-testid=my-game-${tableId}]`);
+  await row.waitFor({timeout: 10_000});
+  await page.waitForSelector(`[data-testid=my-game-${tableId}][data-my-turn=true]`, {timeout: 10_000});
+  assert.equal(await page.getAttribute('[data-testid=my-games] .game-row >> nth=0', 'data-testid'), `my-game-${tableId}`,
+    'a game waiting for me comes first');
+  assert.match(await page.textContent(`[data-testid=my-game-state-${tableId}]`), /Your turn/);
+  assert.match(await page.textContent(`[data-testid=my-game-deadline-${tableId}]`), /^\s*(1 d 0 h|23 h 59 min) left$/,
+    'the deadline of a one-day limit counts down');
+  assert.match(await page.textContent('[data-testid=my-turn-count]'), /1 waiting for you/);
+  await page.locator('[data-testid=history]').waitFor();
+  await shot(page, '1b-my-games');
+  await page.click(`[data-testid=my-game-open-${tableId}]`);
+  const again = await nextDecision(page);
+  assert.equal(again.kind, decision.kind, 'the same decision waits after a visit to the lobby');
+  say(`"My games" flags table ${tableId} as my turn`);
+}
+
+// After the game: "Finished games" lists it with the final scores and winners, and its
+// record downloads as JSON.
+async function finishedGamesListIt(page, tableId, finalScores) {
+  await page.click('[data-testid=back-to-lobby]');
+  const row = page.locator(`[data-testid=history-${tableId}]`);
+  await row.waitFor({timeout: 10_000});
+  for (const [seat, {score, winner}] of finalScores) {
+    const chip = page.locator(`[data-testid=history-${tableId}-score-${seat}]`);
+    assert.equal(await chip.getAttribute('data-score'), String(score), `seat ${seat}'s final score in the history`);
+    assert.equal(await chip.getAttribute('data-winner'), String(winner), `seat ${seat} won or not, as in the history`);
+  }
+  const href = await page.getAttribute(`[data-testid=record-${tableId}]`, 'href');
+  assert.equal(href, `/api/games/${tableId}/record`);
+  const record = await page.evaluate(async (url) => {
+    const response = await fetch(url);
+    const text = await response.text();
+    let json = null;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // reported below
+    }
+    return {status: response.status, disposition: response.headers.get('content-disposition'), format: json && json.format,
+      commands: json && Array.isArray(json.commands) ? json.commands.length : -1, text: text.slice(0, 200)};
+  }, href);
+  assert.equal(record.status, 200, `GET ${href}: ${record.text}`);
+  assert.equal(record.format, 'elgrande-record', `the record is an El Grande record: ${record.text}`);
+  assert.ok(record.commands > 50, 'the record holds the game\'s commands');
+  // "Everyone's" lists it too.
+  await page.click('[data-testid=history-whose-everyone]');
+  await page.waitForSelector(`[data-testid=history-whose-everyone][aria-checked=true]`);
+  await row.waitFor({timeout: 10_000});
+  await shot(page, '6-finished-games');
+  await page.click('[data-testid=history-whose-mine]');
+  const mine = await page.locator(`[data-testid=my-game-state-${tableId}]`).textContent({timeout: 2000}).catch(() => null);
+  say(`"Finished games" lists table ${tableId}; its record (${record.commands} commands, ${record.disposition}) downloads; in "My games": ${mine || 'not listed'}`);
+}
+
+// A second player at a 2-player table with a 1-second limit and "replace the seat after 1
+// timeout" does nothing: a bot takes the seat, the page says so and goes on as a watcher's,
+// down to the final scores, which a reload brings back.
+async function timeoutReplacesTheSeat(browser, url) {
+  const context = await browser.newContext({viewport: {width: 1366, height: 768}});
+  try {
+    const page = await context.newPage();
+    watch(page, 'slow player');
+    await page.goto(url);
+    await page.fill('[data-testid=name-input]', 'Bea');
+    await page.click('[data-testid=name-submit]');
+    await page.waitForSelector('[data-testid=lobby]');
+    await page.fill('[data-testid=opt-name]', 'Blitz');
+    await page.click('[data-testid=opt-players-2]');
+    await page.selectOption('[data-testid=opt-turn]', 'custom');
+    await page.fill('[data-testid=opt-turn-seconds]', '1');
+    assert.equal(await page.textContent('[data-testid=opt-turn-words]'), '= 1 s');
+    await page.check('[data-testid=opt-timeout-replace]');
+    await page.selectOption('[data-testid=opt-replace-after]', '1');
+    await page.click('[data-testid=create-table]');
+    await page.waitForSelector('[data-testid=waiting-room]');
+    const tableId = Number(await page.getAttribute('[data-testid=waiting-room]', 'data-table'));
+    assert.match(await page.textContent('[data-testid=time-rule]'), /1 s per decision; when time runs out, a bot answers, and after 1 timeout in a row takes the seat/);
+    await page.click('[data-testid=add-bot-1]');
+    await page.locator('[data-testid=start-game]:enabled').click();
+    await page.waitForSelector('[data-testid=game-screen]');
+    const banner = page.locator('[data-testid=watcher-banner]');
+    await banner.waitFor({timeout: 15_000});
+    await shot(page, '7-replaced');
+    assert.equal(await banner.getAttribute('data-reason'), 'replaced');
+    assert.match(await banner.textContent(), /A bot took your seat after a timeout/);
+    assert.equal(await page.getAttribute('[data-testid=seat-note-0]', 'data-note'), 'replaced');
+    assert.match(await page.textContent('[data-testid=seat-note-0]'), /replaced by a bot after 1 timeout/);
+    assert.equal(await page.locator('[data-testid=hand]').count(), 0, 'a replaced player has no hand');
+    assert.match(await page.textContent('[data-testid=table-info]'), /1 s per decision; a bot takes the seat after 1 timeout/);
+    await page.waitForSelector('[data-testid=final-scores]', {timeout: 30_000});
+    await page.reload();
+    await page.waitForSelector('[data-testid=final-scores]', {timeout: 10_000});
+    await banner.waitFor({timeout: 5000});
+    assert.equal(await banner.getAttribute('data-reason'), 'replaced', 'the banner after a reload of the finished game');
+    await shot(page, '8-replaced-final');
+    await page.click('[data-testid=back-to-lobby]');
+    await page.waitForSelector(`[data-testid=history-${tableId}] .seat-note.replaced`, {timeout: 10_000});
+    say(`table ${tableId}: a 1-second timeout gave the seat to a bot; the page watched the game to its end`);
   } finally {
     await context.close();
   }
@@ -397,11 +527,21 @@ async function main() {
   assert.equal(await page.textContent('[data-testid=my-name]'), 'Ana');
   await page.fill('[data-testid=opt-name]', 'Browser test');
   await page.click('[data-testid=opt-players-3]');
+  // The turn limit: the timeout policy shows only with a limit; custom seconds in words.
+  assert.ok(await page.locator('[data-testid=opt-policy]').isHidden(), 'no timeout policy without a limit');
+  await page.selectOption('[data-testid=opt-turn]', 'custom');
+  await page.fill('[data-testid=opt-turn-seconds]', '5400');
+  assert.equal(await page.textContent('[data-testid=opt-turn-words]'), '= 1 h 30 min');
+  assert.ok(await page.locator('[data-testid=opt-policy]').isVisible(), 'the timeout policy with a limit');
+  await page.selectOption('[data-testid=opt-turn]', '86400');
+  assert.ok(await page.locator('[data-testid=opt-turn-custom]').isHidden(), 'no seconds to type for a usual limit');
+  assert.ok(await page.isChecked('[data-testid=opt-timeout-bot]'), 'a bot answers by default');
   await shot(page, '1-lobby');
   await page.click('[data-testid=create-table]');
   await page.waitForSelector('[data-testid=waiting-room]');
   const tableId = Number(await page.getAttribute('[data-testid=waiting-room]', 'data-table'));
   assert.match(page.url(), new RegExp(`#/table/${tableId}$`));
+  assert.match(await page.textContent('[data-testid=time-rule]'), /1 day per decision; when time runs out, a bot answers that decision/);
   await page.click('[data-testid=add-bot-1]');
   await page.click('[data-testid=add-bot-2]');
   await page.locator('[data-testid=start-game]:enabled').click();
@@ -413,6 +553,7 @@ async function main() {
   let reloaded = false;
   let watched = false;
   let staleChecked = false;
+  let lobbyChecked = false;
   const kinds = new Map();
   const specials = new Set();
   for (;;) {
@@ -425,6 +566,13 @@ async function main() {
       staleChecked = true;
       await staleTabShowsServerError(context, page, decision);
       decisions++;
+      continue;
+    }
+    if (!lobbyChecked && decision.kind !== 'veto') {
+      lobbyChecked = true;
+      assert.match(await page.textContent('[data-testid=deadline]'), /^Time left: (1 d 0 h|23 h 59 min)$/, 'my decision shows its deadline');
+      assert.match(await page.textContent('[data-testid=table-info]'), /1 day per decision; a bot answers on timeout/);
+      await myGamesShowsMyTurn(page, tableId, decision);
       continue;
     }
     if (!watched && now >= 2) {
@@ -460,6 +608,11 @@ async function main() {
   await page.waitForSelector('[data-testid=final-scores]');
   const rows = page.locator('[data-testid^="final-score-"]');
   assert.equal(await rows.count(), 3, 'three final scores');
+  const finalScores = new Map();
+  for (let seat = 0; seat < 3; seat++) {
+    const row = page.locator(`[data-testid=final-score-${seat}]`);
+    finalScores.set(seat, {score: Number(await row.locator('td.num').textContent()), winner: (await row.getAttribute('class')) === 'winner'});
+  }
   const winnerLine = await page.textContent('.winner-line');
   assert.match(winnerLine, /wins|share the win/);
   await shot(page, '5-final');
@@ -469,8 +622,13 @@ async function main() {
   checkProblems();
   assert.ok(reloaded, 'the game lasted long enough to reload mid-game');
   assert.ok(watched, 'a spectator watched');
+  assert.ok(lobbyChecked, '"My games" was checked');
   say(`game over after ${decisions} decisions of mine (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}): ${winnerLine.trim()}`);
   say(`special actions used: ${[...specials].sort().join(', ') || 'none'}`);
+  await finishedGamesListIt(page, tableId, finalScores);
+  checkProblems();
+  await timeoutReplacesTheSeat(browser, url);
+  checkProblems();
 }
 
 async function cleanup() {

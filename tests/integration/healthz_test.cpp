@@ -1,6 +1,8 @@
 // The server binary end to end: configuration, /healthz, static files, the database
 // file, and a clean exit on SIGTERM.
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <filesystem>

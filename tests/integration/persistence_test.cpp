@@ -321,6 +321,46 @@ TEST_CASE("the webhook is told when it becomes a player's turn, and tried again 
   CHECK(metrics.find("elgrande_webhooks_sent_total 2") != std::string::npos);
 }
 
+TEST_CASE("an https webhook is verified against its CA and its host name", "[integration][persistence]") {
+  TempDir dir;
+  const auto certificate = (dir.path() / "cert.pem").string();
+  const auto key = (dir.path() / "key.pem").string();
+  const Completed made = run_program("/usr/bin/openssl",
+                                     {"req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                                      "/CN=localhost", "-addext", "subjectAltName=DNS:localhost", "-keyout", key,
+                                      "-out", certificate});
+  INFO(made.err);
+  REQUIRE(made.exit_code == 0);
+  HttpReceiver receiver({}, HttpReceiver::Tls{certificate, key});
+
+  const auto first_turn = [&](ServerProcess& server) {
+    WsClient ana(server.address(), server.port());
+    hello(ana, "Ana");
+    const std::int64_t id = create_table(ana, kTwoPlayers)["id"];
+    REQUIRE(request(ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
+    REQUIRE(request(ana, "table.start", {{"table", id}})["type"] == "table.start.ok");
+  };
+  SECTION("trusted: delivered") {
+    ServerProcess server(server_args_on(dir, 0, {"--webhook-url", receiver.url("/hook", "localhost"),
+                                                 "--webhook-ca-file", certificate}));
+    first_turn(server);
+    const auto received = receiver.wait_for(1, std::chrono::seconds(15));
+    REQUIRE(received.size() == 1);
+    CHECK(Json::parse(received[0].body)["event"] == "your_turn");
+  }
+  SECTION("a certificate nobody vouches for: refused at once, never tried again") {
+    ServerProcess server(server_args_on(dir, 0, {"--webhook-url", receiver.url("/hook", "localhost")}));
+    first_turn(server);
+    std::string metrics;
+    for (int i = 0; i < 100 && metrics.find("elgrande_webhooks_failed_total 1") == std::string::npos; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      metrics = http_request(server, http::verb::get, "/metrics").body();
+    }
+    CHECK(metrics.find("elgrande_webhooks_failed_total 1") != std::string::npos);
+    CHECK(receiver.wait_for(1, std::chrono::milliseconds(100)).empty());
+  }
+}
+
 TEST_CASE("a backup taken while the server runs holds every game", "[integration][persistence]") {
   TempDir dir;
   ServerProcess server(server_args(dir));

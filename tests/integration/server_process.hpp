@@ -11,11 +11,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -269,41 +266,9 @@ class ServerProcess {
 using HttpResponse = http::response<http::string_body>;
 
 // Sends one request on a fresh connection and reads the answer, failing after timeout.
-// Asynchronous operations are used only because tcp_stream's timeout applies to them.
-inline HttpResponse send_http(const std::string& address, std::uint16_t port,
-                              http::request<http::string_body> request,
-                              std::chrono::milliseconds timeout = 10s) {
-  boost::asio::io_context io;
-  boost::beast::tcp_stream stream(io);
-  boost::beast::flat_buffer buffer;
-  HttpResponse response;
-  boost::beast::error_code failure;
-  const char* failed_step = "";
-  const auto failed = [&](boost::beast::error_code ec, const char* step) {
-    failure = ec;
-    failed_step = step;
-  };
-
-  request.set(http::field::host, address + ":" + std::to_string(port));
-  request.prepare_payload();
-  const boost::asio::ip::tcp::endpoint endpoint(boost::asio::ip::make_address(address), port);
-
-  stream.expires_after(timeout);  // one budget for connect, write and read together
-  stream.async_connect(endpoint, [&](boost::beast::error_code ec) {
-    if (ec) return failed(ec, "connect");
-    http::async_write(stream, request, [&](boost::beast::error_code ec, std::size_t) {
-      if (ec) return failed(ec, "write");
-      http::async_read(stream, buffer, response, [&](boost::beast::error_code ec, std::size_t) {
-        if (ec) failed(ec, "read");
-      });
-    });
-  });
-  io.run();
-
-  if (failure)
-    throw std::runtime_error(std::string("HTTP ") + failed_step + ": " + failure.message());
-  return response;
-}
+// (net_support.cpp)
+HttpResponse send_http(const std::string& address, std::uint16_t port, http::request<http::string_body> request,
+                       std::chrono::milliseconds timeout = 10s);
 
 inline HttpResponse http_request(const ServerProcess& server, http::verb method,
                                  std::string_view target) {

@@ -2,11 +2,12 @@
 // decision's constraints (docs/protocol-codecs.md, Decisions) and the public view; the
 // server remains the judge and its refusals are shown as they come.
 
-import {h, replaceKeepingFocus} from './dom.js';
+import {h, icon, replaceKeepingFocus} from './dom.js';
 import {
   AREA_NAMES, GRANTED, PURPOSES, REGIONS, SCOREBOARDS, areaName, card, colourCount,
   colourName, colourOf, describeAction,
 } from './texts.js';
+import {countdown} from './time.js';
 
 const sum = (obj) => Object.values(obj || {}).reduce((a, b) => a + b, 0);
 const nonZero = (obj) => Object.fromEntries(Object.entries(obj).filter(([, n]) => n > 0));
@@ -108,10 +109,11 @@ export class DecisionPanel {
     h('header', {class: 'decision-head'},
       decision ? h('span', {class: 'your-turn-flag'}, 'Your turn') : null,
       h('h2', {id: 'decision-title'}, title),
-      ctx.deadline && decision ? h('span', {class: 'deadline', 'data-deadline': String(ctx.deadline)}, deadlineText(ctx.deadline)) : null),
+      ctx.deadline && decision ? countdown(ctx.deadline, 'long', {'data-testid': 'deadline'}) : null),
+    decision && ctx.timeouts > 0 ? this.timeoutWarning() : null,
     explain ? h('p', {class: 'explain'}, explain) : null,
     h('fieldset', {class: 'decision-body', disabled: Boolean(busy)}, body),
-    ctx.error ? h('p', {class: 'error', role: 'alert', 'data-testid': 'error'}, ctx.error) : null);
+    ctx.error ? h('p', {class: ['error', ctx.errorTemporary && 'temporary'], role: 'alert', 'data-testid': 'error'}, ctx.error) : null);
     replaceKeepingFocus(this.container, section);
     this.hooks.setBoard(this.board);
     this.hooks.setHand(this.hand);
@@ -120,6 +122,19 @@ export class DecisionPanel {
 
   send(command) {
     this.hooks.submit(command);
+  }
+
+  // Time ran out on my last decisions: say what that cost and what more would cost.
+  timeoutWarning() {
+    const {timeouts, table} = this.ctx;
+    const times = timeouts === 1 ? 'Time ran out on your last decision' : `Time ran out on your last ${timeouts} decisions`;
+    let next = '';
+    if (table && table.on_timeout === 'replace_seat') {
+      const left = (table.replace_after || 3) - timeouts;
+      next = left > 0 ? ` ${left === 1 ? 'One more timeout' : `${left} more timeouts in a row`} and a bot takes your seat for good.` : '';
+    }
+    return h('p', {class: 'timeout-warning', role: 'note', 'data-testid': 'timeout-warning'},
+      icon('clock'), ` ${times}: a bot answered for you.${next}`);
   }
 
   // --- no decision -------------------------------------------------------------------
@@ -141,8 +156,8 @@ export class DecisionPanel {
       const set = view.players.map((p, seat) => (p.disk_set ? names[seat] : null)).filter(Boolean);
       if (set.length) parts.push(h('p', {}, `Disks already set: ${set.join(', ')}.`));
     }
-    if (this.ctx.resigned) parts.push(h('p', {class: 'muted'}, 'You resigned: a server bot plays your seat now.'));
-    if (this.ctx.mySeat === null) parts.push(h('p', {class: 'muted'}, 'You are watching this game: hands, disks and castillo counts stay secret.'));
+    if (this.ctx.lost) parts.push(h('p', {class: 'muted'}, 'A server bot plays your seat now: you see the game as a spectator does, without hands, disks or castillo counts.'));
+    else if (this.ctx.mySeat === null) parts.push(h('p', {class: 'muted'}, 'You are watching this game: hands, disks and castillo counts stay secret.'));
     return parts;
   }
 
@@ -711,11 +726,4 @@ function waitWords(view) {
   }
 }
 
-export function deadlineText(deadline) {
-  const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
-  if (left >= 86400) return `Time left: ${Math.floor(left / 86400)} d ${Math.floor((left % 86400) / 3600)} h`;
-  if (left >= 3600) return `Time left: ${Math.floor(left / 3600)} h ${Math.floor((left % 3600) / 60)} min`;
-  if (left >= 60) return `Time left: ${Math.floor(left / 60)} min ${left % 60} s`;
-  return `Time left: ${left} s`;
-}
 

@@ -72,3 +72,15 @@ export function replaceKeepingFocus(container, ...children) {
 function focusKey(el) {
   return el.getAttribute('data-testid');
 }
+
+// Small line icons drawn in the text colour (no font on every system has ⏱ or ⤓).
+const ICONS = {
+  clock: [['circle', {cx: 8, cy: 9, r: 5.8}], ['path', {d: 'M8 5.6V9l2.4 1.6M6 1.8h4M8 1.8v1.4'}]],
+  flag: [['path', {d: 'M3.5 15V2M3.5 2.6h8.5l-2 3 2 3H3.5'}]],
+  download: [['path', {d: 'M8 2v8.5M4.5 7.2 8 10.7l3.5-3.5M2.5 13.8h11'}]],
+};
+
+export function icon(name) {
+  return s('svg', {class: `icon icon-${name}`, viewBox: '0 0 16 16', width: 14, height: 14, 'aria-hidden': 'true', focusable: 'false'},
+    ICONS[name].map(([tag, attrs]) => s(tag, {...attrs, fill: 'none', stroke: 'currentColor', 'stroke-width': 1.8, 'stroke-linecap': 'round', 'stroke-linejoin': 'round'})));
+}

@@ -1,10 +1,12 @@
 // The game screen: players, action cards on offer, the map, my hand, the decision panel
 // and the event log of one table.
 
-import {h, clear, replaceKeepingFocus} from './dom.js';
+import {h, clear, icon, replaceKeepingFocus} from './dom.js';
 import {Board} from './board.js';
-import {DecisionPanel, colourBadge, deadlineText} from './decisions.js';
-import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, seatNames, touchedAreas} from './texts.js';
+import {DecisionPanel, colourBadge} from './decisions.js';
+import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, seatNames, seatNote, touchedAreas} from './texts.js';
+import {UNAVAILABLE_TEXT, isTemporary, refusalText} from './connection.js';
+import {limitText, policyText} from './time.js';
 
 export class GameScreen {
   constructor(app, tableId) {
@@ -20,6 +22,8 @@ export class GameScreen {
     this.lastLogRevision = -1;
 
     this.statusBar = h('div', {class: 'status-bar', 'data-testid': 'status'});
+    this.tableInfo = h('div', {class: 'table-info', 'data-testid': 'table-info'});
+    this.banner = h('div', {class: 'watcher-banner', role: 'status', 'data-testid': 'watcher-banner', hidden: true});
     this.playersPanel = h('div', {class: 'players', 'data-testid': 'players'});
     this.offerPanel = h('div', {class: 'offer', 'data-testid': 'offer'});
     this.handPanel = h('div', {class: 'hand-area'});
@@ -40,7 +44,7 @@ export class GameScreen {
       if (!text) return;
       this.app.conn.request('table.chat', {table: this.tableId, text}).then(() => {
         this.chatInput.value = '';
-      }, (err) => this.app.toast(`The server refused the message: ${err.message}`));
+      }, (err) => this.app.toast(refusalText(err, 'The server refused the message')));
     }}, this.chatInput, h('button', {type: 'submit', class: 'secondary small'}, 'Send'));
     this.resignStep = false;
 
@@ -65,10 +69,12 @@ export class GameScreen {
       }}, 'Jump to your decision'),
       this.announcer,
       h('aside', {class: 'column left-column', 'aria-label': 'Players and action cards'},
+        this.tableInfo,
         h('h2', {class: 'panel-title'}, 'Players'), this.playersPanel,
         h('h2', {class: 'panel-title'}, 'Action cards on offer'), this.offerPanel,
         this.tools),
       h('section', {class: 'column center-column', 'aria-label': 'The board'},
+        this.banner,
         this.statusBar,
         h('div', {class: 'board-frame'}, this.board.svg),
         this.handPanel),
@@ -78,12 +84,10 @@ export class GameScreen {
         this.logBox,
         this.chat));
     this.decisionBox.tabIndex = -1;
-    this.timer = setInterval(() => this.tick(), 1000);
   }
 
-  destroy() {
-    clearInterval(this.timer);
-  }
+  // The countdowns tick by the app's one clock (time.js): nothing of ours to stop.
+  destroy() {}
 
   get table() {
     return this.app.tables.get(this.tableId);
@@ -93,13 +97,34 @@ export class GameScreen {
     return this.app.games.get(this.tableId);
   }
 
+  // The seat whose view I get: null for a spectator, and for a player whose seat a bot
+  // took (resigned or replaced), who gets the spectator's view.
   get mySeat() {
     const view = this.game && this.game.view;
     return view && view.viewer !== undefined ? view.viewer : null;
   }
 
+  // My seat at this table, including one a bot plays for me now.
+  get ownSeat() {
+    const table = this.table;
+    const me = this.app.me;
+    const seat = table && me ? table.seats.find((s) => s.player && s.player.id === me.id) : null;
+    return seat ? seat.seat : this.mySeat;
+  }
+
+  // The Seat a bot took from me (protocol.md, Seat: resigned or replaced), or null.
+  get lostSeat() {
+    const table = this.table;
+    const seat = this.ownSeat !== null && table ? table.seats[this.ownSeat] : null;
+    return seat && seat.kind === 'bot' ? seat : null;
+  }
+
+  // Seats by name, mine marked "(you)", or "(bot for you)" once a bot plays it.
   names() {
-    return seatNames(this.table, this.mySeat);
+    const lost = this.lostSeat;
+    const names = seatNames(this.table, lost ? null : this.ownSeat);
+    if (lost) names[lost.seat] = `${names[lost.seat]} (bot for you)`;
+    return names;
   }
 
   update() {
@@ -110,6 +135,10 @@ export class GameScreen {
       this.busy = false;
       this.awaitVersion = null;
     }
+    // A seat a bot took (resigned, or replaced after timeouts) is not ours to answer for:
+    // the game goes on and we watch it.
+    const lost = this.lostSeat;
+    this.resigned = Boolean(lost);
     const names = this.names();
     this.renderStatus(view, names);
     this.renderPlayers(view, names);
@@ -122,30 +151,31 @@ export class GameScreen {
     }
     // A refusal stays on screen until the game moves on or another decision comes.
     if (this.error && !this.busy && view.version !== this.errorVersion) this.error = null;
-    const decisionKey = view.decision ? JSON.stringify(view.decision) : null;
+    const decisionKey = view.decision && !lost ? JSON.stringify(view.decision) : null;
     if (decisionKey !== this.lastDecisionKey) {
       this.lastDecisionKey = decisionKey;
       if (!this.busy) this.error = null;
-      this.announcer.textContent = view.decision ? `Your turn: ${DECISION_WORDS[view.decision.kind] || 'decide'}.` : '';
+      this.announcer.textContent = decisionKey ? `Your turn: ${DECISION_WORDS[view.decision.kind] || 'decide'}.` : '';
     }
     this.renderTools(view);
-    // A resigned seat is played by a server bot: its decisions are not ours to answer.
-    const seatInfo = this.table && this.mySeat !== null ? this.table.seats[this.mySeat] : null;
-    this.resigned = Boolean(seatInfo && seatInfo.kind === 'bot');
+    this.renderTableInfo();
+    this.renderBanner(view, lost);
+    const mine = this.ownSeat !== null && this.table ? this.table.seats[this.ownSeat] : null;
     this.decision.update({
       view, decision: this.resigned ? null : view.decision || null, names, mySeat: this.mySeat, table: this.table,
-      resigned: this.resigned,
-      deadline: game.deadline, busy: this.busy, error: this.error,
+      lost, timeouts: mine && mine.kind === 'human' ? mine.timeouts || 0 : 0,
+      deadline: game.deadline, busy: this.busy, error: this.error, errorTemporary: this.errorTemporary,
     });
     this.renderLog();
     if (this.logSticks) this.logBox.scrollTop = this.logBox.scrollHeight;
-    document.title = view.decision ? '● Your turn — El Grande' : 'El Grande';
+    document.title = view.decision && !lost ? '● Your turn — El Grande' : 'El Grande';
   }
 
   submit(command) {
     if (this.busy) return;
     this.busy = true;
     this.error = null;
+    this.errorTemporary = false;
     this.update();
     this.app.conn.request('game.command', {table: this.tableId, command}).then((reply) => {
       this.awaitVersion = reply.version;
@@ -154,7 +184,10 @@ export class GameScreen {
       this.busy = false;
       this.awaitVersion = null;
       this.errorVersion = this.game ? this.game.view.version : null;
-      this.error = `The server refused: ${err.message}${err.code ? ` (${err.code}${err.reason && err.reason !== err.code ? `, ${err.reason}` : ''})` : ''}`;
+      // "unavailable": the server could not save it; the same answer may be sent again.
+      this.errorTemporary = isTemporary(err);
+      this.error = this.errorTemporary ? UNAVAILABLE_TEXT
+        : `The server refused: ${err.message}${err.code ? ` (${err.code}${err.reason && err.reason !== err.code ? `, ${err.reason}` : ''})` : ''}`;
       this.update();
     });
   }
@@ -184,9 +217,37 @@ export class GameScreen {
     replaceKeepingFocus(this.tools, parts);
   }
 
-  tick() {
-    const el = this.decisionBox.querySelector('.deadline');
-    if (el) el.textContent = deadlineText(Number(el.dataset.deadline));
+  // The table's name and its clock: the turn limit and what a timeout costs.
+  renderTableInfo() {
+    const table = this.table;
+    if (!table) return;
+    const policy = policyText(table, true);
+    replaceKeepingFocus(this.tableInfo,
+      h('div', {class: 'table-name'}, table.name),
+      h('div', {class: 'time-rule', 'data-testid': 'time-rule'},
+        icon('clock'), ` ${limitText(table)}`,
+        policy ? h('span', {class: 'muted'}, `; ${policy}.`) : null));
+  }
+
+  // A player whose seat a bot took keeps watching: say so plainly.
+  renderBanner(view, lost) {
+    this.banner.hidden = !lost;
+    if (!lost) {
+      replaceKeepingFocus(this.banner);
+      return;
+    }
+    const over = view.phase === 'game_over';
+    const n = lost.timeouts || (this.table && this.table.replace_after);
+    const why = lost.resigned ? 'You resigned'
+      : `A bot took your seat after ${n > 1 ? `${n} timeouts in a row` : n === 1 ? 'a timeout' : 'repeated timeouts'}`;
+    this.banner.dataset.reason = lost.resigned ? 'resigned' : 'replaced';
+    replaceKeepingFocus(this.banner,
+      h('span', {class: 'banner-icon'}, icon(lost.resigned ? 'flag' : 'clock')),
+      h('span', {},
+        h('strong', {}, `${why}.`),
+        over ? ' The bot played your seat to the end; here is how the game finished.'
+          : ' A server bot plays your seat now; you are watching the rest of the game, as a spectator sees it.'),
+      h('a', {href: '#/', class: 'button secondary small'}, 'Back to the lobby'));
   }
 
   renderStatus(view, names) {
@@ -213,13 +274,18 @@ export class GameScreen {
     const cards = view.players.map((p, seat) => {
       const col = colourOf(seat, view.options);
       const seatInfo = table ? table.seats[seat] : null;
-      const isMe = seat === this.mySeat;
+      const isMe = seat === this.ownSeat;
       const turnPos = order.indexOf(seat);
       const tags = [];
       if (seat === view.first_player) tags.push(h('span', {class: 'tag', title: 'First player this round'}, '1st player'));
       if (p.live_vetoes) tags.push(h('span', {class: 'tag veto', title: 'Holds a live veto card'}, `veto${p.live_vetoes > 1 ? ` ×${p.live_vetoes}` : ''}`));
       if (view.phase === 'disk_setting' && p.disk_set) tags.push(h('span', {class: 'tag'}, 'disk set'));
-      if (seatInfo && seatInfo.kind === 'bot') tags.push(h('span', {class: 'tag'}, seatInfo.resigned ? 'resigned (bot)' : 'bot'));
+      const note = seatNote(seatInfo, table);
+      if (seatInfo && seatInfo.kind === 'bot' && !note) tags.push(h('span', {class: 'tag'}, 'bot'));
+      if (note) {
+        tags.push(h('span', {class: `tag note ${note.kind}`, 'data-testid': `seat-note-${seat}`, 'data-note': note.kind},
+          icon(note.icon), ` ${note.text}`));
+      }
       if (seatInfo && seatInfo.kind === 'human' && !seatInfo.connected) tags.push(h('span', {class: 'tag offline'}, 'offline'));
       return h('div', {
         class: ['player-card', isMe && 'me', waiting.has(seat) && 'to-play', view.active === seat && 'active'],
@@ -238,7 +304,7 @@ export class GameScreen {
         h('span', {class: `played-card${p.played ? '' : ' none'}`, title: 'Power card played this round'},
           p.played ? `Power ${p.played}` : 'no card yet'),
         turnPos >= 0 ? h('span', {class: 'tag'}, `turn ${turnPos + 1}`) : null,
-        waiting.has(seat) ? h('span', {class: 'tag to-play-tag'}, isMe ? 'your move' : 'thinking…') : null,
+        waiting.has(seat) ? h('span', {class: 'tag to-play-tag'}, isMe && !this.resigned ? 'your move' : 'thinking…') : null,
         ...tags));
     });
     if (view.automa) {
@@ -285,8 +351,9 @@ export class GameScreen {
     if (!game) return;
     const view = game.view;
     const me = this.mySeat !== null ? view.players[this.mySeat] : null;
-    if (!me || !me.hand) {
-      // Spectators have no hand (nothing secret is shown to them).
+    if (!me || !me.hand || this.resigned) {
+      // Spectators have no hand (nothing secret is shown to them), nor has a player whose
+      // seat a bot took.
       clear(this.handPanel);
       this.handPanel.hidden = true;
       return;

@@ -1,25 +1,29 @@
-// The lobby (create a table, my games, open tables) and the waiting room of an open table.
+// The lobby (create a table, my games, open tables, finished games) and the waiting room of
+// an open table.
 
-import {h, replaceKeepingFocus} from './dom.js';
-import {colourOf, seatNames} from './texts.js';
-
-const TURN_LIMITS = [
-  [0, 'No time limit'], [60, '1 minute per decision'], [300, '5 minutes per decision'],
-  [3600, '1 hour per decision'], [86400, '1 day per decision'], [259200, '3 days per decision'],
-];
+import {h, icon, replaceKeepingFocus} from './dom.js';
+import {isTemporary} from './connection.js';
+import {colourOf, seatNames, seatNote} from './texts.js';
+import {MAX_TURN_SECONDS, TURN_CHOICES, countdown, dateText, durationText, limitText, policyText} from './time.js';
 
 const STATUS_WORDS = {open: 'Open', playing: 'Playing', finished: 'Finished'};
 
-export function optionsSummary(table) {
+// Every 30 s while the lobby shows, "my games" is asked again (deadlines, others' moves).
+const MY_GAMES_PERIOD_MS = 30_000;
+
+export function optionsSummary(table, {time = true} = {}) {
   const o = table.options;
   const parts = [`${o.players} players`];
   if (o.automa) parts.push('with the automa');
   if (o.short_game) parts.push('short game (6 rounds)');
   if (o.four_stacks) parts.push('four stacks');
-  if (table.turn_seconds) parts.push(TURN_LIMITS.find(([s]) => s === table.turn_seconds)?.[1] || `${table.turn_seconds} s per decision`);
-  return parts.join(' · ');
+  const text = parts.join(' · ');
+  if (!(time && table.turn_seconds)) return text;
+  // The clock as an icon: a list of nodes, for h().
+  return [text, ' · ', icon('clock'), ` ${limitText(table)}${table.on_timeout ? ` (${policyText(table, true)})` : ''}`];
 }
 
+// My seat at a table, also one a bot plays for me since I resigned or was replaced.
 export function mySeatAt(table, me) {
   if (!table || !me) return null;
   const seat = table.seats.find((s) => s.player && s.player.id === me.id);
@@ -32,8 +36,31 @@ function seatChip(table, seat, me) {
   if (seat.kind === 'empty') label = 'empty seat';
   else if (seat.kind === 'bot') label = seat.player ? `${seat.player.name} (bot)` : 'Bot';
   else label = seat.player.name + (me && seat.player.id === me.id ? ' (you)' : '');
+  const note = seatNote(seat, table);
   return h('span', {class: `seat-chip ${seat.kind}`, style: {'--c': col.fill, '--ink': col.ink}},
-    h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol), label);
+    h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol), label,
+    note ? h('span', {class: `seat-note ${note.kind}`}, ' · ', icon(note.icon), ` ${note.text}`) : null);
+}
+
+// A radio group of buttons (arrow keys move the choice), as for the number of players.
+function segmented({label, options, value, onChange, testid}) {
+  const group = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': label});
+  const values = options.map(([v]) => v);
+  for (const [v, text] of options) {
+    group.append(h('button', {
+      type: 'button', role: 'radio', 'aria-checked': String(v === value), tabindex: v === value ? 0 : -1,
+      'data-testid': `${testid}-${v}`,
+      onClick: () => onChange(v),
+      onKeydown: (event) => {
+        const step = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1}[event.key];
+        if (!step) return;
+        event.preventDefault();
+        const next = values[Math.min(values.length - 1, Math.max(0, values.indexOf(value) + step))];
+        onChange(next);
+      },
+    }, text));
+  }
+  return group;
 }
 
 export class LobbyScreen {
@@ -42,6 +69,8 @@ export class LobbyScreen {
     this.form = app.createForm;
     this.tablesBox = h('div', {class: 'table-list-box'});
     this.myGamesBox = h('section', {class: 'panel my-games', 'aria-labelledby': 'my-games-title', 'data-testid': 'my-games'});
+    // tabindex -1: focus stays in the section when a redraw removes the control that had it.
+    this.historyBox = h('section', {class: 'panel history', 'aria-labelledby': 'history-title', 'data-testid': 'history', tabindex: -1});
     this.formError = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': 'create-error'});
     this.root = h('div', {class: 'lobby', 'data-testid': 'lobby'},
       h('section', {class: 'panel create', 'aria-labelledby': 'create-title'},
@@ -51,8 +80,14 @@ export class LobbyScreen {
         this.myGamesBox,
         h('section', {class: 'panel tables', 'aria-labelledby': 'tables-title'},
           h('h2', {id: 'tables-title'}, 'Tables'),
-          this.tablesBox)));
+          this.tablesBox),
+        this.historyBox));
+    this.timer = setInterval(() => app.refreshMyGames(), MY_GAMES_PERIOD_MS);
     this.update();
+  }
+
+  destroy() {
+    clearInterval(this.timer);
   }
 
   buildForm() {
@@ -61,6 +96,27 @@ export class LobbyScreen {
     const automa = h('input', {type: 'checkbox', id: 'opt-automa', 'data-testid': 'opt-automa'});
     const four = h('input', {type: 'checkbox', id: 'opt-four-stacks', 'data-testid': 'opt-four-stacks'});
     const short = h('input', {type: 'checkbox', id: 'opt-short', 'data-testid': 'opt-short', checked: f.short_game});
+    // The turn limit: a choice of usual ones or seconds of one's own; the timeout policy
+    // matters only with a limit.
+    const limit = h('select', {id: 'opt-turn', 'data-testid': 'opt-turn', 'aria-describedby': 'opt-turn-note'},
+      TURN_CHOICES.map(([value, label]) => h('option', {value, selected: value === f.turn}, label)));
+    const customSeconds = h('input', {
+      type: 'number', id: 'opt-turn-seconds', min: 1, max: MAX_TURN_SECONDS, step: 1, inputmode: 'numeric',
+      value: f.custom_seconds, 'data-testid': 'opt-turn-seconds', 'aria-describedby': 'opt-turn-words',
+    });
+    const customWords = h('span', {class: 'muted', id: 'opt-turn-words', 'data-testid': 'opt-turn-words'});
+    const custom = h('div', {class: 'custom-seconds', 'data-testid': 'opt-turn-custom'},
+      h('label', {for: 'opt-turn-seconds'}, 'Seconds per decision'), customSeconds, customWords);
+    const botAnswers = h('input', {type: 'radio', name: 'opt-on-timeout', id: 'opt-timeout-bot', value: 'bot_answers', 'data-testid': 'opt-timeout-bot'});
+    const replaceSeat = h('input', {type: 'radio', name: 'opt-on-timeout', id: 'opt-timeout-replace', value: 'replace_seat', 'data-testid': 'opt-timeout-replace'});
+    const replaceAfter = h('select', {'data-testid': 'opt-replace-after', 'aria-label': 'Timeouts in a row before a bot takes the seat'},
+      Array.from({length: 10}, (_, i) => h('option', {value: String(i + 1), selected: i + 1 === f.replace_after}, String(i + 1))));
+    const policy = h('fieldset', {class: 'timeout-policy', 'data-testid': 'opt-policy'},
+      h('legend', {}, 'When time runs out'),
+      h('div', {class: 'radio-line'}, botAnswers,
+        h('label', {for: 'opt-timeout-bot'}, 'A bot answers that decision; the player keeps the seat')),
+      h('div', {class: 'radio-line'}, replaceSeat,
+        h('span', {}, h('label', {for: 'opt-timeout-replace'}, 'A bot takes the seat for good after'), ' ', replaceAfter, ' timeouts in a row')));
     const sync = () => {
       // The options the protocol allows: the automa only with 2 players, four stacks with 3 or the automa.
       automa.disabled = f.players !== 2;
@@ -74,6 +130,13 @@ export class LobbyScreen {
         button.setAttribute('aria-checked', String(n === f.players));
         button.tabIndex = n === f.players ? 0 : -1;
       }
+      custom.hidden = f.turn !== 'custom';
+      const seconds = turnSeconds(f);
+      customWords.textContent = f.turn === 'custom' && seconds > 0 ? `= ${durationText(seconds)}` : '';
+      policy.hidden = !(seconds > 0 || f.turn === 'custom');
+      botAnswers.checked = f.on_timeout !== 'replace_seat';
+      replaceSeat.checked = f.on_timeout === 'replace_seat';
+      replaceAfter.disabled = f.on_timeout !== 'replace_seat';
     };
     for (let n = 2; n <= 5; n++) {
       players.append(h('button', {
@@ -103,12 +166,28 @@ export class LobbyScreen {
     short.addEventListener('change', () => {
       f.short_game = short.checked;
     });
+    limit.addEventListener('change', () => {
+      f.turn = limit.value;
+      sync();
+      if (f.turn === 'custom') customSeconds.focus();
+    });
+    customSeconds.addEventListener('input', () => {
+      f.custom_seconds = customSeconds.value;
+      sync();
+    });
+    for (const radio of [botAnswers, replaceSeat]) {
+      radio.addEventListener('change', () => {
+        if (radio.checked) f.on_timeout = radio.value;
+        sync();
+      });
+    }
+    replaceAfter.addEventListener('change', () => {
+      f.replace_after = Number(replaceAfter.value);
+    });
     const name = h('input', {
       type: 'text', id: 'opt-name', maxlength: 64, placeholder: 'e.g. Friday night', value: f.name,
       'data-testid': 'opt-name', onInput: (e) => { f.name = e.target.value; },
     });
-    const limit = h('select', {id: 'opt-turn', 'data-testid': 'opt-turn', onChange: (e) => { f.turn_seconds = Number(e.target.value); }},
-      TURN_LIMITS.map(([s, label]) => h('option', {value: String(s), selected: s === f.turn_seconds}, label)));
     const form = h('form', {class: 'create-form', onSubmit: (event) => {
       event.preventDefault();
       this.create();
@@ -120,6 +199,9 @@ export class LobbyScreen {
       h('label', {}, automa, ' Automa (2 players)'),
       h('label', {}, four, ' Four stacks (3 players or automa)')),
     h('label', {for: 'opt-turn'}, 'Time per decision'), limit,
+    h('span', {class: 'note muted', id: 'opt-turn-note'}, 'Long limits suit play over days: come back whenever it is your turn.'),
+    custom,
+    policy,
     this.formError,
     h('button', {type: 'submit', class: 'primary big', 'data-testid': 'create-table'}, 'Create table'));
     sync();
@@ -128,18 +210,30 @@ export class LobbyScreen {
 
   async create() {
     const f = this.form;
+    const seconds = turnSeconds(f);
+    this.formError.hidden = true;
+    if (!(Number.isInteger(seconds) && seconds >= 0 && seconds <= MAX_TURN_SECONDS) || (f.turn === 'custom' && seconds === 0)) {
+      this.formError.textContent = `The time per decision must be a whole number of seconds from 1 to ${MAX_TURN_SECONDS} (14 days).`;
+      this.formError.classList.remove('temporary');
+      this.formError.hidden = false;
+      return;
+    }
     const payload = {
       options: {players: f.players, short_game: f.short_game, automa: f.automa, four_stacks: f.four_stacks},
-      turn_seconds: f.turn_seconds,
+      turn_seconds: seconds,
     };
+    if (seconds > 0) {
+      payload.on_timeout = f.on_timeout;
+      if (f.on_timeout === 'replace_seat') payload.replace_after = f.replace_after;
+    }
     if (f.name.trim()) payload.name = f.name.trim();
-    this.formError.hidden = true;
     try {
       const reply = await this.app.conn.request('table.create', payload);
       this.app.tables.set(reply.table.id, reply.table);
       this.app.navigate(`#/table/${reply.table.id}`);
     } catch (err) {
-      this.formError.textContent = `The server refused: ${err.message}`;
+      this.formError.textContent = this.app.refusal(err);
+      this.formError.classList.toggle('temporary', isTemporary(err));
       this.formError.hidden = false;
     }
   }
@@ -147,6 +241,7 @@ export class LobbyScreen {
   update() {
     this.renderMyGames();
     this.renderTables();
+    this.renderHistory();
   }
 
   renderMyGames() {
@@ -158,23 +253,52 @@ export class LobbyScreen {
     }
     this.myGamesBox.hidden = false;
     const games = app.myGames || [];
+    const myTurns = games.filter((g) => g.my_turn).length;
     const rows = games.map((g) => {
       const t = g.table;
       const names = seatNames(t, g.seat);
       const waiting = (g.waiting_for || []).filter((s) => s !== g.seat).map((s) => names[s]);
+      const seatInfo = t.seats[g.seat];
+      const note = seatNote(seatInfo, t);
       let state;
-      if (t.status === 'open') state = 'Waiting for players';
-      else if (t.status === 'finished') state = 'Finished';
-      else if (g.my_turn) state = 'Your turn!';
-      else state = waiting.length ? `Waiting for ${waiting.join(', ')}` : 'In play';
-      return h('li', {class: `game-row${g.my_turn ? ' my-turn' : ''}`, 'data-testid': `my-game-${t.id}`},
-        h('a', {href: `#/table/${t.id}`, class: 'game-link'},
-          h('strong', {}, t.name),
-          h('span', {class: `status-badge ${g.my_turn ? 'turn' : t.status}`}, state)),
-        h('span', {class: 'muted'}, optionsSummary(t)));
+      let badge = t.status;
+      if (g.former) {
+        state = note && note.kind === 'resigned' ? 'Watching (you resigned)' : 'Watching (a bot took your seat)';
+        if (t.status === 'finished') state = 'Finished';
+      } else if (t.status === 'open') {
+        state = 'Waiting for players';
+      } else if (t.status === 'finished') {
+        state = 'Finished';
+      } else if (g.my_turn) {
+        state = '▶ Your turn';
+        badge = 'turn';
+      } else {
+        state = waiting.length ? `Waiting for ${waiting.join(', ')}` : 'In play';
+      }
+      const col = colourOf(g.seat, t.options);
+      const result = t.status === 'finished' && t.result ? resultLine(t, g.seat) : null;
+      return h('li', {
+        class: ['game-row', g.my_turn && 'my-turn'], 'data-testid': `my-game-${t.id}`, 'data-my-turn': String(Boolean(g.my_turn)),
+      },
+      h('div', {class: 'table-main'},
+        h('div', {class: 'table-title'},
+          h('a', {href: `#/table/${t.id}`, class: 'game-link'}, t.name),
+          h('span', {class: `status-badge ${badge}`, 'data-testid': `my-game-state-${t.id}`}, state),
+          g.my_turn && g.deadline ? countdown(g.deadline, 'brief', {'data-testid': `my-game-deadline-${t.id}`}) : null),
+        h('div', {class: 'muted'},
+          h('span', {class: 'seat-chip mine', style: {'--c': col.fill, '--ink': col.ink}},
+            h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol), `you play ${col.name}`),
+          ' ', optionsSummary(t),
+          note && note.kind === 'missed' ? h('span', {class: 'seat-note missed', 'data-testid': `my-game-missed-${t.id}`}, ' · ', icon('clock'), ` you ${note.text}`) : null),
+        result),
+      h('div', {class: 'table-actions'},
+        h('a', {href: `#/table/${t.id}`, class: `button ${g.my_turn ? 'primary' : 'secondary'}`, 'data-testid': `my-game-open-${t.id}`,
+          'aria-label': `${g.my_turn ? 'Play' : 'Open'} ${t.name}`}, g.my_turn ? 'Play' : 'Open')));
     });
     replaceKeepingFocus(this.myGamesBox,
-      h('h2', {id: 'my-games-title'}, 'My games'),
+      h('div', {class: 'panel-head'},
+        h('h2', {id: 'my-games-title'}, 'My games'),
+        myTurns ? h('span', {class: 'status-badge turn', 'data-testid': 'my-turn-count'}, `${myTurns} waiting for you`) : null),
       rows.length ? h('ul', {class: 'game-list'}, rows) : h('p', {class: 'muted'}, 'You sit at no table yet.'));
   }
 
@@ -199,6 +323,93 @@ export class LobbyScreen {
     replaceKeepingFocus(this.tablesBox,
       rows.length ? h('ul', {class: 'table-list'}, rows) : h('p', {class: 'muted'}, 'No tables yet: create one!'));
   }
+
+  // Finished games (history.list): mine or everyone's, newest first, "Older games" pages back.
+  renderHistory() {
+    const app = this.app;
+    const hist = app.history;
+    if (hist.hidden) {
+      this.historyBox.hidden = true;
+      return;
+    }
+    this.historyBox.hidden = false;
+    const rows = hist.games.map((g) => historyRow(g, app.me));
+    let body;
+    if (rows.length) body = h('ul', {class: 'history-list'}, rows);
+    else if (hist.loading || !hist.loaded) body = h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Loading…');
+    else body = h('p', {class: 'muted', 'data-testid': 'history-empty'}, hist.everyone ? 'No game has finished on this server yet.' : 'You have not finished a game yet.');
+    replaceKeepingFocus(this.historyBox,
+      h('div', {class: 'panel-head'},
+        h('h2', {id: 'history-title'}, 'Finished games'),
+        segmented({
+          label: 'Whose finished games', testid: 'history-whose', value: hist.everyone ? 'everyone' : 'mine',
+          options: [['mine', 'Mine'], ['everyone', 'Everyone’s']],
+          onChange: (v) => {
+            app.setHistoryScope(v === 'everyone');
+            this.historyBox.querySelector(`[data-testid="history-whose-${v}"]`)?.focus();
+          },
+        })),
+      hist.error ? h('p', {class: ['error', hist.errorTemporary && 'temporary'], role: 'alert'}, hist.error) : null,
+      body,
+      hist.more ? h('button', {
+        type: 'button', class: 'secondary', 'data-testid': 'history-older', 'aria-busy': String(Boolean(hist.loading)),
+        onClick: () => { if (!hist.loading) app.loadHistory({older: true}); },
+      }, hist.loading ? 'Loading…' : 'Older games') : null);
+  }
+}
+
+function turnSeconds(f) {
+  if (f.turn !== 'custom') return Number(f.turn);
+  const text = String(f.custom_seconds ?? '').trim();
+  return /^\d+$/.test(text) ? Number(text) : NaN;
+}
+
+// "You scored 61 (1st of 3)": my result at a finished table.
+function resultLine(table, seat) {
+  const {scores, winners} = table.result;
+  const place = 1 + scores.filter((s) => s > scores[seat]).length;
+  return h('div', {class: 'result-line'},
+    winners.includes(seat) ? '♛ You won' : `You came ${ordinal(place)} of ${scores.length}`, ` with ${scores[seat]} points`);
+}
+
+function ordinal(n) {
+  return `${n}${{1: 'st', 2: 'nd', 3: 'rd'}[n] || 'th'}`;
+}
+
+function historyRow(g, me) {
+  const names = seatNames(g, null);
+  const {scores, winners} = g.result;
+  const ranking = scores.map((score, seat) => ({score, seat})).sort((a, b) => (b.score - a.score) || (a.seat - b.seat));
+  const took = g.started_at && g.finished_at ? durationText((g.finished_at - g.started_at) / 1000) : null;
+  return h('li', {class: 'history-row', 'data-testid': `history-${g.id}`, 'data-game': String(g.id)},
+    h('div', {class: 'table-main'},
+      h('div', {class: 'table-title'},
+        h('strong', {}, g.name),
+        h('span', {class: 'muted'}, h('time', {datetime: new Date(g.finished_at).toISOString()}, dateText(g.finished_at)),
+          took ? ` · took ${took}` : '')),
+      h('ol', {class: 'history-scores', 'aria-label': 'Final scores'}, ranking.map(({score, seat}) => {
+        const col = colourOf(seat, g.options);
+        const s = g.seats[seat];
+        const mine = me && s && s.player && s.player.id === me.id;
+        const won = winners.includes(seat);
+        const note = seatNote(s, g);
+        return h('li', {
+          class: ['score-chip', won && 'winner', mine && 'mine'], style: {'--c': col.fill, '--ink': col.ink},
+          'data-testid': `history-${g.id}-score-${seat}`, 'data-score': String(score), 'data-winner': String(won),
+        },
+        h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol),
+        won ? h('span', {class: 'crown', title: 'Winner'}, '♛ ') : null,
+        h('span', {class: 'score-name'}, names[seat], mine ? ' (you)' : ''),
+        note ? h('span', {class: `seat-note ${note.kind}`}, ' ', icon(note.icon), ` ${note.text}`) : null,
+        h('strong', {class: 'score-value'}, String(score)),
+        won ? h('span', {class: 'sr-only'}, ' (winner)') : null);
+      })),
+      h('div', {class: 'muted'}, optionsSummary(g))),
+    h('div', {class: 'table-actions'},
+      h('a', {
+        class: 'button secondary small', href: `/api/games/${g.id}/record`, download: `elgrande-${g.id}.json`,
+        'data-testid': `record-${g.id}`, 'aria-label': `Download the record of ${g.name} (JSON)`,
+      }, icon('download'), ' Download record')));
 }
 
 // An open table: seats, bots, start.
@@ -230,12 +441,15 @@ export function renderWaitingRoom(app, table, container) {
       h('span', {class: 'seat-who'}, who),
       h('span', {class: 'seat-actions'}, actions));
   });
+  const policy = policyText(table);
   replaceKeepingFocus(container,
     h('div', {class: 'waiting-room panel', 'data-testid': 'waiting-room', 'data-table': String(table.id)},
       h('h2', {}, table.name),
-      h('p', {class: 'muted'}, optionsSummary(table)),
+      h('p', {class: 'muted'}, optionsSummary(table, {time: false})),
+      h('p', {class: 'time-rule', 'data-testid': 'time-rule'}, icon('clock'), ` ${limitText(table)}`,
+        policy ? `; when time runs out, ${policy}.` : ': take your time.'),
       h('ol', {class: 'seat-list'}, seats),
-      app.tableError ? h('p', {class: 'error', role: 'alert', 'data-testid': 'error'}, app.tableError) : null,
+      app.tableError ? h('p', {class: ['error', app.tableErrorTemporary && 'temporary'], role: 'alert', 'data-testid': 'error'}, app.tableError) : null,
       h('div', {class: 'actions'},
         host ? h('button', {type: 'button', class: 'primary big', 'data-testid': 'start-game', disabled: !full, onClick: () => app.tableAction('table.start', {table: table.id})},
           full ? 'Start the game' : 'Start (fill every seat first)') : h('p', {class: 'muted'}, mine !== null ? 'The host starts the game once every seat is filled.' : 'Pick an empty seat to play, or stay and watch.'),

@@ -1,13 +1,14 @@
 // The client's entry point: the connection, who I am, what I know of tables and games,
 // and which screen shows (#/ the lobby, #/table/ID a table).
 
-import {Connection, PROTOCOL_VERSION, serverUrl} from './connection.js';
+import {Connection, PROTOCOL_VERSION, isTemporary, refusalText, serverUrl} from './connection.js';
 import {h, replaceKeepingFocus} from './dom.js';
 import {forgetToken, loadIdentity, nameBytes, saveIdentity} from './identity.js';
 import {EventLog} from './log.js';
 import {LobbyScreen, mySeatAt, renderWaitingRoom} from './lobby.js';
 import {GameScreen} from './game.js';
-import {describeEvent, eventTone, involves, seatNames} from './texts.js';
+import {describeEvent, eventTone, formerSeat, involves, seatNames} from './texts.js';
+import {startClock} from './time.js';
 
 class App {
   constructor() {
@@ -18,10 +19,17 @@ class App {
     this.games = new Map();
     this.lobbyTables = new Map();
     this.myGames = [];
+    this.history = {everyone: false, games: [], more: false, loaded: false, loading: false, error: null, hidden: false};
+    this.historySerial = 0;
+    this.historyPage = 10;  // finished games per history.list
     this.spectating = new Set();
     this.logs = new Map();
     this.tableError = null;
-    this.createForm = {players: 3, short_game: false, automa: false, four_stacks: false, turn_seconds: 0, name: ''};
+    this.tableErrorTemporary = false;
+    this.createForm = {
+      players: 3, short_game: false, automa: false, four_stacks: false, name: '',
+      turn: '0', custom_seconds: '', on_timeout: 'bot_answers', replace_after: 3,
+    };
     this.screen = null;
     this.currentTable = null;
     this.main = document.getElementById('app');
@@ -36,6 +44,7 @@ class App {
     if (!this.identity.token && !this.identity.name) this.showWelcome();
     else this.setMain(h('p', {class: 'loading'}, 'Connecting to the server…'));
     this.conn.connect();
+    startClock();
     window.addEventListener('hashchange', () => this.route());
   }
 
@@ -52,11 +61,14 @@ class App {
       const t = this.tables.get(table);
       if (t) this.tables.set(table, {...t, status: 'finished', result});
       this.refreshScreen(table);
+      this.scheduleMyGames();
+      this.scheduleHistory();
     });
     c.on('lobby.table', ({table}) => {
       this.lobbyTables.set(table.id, table);
       if (this.tables.has(table.id)) this.tables.set(table.id, table);
       this.refreshLobby();
+      if (table.status === 'finished') this.scheduleHistory();
     });
     c.on('lobby.table_removed', ({table}) => {
       this.lobbyTables.delete(table);
@@ -68,12 +80,13 @@ class App {
       log.save();
       this.refreshScreen(chat.table);
     });
-    c.on('error', (err) => this.toast(`The server says: ${err.message}`));
+    c.on('error', (err) => this.toast(refusalText(err, 'The server says')));
   }
 
   // --- identity -------------------------------------------------------------------------
 
   async onOpen() {
+    clearTimeout(this.helloRetry);
     for (const game of this.games.values()) game.stale = true;
     try {
       if (this.identity.token) {
@@ -96,8 +109,20 @@ class App {
       }
       await this.afterHello();
     } catch (err) {
-      if (err.code !== 'disconnected') this.toast(`Could not sign in: ${err.message}`);
+      if (err.code === 'disconnected') return;
+      this.toast(refusalText(err, 'Could not sign in'));
+      // A new identity the server could not save yet: ask again in a moment.
+      if (isTemporary(err)) {
+        clearTimeout(this.helloRetry);
+        this.helloRetry = setTimeout(() => {
+          if (this.conn.state === 'open') this.onOpen();
+        }, 5000);
+      }
     }
+  }
+
+  refusal(err, prefix) {
+    return refusalText(err, prefix);
   }
 
   async hello(fields) {
@@ -139,7 +164,7 @@ class App {
         await this.hello(this.identity.token ? {token: this.identity.token, name} : {name});
         await this.afterHello();
       } catch (err) {
-        error.textContent = `The server refused: ${err.message}`;
+        error.textContent = refusalText(err);
         error.hidden = false;
       }
     }},
@@ -149,6 +174,7 @@ class App {
     input,
     error,
     h('button', {type: 'submit', class: 'primary big', 'data-testid': 'name-submit'}, 'Enter'));
+    if (this.screen && this.screen.destroy) this.screen.destroy();
     this.screen = null;
     this.setMain(form);
     input.focus();
@@ -175,7 +201,7 @@ class App {
         await this.hello({token: this.identity.token, name});
         this.refreshScreen(this.currentTable);
       } catch (err) {
-        this.toast(`The server refused the name: ${err.message}`);
+        this.toast(refusalText(err, 'The server refused the name'));
         this.renderHeader();
       }
     }},
@@ -217,7 +243,16 @@ class App {
     document.title = 'El Grande';
     this.screen = new LobbyScreen(this);
     this.setMain(this.screen.root);
+    this.lobbyTitle();
     this.refreshMyGames();
+    this.loadHistory();
+  }
+
+  // The tab's title says how many games wait for me, for a lobby left open in a tab.
+  lobbyTitle() {
+    if (!(this.screen instanceof LobbyScreen)) return;
+    const n = (this.myGames || []).filter((g) => g.my_turn).length;
+    document.title = n ? `● ${n} game${n > 1 ? 's' : ''} waiting for you — El Grande` : 'El Grande';
   }
 
   async openTable(id) {
@@ -240,7 +275,7 @@ class App {
         } else if (err.code === 'wrong_state' && this.lobbyTables.has(id)) {
           this.tables.set(id, this.lobbyTables.get(id));
         } else {
-          if (err.code !== 'disconnected') this.toast(`Cannot open table ${id}: ${err.message}`);
+          if (err.code !== 'disconnected') this.toast(refusalText(err, `Cannot open table ${id}`));
           if (this.currentTable === id) this.navigate('#/');
           return;
         }
@@ -296,18 +331,110 @@ class App {
   }
 
   refreshLobby() {
-    if (this.screen instanceof LobbyScreen) this.screen.update();
+    if (this.screen instanceof LobbyScreen) {
+      this.screen.update();
+      this.lobbyTitle();
+    }
   }
 
   async refreshMyGames() {
     if (this.myGames === null || !this.me) return;
     try {
       const {games} = await this.conn.request('player.games');
-      this.myGames = [...games].sort((a, b) => Number(b.my_turn) - Number(a.my_turn));
+      this.myGames = this.withFormerSeats(games);
+      this.sortMyGames();
     } catch (err) {
       if (err.code === 'unknown_type') this.myGames = null;
     }
     this.refreshLobby();
+  }
+
+  // player.games lists the seats I play myself; a table where a bot took my seat (I resigned
+  // or ran out of time) stays mine to watch, so the tables this connection heard of are added.
+  withFormerSeats(games) {
+    const listed = new Set(games.map((g) => g.table.id));
+    const former = [];
+    for (const table of this.tables.values()) {
+      if (listed.has(table.id) || table.status === 'open') continue;
+      const seat = formerSeat(table, this.me);
+      if (seat) former.push({table, seat: seat.seat, my_turn: false, waiting_for: [], former: true});
+    }
+    return [...games, ...former];
+  }
+
+  sortMyGames() {
+    const order = {playing: 0, open: 1, finished: 2};
+    // My turn first, the nearest deadline first among them; then games in play, open, finished.
+    this.myGames.sort((a, b) => (Number(b.my_turn) - Number(a.my_turn))
+      || ((a.deadline || Infinity) - (b.deadline || Infinity))
+      || ((order[a.table.status] ?? 3) - (order[b.table.status] ?? 3)));
+  }
+
+  // A push about one of my tables: the entry in "my games" follows at once, before the
+  // server is asked again (see scheduleMyGames).
+  patchMyGame(tableId, change) {
+    if (!this.myGames) return;
+    const entry = this.myGames.find((g) => g.table.id === tableId);
+    if (!entry) return;
+    change(entry);
+    this.sortMyGames();
+    this.refreshLobby();
+  }
+
+  // Finished games: the first page again (keeping older pages already shown), or the next
+  // older page.
+  async loadHistory({older = false} = {}) {
+    const hist = this.history;
+    if (hist.hidden || !this.me) return;
+    const serial = ++this.historySerial;
+    const page = this.historyPage;
+    const payload = {limit: page};
+    if (hist.everyone) payload.everyone = true;
+    if (older && hist.games.length) payload.before = Math.min(...hist.games.map((g) => g.id));
+    hist.loading = true;
+    this.refreshLobby();
+    try {
+      const {games} = await this.conn.request('history.list', payload);
+      if (serial !== this.historySerial) return;
+      if (older) {
+        hist.games = hist.games.concat(games);
+        hist.more = games.length === page;
+      } else {
+        const lowest = games.length ? Math.min(...games.map((g) => g.id)) : null;
+        const overlaps = hist.games.some((g) => g.id === lowest);
+        if (hist.games.length > page && overlaps) {
+          hist.games = games.concat(hist.games.filter((g) => g.id < lowest));
+        } else {
+          hist.games = games;
+          hist.more = games.length === page;
+        }
+      }
+      hist.error = null;
+      hist.loaded = true;
+    } catch (err) {
+      if (serial !== this.historySerial) return;
+      if (err.code === 'unknown_type') hist.hidden = true;
+      else if (err.code !== 'disconnected') {
+        hist.error = refusalText(err, 'Could not list the finished games');
+        hist.errorTemporary = isTemporary(err);
+      }
+    }
+    hist.loading = false;
+    this.refreshLobby();
+  }
+
+  setHistoryScope(everyone) {
+    if (this.history.everyone === everyone) return;
+    Object.assign(this.history, {everyone, games: [], more: false, loaded: false, error: null});
+    this.loadHistory();
+  }
+
+  scheduleHistory() {
+    if (!(this.screen instanceof LobbyScreen) || this.historyTimer) return;
+    this.historyTimer = setTimeout(() => {
+      this.historyTimer = null;
+      if (this.screen instanceof LobbyScreen) this.loadHistory();
+    }, 500);
   }
 
   // --- pushes ----------------------------------------------------------------------------
@@ -315,17 +442,20 @@ class App {
   onTable(table) {
     this.tables.set(table.id, table);
     if (this.lobbyTables.has(table.id)) this.lobbyTables.set(table.id, table);
+    this.patchMyGame(table.id, (entry) => { entry.table = table; });
     this.refreshScreen(table.id);
     this.scheduleMyGames();
   }
 
-  // "My games" changes with every move at my tables; asking once a second is enough.
+  // "My games" changes with every move at my tables. The pushes update it at once
+  // (patchMyGame); the server is asked again at most every 3 s while they come, and every
+  // 30 s while the lobby shows (LobbyScreen).
   scheduleMyGames() {
     if (!(this.screen instanceof LobbyScreen) || this.myGamesTimer) return;
     this.myGamesTimer = setTimeout(() => {
       this.myGamesTimer = null;
       if (this.screen instanceof LobbyScreen) this.refreshMyGames();
-    }, 1000);
+    }, 3000);
   }
 
   onGameUpdate(update) {
@@ -333,6 +463,13 @@ class App {
     if (previous && !previous.stale && update.version < previous.version) return;
     const missed = previous && !previous.stale && update.version > previous.version + 1;
     this.games.set(update.table, {version: update.version, view: update.view, deadline: update.deadline, events: update.events || []});
+    this.patchMyGame(update.table, (entry) => {
+      if (entry.former || update.view.viewer !== entry.seat) return;
+      entry.my_turn = Boolean(update.view.decision);
+      entry.waiting_for = update.view.waiting_for || [];
+      if (update.deadline) entry.deadline = update.deadline;
+      else delete entry.deadline;
+    });
     if (update.events && update.events.length) {
       const log = this.logFor(update.table);
       // Plain names in sentences; the viewer's own entries are marked instead.
@@ -369,19 +506,24 @@ class App {
       this.navigate(`#/table/${table.id}`);
       this.renderTable();
     } catch (err) {
-      this.toast(`Could not join: ${err.message}`);
-      this.tableError = `The server refused: ${err.message}`;
+      this.toast(refusalText(err, 'Could not join'));
+      this.setTableError(err);
       this.refreshScreen(tableId);
     }
   }
 
+  setTableError(err) {
+    this.tableError = err ? refusalText(err) : null;
+    this.tableErrorTemporary = isTemporary(err);
+  }
+
   async tableAction(type, payload) {
-    this.tableError = null;
+    this.setTableError(null);
     try {
       const reply = await this.conn.request(type, payload);
       if (reply.table) this.tables.set(reply.table.id, reply.table);
     } catch (err) {
-      this.tableError = `The server refused: ${err.message}`;
+      this.setTableError(err);
     }
     this.refreshScreen(payload.table);
   }
@@ -392,7 +534,7 @@ class App {
       this.tables.delete(tableId);
       this.navigate('#/');
     } catch (err) {
-      this.tableError = `The server refused: ${err.message}`;
+      this.setTableError(err);
       this.refreshScreen(tableId);
     }
   }
@@ -401,7 +543,7 @@ class App {
     try {
       await this.conn.request('game.resign', {table: tableId});
     } catch (err) {
-      this.toast(`The server refused: ${err.message}`);
+      this.toast(refusalText(err));
     }
   }
 

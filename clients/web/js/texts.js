@@ -175,12 +175,12 @@ export function seatNames(table, viewer) {
 // decisions missed in a row (protocol.md, Seat). Null when there is nothing to say.
 export function seatNote(seat, table) {
   if (!seat) return null;
-  if (seat.resigned) return {kind: 'resigned', symbol: '⚑', text: 'resigned'};
+  if (seat.resigned) return {kind: 'resigned', icon: 'flag', text: 'resigned'};
   if (seat.replaced) {
     const n = seat.timeouts || (table && table.replace_after);
-    return {kind: 'replaced', symbol: '⏱', text: n ? `replaced by a bot after ${n} timeout${n === 1 ? '' : 's'}` : 'replaced by a bot'};
+    return {kind: 'replaced', icon: 'clock', text: n ? `replaced by a bot after ${n} timeout${n === 1 ? '' : 's'}` : 'replaced by a bot'};
   }
-  if (seat.timeouts > 0) return {kind: 'missed', symbol: '⏱', text: `missed ${seat.timeouts} turn${seat.timeouts === 1 ? '' : 's'}`};
+  if (seat.timeouts > 0) return {kind: 'missed', icon: 'clock', text: `missed ${seat.timeouts} turn${seat.timeouts === 1 ? '' : 's'}`};
   return null;
 }
 

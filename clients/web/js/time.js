@@ -1,7 +1,7 @@
 // Time in words: turn limits, timeout policies, live countdowns to a deadline and dates.
 // One clock (startClock) keeps every countdown on the page current, whichever screen drew it.
 
-import {h} from './dom.js';
+import {h, icon} from './dom.js';
 
 // The turn limits the create form offers; "custom" asks for seconds.
 export const TURN_CHOICES = [
@@ -31,13 +31,15 @@ export function limitText(table) {
   return table && table.turn_seconds ? `${durationText(table.turn_seconds)} per decision` : 'No time limit';
 }
 
-// What a timeout costs at this table, or null without a limit.
-export function policyText(table) {
+// What a timeout costs at this table, or null without a limit. Long: to follow "when time
+// runs out, "; short: for one-line summaries.
+export function policyText(table, short = false) {
   if (!table || !table.turn_seconds) return null;
   if (table.on_timeout === 'replace_seat') {
-    return `a bot takes the seat after ${plural(table.replace_after || 3, 'timeout')} in a row`;
+    const n = plural(table.replace_after || 3, 'timeout');
+    return short ? `a bot takes the seat after ${n}` : `a bot answers, and after ${n} in a row takes the seat for good`;
   }
-  return 'a bot answers that decision, the seat stays';
+  return short ? 'a bot answers on timeout' : 'a bot answers that decision and the player keeps the seat';
 }
 
 // Seconds left to a deadline (ms since the epoch) in words: "1 d 4 h", "4 min 12 s".
@@ -50,20 +52,20 @@ export function timeLeft(deadline, now = Date.now()) {
   return `${left} s`;
 }
 
-// "Time left: 4 min 12 s" (style "panel") or "4 min 12 s left" (style "short").
-export function countdownText(deadline, style = 'panel') {
+// "Time left: 4 min 12 s" (style "long") or "4 min 12 s left" (style "brief").
+export function countdownText(deadline, style = 'long') {
   const left = timeLeft(deadline);
-  if (left === null) return style === 'panel' ? 'Time is up: a bot answers' : 'time is up';
-  return style === 'panel' ? `Time left: ${left}` : `${left} left`;
+  if (left === null) return style === 'long' ? 'Time is up: a bot answers' : 'time is up';
+  return style === 'long' ? `Time left: ${left}` : `${left} left`;
 }
 
 // A countdown element; the clock rewrites it every second.
-export function countdown(deadline, style = 'panel', attrs = {}) {
+export function countdown(deadline, style = 'long', attrs = {}) {
   const urgent = deadline - Date.now() < 60_000;
   return h('span', {
     class: ['countdown', style, urgent && 'urgent'], role: 'timer', 'data-deadline': String(deadline), 'data-style': style,
     title: `Decide before ${new Date(deadline).toLocaleString()}`, ...attrs,
-  }, style === 'short' ? h('span', {class: 'clock-icon', 'aria-hidden': 'true'}, '⏱ ') : null,
+  }, style === 'brief' ? [icon('clock'), ' '] : null,
   h('span', {class: 'countdown-text'}, countdownText(deadline, style)));
 }
 
@@ -73,7 +75,7 @@ export function startClock() {
     for (const el of document.querySelectorAll('[data-deadline]')) {
       const deadline = Number(el.dataset.deadline);
       const text = el.querySelector('.countdown-text') || el;
-      text.textContent = countdownText(deadline, el.dataset.style || 'panel');
+      text.textContent = countdownText(deadline, el.dataset.style || 'long');
       el.classList.toggle('urgent', deadline - now < 60_000);
     }
   }, 1000);
