@@ -943,7 +943,7 @@ SCENARIO("court: up to 2 caballeros from the province into the court", "[cards][
   }
 }
 
-SCENARIO("secret_scoring: every player picks a region; those picked by exactly one are scored", "[cards][stack4][disk]") {
+SCENARIO("secret_scoring: every player picks a region, and those picked by exactly one are scored", "[cards][stack4][disk]") {
   GIVEN("the standard board, seat 0 playing") {
     GameState s = holding(CardKind::secret_scoring);
     WHEN("seats 0 and 1 pick Galicia, seat 2 Aragón, seat 3 the king's region") {

@@ -30,7 +30,7 @@ TEST_CASE("Replaying a record reproduces the same state hash at every step", "[d
   }
 }
 
-TEST_CASE("Copies are equal and hash alike; any change shows in the hash", "[determinism]") {
+TEST_CASE("Copies are equal and hash alike, and any change shows in the hash", "[determinism]") {
   GameState state = new_game(Options{4, false, false, false}, 99);
   GameState copy = state;
   REQUIRE(copy == state);

@@ -154,7 +154,7 @@ Command random_garbage(Rng& r) {
 
 }  // namespace
 
-TEST_CASE("A refused command changes nothing; an accepted one keeps the invariants", "[invariants]") {
+TEST_CASE("A refused command changes nothing, and an accepted one keeps the invariants", "[invariants]") {
   int refused = 0, accepted = 0;
   for (const auto& variant : all_variants()) {
     for (int g = 0; g < games_per_variant(300); ++g) {

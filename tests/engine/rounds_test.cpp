@@ -533,7 +533,7 @@ SCENARIO("Veto: holders are asked when another player announces a special action
   }
 }
 
-SCENARIO("Veto: two holders say yes; only the first clockwise from the actor is used", "[rounds][veto]") {
+SCENARIO("Veto: two holders say yes, and only the first clockwise from the actor is used", "[rounds][veto]") {
   GIVEN("seat 1 acts; seats 3 and 0 hold vetoes") {
     GameState s = Given(players(4))
                       .king(castilla_nueva)

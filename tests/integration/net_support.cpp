@@ -66,9 +66,11 @@ WsClient::WsClient(const std::string& address, std::uint16_t port, std::string_v
 
 WsClient::~WsClient() = default;
 
-void WsClient::send(std::string_view text) {
+void WsClient::send(std::string_view text) { Impl::check(try_send(text), "write"); }
+
+boost::system::error_code WsClient::try_send(std::string_view text) {
   impl_->ws.text(true);
-  Impl::check(impl_->run([&](auto done) { impl_->ws.async_write(boost::asio::buffer(text), done); }), "write");
+  return impl_->run([&](auto done) { impl_->ws.async_write(boost::asio::buffer(text), done); });
 }
 
 void WsClient::send_binary(std::string_view bytes) {

