@@ -39,7 +39,7 @@ Client::Client(Swarm& swarm, std::size_t index, std::string name, std::uint64_t 
       think_(swarm.io()) {}
 
 void Client::connect() {
-  ws_ = std::make_unique<websocket::stream<beast::tcp_stream>>(swarm_.io());
+  ws_ = std::make_unique<websocket::stream<beast::tcp_stream, false>>(swarm_.io());
   outbox_.clear();
   buffer_.clear();
   // Whatever was in flight may or may not have reached the server: the view the server

@@ -89,7 +89,7 @@ class Client : public std::enable_shared_from_this<Client> {
   std::string name_;
   Rng rng_;
 
-  std::unique_ptr<websocket::stream<beast::tcp_stream>> ws_;
+  std::unique_ptr<websocket::stream<beast::tcp_stream, false>> ws_;  // no permessage-deflate
   tcp::resolver resolver_;
   net::steady_timer retry_;  // after a rate_limited refusal, or a lost connection
   net::steady_timer think_;

@@ -101,7 +101,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   // Cuts the TCP connection without a close handshake, for a peer that stopped reading.
   void drop(std::string_view why);
 
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<beast::tcp_stream, false> ws_;  // false: no permessage-deflate, which we never offer
   beast::flat_buffer buffer_;
   std::shared_ptr<const ServerContext> context_;
   http::request<http::string_body> upgrade_;

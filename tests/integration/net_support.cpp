@@ -24,7 +24,7 @@ namespace elgrande::test {
 
 struct WsClient::Impl {
   boost::asio::io_context io;
-  websocket::stream<boost::beast::tcp_stream> ws{io};
+  websocket::stream<boost::beast::tcp_stream, false> ws{io};  // no permessage-deflate
   std::chrono::milliseconds timeout;
 
   boost::beast::tcp_stream& lowest() { return boost::beast::get_lowest_layer(ws); }
