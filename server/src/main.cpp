@@ -121,6 +121,8 @@ int backup(const Config& config, const std::filesystem::path& target) {
 int serve(const Config& config) {
   std::filesystem::create_directories(config.data_dir);
   const DatabaseLock lock(config.database_path());
+  TableSettings table_settings;
+  table_settings.bot_delay = std::chrono::milliseconds(config.bot_delay_ms);
   const auto loading = std::chrono::steady_clock::now();
   std::unique_ptr<db::Database> database = open_database(config);
   db::Restored restored;
@@ -129,7 +131,8 @@ int serve(const Config& config) {
   {
     db::Store store(*database);
     players = store.players();
-    const auto finished_since = std::chrono::system_clock::now() - TableSettings{}.finished_lifetime;
+    // Tables finished within their lifetime come back too, for players returning to see the end.
+    const auto finished_since = std::chrono::system_clock::now() - table_settings.finished_lifetime;
     restored = store.live_tables(
         std::chrono::duration_cast<std::chrono::milliseconds>(finished_since.time_since_epoch()).count());
     highest_table = store.max_table_id();
@@ -176,8 +179,6 @@ int serve(const Config& config) {
         io.get_executor(), WebhookSettings{.url = config.webhook_url, .ca_file = config.webhook_ca_file},
         context->metrics);
   }
-  TableSettings table_settings;
-  table_settings.bot_delay = std::chrono::milliseconds(config.bot_delay_ms);
   context->lobby = std::make_shared<Lobby>(io.get_executor(), table_settings, context->metrics, storage,
                                            std::move(webhook));
   context->lobby->restore_players(players);

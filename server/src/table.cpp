@@ -229,15 +229,7 @@ void Table::join(const Request& r) {
   }
   if (!require_status(r, TableStatus::open, "join")) return;
   std::optional<int> seat;
-  if (!read_seat(r, false, seat)) return;
-  if (seat) {
-    if (seats_[*seat].kind != Seat::Kind::empty) {
-      return refuse(r, ErrorCode::seat_taken, "seat " + std::to_string(*seat) + " is taken");
-    }
-  } else {
-    seat = first_empty_seat();
-    if (!seat) return refuse(r, ErrorCode::table_full, "every seat is taken");
-  }
+  if (!pick_empty_seat(r, seat)) return;
   seats_[*seat] = Seat{};
   seats_[*seat].kind = Seat::Kind::human;
   seats_[*seat].player = r.player;
@@ -306,15 +298,7 @@ void Table::leave(const Request& r) {
 void Table::add_bot(const Request& r) {
   if (!require_status(r, TableStatus::open, "add a bot") || !require_host(r)) return;
   std::optional<int> seat;
-  if (!read_seat(r, false, seat)) return;
-  if (seat) {
-    if (seats_[*seat].kind != Seat::Kind::empty) {
-      return refuse(r, ErrorCode::seat_taken, "seat " + std::to_string(*seat) + " is taken");
-    }
-  } else {
-    seat = first_empty_seat();
-    if (!seat) return refuse(r, ErrorCode::table_full, "every seat is taken");
-  }
+  if (!pick_empty_seat(r, seat)) return;
   seats_[*seat].kind = Seat::Kind::bot;
   save();
   reply(r, {{"table", description()}, {"seat", *seat}});
@@ -450,6 +434,18 @@ bool Table::require_status(const Request& r, TableStatus status, std::string_vie
 bool Table::require_host(const Request& r) {
   if (is_host(r.player.id)) return true;
   refuse(r, ErrorCode::forbidden, "only the table's host may do this");
+  return false;
+}
+
+bool Table::pick_empty_seat(const Request& r, std::optional<int>& seat) {
+  if (!read_seat(r, false, seat)) return false;
+  if (!seat) {
+    seat = first_empty_seat();
+    if (!seat) refuse(r, ErrorCode::table_full, "every seat is taken");
+    return seat.has_value();
+  }
+  if (seats_[*seat].kind == Seat::Kind::empty) return true;
+  refuse(r, ErrorCode::seat_taken, "seat " + std::to_string(*seat) + " is taken");
   return false;
 }
 

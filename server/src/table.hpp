@@ -98,6 +98,8 @@ class Table : public std::enable_shared_from_this<Table> {
   bool require_host(const Request& r);
   // Reads the payload's "seat" into `seat`; false (after answering) when it is bad.
   bool read_seat(const Request& r, bool required, std::optional<int>& seat);
+  // The payload's "seat", which must be empty, or else the first empty seat.
+  bool pick_empty_seat(const Request& r, std::optional<int>& seat);
 
   void reply(const Request& r, protocol::Json payload = protocol::Json::object());
   void refuse(const Request& r, protocol::ErrorCode code, std::string_view message,
