@@ -112,39 +112,43 @@ void Table::open(std::shared_ptr<WsSession> host_session,
                  std::optional<protocol::RequestId> request_id) {
   net::post(strand_, [self = shared_from_this(), host_session = std::move(host_session),
                       request_id = std::move(request_id)] {
-    self->lobby_.seated(self->host_, self->id_);
-    self->save();
-    self->send(host_session, protocol::reply_message("table.create", request_id,
-                                                     {{"table", self->description()}}));
-    self->send_table_update();
+    self->guarded([&] {
+      self->lobby_.seated(self->host_, self->id_);
+      self->save();
+      self->send(host_session, protocol::reply_message("table.create", request_id,
+                                                       {{"table", self->description()}}));
+      self->send_table_update();
+    });
   });
 }
 
 void Table::resume() {
   net::post(strand_, [self = shared_from_this()] {
-    // Deadlines are wall-clock times; one that passed while the server was down (or is
-    // about to) is pushed back, so that the player gets a fair chance to come back.
-    const auto now_unix = unix_milliseconds();
-    const auto grace = std::chrono::milliseconds(
-        std::min<std::int64_t>(std::chrono::milliseconds(self->lobby_.settings().restart_grace).count(),
-                               std::int64_t{self->config_.turn_seconds} * 1000));
-    for (Seat& seat : self->seats_) {
-      if (seat.deadline_unix_ms == 0) continue;
-      const auto left = std::max(std::chrono::milliseconds(seat.deadline_unix_ms - now_unix), grace);
-      seat.deadline = Clock::now() + left;
-      seat.deadline_unix_ms = now_unix + left.count();
-    }
-    self->save();
-    self->send_table_update();
-    if (self->status_ == TableStatus::finished) {
-      const auto ends = std::chrono::system_clock::time_point(std::chrono::milliseconds(*self->finished_at_ms_)) +
-                        self->lobby_.settings().finished_lifetime;
-      return self->expire(std::chrono::duration_cast<Clock::duration>(ends - std::chrono::system_clock::now()));
-    }
-    if (self->status_ != TableStatus::playing) return;
-    self->publish_turns();
-    self->schedule_bot();
-    self->schedule_clock();
+    self->guarded([&] {
+      // Deadlines are wall-clock times; one that passed while the server was down (or is
+      // about to) is pushed back, so that the player gets a fair chance to come back.
+      const auto now_unix = unix_milliseconds();
+      const auto grace = std::chrono::milliseconds(
+          std::min<std::int64_t>(std::chrono::milliseconds(self->lobby_.settings().restart_grace).count(),
+                                 std::int64_t{self->config_.turn_seconds} * 1000));
+      for (Seat& seat : self->seats_) {
+        if (seat.deadline_unix_ms == 0) continue;
+        const auto left = std::max(std::chrono::milliseconds(seat.deadline_unix_ms - now_unix), grace);
+        seat.deadline = Clock::now() + left;
+        seat.deadline_unix_ms = now_unix + left.count();
+      }
+      self->save();
+      self->send_table_update();
+      if (self->status_ == TableStatus::finished) {
+        const auto ends = std::chrono::system_clock::time_point(std::chrono::milliseconds(*self->finished_at_ms_)) +
+                          self->lobby_.settings().finished_lifetime;
+        return self->expire(std::chrono::duration_cast<Clock::duration>(ends - std::chrono::system_clock::now()));
+      }
+      if (self->status_ != TableStatus::playing) return;
+      self->publish_turns();
+      self->schedule_bot();
+      self->schedule_clock();
+    });
   });
 }
 
@@ -153,71 +157,81 @@ void Table::handle(std::shared_ptr<WsSession> session, Player player, protocol::
   net::post(strand_, [self = shared_from_this(),
                       r = Request{std::move(session), std::move(player), std::move(request)},
                       received] {
-    using Handler = void (Table::*)(const Request&);
-    static const std::unordered_map<std::string_view, Handler> kHandlers{
-        {"table.join", &Table::join},          {"table.seat", &Table::choose_seat},
-        {"table.leave", &Table::leave},        {"table.add_bot", &Table::add_bot},
-        {"table.remove_bot", &Table::remove_bot}, {"table.start", &Table::start},
-        {"table.spectate", &Table::spectate},  {"table.chat", &Table::chat},
-        {"game.resign", &Table::resign},
-    };
-    if (self->broken_) {
-      return self->refuse(r, ErrorCode::internal,
-                          "this table could not be saved and is stopped until the server restarts");
-    }
-    if (self->closed_) return self->refuse(r, ErrorCode::not_found, "the table is gone");
-    // Spectating changes nothing that is saved; everything else waits for a healthy disk.
-    if (!self->storage_.healthy() && r.envelope.type != "table.spectate") {
-      return self->refuse(r, ErrorCode::unavailable,
-                          "the server cannot save changes at the moment; nothing changed, try again shortly");
-    }
-    if (r.envelope.type == "game.command") return self->command(r, received);
-    const auto found = kHandlers.find(r.envelope.type);
-    if (found == kHandlers.end()) {
-      return self->refuse(r, ErrorCode::unknown_type, "unknown message type");
-    }
-    (self.get()->*found->second)(r);
+    self->guarded([&] {
+      using Handler = void (Table::*)(const Request&);
+      static const std::unordered_map<std::string_view, Handler> kHandlers{
+          {"table.join", &Table::join},          {"table.seat", &Table::choose_seat},
+          {"table.leave", &Table::leave},        {"table.add_bot", &Table::add_bot},
+          {"table.remove_bot", &Table::remove_bot}, {"table.start", &Table::start},
+          {"table.spectate", &Table::spectate},  {"table.chat", &Table::chat},
+          {"game.resign", &Table::resign},
+      };
+      if (self->broken_) {
+        return self->refuse(r, ErrorCode::internal,
+                            "this table stopped on a server error; a restart brings it back as last saved");
+      }
+      if (self->closed_) return self->refuse(r, ErrorCode::not_found, "the table is gone");
+      // Spectating changes nothing that is saved; everything else waits for a healthy disk.
+      if (!self->storage_.healthy() && r.envelope.type != "table.spectate") {
+        return self->refuse(r, ErrorCode::unavailable,
+                            "the server cannot save changes at the moment; nothing changed, try again shortly");
+      }
+      if (r.envelope.type == "game.command") return self->command(r, received);
+      const auto found = kHandlers.find(r.envelope.type);
+      if (found == kHandlers.end()) {
+        return self->refuse(r, ErrorCode::unknown_type, "unknown message type");
+      }
+      (self.get()->*found->second)(r);
+    });
   });
 }
 
 void Table::player_connected(std::shared_ptr<WsSession> session, PlayerId player) {
   net::post(strand_, [self = shared_from_this(), session = std::move(session), player] {
-    if (self->closed_) return;
-    self->send_table_update();  // the player shows as connected again
-    if (!self->game_) return;
-    const auto seat = self->seat_of(player);
-    // A player whose seat a bot took over watches like a spectator.
-    self->send(session, self->game_update(seat.value_or(kSpectator), {}));
-    // Back after the end (a connection lost at the last move): the result too.
-    if (self->status_ == TableStatus::finished) {
-      self->send(session, protocol::push_message("game.over", {{"table", self->id_}, {"result", self->result()}}));
-    }
+    self->guarded([&] {
+      if (self->closed_) return;
+      self->send_table_update();  // the player shows as connected again
+      if (!self->game_) return;
+      const auto seat = self->seat_of(player);
+      // A player whose seat a bot took over watches like a spectator.
+      self->send(session, self->game_update(seat.value_or(kSpectator), {}));
+      // Back after the end (a connection lost at the last move): the result too.
+      if (self->status_ == TableStatus::finished) {
+        self->send(session, protocol::push_message("game.over", {{"table", self->id_}, {"result", self->result()}}));
+      }
+    });
   });
 }
 
 void Table::player_disconnected(PlayerId /*player*/) {
   net::post(strand_, [self = shared_from_this()] {
-    if (!self->closed_) self->send_table_update();
+    self->guarded([&] {
+      if (!self->closed_) self->send_table_update();
+    });
   });
 }
 
 void Table::spectator_left(const WsSession* session) {
   net::post(strand_, [self = shared_from_this(), session] {
-    const auto before = self->spectators_.size();
-    std::erase_if(self->spectators_, [&](const std::weak_ptr<WsSession>& weak) {
-      const auto alive = weak.lock();
-      return !alive || alive.get() == session;
+    self->guarded([&] {
+      const auto before = self->spectators_.size();
+      std::erase_if(self->spectators_, [&](const std::weak_ptr<WsSession>& weak) {
+        const auto alive = weak.lock();
+        return !alive || alive.get() == session;
+      });
+      if (!self->closed_ && self->spectators_.size() != before) self->send_table_update();
     });
-    if (!self->closed_ && self->spectators_.size() != before) self->send_table_update();
   });
 }
 
 void Table::close() {
   net::post(strand_, [self = shared_from_this()] {
-    self->closed_ = true;
-    self->bot_timer_.cancel();
-    self->clock_timer_.cancel();
-    self->expiry_timer_.cancel();
+    self->guarded([&] {
+      self->closed_ = true;
+      self->bot_timer_.cancel();
+      self->clock_timer_.cancel();
+      self->expiry_timer_.cancel();
+    });
   });
 }
 
@@ -594,12 +608,14 @@ void Table::schedule_bot() {
   bot_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
     self->bot_scheduled_ = false;
     if (ec || self->closed_ || self->broken_ || self->status_ != TableStatus::playing) return;
-    const auto seat = self->waiting_bot();
-    if (!seat) return;
-    Rng rng = self->bot_rng();
-    Events events;
-    self->play(*seat, random_command(*self->game_, *seat, rng), db::Source::bot, events);
-    self->after_change(events, *seat);
+    self->guarded([&] {
+      const auto seat = self->waiting_bot();
+      if (!seat) return;
+      Rng rng = self->bot_rng();
+      Events events;
+      self->play(*seat, random_command(*self->game_, *seat, rng), db::Source::bot, events);
+      self->after_change(events, *seat);
+    });
   });
 }
 
@@ -616,7 +632,7 @@ void Table::schedule_clock() {
   clock_timer_.expires_at(*earliest);
   clock_timer_.async_wait([self = shared_from_this(), generation](beast::error_code ec) {
     if (ec || generation != self->clock_generation_) return;
-    self->on_clock();
+    self->guarded([&] { self->on_clock(); });
   });
 }
 
@@ -727,14 +743,18 @@ void Table::persist(Storage::Work work) {
   });
 }
 
+void Table::stop(std::string_view why) {
+  if (!broken_) spdlog::critical("table {}: {}; the table stops until the server restarts", id_, why);
+  broken_ = true;
+  bot_timer_.cancel();
+  clock_timer_.cancel();
+}
+
 void Table::saved(std::uint64_t save, bool committed) {
   if (!committed) {
     // The state in memory is ahead of the database and cannot be trusted to become the
     // game's: stop the table. A restart brings it back as last committed.
-    if (!broken_) spdlog::critical("table {}: a save failed for good; the table stops", id_);
-    broken_ = true;
-    bot_timer_.cancel();
-    clock_timer_.cancel();
+    stop("a save failed for good");
     outbox_.clear();
     commands_waiting_.clear();
     return;

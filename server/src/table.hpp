@@ -81,6 +81,20 @@ class Table : public std::enable_shared_from_this<Table> {
     std::shared_ptr<const std::string> message;
   };
 
+  // Runs the table's work on its strand. An exception there is a bug (the engine found its
+  // own state impossible, say): this table stops, and the rest of the server goes on.
+  template <class Work>
+  void guarded(Work&& work) noexcept {
+    try {
+      work();
+    } catch (const std::exception& error) {
+      stop(error.what());
+    }
+  }
+  // Refuses everything from now on (`internal`) and stops the bots and clocks. Whatever
+  // was committed stays, and a restart brings the table back from it.
+  void stop(std::string_view why);
+
   // Request handlers; each answers with a reply or a typed error.
   void join(const Request& r);
   void choose_seat(const Request& r);
