@@ -55,15 +55,6 @@ AreaCounts spread(int count, AreaMask into, Rng& rng) {
   return to;
 }
 
-// A colour's caballeros that may go back to the court: not from the king's region, and
-// never from the castillo (as rules::takeable_regions).
-AreaCounts takeable_regions(const View& v, Colour colour) {
-  AreaCounts counts;
-  for (int r = 0; r < kRegionCount; ++r)
-    if (area_at(r) != v.king) counts.n[r] = v.regions[r][colour];
-  return counts;
-}
-
 TakeCaballeros random_take(int up_to, int province, const AreaCounts& regions, Rng& rng) {
   up_to = std::min(up_to, province + regions.total());
   const int count = static_cast<int>(rng.below(static_cast<std::uint32_t>(up_to + 1)));
@@ -74,17 +65,13 @@ TakeCaballeros random_take(int up_to, int province, const AreaCounts& regions, R
 }
 
 std::optional<Command> random_moves(const View& v, Seat actor, const MoveLimits& limits,
-                                    AreaMask destinations, Rng& rng) {
+                                    const CaballerosByColour& sources, AreaMask destinations, Rng& rng) {
   const int colours = colour_count(v);
-  const AreaMask sources = static_cast<AreaMask>(kAllRegions & ~bit(v.king));
-  auto movable = [&](int region, Colour c) {
-    if (c == actor ? limits.own == 0 : limits.opposing == 0) return 0;
-    return static_cast<int>(v.regions[region][c]);
-  };
+  auto movable = [&](int region, Colour c) { return static_cast<int>(sources[c].n[region]); };
   AreaMask usable = 0;
   for (int r = 0; r < kRegionCount; ++r)
     for (Colour c = 0; c < colours; ++c)
-      if (contains(sources, area_at(r)) && movable(r, c)) usable |= bit(area_at(r));
+      if (movable(r, c)) usable |= bit(area_at(r));
   if (!usable) return std::nullopt;
   const AreaMask only_from = limits.single_source ? bit(pick_area(usable, rng)) : usable;
 
@@ -136,7 +123,7 @@ std::optional<Command> random_special(const View& v, Seat actor, const ActionCar
   using enum CardKind;
   switch (use.special) {
     case place_two_or_move_all_own:
-      if (rng.below(2) && use.moves) return random_moves(v, actor, *use.moves, use.move_to, rng);
+      if (rng.below(2) && use.moves) return random_moves(v, actor, *use.moves, use.move_from, use.move_to, rng);
       [[fallthrough]];
     case place_two_anywhere:
       return PlaceExtraCaballeros{spread(static_cast<int>(rng.below(use.extra_up_to + 1u)), use.move_to, rng)};
@@ -148,14 +135,13 @@ std::optional<Command> random_special(const View& v, Seat actor, const ActionCar
     case move_four_own:
     case move_four_any:
       if (!use.moves) return std::nullopt;
-      return random_moves(v, actor, *use.moves, use.move_to, rng);
+      return random_moves(v, actor, *use.moves, use.move_from, use.move_to, rng);
     case remove_one_each: {
       RemoveCaballeros remove;
       for (Colour c = 0; c < colour_count(v); ++c) {
-        if (c == actor) continue;
         AreaMask where = 0;
         for (int r = 0; r < kRegionCount; ++r)
-          if (contains(use.targets, area_at(r)) && v.regions[r][c]) where |= bit(area_at(r));
+          if (use.remove_from[c].n[r]) where |= bit(area_at(r));
         if (where) remove.picks.push_back({c, pick_area(where, rng)});
       }
       return remove;
@@ -163,9 +149,9 @@ std::optional<Command> random_special(const View& v, Seat actor, const ActionCar
     case scoreboard: {
       if (!use.targets) return std::nullopt;
       const Area to = pick_area(use.targets, rng);
-      std::uint32_t movable = 0;  // boards that may go there: any not held by the king's region
+      std::uint32_t movable = 0;  // boards that may go there
       for (int b = 0; b < kScoreboardCount; ++b)
-        if (v.scoreboards[b] != v.king) movable |= 1u << b;
+        if (contains(use.scoreboard_to[b], to)) movable |= 1u << b;
       return PlaceScoreboard{static_cast<Scoreboard>(pick_bit(movable, rng)), to};
     }
     case score_chosen_region:
@@ -178,13 +164,11 @@ std::optional<Command> random_special(const View& v, Seat actor, const ActionCar
     case grande:
       if (!use.targets) return std::nullopt;
       return MoveGrande{pick_area(use.targets, rng)};
-    case power_cards: {
-      const PowerCards discards = v.players[actor].discards.value_or(0);
-      if (!discards) return std::nullopt;
-      return TakeBackPowerCard{static_cast<std::uint8_t>(pick_bit(discards, rng))};
-    }
+    case power_cards:
+      if (!use.take_back) return std::nullopt;
+      return TakeBackPowerCard{static_cast<std::uint8_t>(pick_bit(use.take_back, rng))};
     case court:
-      return random_take(use.take_up_to, v.players[actor].province, takeable_regions(v, actor), rng);
+      return random_take(use.take_up_to, use.take_province, use.take_regions, rng);
     default:
       return PerformSpecialAction{};
   }

@@ -23,29 +23,32 @@ ActionCardUse card_use(const GameState& s, Seat seat) {
   const AreaMask not_king = static_cast<AreaMask>(kAllRegions & ~bit(s.king));
   using enum CardKind;
   use.moves = move_limits(card.kind);
+  if (use.moves) use.move_from = movable_caballeros(s, seat, *use.moves);
   if (use.moves || card.kind == place_two_anywhere) use.move_to = static_cast<AreaMask>(not_king | bit(Area::castillo));
   if (card.kind == place_two_anywhere || card.kind == place_two_or_move_all_own)
     use.extra_up_to = static_cast<std::uint8_t>(std::min<int>(2, player.court));
-  if (card.kind == court)
-    use.take_up_to = static_cast<std::uint8_t>(std::min(2, player.province + takeable_regions(s, seat).total()));
+  if (card.kind == court) {
+    use.take_province = player.province;
+    use.take_regions = takeable_regions(s, seat);
+    use.take_up_to = static_cast<std::uint8_t>(std::min(2, use.take_province + use.take_regions.total()));
+  }
   switch (card.kind) {
     case score_chosen_region: use.targets = static_cast<AreaMask>(kAllRegions | bit(Area::castillo)); break;
     case royal_advisor: use.targets = neighbours(s.king); break;
     case king:
-    case eviction:
-    case remove_one_each: use.targets = not_king; break;
+    case eviction: use.targets = not_king; break;
+    case remove_one_each:
+      use.targets = not_king;
+      use.remove_from = removable_caballeros(s, seat);
+      break;
     case grande: use.targets = player.grande == s.king ? AreaMask{0} : static_cast<AreaMask>(not_king & ~bit(player.grande)); break;
-    case scoreboard: {
-      // Areas some scoreboard may still go to.
+    case scoreboard:
       for (int b = 0; b < kScoreboardCount; ++b) {
-        if (s.scoreboards[b] == s.king) continue;
-        for (int a = 0; a < kAreaCount; ++a) {
-          const Area to = area_at(a);
-          if (to != s.king && s.scoreboards[0] != to && s.scoreboards[1] != to) use.targets |= bit(to);
-        }
+        use.scoreboard_to[b] = scoreboard_destinations(s, static_cast<Scoreboard>(b));
+        use.targets |= use.scoreboard_to[b];  // where some board may go
       }
       break;
-    }
+    case power_cards: use.take_back = player.discards; break;
     default: break;
   }
   return use;

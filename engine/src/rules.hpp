@@ -62,6 +62,10 @@ std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind 
                                        const Command& c);
 void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, Events& ev);
 std::uint8_t live_veto_holders(const GameState& s, Seat except);
+// What check_special accepts, for the decisions to list.
+CaballerosByColour movable_caballeros(const GameState& s, Seat actor, const MoveLimits& limits);
+CaballerosByColour removable_caballeros(const GameState& s, Seat actor);  // remove_one_each
+AreaMask scoreboard_destinations(const GameState& s, Scoreboard board);
 
 // Scoring (scoring.cpp).
 void score_area(GameState& s, Area area, int places, Events& ev);

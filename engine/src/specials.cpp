@@ -16,6 +16,11 @@ std::uint8_t opponents_on_board(const GameState& s, Seat actor) {
 
 std::string area_name(Area a) { return std::string(name(a)); }
 
+// Whether a moving card moves this colour's caballeros at all.
+bool moves_colour(const MoveLimits& limits, Seat actor, Colour colour) {
+  return (colour == actor ? limits.own : limits.opposing) > 0;
+}
+
 std::optional<Rejection> check_moves(const GameState& s, Seat actor, const MoveLimits& limits,
                                      const MoveCaballeros& c) {
   int own = 0, opposing = 0;
@@ -29,7 +34,7 @@ std::optional<Rejection> check_moves(const GameState& s, Seat actor, const MoveL
     if (limits.single_source && m.from != c.moves[0].from) return illegal("all moves come from one region");
     (m.colour == actor ? own : opposing) += m.count;
     leaving[index(m.from)][m.colour] += m.count;
-    if (leaving[index(m.from)][m.colour] > s.caballeros[index(m.from)][m.colour])
+    if (leaving[index(m.from)][m.colour] > takeable_regions(s, m.colour)[m.from])
       return illegal("not that many of those caballeros in " + area_name(m.from));
   }
   if (own > limits.own) return illegal("at most " + std::to_string(limits.own) + " of your own may move");
@@ -59,6 +64,31 @@ Rejection needs(CardKind kind, std::string_view command) {
 }
 
 }  // namespace
+
+CaballerosByColour movable_caballeros(const GameState& s, Seat actor, const MoveLimits& limits) {
+  CaballerosByColour movable{};
+  for (Colour colour = 0; colour < colour_count(s); ++colour)
+    if (moves_colour(limits, actor, colour)) movable[colour] = takeable_regions(s, colour);
+  return movable;
+}
+
+CaballerosByColour removable_caballeros(const GameState& s, Seat actor) {
+  CaballerosByColour removable{};
+  for (Colour colour = 0; colour < colour_count(s); ++colour)
+    if (colour != actor) removable[colour] = takeable_regions(s, colour);
+  return removable;
+}
+
+// Never into or out of the king's region, never where it lies, never onto the other board.
+AreaMask scoreboard_destinations(const GameState& s, Scoreboard board) {
+  const std::optional<Area> at = s.scoreboards[static_cast<int>(board)];
+  const std::optional<Area> other = s.scoreboards[1 - static_cast<int>(board)];
+  if (at == s.king) return 0;
+  AreaMask to = 0;
+  for (int a = 0; a < kAreaCount; ++a)
+    if (area_at(a) != s.king && area_at(a) != at && area_at(a) != other) to |= bit(area_at(a));
+  return to;
+}
 
 Command public_part(const Command& announced) {
   if (std::holds_alternative<TakeBackPowerCard>(announced)) return TakeBackPowerCard{0};
@@ -112,6 +142,7 @@ std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind 
     case remove_one_each: {
       auto* r = as<RemoveCaballeros>(c);
       if (!r) return needs(kind, "remove_caballeros");
+      const CaballerosByColour removable = removable_caballeros(s, actor);
       std::uint8_t seen = 0;
       for (const ColourRegion& pick : r->picks) {
         if (pick.colour < 0 || pick.colour >= colour_count(s)) return malformed("no such colour");
@@ -120,11 +151,11 @@ std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind 
         seen = static_cast<std::uint8_t>(seen | (1u << pick.colour));
         if (!is_region(pick.region)) return illegal("nothing ever leaves the castillo");
         if (pick.region == s.king) return illegal("nothing leaves the king's region");
-        if (s.caballeros[index(pick.region)][pick.colour] == 0)
+        if (removable[pick.colour][pick.region] == 0)
           return illegal("that colour has no caballero in " + area_name(pick.region));
       }
       for (Colour colour = 0; colour < colour_count(s); ++colour)
-        if (colour != actor && !(seen & (1u << colour)) && takeable_regions(s, colour).total() > 0)
+        if (!(seen & (1u << colour)) && removable[colour].total() > 0)
           return illegal("every opponent with caballeros on the board loses one");
       return std::nullopt;
     }
@@ -134,12 +165,12 @@ std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind 
     case scoreboard: {
       auto* p = as<PlaceScoreboard>(c);
       if (!p) return needs(kind, "place_scoreboard");
+      if (contains(scoreboard_destinations(s, p->board), p->to)) return std::nullopt;
       const std::optional<Area> at = s.scoreboards[static_cast<int>(p->board)];
       if (p->to == s.king) return illegal("nothing is put in the king's region");
       if (at == s.king) return illegal("that scoreboard lies in the king's region and stays there");
       if (at == p->to) return illegal("that scoreboard already lies there");
-      if (s.scoreboards[1 - static_cast<int>(p->board)] == p->to) return illegal("never two scoreboards on one area");
-      return std::nullopt;
+      return illegal("never two scoreboards on one area");
     }
     case royal_advisor: {
       auto* k = as<MoveKing>(c);

@@ -15,6 +15,16 @@ using detail::put_area;
 using detail::put_seat;
 using detail::seat_mask_json;
 
+// Per colour, the non-empty counts: [{"colour": c, "regions": {area: n}}, ...].
+Json colour_counts_json(const CaballerosByColour& by_colour) {
+  Json list = Json::array();
+  for (int c = 0; c < kMaxColours; ++c) {
+    const AreaCounts& counts = by_colour[static_cast<std::size_t>(c)];
+    if (counts.total() > 0) list.push_back({{"colour", c}, {"regions", area_counts_json(counts)}});
+  }
+  return list;
+}
+
 // --- Decision details: "kind" and the constraints of the answer. ---
 
 void write(Json& j, const PowerCardChoice& d) {
@@ -52,6 +62,16 @@ void write(Json& j, const ActionCardUse& d) {
   if (d.extra_up_to) j["extra_up_to"] = d.extra_up_to;
   if (d.take_up_to) j["take_up_to"] = d.take_up_to;
   if (d.targets) j["targets"] = area_mask_json(d.targets);
+  if (Json from = colour_counts_json(d.move_from); !from.empty()) j["move_from"] = std::move(from);
+  if (d.take_province) j["take_province"] = d.take_province;
+  if (d.take_regions.total() > 0) j["take_regions"] = area_counts_json(d.take_regions);
+  if (Json from = colour_counts_json(d.remove_from); !from.empty()) j["remove_from"] = std::move(from);
+  Json boards = Json::object();
+  for (int b = 0; b < kScoreboardCount; ++b)
+    if (const AreaMask to = d.scoreboard_to[static_cast<std::size_t>(b)])
+      boards[std::string(name(static_cast<Scoreboard>(b)))] = area_mask_json(to);
+  if (!boards.empty()) j["scoreboard_to"] = std::move(boards);
+  if (d.take_back) j["take_back"] = power_cards_json(d.take_back);
 }
 void write(Json& j, const VetoChoice& d) {
   j["kind"] = "veto";

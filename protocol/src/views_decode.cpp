@@ -91,6 +91,34 @@ std::uint8_t power_value_or_none(const Reader& r) {  // 0: none
   return static_cast<std::uint8_t>(r.integer(0, kPowerCardCount));
 }
 
+// Per colour, ascending without repeats; a colour left out has none.
+CaballerosByColour colour_counts(const Reader& r) {
+  CaballerosByColour by_colour{};
+  const std::size_t n = r.array_size(kMaxColours);
+  int last = -1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Reader item = r.element(i);
+    item.expect_object();
+    const Reader colour_field = item.field("colour");
+    const Colour colour = colour_field.colour();
+    if (colour <= last) colour_field.fail("must be in ascending order without repeats");
+    last = colour;
+    by_colour[static_cast<std::size_t>(colour)] = item.field("regions").area_counts();
+  }
+  return by_colour;
+}
+
+std::array<AreaMask, kScoreboardCount> scoreboard_areas(const Reader& r) {
+  r.expect_object();
+  for (const auto& [key, value] : r.json().items())
+    if (!scoreboard_from_name(key)) r.fail("unknown scoreboard " + detail::quote_if_safe(key));
+  std::array<AreaMask, kScoreboardCount> boards{};
+  for (int b = 0; b < kScoreboardCount; ++b)
+    if (const auto areas = r.optional_field(name(static_cast<Scoreboard>(b))))
+      boards[static_cast<std::size_t>(b)] = area_set(*areas);
+  return boards;
+}
+
 template <std::size_t N>
 FixedVector<CardId, N> cards(const Reader& r) {
   FixedVector<CardId, N> out;
@@ -134,6 +162,12 @@ ActionCardUse read_use(const Reader& r) {
   if (const auto extra = r.optional_field("extra_up_to")) use.extra_up_to = extra->byte();
   if (const auto take = r.optional_field("take_up_to")) use.take_up_to = take->byte();
   if (const auto targets = r.optional_field("targets")) use.targets = area_set(*targets);
+  if (const auto from = r.optional_field("move_from")) use.move_from = colour_counts(*from);
+  if (const auto province = r.optional_field("take_province")) use.take_province = province->byte();
+  if (const auto regions = r.optional_field("take_regions")) use.take_regions = regions->area_counts();
+  if (const auto from = r.optional_field("remove_from")) use.remove_from = colour_counts(*from);
+  if (const auto boards = r.optional_field("scoreboard_to")) use.scoreboard_to = scoreboard_areas(*boards);
+  if (const auto back = r.optional_field("take_back")) use.take_back = power_set(*back);
   return use;
 }
 
@@ -304,6 +338,11 @@ View read_view(const Reader& r) {
   if (const auto decision = r.optional_field("decision")) {
     v.decision = read_decision(*decision);
     if (v.decision->seat != v.viewer) decision->fail("must be the viewer's own");
+    if (const auto* use = std::get_if<ActionCardUse>(&v.decision->detail))
+      for (int c = colours; c < kMaxColours; ++c)
+        if (use->move_from[static_cast<std::size_t>(c)].total() > 0 ||
+            use->remove_from[static_cast<std::size_t>(c)].total() > 0)
+          decision->fail("names a colour beyond the table's");
   }
   v.winners = seat_set(r.field("winners"), players);
   return v;

@@ -38,6 +38,9 @@ GameState holding(CardKind kind, int stack = 0) { return board().using_card(0, k
 
 void illegal(GameState& s, Seat seat, const Command& c) { CHECK(refused(s, seat, c) == Code::illegal); }
 
+// The active seat's pending use of its action card.
+ActionCardUse card_use(const GameState& s) { return std::get<ActionCardUse>(decision_of(s, active_seat(s))->detail); }
+
 // Whether the king's region lost or gained anything (the king standing still).
 void king_region_untouched(const GameState& before, const GameState& after) {
   REQUIRE(before.king == after.king);
@@ -168,6 +171,15 @@ SCENARIO("move_five_from_region: up to 5 of any colours out of one region", "[ca
 SCENARIO("move_three_opposing: up to 3 opposing caballeros, from and to anywhere", "[cards][stack1]") {
   GIVEN("seat 0 holding the card") {
     GameState s = holding(CardKind::move_three_opposing);
+    THEN("the decision lists every opponent's caballeros outside the king's region, and none of seat 0's") {
+      const ActionCardUse use = card_use(s);
+      CHECK(use.move_from[0] == AreaCounts{});
+      CHECK(use.move_from[1] == counts({{galicia, 1}, {pais_vasco, 2}, {aragon, 2}, {valencia, 1}}));
+      CHECK(use.move_from[2] == counts({{aragon, 2}, {cataluna, 3}, {castilla_vieja, 1}, {valencia, 1}}));
+      CHECK(use.move_from[3] == counts({{pais_vasco, 1}, {cataluna, 1}, {castilla_vieja, 2}, {sevilla, 3}}));
+      CHECK(use.move_from[4] == AreaCounts{});
+      CHECK(use.move_to == ((kAllRegions | bit(castillo)) & ~bit(castilla_nueva)));
+    }
     THEN("three of three opponents from three regions may move") {
       play(s, 0, moves({{1, galicia, granada, 1}, {2, cataluna, valencia, 1}, {3, sevilla, castillo, 1}}));
       CHECK(at(s, galicia, 1) == 0);
@@ -186,6 +198,7 @@ SCENARIO("move_three_opposing: up to 3 opposing caballeros, from and to anywhere
                       .power_cards({13, 12, 11})
                       .using_card(0, CardKind::move_three_opposing);
     THEN("the automa's caballeros move like anyone's") {
+      CHECK(card_use(s).move_from[2] == counts({{aragon, 3}}));
       play(s, 0, moves({{2, aragon, galicia, 3}}));
       CHECK(at(s, galicia, 2) == 3);
     }
@@ -235,6 +248,11 @@ SCENARIO("move_two_own_two_opposing: up to 2 of yours and up to 2 opposing", "[c
 SCENARIO("move_four_own: up to 4 of your own", "[cards][stack1]") {
   GIVEN("seat 0 holding the card") {
     GameState s = holding(CardKind::move_four_own);
+    THEN("the decision lists only seat 0's caballeros, never those in the king's region or the castillo") {
+      const ActionCardUse use = card_use(s);
+      CHECK(use.move_from[0] == counts({{galicia, 3}, {pais_vasco, 1}, {aragon, 2}, {castilla_vieja, 1}, {sevilla, 1}}));
+      for (Colour c = 1; c < kMaxColours; ++c) CHECK(use.move_from[c] == AreaCounts{});
+    }
     THEN("four of one's own from two regions may move") {
       play(s, 0, moves({{0, galicia, granada, 3}, {0, aragon, castillo, 1}}));
       CHECK(at(s, granada, 0) == 3);
@@ -428,6 +446,13 @@ SCENARIO("remove_one_each: the actor picks one caballero of each opponent", "[ca
                       .caballeros(3, castillo, 2)
                       .power_cards({13, 12, 11, 10})
                       .using_card(0, CardKind::remove_one_each);
+    THEN("the decision asks one of seat 1 (from Galicia) and one of seat 2 (from Aragón), none of seat 3") {
+      const ActionCardUse use = card_use(s);
+      CHECK(use.remove_from[0] == AreaCounts{});
+      CHECK(use.remove_from[1] == counts({{galicia, 1}}));
+      CHECK(use.remove_from[2] == counts({{aragon, 1}}));
+      CHECK(use.remove_from[3] == AreaCounts{});
+    }
     THEN("seat 3 is not named and keeps them") {
       RemoveCaballeros r;
       r.picks.push_back({1, galicia});
@@ -445,6 +470,7 @@ SCENARIO("remove_one_each: the actor picks one caballero of each opponent", "[ca
                       .power_cards({13, 12, 11})
                       .using_card(0, CardKind::remove_one_each);
     THEN("the automa is an opponent too; its caballero goes back beside the board") {
+      CHECK(card_use(s).remove_from[2] == counts({{aragon, 2}}));
       RemoveCaballeros only_player;
       only_player.picks.push_back({1, galicia});
       illegal(s, 0, only_player);
@@ -768,6 +794,12 @@ SCENARIO("scoreboard: put one on a region or the castillo, or move one in play",
       CHECK(current_values(s, castillo) == Values{4, 0, 0});
     }
     THEN("never into the king's region") { illegal(s, 0, PlaceScoreboard{Scoreboard::eight_four_zero, castilla_nueva}); }
+    THEN("the decision lets either board go anywhere but the king's region") {
+      const ActionCardUse use = card_use(s);
+      const auto anywhere = static_cast<AreaMask>((kAllRegions | bit(castillo)) & ~bit(castilla_nueva));
+      CHECK(use.scoreboard_to[0] == anywhere);
+      CHECK(use.scoreboard_to[1] == anywhere);
+    }
   }
   GIVEN("8/4/0 on Aragón, 4/0/0 in the king's region") {
     GameState s = board()
@@ -778,6 +810,12 @@ SCENARIO("scoreboard: put one on a region or the castillo, or move one in play",
       const Events e = play(s, 0, PlaceScoreboard{Scoreboard::eight_four_zero, castillo});
       CHECK(only_event<ScoreboardPlaced>(e).from == aragon);
       CHECK(current_values(s, aragon) == Values{5, 4, 1});
+    }
+    THEN("the decision lets only 8/4/0 move, anywhere but the king's region and Aragón") {
+      const ActionCardUse use = card_use(s);
+      CHECK(use.scoreboard_to[0] == ((kAllRegions | bit(castillo)) & ~bit(castilla_nueva) & ~bit(aragon)));
+      CHECK(use.scoreboard_to[1] == 0);
+      CHECK(use.targets == use.scoreboard_to[0]);
     }
     THEN("the one in the king's region stays; nothing joins it; no move in place") {
       illegal(s, 0, PlaceScoreboard{Scoreboard::four_zero_zero, galicia});
@@ -891,7 +929,10 @@ SCENARIO("power_cards: take a played power card back, without showing which", "[
     GameState s = board()
                       .hand(0, static_cast<PowerCards>(kAllPowerCards & ~power_bit(13) & ~power_bit(5) & ~power_bit(7)))
                       .using_card(0, CardKind::power_cards);
-    THEN("a card never played is refused") { illegal(s, 0, TakeBackPowerCard{3}); }
+    THEN("the decision lists the 5, the 7 and the 13; a card never played is refused") {
+      CHECK(card_use(s).take_back == (power_bit(5) | power_bit(7) | power_bit(13)));
+      illegal(s, 0, TakeBackPowerCard{3});
+    }
     WHEN("they take back the 5") {
       const Events e = play(s, 0, TakeBackPowerCard{5});
       THEN("it is in their hand again; only they learn which it was") {
@@ -905,6 +946,8 @@ SCENARIO("power_cards: take a played power card back, without showing which", "[
         }
         CHECK(view(s, 1).players[0].hand_count == view(s, 0).players[0].hand_count);
         CHECK_FALSE(view(s, 1).players[0].hand);
+        CHECK_FALSE(card_use(s).may_act);
+        CHECK(card_use(s).take_back == 0);
       }
     }
     WHEN("they take back this round's 13") {
@@ -930,6 +973,12 @@ SCENARIO("court: up to 2 caballeros from the province into the court", "[cards][
   }
   GIVEN("seat 0 with a single caballero left in the province") {
     GameState s = board().province(0, 1).using_card(0, CardKind::court);
+    THEN("the decision offers that one, then seat 0's caballeros outside the king's region") {
+      const ActionCardUse use = card_use(s);
+      CHECK(use.take_up_to == 2);
+      CHECK(use.take_province == 1);
+      CHECK(use.take_regions == counts({{galicia, 3}, {pais_vasco, 1}, {aragon, 2}, {castilla_vieja, 1}, {sevilla, 1}}));
+    }
     THEN("the second may come from a region, never the king's region or the castillo") {
       illegal(s, 0, TakeCaballeros{0, counts({{aragon, 2}})});  // the province first
       illegal(s, 0, TakeCaballeros{1, counts({{castilla_nueva, 1}})});

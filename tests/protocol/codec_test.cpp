@@ -485,6 +485,39 @@ TEST_CASE("decisions encode their kind and constraints") {
   CHECK(protocol::to_json(Decision{0, use})["moves"] ==
         Json::parse(R"({"own":2,"opposing":2,"total":4,"single_source":false,"all_own":false})"));
   CHECK(protocol::to_json(Decision{0, use})["move_to"] == Json::parse(R"(["castillo"])"));
+  CHECK_FALSE(protocol::to_json(Decision{0, use}).contains("move_from"));  // nobody's caballeros may move
+  use.move_from[0] = counts({{Area::galicia, 3}});
+  use.move_from[2] = counts({{Area::aragon, 1}, {Area::sevilla, 2}});
+  CHECK(protocol::to_json(Decision{0, use})["move_from"] ==
+        Json::parse(R"([{"colour":0,"regions":{"galicia":3}},{"colour":2,"regions":{"aragon":1,"sevilla":2}}])"));
+  ActionCardUse court;
+  court.special = CardKind::court;
+  court.may_act = true;
+  court.take_up_to = 2;
+  court.take_province = 1;
+  court.take_regions = counts({{Area::valencia, 2}});
+  const Json court_json = protocol::to_json(Decision{0, court});
+  CHECK(court_json["take_province"] == 1);
+  CHECK(court_json["take_regions"] == Json::parse(R"({"valencia":2})"));
+  ActionCardUse remove;
+  remove.special = CardKind::remove_one_each;
+  remove.may_act = true;
+  remove.remove_from[3] = counts({{Area::cataluna, 1}});
+  CHECK(protocol::to_json(Decision{0, remove})["remove_from"] ==
+        Json::parse(R"([{"colour":3,"regions":{"cataluna":1}}])"));
+  ActionCardUse board;
+  board.special = CardKind::scoreboard;
+  board.may_act = true;
+  board.scoreboard_to[0] = static_cast<AreaMask>(bit(Area::galicia) | bit(Area::castillo));
+  CHECK(protocol::to_json(Decision{0, board})["scoreboard_to"] ==
+        Json::parse(R"({"eight_four_zero":["galicia","castillo"]})"));  // 4/0/0 stays
+  ActionCardUse back;
+  back.special = CardKind::power_cards;
+  back.may_act = true;
+  back.take_back = static_cast<PowerCards>(power_bit(3) | power_bit(11));
+  CHECK(protocol::to_json(Decision{0, back})["take_back"] == Json::parse("[3,11]"));
+  back.take_back = 0;
+  CHECK_FALSE(protocol::to_json(Decision{0, back}).contains("take_back"));
   CHECK(protocol::to_json(Decision{3, VetoChoice{1, 20}}) ==
         Json::parse(R"({"seat":3,"kind":"veto","actor":1,"card":20})"));
   CHECK(

@@ -136,7 +136,7 @@ std::string kind_of(const Decision& d) {
 }  // namespace
 
 TEST_CASE("every view and decision of random games decodes to itself") {
-  std::set<std::string> kinds;
+  std::set<std::string> kinds, limits;
   int views = 0, decisions = 0, announced = 0, games = 0, freed_first_veto = 0;
   for (const Table& table : tables()) {
     for (std::uint64_t seed = 1; seed <= games_per_table(30); ++seed) {
@@ -159,6 +159,10 @@ TEST_CASE("every view and decision of random games decodes to itself") {
           if (!decoded.ok()) FAIL(decoded.error().message);
           REQUIRE(*decoded == d);
           kinds.insert(kind_of(d));
+          if (std::holds_alternative<ActionCardUse>(d.detail)) {
+            const Json json = protocol::to_json(d);
+            for (const auto& [key, value] : json.items()) limits.insert(key);
+          }
           ++decisions;
         }
         freed_first_veto += state.vetoes[0].holder < 0 && state.vetoes[1].holder >= 0;
@@ -178,6 +182,11 @@ TEST_CASE("every view and decision of random games decodes to itself") {
   if (!std::getenv("ELGRANDE_SANITIZED")) {  // situations the full run is known to meet
     CHECK(announced > 100);
     CHECK(freed_first_veto > 0);
+    for (const char* limit : {"moves", "move_to", "extra_up_to", "take_up_to", "targets", "move_from",
+                              "take_province", "take_regions", "remove_from", "scoreboard_to", "take_back"}) {
+      INFO(limit);
+      CHECK(limits.count(limit) == 1);
+    }
   }
   CHECK(views > games * 400);
   CHECK(decisions > games * 100);
@@ -223,7 +232,10 @@ TEST_CASE("a bot that sees only its decoded view plays legal commands") {
   CHECK(commands > static_cast<int>(tables().size() * games_per_table(10)) * 100);
 }
 
-TEST_CASE("decisions decode every kind and constraint") {
+namespace {
+
+// A use of an action card with every special-action limit set (no real card has them all).
+ActionCardUse every_limit() {
   ActionCardUse use;
   use.card = 7;
   use.special = CardKind::place_two_or_move_all_own;
@@ -236,6 +248,23 @@ TEST_CASE("decisions decode every kind and constraint") {
   use.extra_up_to = 2;
   use.take_up_to = 1;
   use.targets = bit(Area::sevilla);
+  AreaCounts regions;
+  regions[Area::valencia] = 3;
+  use.move_from[1] = regions;
+  use.move_from[4][Area::galicia] = 30;
+  use.take_province = 1;
+  use.take_regions = regions;
+  use.remove_from[0][Area::aragon] = 1;
+  use.remove_from[3] = regions;
+  use.scoreboard_to[1] = static_cast<AreaMask>(bit(Area::galicia) | bit(Area::castillo));
+  use.take_back = static_cast<PowerCards>(power_bit(2) | power_bit(12));
+  return use;
+}
+
+}  // namespace
+
+TEST_CASE("decisions decode every kind and constraint") {
+  const ActionCardUse use = every_limit();
   AreaCounts regions;
   regions[Area::valencia] = 3;
   const std::vector<Decision> samples = {
@@ -261,13 +290,20 @@ TEST_CASE("decisions decode every kind and constraint") {
   const auto zeros = protocol::decision_from_json(Json::parse(
       R"({"seat":0,"kind":"use_action_card","card":1,"special":"veto","may_place":false,
           "place_up_to":0,"place_into":[],"may_act":true,"move_to":[],"extra_up_to":0,
-          "take_up_to":0,"targets":[],"note":"unknown fields are ignored"})"));
+          "take_up_to":0,"targets":[],"move_from":[],"take_province":0,"take_regions":{},
+          "remove_from":[{"colour":2,"regions":{}}],"scoreboard_to":{"four_zero_zero":[]},"take_back":[],
+          "note":"unknown fields are ignored"})"));
   REQUIRE(zeros.ok());
   const auto& zero_use = std::get<ActionCardUse>(zeros->detail);
   CHECK(zero_use.special == CardKind::veto);
   CHECK_FALSE(zero_use.moves);
   CHECK(zero_use.move_to == 0);
   CHECK(zero_use.targets == 0);
+  ActionCardUse nothing;  // every special-action limit zero
+  nothing.card = 1;
+  nothing.special = CardKind::veto;
+  nothing.may_act = true;
+  CHECK(zero_use == nothing);
 }
 
 TEST_CASE("a taken-back power card that others see as value 0 decodes") {
@@ -370,6 +406,22 @@ TEST_CASE("hostile views are refused with a typed error and never crash") {
        "decision: must be the viewer's own"},
       {"a decision of no kind", &four, [](Json& j) { j["decision"]["kind"] = "dance"; }, "decision.kind: unknown decision kind"},
       {"a decision that is a string", &four, [](Json& j) { j["decision"] = "play"; }, "decision: must be an object"},
+      {"a colour to move beyond the table", &four,
+       [](Json& j) {
+         j["decision"] = Json::parse(R"({"kind":"use_action_card","card":8,"special":"move_four_any","may_place":false,
+                                         "place_up_to":0,"place_into":[],"may_act":true,
+                                         "move_from":[{"colour":1,"regions":{"aragon":1}},{"colour":4,"regions":{"aragon":1}}]})");
+         j["decision"]["seat"] = j["viewer"];
+       },
+       "decision: names a colour beyond the table's"},
+      {"a colour to remove beyond the table", &automa,
+       [](Json& j) {
+         j["decision"] = Json::parse(R"({"kind":"use_action_card","card":13,"special":"remove_one_each","may_place":false,
+                                         "place_up_to":0,"place_into":[],"may_act":true,
+                                         "remove_from":[{"colour":3,"regions":{"aragon":1}}]})");
+         j["decision"]["seat"] = j["viewer"];
+       },
+       "decision: names a colour beyond the table's"},
       {"an automa missing", &automa, [](Json& j) { j.erase("automa"); }, "automa: missing"},
       {"an automa without one", &four, [](Json& j) { j["automa"] = Json::parse(R"({"supply":1,"played":0,"power_cards_left":3})"); }, "automa: only in games"},
       {"an automa power card 14", &automa, [](Json& j) { j["automa"]["played"] = 14; }, "automa.played:"},
@@ -410,6 +462,18 @@ TEST_CASE("hostile decisions are refused with a typed error and never crash") {
       {R"({"seat":0,"kind":"use_action_card","card":1,"special":"veto","may_place":true,"place_up_to":1,"place_into":["castillo","aragon"],"may_act":true})", "place_into[1]: must be in ascending order"},
       {R"({"seat":0,"kind":"use_action_card","card":1,"special":"move_four_any","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"moves":{"own":4}})", "moves.opposing: missing"},
       {R"({"seat":0,"kind":"use_action_card","card":1,"special":"king","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"targets":null})", "targets: must be an array"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"move_four_any","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"move_from":{"1":{"aragon":1}}})", "move_from: must be an array"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"move_four_any","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"move_from":[{"colour":5,"regions":{}}]})", "move_from[0].colour: must be an integer in 0..4"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"move_four_any","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"move_from":[{"colour":1,"regions":{}},{"colour":1,"regions":{}}]})", "move_from[1].colour: must be in ascending order"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"move_four_any","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"move_from":[{"colour":1}]})", "move_from[0].regions: missing"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"move_four_any","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"move_from":[{"colour":1,"regions":{"aragon":-1}}]})", "move_from[0].regions.aragon:"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"court","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"take_province":2.0})", "take_province: must be an integer"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"court","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"take_regions":{"mars":1}})", "take_regions: unknown area"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"remove_one_each","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"remove_from":[{"colour":2,"regions":{}},{"colour":1,"regions":{}}]})", "remove_from[1].colour: must be in ascending order"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"remove_one_each","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"remove_from":[1,2,3,4,5,6]})", "remove_from: must have at most 5"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"scoreboard","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"scoreboard_to":{"ten":["aragon"]}})", "scoreboard_to: unknown scoreboard"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"scoreboard","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"scoreboard_to":{"four_zero_zero":["castillo","aragon"]}})", "scoreboard_to.four_zero_zero[1]: must be in ascending order"},
+      {R"({"seat":0,"kind":"use_action_card","card":1,"special":"power_cards","may_place":true,"place_up_to":1,"place_into":[],"may_act":true,"take_back":[0]})", "take_back[0]: must be an integer in 1..13"},
       {R"({"seat":0,"kind":"veto","actor":7,"card":1})", "actor:"},
       {R"({"seat":0,"kind":"return_caballeros","count":3,"court":1})", "regions: missing"},
       {R"({"seat":0,"kind":"disk","purpose":"fun","allowed":["aragon"]})", "purpose: unknown disk purpose"},
@@ -439,5 +503,6 @@ TEST_CASE("views and decisions changed anywhere decode to an error or to themsel
     mutate_everywhere(v, decode_view, "bad_view", refused);
     mutate_everywhere(v.at("decision"), decode_decision, "bad_decision", refused);
   }
+  mutate_everywhere(protocol::to_json(Decision{2, every_limit()}), decode_decision, "bad_decision", refused);
   CHECK(refused > 1000);
 }

@@ -119,7 +119,7 @@ std::vector<Options> every_variant() {
 }
 
 struct Seen {
-  std::set<std::string> commands, decisions, events, phases;
+  std::set<std::string> commands, decisions, events, phases, use_limits;
 };
 
 // Every receiver's game.update after a change: each seat and a spectator get their own
@@ -128,7 +128,12 @@ void check_updates(const GameState& state, const Events& events, bool with_deadl
   for (Seat viewer = kSpectator; viewer < state.options.players; ++viewer) {
     Json view = protocol::to_json(elgrande::view(state, viewer));
     seen.phases.insert(view["phase"].get<std::string>());
-    if (view.contains("decision")) seen.decisions.insert(view["decision"]["kind"].get<std::string>());
+    if (view.contains("decision")) {
+      const Json& decision = view["decision"];
+      seen.decisions.insert(decision["kind"].get<std::string>());
+      if (decision["kind"] == "use_action_card")
+        for (const auto& [key, value] : decision.items()) seen.use_limits.insert(key);
+    }
     Json filtered = Json::array();
     for (const Event& event : visible_to(events, viewer)) {
       filtered.push_back(protocol::to_json(event, state.options));
@@ -187,6 +192,13 @@ TEST_CASE("every command, view and event of random games of every variant fits t
   CHECK(seen.events.size() == std::variant_size_v<EventBody>);
   CHECK(seen.decisions.size() == std::variant_size_v<DecisionDetail>);
   CHECK(seen.phases.size() == 8);
+  if (!std::getenv("ELGRANDE_SANITIZED")) {  // every special action's limits, met in the full run
+    for (const char* limit : {"moves", "move_to", "extra_up_to", "take_up_to", "targets", "move_from",
+                              "take_province", "take_regions", "remove_from", "scoreboard_to", "take_back"}) {
+      INFO(limit);
+      CHECK(seen.use_limits.count(limit) == 1);
+    }
+  }
 }
 
 // --- Every other message of the catalogue, by hand. ---
@@ -581,6 +593,37 @@ TEST_CASE("the server schema refuses broken views") {
     require_invalid(with(later, "/payload/view/decision/special", Json("fly")), "server");
     require_invalid(with(later, "/payload/view/decision/place_into/0", Json("lisboa")), "server");
     require_invalid(with(later, "/payload/view/decision/card", std::nullopt), "server");
+    {
+      // The special-action limits: shapes, and only while the action is still to do.
+      REQUIRE(later["payload"]["view"]["decision"]["may_act"] == true);  // a card just taken
+      const char* const decision = "/payload/view/decision/";
+      auto at = [decision](const char* field) { return std::string(decision) + field; };
+      require_valid(with(later, at("move_from"), Json::parse(R"([{"colour":1,"regions":{"aragon":2}}])")), "server");
+      require_invalid(with(later, at("move_from"), Json::array()), "server");
+      require_invalid(with(later, at("move_from"), Json::parse(R"([{"colour":1,"regions":{"castillo":2}}])")), "server");
+      require_invalid(with(later, at("move_from"), Json::parse(R"([{"colour":1,"regions":{}}])")), "server");
+      require_invalid(with(later, at("move_from"), Json::parse(R"([{"colour":5,"regions":{"aragon":2}}])")), "server");
+      require_valid(with(later, at("take_province"), Json(3)), "server");
+      require_invalid(with(later, at("take_province"), Json(0)), "server");
+      require_valid(with(later, at("take_regions"), Json::parse(R"({"sevilla":1})")), "server");
+      require_invalid(with(later, at("take_regions"), Json::parse(R"({"sevilla":0})")), "server");
+      require_valid(with(later, at("remove_from"), Json::parse(R"([{"colour":2,"regions":{"sevilla":1}}])")), "server");
+      require_invalid(with(later, at("remove_from"), Json::parse(R"([{"colour":2}])")), "server");
+      require_valid(with(later, at("scoreboard_to"), Json::parse(R"({"four_zero_zero":["castillo"]})")), "server");
+      require_invalid(with(later, at("scoreboard_to"), Json::parse(R"({"four_zero_zero":[]})")), "server");
+      require_invalid(with(later, at("scoreboard_to"), Json::parse(R"({"ten":["aragon"]})")), "server");
+      require_invalid(with(later, at("scoreboard_to"), Json::object()), "server");
+      require_valid(with(later, at("take_back"), Json::parse("[1,13]")), "server");
+      require_invalid(with(later, at("take_back"), Json::array()), "server");
+      require_invalid(with(later, at("take_back"), Json::parse("[14]")), "server");
+      Json done = with(later, at("may_act"), Json(false));
+      for (const char* field : {"moves", "move_to", "extra_up_to", "take_up_to", "targets", "move_from",
+                                "take_province", "take_regions", "remove_from", "scoreboard_to", "take_back"})
+        done["payload"]["view"]["decision"].erase(field);
+      require_valid(done, "server");
+      require_invalid(with(done, at("take_back"), Json::parse("[4]")), "server");  // once the action is done
+      require_invalid(with(done, at("move_from"), Json::parse(R"([{"colour":1,"regions":{"aragon":2}}])")), "server");
+    }
     break;
   }
 }

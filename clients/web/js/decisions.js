@@ -4,13 +4,15 @@
 
 import {h, icon, replaceKeepingFocus} from './dom.js';
 import {
-  AREA_NAMES, GRANTED, PURPOSES, REGIONS, SCOREBOARDS, areaName, card, colourCount,
+  AREA_NAMES, GRANTED, PURPOSES, REGIONS, SCOREBOARDS, areaName, card,
   colourName, colourOf, describeAction,
 } from './texts.js';
 import {countdown} from './time.js';
 
 const sum = (obj) => Object.values(obj || {}).reduce((a, b) => a + b, 0);
 const nonZero = (obj) => Object.fromEntries(Object.entries(obj).filter(([, n]) => n > 0));
+// A decision's per-colour counts ([{colour, regions}], absent: none) as {colour: {region: n}}.
+const byColour = (list) => Object.fromEntries((list || []).map(({colour, regions}) => [colour, regions]));
 
 const MOVE_KINDS = new Set([
   'move_all_own_from_region', 'move_five_from_region', 'move_three_opposing', 'move_three_any',
@@ -344,8 +346,7 @@ export class DecisionPanel {
     else if (kind === 'remove_one_each') controls = this.removeOneEach(d);
     else if (kind === 'power_cards') controls = this.takeBack(d);
     else if (kind === 'court') {
-      const me = this.me();
-      controls = this.takeControls(d.take_up_to, me.province, this.ownRegions(), 'court-', 'submit-special',
+      controls = this.takeControls(d.take_up_to || 0, d.take_province || 0, d.take_regions, 'court-', 'submit-special',
         (n) => (n ? `Take ${n} into my court` : 'Take none'));
     } else {
       controls = [h('div', {class: 'actions'}, submitButton('submit-special', 'Carry it out', true, () => this.send({type: 'perform_special_action'})))];
@@ -378,29 +379,36 @@ export class DecisionPanel {
   scoreboard(d) {
     const {view} = this.ctx;
     const draft = this.draft;
-    const targets = d.targets || [];
+    const boardTo = d.scoreboard_to || {};
+    // Where the chosen board may go; before a board is chosen, where some board may go.
+    const targets = draft.board ? (boardTo[draft.board] || []) : (d.targets || []);
+    if (draft.target && !targets.includes(draft.target)) draft.target = undefined;
     const boards = Object.keys(SCOREBOARDS).map((board) => ({
-      board, at: (view.scoreboards || {})[board], movable: (view.scoreboards || {})[board] !== view.king,
+      board, at: (view.scoreboards || {})[board], to: boardTo[board] || [],
     }));
     this.board = {
       clickable: new Set(targets), badges: draft.target ? {[draft.target]: '✓'} : {}, dimOthers: true,
       hint: () => 'put the scoreboard here', onActivate: (area) => this.set({target: area}),
     };
+    const ready = Boolean(draft.board && draft.target) && targets.includes(draft.target);
     return [
       h('div', {class: 'choices', role: 'group', 'aria-label': 'Which scoreboard'},
         boards.map((b) => choiceButton({
           testid: `choice-board-${b.board}`,
           label: `${SCOREBOARDS[b.board].short}${b.at ? ` (on ${areaName(b.at)})` : ' (new)'}`,
-          pressed: draft.board === b.board, disabled: !b.movable, onClick: () => this.set({board: b.board}),
+          pressed: draft.board === b.board, disabled: !b.to.length || Boolean(draft.target && !b.to.includes(draft.target)),
+          onClick: () => this.set({board: b.board}),
         }))),
+      boards.some((b) => !b.to.length)
+        ? h('p', {class: 'muted'}, 'A scoreboard in the king’s region stays there.') : null,
       h('div', {class: 'choices', role: 'group', 'aria-label': 'Where'},
         targets.map((area) => choiceButton({
           testid: `choice-target-${area}`, label: AREA_NAMES[area], pressed: draft.target === area,
           onClick: () => this.set({target: area}),
         }))),
       h('div', {class: 'actions'}, submitButton('submit-special',
-        draft.board && draft.target ? `Put ${SCOREBOARDS[draft.board].short} on ${areaName(draft.target)}` : 'Choose a scoreboard and an area',
-        Boolean(draft.board && draft.target), () => this.send({type: 'place_scoreboard', board: draft.board, to: draft.target}))),
+        ready ? `Put ${SCOREBOARDS[draft.board].short} on ${areaName(draft.target)}` : 'Choose a scoreboard and an area',
+        ready, () => this.send({type: 'place_scoreboard', board: draft.board, to: draft.target}))),
     ];
   }
 
@@ -408,12 +416,11 @@ export class DecisionPanel {
     const {view, names} = this.ctx;
     const draft = this.draft;
     if (!draft.picks) draft.picks = {};
-    const targets = d.targets || [];
     const rows = [];
     const needed = [];
-    for (let colour = 0; colour < colourCount(view.options); colour++) {
-      if (colour === this.ctx.mySeat) continue;
-      const where = targets.filter((r) => REGIONS.includes(r) && (view.regions[r] || [])[colour] > 0);
+    // Every colour listed loses exactly one caballero, from one of its listed regions.
+    for (const {colour, regions} of d.remove_from || []) {
+      const where = REGIONS.filter((r) => (regions[r] || 0) > 0);
       if (!where.length) continue;
       needed.push(colour);
       const label = colourName(colour, names, view.options);
@@ -424,7 +431,7 @@ export class DecisionPanel {
           onChange: (event) => this.set({picks: {...draft.picks, [colour]: event.target.value || undefined}}),
         },
         h('option', {value: '', selected: !draft.picks[colour]}, '— choose —'),
-        where.map((r) => h('option', {value: r, selected: draft.picks[colour] === r}, `${AREA_NAMES[r]} (${view.regions[r][colour]})`)))));
+        where.map((r) => h('option', {value: r, selected: draft.picks[colour] === r}, `${AREA_NAMES[r]} (${regions[r]})`)))));
     }
     if (!needed.length) rows.push(h('p', {class: 'muted'}, 'No opponent has caballeros outside the king’s region: nothing to remove.'));
     const ready = needed.every((c) => draft.picks[c]);
@@ -433,19 +440,18 @@ export class DecisionPanel {
     return rows;
   }
 
-  takeBack() {
-    const me = this.me();
-    const discards = me.discards || [];
+  takeBack(d) {
+    const played = d.take_back || [];
     const chosen = this.draft.value;
-    if (!discards.length) return [h('p', {class: 'muted'}, 'You have no played power card to take back.')];
+    if (!played.length) return [h('p', {class: 'muted'}, 'You have no played power card to take back.')];
     return [
       h('div', {class: 'choices power-choices', role: 'group', 'aria-label': 'Played power cards'},
-        discards.map((v) => choiceButton({
+        played.map((v) => choiceButton({
           testid: `choice-takeback-${v}`, label: String(v), pressed: chosen === v, className: 'power-mini',
           onClick: () => this.set({value: v}),
         }))),
       h('div', {class: 'actions'}, submitButton('submit-special', chosen ? `Take power card ${chosen} back` : 'Choose a card',
-        Boolean(chosen), () => this.send({type: 'take_back_power_card', value: chosen}))),
+        played.includes(chosen), () => this.send({type: 'take_back_power_card', value: chosen}))),
     ];
   }
 
@@ -494,21 +500,21 @@ export class DecisionPanel {
     if (!draft.form) draft.form = {};
     const form = draft.form;
     const moveTo = d.move_to || [];
-    const sources = moveTo.filter((a) => REGIONS.includes(a));
+    const movable = byColour(d.move_from);  // per colour, who may leave which region
     const planned = draft.moves;
     const leaving = (area, colour) => planned.filter((m) => m.from === area && m.colour === colour).reduce((a, m) => a + m.count, 0);
-    const available = (area, colour) => ((view.regions[area] || [])[colour] || 0) - leaving(area, colour);
+    const available = (area, colour) => ((movable[colour] || {})[area] || 0) - leaving(area, colour);
     const own = planned.filter((m) => m.colour === mySeat).reduce((a, m) => a + m.count, 0);
     const opposing = planned.filter((m) => m.colour !== mySeat).reduce((a, m) => a + m.count, 0);
     const totalLeft = limits.total - own - opposing;
     const colourLeft = (c) => Math.min(totalLeft, c === mySeat ? limits.own - own : limits.opposing - opposing);
-    const fromAllowed = limits.single_source && planned.length ? [planned[0].from] : sources;
+    const fromAllowed = limits.single_source && planned.length ? [planned[0].from] : REGIONS;
 
     const colours = [];
-    for (let c = 0; c < colourCount(view.options); c++) {
-      if (colourLeft(c) <= 0) continue;
-      if (!fromAllowed.some((a) => available(a, c) > 0)) continue;
-      colours.push(c);
+    for (const {colour} of d.move_from || []) {
+      if (colourLeft(colour) <= 0) continue;
+      if (!fromAllowed.some((a) => available(a, colour) > 0)) continue;
+      colours.push(colour);
     }
     if (form.colour === undefined || !colours.includes(form.colour)) {
       form.colour = colours.includes(mySeat) ? mySeat : colours[0];
@@ -690,16 +696,6 @@ export class DecisionPanel {
     return this.ctx.view.players[this.ctx.mySeat];
   }
 
-  // The viewer's caballeros that may go back to the court: never from the king's region or the castillo.
-  ownRegions() {
-    const {view, mySeat} = this.ctx;
-    const out = {};
-    for (const r of REGIONS) {
-      const n = (view.regions[r] || [])[mySeat] || 0;
-      if (n > 0 && r !== view.king) out[r] = n;
-    }
-    return out;
-  }
 }
 
 function badgesOf(counts, sign) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <variant>
 
@@ -31,6 +32,9 @@ struct ActionCardChoice {  // answer: TakeActionCard
   friend bool operator==(const ActionCardChoice&, const ActionCardChoice&) = default;
 };
 
+// Caballeros per colour and area (index: colour; the automa's after the seats').
+using CaballerosByColour = std::array<AreaCounts, kMaxColours>;
+
 // The card's two parts, in either order: PlaceCaballeros, and the special action (the
 // command its kind takes, or PerformSpecialAction) or SkipSpecialAction.
 struct ActionCardUse {
@@ -46,6 +50,12 @@ struct ActionCardUse {
   std::uint8_t extra_up_to = 0;     // place_two_*: caballeros from the court
   std::uint8_t take_up_to = 0;      // court: caballeros to the court
   AreaMask targets = 0;             // the area a one-area choice may name (king, grande, eviction, scoring, scoreboard)
+  CaballerosByColour move_from{};   // move cards: per colour, caballeros that may leave each region (none: that colour stays)
+  std::uint8_t take_province = 0;   // court: caballeros in the province, taken before any region
+  AreaCounts take_regions;          // court: own caballeros that may be taken once the province is empty
+  CaballerosByColour remove_from{}; // remove_one_each: per opponent, its caballeros one may be picked from; each colour listed loses one
+  std::array<AreaMask, kScoreboardCount> scoreboard_to{};  // scoreboard: per board, where it may go (none: it stays)
+  PowerCards take_back = 0;         // power_cards: the played cards one of which may come back
   friend bool operator==(const ActionCardUse&, const ActionCardUse&) = default;
 };
 
