@@ -97,6 +97,9 @@ Store::Store(Database& database)
                               "WHERE table_id = ?1 ORDER BY seat")),
       add_chat_(database.prepare(
           "INSERT INTO chat (table_id, player, seat, text, time) VALUES (?1, ?2, ?3, ?4, ?5)")),
+      recent_chat_(database.prepare(
+          "SELECT c.player, p.name, c.seat, c.text, c.time FROM chat c JOIN players p ON p.id = c.player "
+          "WHERE c.table_id = ?1 ORDER BY c.id DESC LIMIT ?2")),
       player_name_(database.prepare("SELECT name FROM players WHERE id = ?1")) {}
 
 // --- Identities. ---
@@ -233,8 +236,9 @@ Restored Store::live_tables(UnixMillis finished_since) {
   Statement log = database_.prepare(
       "SELECT seq, seat, command FROM commands WHERE table_id = ?1 AND seq > ?2 ORDER BY seq");
   while (tables.step()) {
-    RestoredTable table{read_table(tables), std::nullopt, 0};
+    RestoredTable table{read_table(tables), std::nullopt, 0, {}};
     const std::int64_t id = table.table.id;
+    table.chat = recent_chat(id, kRecentChat);
     try {
       if (table.table.status != "open") {
         if (!table.table.seed) throw std::runtime_error("a started game without a seed");
@@ -292,16 +296,15 @@ void Store::add_chat(std::int64_t table, const ChatLine& line) {
 }
 
 std::vector<ChatLine> Store::recent_chat(std::int64_t table, int limit) {
-  Statement rows = database_.prepare(
-      "SELECT c.player, p.name, c.seat, c.text, c.time FROM chat c JOIN players p ON p.id = c.player "
-      "WHERE c.table_id = ?1 ORDER BY c.id DESC LIMIT ?2");
-  rows.bind(1, table).bind(2, limit);
+  recent_chat_.bind(1, table).bind(2, limit);
   std::vector<ChatLine> lines;
-  while (rows.step()) {
+  while (recent_chat_.step()) {
     std::optional<int> seat;
-    if (!rows.is_null(2)) seat = static_cast<int>(rows.integer(2));
-    lines.push_back(ChatLine{rows.integer(0), rows.text(1), seat, rows.text(3), rows.integer(4)});
+    if (!recent_chat_.is_null(2)) seat = static_cast<int>(recent_chat_.integer(2));
+    lines.push_back(ChatLine{recent_chat_.integer(0), recent_chat_.text(1), seat, recent_chat_.text(3),
+                             recent_chat_.integer(4)});
   }
+  recent_chat_.reset();
   return {lines.rbegin(), lines.rend()};
 }
 

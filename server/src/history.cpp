@@ -11,16 +11,20 @@ protocol::Json history_entry(const db::FinishedGame& game) {
     if (seat.player && game.names[s]) entry["player"] = {{"id", *seat.player}, {"name", *game.names[s]}};
     if (seat.resigned) entry["resigned"] = true;
     if (seat.replaced) entry["replaced"] = true;
+    if (seat.timeouts > 0) entry["timeouts"] = seat.timeouts;
     seats.push_back(std::move(entry));
   }
-  return {{"id", game.table.id},
-          {"name", game.table.name},
-          {"options", protocol::to_json(game.table.options)},
-          {"turn_seconds", game.table.turn_seconds},
-          {"seats", std::move(seats)},
-          {"result", {{"scores", game.scores}, {"winners", game.winners}}},
-          {"started_at", game.table.started_at.value_or(0)},
-          {"finished_at", game.table.finished_at.value_or(0)}};
+  protocol::Json entry = {{"id", game.table.id},
+                          {"name", game.table.name},
+                          {"options", protocol::to_json(game.table.options)},
+                          {"turn_seconds", game.table.turn_seconds},
+                          {"on_timeout", game.table.on_timeout},
+                          {"seats", std::move(seats)},
+                          {"result", {{"scores", game.scores}, {"winners", game.winners}}},
+                          {"started_at", game.table.started_at.value_or(0)},
+                          {"finished_at", game.table.finished_at.value_or(0)}};
+  if (game.table.on_timeout == "replace_seat") entry["replace_after"] = game.table.replace_after;
+  return entry;
 }
 
 protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands) {

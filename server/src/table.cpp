@@ -33,6 +33,13 @@ std::uint64_t secret_seed() {
   return (std::uint64_t{entropy()} << 32) | entropy();
 }
 
+// A chat line as table.chat and table.chat_history carry it (without the table).
+Json chat_line_json(const db::ChatLine& line) {
+  Json json = {{"from", to_json(Player{line.player, line.name})}, {"text", line.text}, {"time", line.time}};
+  if (line.seat) json["seat"] = *line.seat;
+  return json;
+}
+
 constexpr std::array<std::string_view, 3> kKindNames{"empty", "human", "bot"};
 
 ErrorCode error_for(Rejection::Code code) {
@@ -79,6 +86,7 @@ Table::Table(net::any_io_executor executor, Lobby& lobby, Storage& storage, db::
       finished_at_ms_(restored.table.finished_at),
       status_(table_status_from(restored.table.status).value_or(TableStatus::open)),
       seats_(static_cast<std::size_t>(config_.options.players)),
+      recent_chat_(restored.chat.begin(), restored.chat.end()),
       game_(restored.game),
       seed_(restored.table.seed.value_or(0)),
       saved_record_(restored.table),
@@ -191,6 +199,7 @@ void Table::player_connected(std::shared_ptr<WsSession> session, PlayerId player
     self->guarded([&] {
       if (self->closed_) return;
       self->send_table_update();  // the player shows as connected again
+      self->send_recent_chat(session);
       if (!self->game_) return;
       const auto seat = self->seat_of(player);
       // A player whose seat a bot took over watches like a spectator.
@@ -251,6 +260,7 @@ void Table::join(const Request& r) {
   lobby_.seated(r.player.id, id_);
   save();
   reply(r, {{"table", description()}, {"seat", *seat}});
+  send_recent_chat(r.session);
   send_table_update();
 }
 
@@ -357,6 +367,7 @@ void Table::spectate(const Request& r) {
                                     [&](const auto& weak) { return weak.lock() == r.session; });
   if (!watching) spectators_.push_back(r.session);
   reply(r, {{"table", description()}});
+  send_recent_chat(r.session);
   if (game_) send(r.session, game_update(kSpectator, {}));
   if (!watching) send_table_update();
 }
@@ -377,10 +388,19 @@ void Table::chat(const Request& r) {
   }
   const db::ChatLine line{r.player.id, r.player.name, seat, text->get<std::string>(), unix_milliseconds()};
   persist([id = id_, line](db::Store& store) { store.add_chat(id, line); });
-  Json message = {{"table", id_}, {"from", to_json(r.player)}, {"text", line.text}, {"time", line.time}};
-  if (seat) message["seat"] = *seat;
+  recent_chat_.push_back(line);
+  if (recent_chat_.size() > static_cast<std::size_t>(db::kRecentChat)) recent_chat_.pop_front();
+  Json message = chat_line_json(line);
+  message["table"] = id_;
   reply(r);
   send_to_members(protocol::push_message("table.chat", std::move(message)));
+}
+
+void Table::send_recent_chat(const std::shared_ptr<WsSession>& to) {
+  if (recent_chat_.empty()) return;
+  Json lines = Json::array();
+  for (const db::ChatLine& line : recent_chat_) lines.push_back(chat_line_json(line));
+  send(to, protocol::push_message("table.chat_history", {{"table", id_}, {"lines", std::move(lines)}}));
 }
 
 // --- Game requests. ---

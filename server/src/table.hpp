@@ -162,6 +162,7 @@ class Table : public std::enable_shared_from_this<Table> {
   void send_table_update();           // to every member, and to the lobby
   void send_game_updates(const Events& events);
   void send_to_members(const std::string& message);  // seated players and spectators
+  void send_recent_chat(const std::shared_ptr<WsSession>& to);  // to one who comes (back)
   void notify_turns(std::uint8_t before);  // the webhook, for seats whose turn just came
   void publish_turns();                    // whose turn it is, for "my games"
 
@@ -178,6 +179,7 @@ class Table : public std::enable_shared_from_this<Table> {
   TableStatus status_ = TableStatus::open;
   std::vector<Seat> seats_;
   std::vector<std::weak_ptr<WsSession>> spectators_;
+  std::deque<db::ChatLine> recent_chat_;  // the last db::kRecentChat lines, oldest first
 
   std::atomic<Phase> phase_{Phase::power_cards};
   std::optional<GameState> game_;

@@ -3,9 +3,10 @@
 // playwright-core: a person opens the page, picks a name, creates a 3-player table with two
 // bots and a one-day turn limit, and plays the whole game by clicking only enabled controls;
 // "My games" flags the table as their turn; a reload mid-game must bring the same decision
-// back; a spectator sees the board but no hand; a stale second tab shows the server's
-// refusal; "Finished games" lists the result with a record to download. Then a second player
-// lets a 1-second turn limit run out: a bot takes the seat and the page turns into a watcher's.
+// back; a spectator sees the board but no hand, and the chat said before they came; a stale
+// second tab shows the server's refusal; "Finished games" lists the result with a record to
+// download. Then a second player lets a 1-second turn limit run out: a bot takes the seat and
+// the page turns into a watcher's.
 // Screenshots go to $ELGRANDE_ARTIFACTS.
 //
 //   ELGRANDE_SERVER=/path/to/elgrande-server node tests/browser/play.test.mjs
@@ -367,7 +368,7 @@ async function staleTabShowsServerError(context, page, decision) {
   await tab.close();
 }
 
-async function spectatorSeesBoardButNoHand(browser, url, tableId) {
+async function spectatorSeesBoardButNoHand(browser, url, tableId, chatBefore) {
   const context = await browser.newContext({viewport: {width: 1366, height: 768}});
   try {
     const page = await context.newPage();
@@ -384,8 +385,10 @@ async function spectatorSeesBoardButNoHand(browser, url, tableId) {
     assert.equal(await page.locator('[data-testid=castillo-mine]').count(), 0, 'a spectator sees no castillo count');
     assert.notEqual(await page.getAttribute('[data-testid=decision]', 'data-kind'), 'power_card');
     assert.equal(await page.locator('[data-testid^="player-"]').count(), 3, 'the spectator sees the three players');
+    // Said before they came: the server's chat history brings it.
+    await page.waitForSelector(`[data-testid=log] li.chat:has-text("${chatBefore}")`, {timeout: 5000});
     await shot(page, '3-spectator');
-    say('a spectator sees the board and no hand');
+    say('a spectator sees the board, no hand, and the chat said before they came');
   } finally {
     await context.close();
   }
@@ -577,7 +580,11 @@ async function main() {
     }
     if (!watched && now >= 2) {
       watched = true;
-      await spectatorSeesBoardButNoHand(browser, url, tableId);
+      const line = 'Suerte a todos';
+      await page.fill('[data-testid=chat-input]', line);
+      await page.press('[data-testid=chat-input]', 'Enter');
+      await page.waitForSelector(`[data-testid=log] li.chat:has-text("${line}")`, {timeout: 5000});
+      await spectatorSeesBoardButNoHand(browser, url, tableId, line);
     }
     // Not during a veto: another holder's answer could close it while the page reloads.
     if (!reloaded && now >= 4 && decision.kind !== 'veto') {

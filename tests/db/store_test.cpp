@@ -251,6 +251,43 @@ TEST_CASE("players and tables read back as they were written", "[db]") {
   CHECK(f.store->live_tables(0).tables.empty());
 }
 
+TEST_CASE("a table comes back with its last chat lines, oldest first, under the players' names", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  f.add_player(2, "Bea");
+  db::TableRecord table;
+  table.id = 4;
+  table.name = "Slow game";
+  table.host = 1;
+  table.options = Options{3, false, false, false};
+  table.created_at = 99;
+  table.seats = {seat("human", 1), seat("empty"), seat("bot")};
+  f.store->save_table(table);
+  const int said = db::kRecentChat + 10;
+  for (int i = 0; i < said; ++i) {
+    const bool ana = i % 2 == 0;  // Ana is seated; Bea only watches
+    f.store->add_chat(4, {ana ? 1 : 2, "", ana ? std::optional<int>(0) : std::nullopt,
+                          "line " + std::to_string(i), 1000 + i});
+  }
+  f.store->rename_player(2, "Beatriz");
+  f.open();
+
+  const db::Restored restored = f.store->live_tables(0);
+  REQUIRE(restored.tables.size() == 1);
+  const std::vector<db::ChatLine>& chat = restored.tables[0].chat;
+  REQUIRE(chat.size() == db::kRecentChat);
+  CHECK(chat.front().text == "line 10");
+  CHECK(chat.front().time == 1010);
+  CHECK(chat.front().player == 1);
+  CHECK(chat.front().name == "Ana");
+  CHECK(chat.front().seat == 0);
+  CHECK(chat.back().text == "line " + std::to_string(said - 1));
+  CHECK(chat.back().name == "Beatriz");  // as the player is called now
+  CHECK_FALSE(chat.back().seat);
+  CHECK(f.store->recent_chat(4, 3).front().text == "line " + std::to_string(said - 3));
+  CHECK(f.store->recent_chat(5, 3).empty());
+}
+
 TEST_CASE("a game is rebuilt from its snapshot and the commands after it, or from the log alone", "[db]") {
   Fixture f;
   f.add_player(1, "Ana");

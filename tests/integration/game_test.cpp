@@ -105,6 +105,22 @@ TEST_CASE("a table from creation to the end: seats, bots, chat, spectators, resi
     CHECK(chat["from"]["name"] == "Ana");
     CHECK(chat["seat"] == 0);
   }
+  // Cy's line has no seat: a spectator's. Whoever comes later reads both.
+  CHECK(request(cy, "table.chat", {{"table", id}, {"text", "¡Suerte!"}})["type"] == "table.chat.ok");
+  CHECK(push(ana, "table.chat")["text"] == "¡Hola!");  // her own line came back to her too
+  const Json from_spectator = push(ana, "table.chat");
+  CHECK(from_spectator["text"] == "¡Suerte!");
+  CHECK_FALSE(from_spectator.contains("seat"));
+  WsClient di(server.address(), server.port());
+  hello(di, "Di");
+  REQUIRE(request(di, "table.spectate", {{"table", id}})["type"] == "table.spectate.ok");
+  const Json said = push(di, "table.chat_history");
+  CHECK(said["table"] == id);
+  REQUIRE(said["lines"].size() == 2);
+  CHECK(said["lines"][0]["text"] == "¡Hola!");
+  CHECK(said["lines"][0]["seat"] == 0);
+  CHECK(said["lines"][1]["from"]["name"] == "Cy");
+  CHECK_FALSE(said["lines"][1].contains("seat"));
 
   std::vector<Json> pushes;
   REQUIRE(request(ana, "table.start", {{"table", id}}, &pushes)["type"] == "table.start.ok");

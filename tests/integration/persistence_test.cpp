@@ -180,6 +180,13 @@ TEST_CASE("identities, tables, seats and chat survive a restart, and a finished 
   CHECK(restored["seats"][0]["player"]["id"] == ana_id);
   CHECK(restored["seats"][1]["kind"] == "empty");
   CHECK(restored["seats"][2]["kind"] == "bot");
+  // What was said before the restart is there for her, and for whoever joins later.
+  const Json history = push(ana, "table.chat_history");
+  CHECK(history["table"] == table_id);
+  REQUIRE(history["lines"].size() == 1);
+  CHECK(history["lines"][0]["text"] == "back tomorrow");
+  CHECK(history["lines"][0]["from"] == Json{{"id", ana_id}, {"name", "Ana"}});
+  CHECK(history["lines"][0]["seat"] == 0);
   const Json games = request(ana, "player.games", Json::object())["payload"]["games"];
   REQUIRE(games.size() == 1);
   CHECK(games[0]["table"]["id"] == table_id);
@@ -190,6 +197,7 @@ TEST_CASE("identities, tables, seats and chat survive a restart, and a finished 
   const std::int64_t ben_id = hello(ben, "Ben")["player"]["id"];
   CHECK(ben_id > ana_id);
   REQUIRE(request(ben, "table.join", {{"table", table_id}})["type"] == "table.join.ok");
+  CHECK(push(ben, "table.chat_history")["lines"] == history["lines"]);
   std::vector<Json> pushes;
   REQUIRE(request(ana, "table.start", {{"table", table_id}}, &pushes)["type"] == "table.start.ok");
   std::thread ben_plays([&] { play_to_end(ben, table_id, 3); });
@@ -197,11 +205,11 @@ TEST_CASE("identities, tables, seats and chat survive a restart, and a finished 
   ben_plays.join();
 
   // The finished game is in the history, and its record replays to the same scores.
-  const Json history = request(ana, "history.list", Json::object())["payload"]["games"];
-  REQUIRE(history.size() == 1);
-  CHECK(history[0]["id"] == table_id);
-  CHECK(history[0]["result"] == over["result"]);
-  CHECK(history[0]["seats"][1]["player"]["name"] == "Ben");
+  const Json finished = request(ana, "history.list", Json::object())["payload"]["games"];
+  REQUIRE(finished.size() == 1);
+  CHECK(finished[0]["id"] == table_id);
+  CHECK(finished[0]["result"] == over["result"]);
+  CHECK(finished[0]["seats"][1]["player"]["name"] == "Ben");
   const Json record = get_json(*server, "/api/games/" + std::to_string(table_id) + "/record");
   CHECK(record["format"] == "elgrande-record");
   CHECK(record["table"]["result"] == over["result"]);
@@ -242,6 +250,15 @@ TEST_CASE("a seat that keeps timing out is taken over by a bot, and its player w
   CHECK(seat["timeouts"] == 2);
   CHECK(seat["player"]["name"] == "Ana");
   CHECK(push(ana, "game.over")["table"] == id);
+
+  // The history keeps the table's policy and how the seat was lost.
+  const Json finished = request(ana, "history.list", Json::object())["payload"]["games"];
+  REQUIRE(finished.size() == 1);
+  CHECK(finished[0]["on_timeout"] == "replace_seat");
+  CHECK(finished[0]["replace_after"] == 2);
+  CHECK(finished[0]["seats"][0]["replaced"] == true);
+  CHECK(finished[0]["seats"][0]["timeouts"] == 2);
+  CHECK_FALSE(finished[0]["seats"][1].contains("timeouts"));
 }
 
 TEST_CASE("a deadline that passed while the server was down leaves time to come back",

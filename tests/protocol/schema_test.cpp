@@ -270,12 +270,20 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
                               {"name", "Friday"},
                               {"options", protocol::to_json(Options{3, false, false, false})},
                               {"turn_seconds", 86400},
+                              {"on_timeout", "bot_answers"},
                               {"seats", {{{"seat", 0}, {"kind", "human"}, {"player", player(11, "Ana")}},
                                          {{"seat", 1}, {"kind", "bot"}},
                                          {{"seat", 2}, {"kind", "bot"}, {"player", player(12, "Bea")}, {"resigned", true}}}},
                               {"result", {{"scores", {50, 61, 61}}, {"winners", {1, 2}}}},
                               {"started_at", 1795328400000},
                               {"finished_at", 1795928400000}};
+  Json finished_replaced = finished_game;
+  finished_replaced["on_timeout"] = "replace_seat";
+  finished_replaced["replace_after"] = 3;
+  finished_replaced["seats"][2] = {{"seat", 2}, {"kind", "bot"}, {"player", player(12, "Bea")}, {"replaced", true},
+                                   {"timeouts", 3}};
+  const Json chat_line = {{"from", player(11, "Ana")}, {"seat", 0}, {"text", "¡Hola!"}, {"time", 1795328400000}};
+  const Json spectator_line = {{"from", player(12, "Bea")}, {"text", "watching"}, {"time", 1795328400001}};
 
   const std::vector<Json> messages = {
       reply("hello", {{"protocol", 1},
@@ -295,7 +303,7 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
                                         {{"table", table("finished", 3)}, {"seat", 0}, {"my_turn", false},
                                          {"waiting_for", Json::array()}}}}}),
       reply("history.list", {{"games", Json::array()}}),
-      reply("history.list", {{"games", {finished_game}}}),
+      reply("history.list", {{"games", {finished_game, finished_replaced}}}),
       push("table.update", {{"table", replaced}}),
       reply("table.create", {{"table", table("open", 2)}}),
       reply("table.join", {{"table", table("open", 4)}, {"seat", 2}}),
@@ -325,6 +333,8 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
                           {"time", 1795328400000}}),
       push("table.chat", {{"table", kTableId}, {"from", player(12, "Bea")}, {"text", "watching"},
                           {"time", 1795328400000}}),
+      push("table.chat_history", {{"table", kTableId}, {"lines", {chat_line}}}),
+      push("table.chat_history", {{"table", kTableId}, {"lines", {chat_line, spectator_line}}}),
       push("lobby.table", {{"table", table("open")}}),
       push("lobby.table", {{"table", table("finished", 3)}}),
       push("lobby.table_removed", {{"table", kTableId}}),
@@ -516,6 +526,37 @@ TEST_CASE("the server schema refuses broken tables and replies") {
   require_invalid(with(chat, "/payload/from", std::nullopt), "server");
   require_invalid(with(chat, "/payload/text", Json("")), "server");
   require_invalid(with(chat, "/payload/time", Json(-1)), "server");
+  require_invalid(with(chat, "/payload/table", std::nullopt), "server");
+
+  const Json line = {{"from", player(11, "Ana")}, {"text", "hi"}, {"time", 1}};
+  const Json history = push("table.chat_history", {{"table", kTableId}, {"lines", {line}}});
+  require_valid(history, "server");
+  require_invalid(with(history, "/payload/lines", Json::array()), "server");  // sent only when there is chat
+  require_invalid(with(history, "/payload/lines", Json(std::vector<Json>(51, line))), "server");
+  require_invalid(with(history, "/payload/lines/0/table", Json(kTableId)), "server");
+  require_invalid(with(history, "/payload/lines/0/text", std::nullopt), "server");
+  require_invalid(with(history, "/payload/table", std::nullopt), "server");
+
+  const Json replaced_game = {{"id", 41},
+                         {"name", "Friday"},
+                         {"options", protocol::to_json(Options{2, false, false, false})},
+                         {"turn_seconds", 60},
+                         {"on_timeout", "replace_seat"},
+                         {"replace_after", 2},
+                         {"seats", {{{"seat", 0}, {"kind", "bot"}, {"player", player(11, "Ana")}, {"replaced", true},
+                                     {"timeouts", 2}},
+                                    {{"seat", 1}, {"kind", "bot"}}}},
+                         {"result", {{"scores", {50, 61}}, {"winners", {1}}}},
+                         {"started_at", 1},
+                         {"finished_at", 2}};
+  const Json listed = reply("history.list", {{"games", {replaced_game}}});
+  require_valid(listed, "server");
+  require_invalid(with(listed, "/payload/games/0/on_timeout", std::nullopt), "server");
+  require_invalid(with(listed, "/payload/games/0/replace_after", std::nullopt), "server");
+  require_invalid(with(with(listed, "/payload/games/0/on_timeout", Json("bot_answers")), "/payload/games/0/replace_after",
+                       Json(2)),
+                  "server");
+  require_invalid(with(listed, "/payload/games/0/seats/0/timeouts", Json(0)), "server");
 }
 
 // A mid-game update for seat `viewer` of a 3-player game (kSpectator: a spectator's),

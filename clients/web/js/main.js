@@ -74,12 +74,8 @@ class App {
       this.lobbyTables.delete(table);
       this.refreshLobby();
     });
-    c.on('table.chat', (chat) => {
-      const log = this.logFor(chat.table);
-      log.add({text: `${chat.from.name}: “${chat.text}”`, tone: 'chat'});
-      log.save();
-      this.refreshScreen(chat.table);
-    });
+    c.on('table.chat', (chat) => this.addChat(chat.table, [chat]));
+    c.on('table.chat_history', ({table, lines}) => this.addChat(table, lines));
     c.on('error', (err) => this.toast(refusalText(err, 'The server says')));
   }
 
@@ -488,6 +484,22 @@ class App {
       log.add({text: 'Some updates were missed; resynchronising with the server.', tone: 'alert'});
       this.conn.reconnect();
     }
+  }
+
+  // Chat lines the table's log does not show yet: a history after a reconnection repeats
+  // what this page (or its stored log) already has, and only what came after is new.
+  addChat(tableId, lines) {
+    const log = this.logFor(tableId);
+    const shown = log.entries.filter((entry) => entry.chat);
+    const known = new Set(shown.map((entry) => entry.chat));
+    const last = Math.max(-1, ...shown.map((entry) => entry.time));
+    for (const line of lines) {
+      const key = `${line.time}|${line.from.id}|${line.text}`;
+      if (line.time < last || known.has(key)) continue;
+      log.add({text: `${line.from.name}: “${line.text}”`, tone: 'chat', chat: key, time: line.time});
+    }
+    log.save();
+    this.refreshScreen(tableId);
   }
 
   logFor(tableId) {

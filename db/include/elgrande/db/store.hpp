@@ -65,11 +65,23 @@ struct LoggedCommand {
   UnixMillis time = 0;
 };
 
+struct ChatLine {
+  std::int64_t player = 0;
+  std::string name;
+  std::optional<int> seat;  // none for a spectator
+  std::string text;
+  UnixMillis time = 0;
+};
+
+// The chat lines a table keeps to show whoever comes (back) to it.
+constexpr int kRecentChat = 50;
+
 // A table brought back at start: its record and, once started, its game.
 struct RestoredTable {
   TableRecord table;
   std::optional<GameState> game;
   std::size_t replayed = 0;  // commands replayed on top of the snapshot (or from the start)
+  std::vector<ChatLine> chat;  // the last kRecentChat lines, oldest first
 };
 
 // A table whose game could not be rebuilt (the engine refused its log): left untouched in
@@ -82,14 +94,6 @@ struct Unrestorable {
 struct Restored {
   std::vector<RestoredTable> tables;
   std::vector<Unrestorable> failed;
-};
-
-struct ChatLine {
-  std::int64_t player = 0;
-  std::string name;
-  std::optional<int> seat;  // none for a spectator
-  std::string text;
-  UnixMillis time = 0;
 };
 
 // A finished game as the history lists it.
@@ -159,6 +163,7 @@ class Store {
   Statement delete_snapshot_;
   Statement seats_;
   Statement add_chat_;
+  Statement recent_chat_;
   Statement player_name_;
 };
 
