@@ -130,7 +130,6 @@ void Client::on_read(beast::error_code ec, std::size_t /*bytes*/) {
 }
 
 void Client::fail(std::string_view what, beast::error_code ec) {
-  const bool expected = !open_ || ec == net::error::operation_aborted;
   const bool was_open = open_;
   open_ = false;
   if (game_over_ || ec == net::error::operation_aborted) return;
@@ -143,7 +142,7 @@ void Client::fail(std::string_view what, beast::error_code ec) {
     });
     return;
   }
-  if (!expected) {
+  if (was_open) {
     swarm_.failure("client " + std::to_string(index_) + ": " + std::string(what) + ": " +
                    ec.message());
   }
@@ -201,21 +200,19 @@ void Client::on_game_update(const Json& payload) {
   act();
 }
 
-void Client::act() {
+void Client::act(bool thought) {
   if (game_over_ || in_flight_ || thinking_ || latest_.is_null() || !open_) return;
   if (latest_version_ <= acted_version_) return;  // already answered this state
   const Json& view_json = latest_.at("view");
   if (!view_json.contains("decision")) return;
-  if (swarm_.settings().think.count() > 0 && !thought_) {
+  if (swarm_.settings().think.count() > 0 && !thought) {
     // A pause before answering, as a person would take; the newest view then decides.
     thinking_ = true;
     think_.expires_after(swarm_.settings().think);
     think_.async_wait([self = shared_from_this()](beast::error_code ec) {
       self->thinking_ = false;
       if (ec) return;
-      self->thought_ = true;
-      self->act();
-      self->thought_ = false;
+      self->act(true);
     });
     return;
   }

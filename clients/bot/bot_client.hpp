@@ -79,7 +79,7 @@ class Client : public std::enable_shared_from_this<Client> {
   void on_read(beast::error_code ec, std::size_t bytes);
   void on_message(const Json& message);
   void on_game_update(const Json& payload);
-  void act();
+  void act(bool thought = false);  // thought: the think time is over, answer now
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
   void fail(std::string_view what, beast::error_code ec);
@@ -94,7 +94,6 @@ class Client : public std::enable_shared_from_this<Client> {
   net::steady_timer retry_;  // after a rate_limited refusal, or a lost connection
   net::steady_timer think_;
   bool thinking_ = false;  // waiting out the think time
-  bool thought_ = false;   // the think time is over: answer now
   beast::flat_buffer buffer_;
   std::deque<std::string> outbox_;
   bool open_ = false;

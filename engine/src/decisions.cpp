@@ -8,6 +8,13 @@ using namespace rules;
 
 namespace {
 
+// Up to `limit` caballeros into the court: the province's first, then own ones from regions.
+CaballerosToTake to_take(const GameState& s, Seat seat, int limit) {
+  CaballerosToTake take{.province = s.players[seat].province, .regions = takeable_regions(s, seat)};
+  take.up_to = static_cast<std::uint8_t>(std::min(limit, take.province + take.regions.total()));
+  return take;
+}
+
 ActionCardUse card_use(const GameState& s, Seat seat) {
   const ActionCard& card = action_card(*s.turn.card);
   ActionCardUse use;
@@ -28,9 +35,10 @@ ActionCardUse card_use(const GameState& s, Seat seat) {
   if (card.kind == place_two_anywhere || card.kind == place_two_or_move_all_own)
     use.extra_up_to = static_cast<std::uint8_t>(std::min<int>(2, player.court));
   if (card.kind == court) {
-    use.take_province = player.province;
-    use.take_regions = takeable_regions(s, seat);
-    use.take_up_to = static_cast<std::uint8_t>(std::min(2, use.take_province + use.take_regions.total()));
+    const CaballerosToTake take = to_take(s, seat, 2);
+    use.take_up_to = take.up_to;
+    use.take_province = take.province;
+    use.take_regions = take.regions;
   }
   switch (card.kind) {
     case score_chosen_region: use.targets = static_cast<AreaMask>(kAllRegions | bit(Area::castillo)); break;
@@ -66,10 +74,7 @@ Decisions pending(const GameState& s) {
     }
     case Phase::take_caballeros: {
       const Seat seat = active_seat(s);
-      const Player& player = s.players[seat];
-      CaballerosToTake take{.province = player.province, .regions = takeable_regions(s, seat)};
-      take.up_to = static_cast<std::uint8_t>(std::min(caballeros_granted(player.played), player.province + take.regions.total()));
-      out.push_back({seat, take});
+      out.push_back({seat, to_take(s, seat, caballeros_granted(s.players[seat].played))});
       break;
     }
     case Phase::choose_action_card: {

@@ -34,7 +34,7 @@ std::optional<Rejection> check_moves(const GameState& s, Seat actor, const MoveL
     if (limits.single_source && m.from != c.moves[0].from) return illegal("all moves come from one region");
     (m.colour == actor ? own : opposing) += m.count;
     leaving[index(m.from)][m.colour] += m.count;
-    if (leaving[index(m.from)][m.colour] > takeable_regions(s, m.colour)[m.from])
+    if (leaving[index(m.from)][m.colour] > s.caballeros[index(m.from)][m.colour])
       return illegal("not that many of those caballeros in " + area_name(m.from));
   }
   if (own > limits.own) return illegal("at most " + std::to_string(limits.own) + " of your own may move");
@@ -165,12 +165,12 @@ std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind 
     case scoreboard: {
       auto* p = as<PlaceScoreboard>(c);
       if (!p) return needs(kind, "place_scoreboard");
-      if (contains(scoreboard_destinations(s, p->board), p->to)) return std::nullopt;
       const std::optional<Area> at = s.scoreboards[static_cast<int>(p->board)];
       if (p->to == s.king) return illegal("nothing is put in the king's region");
       if (at == s.king) return illegal("that scoreboard lies in the king's region and stays there");
       if (at == p->to) return illegal("that scoreboard already lies there");
-      return illegal("never two scoreboards on one area");
+      if (s.scoreboards[1 - static_cast<int>(p->board)] == p->to) return illegal("never two scoreboards on one area");
+      return std::nullopt;
     }
     case royal_advisor: {
       auto* k = as<MoveKing>(c);

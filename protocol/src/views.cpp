@@ -62,15 +62,17 @@ void write(Json& j, const ActionCardUse& d) {
   if (d.extra_up_to) j["extra_up_to"] = d.extra_up_to;
   if (d.take_up_to) j["take_up_to"] = d.take_up_to;
   if (d.targets) j["targets"] = area_mask_json(d.targets);
-  if (Json from = colour_counts_json(d.move_from); !from.empty()) j["move_from"] = std::move(from);
+  // Each only for the card it belongs to: most uses build none of them.
+  if (d.move_from != CaballerosByColour{}) j["move_from"] = colour_counts_json(d.move_from);
   if (d.take_province) j["take_province"] = d.take_province;
   if (d.take_regions.total() > 0) j["take_regions"] = area_counts_json(d.take_regions);
-  if (Json from = colour_counts_json(d.remove_from); !from.empty()) j["remove_from"] = std::move(from);
-  Json boards = Json::object();
-  for (int b = 0; b < kScoreboardCount; ++b)
-    if (const AreaMask to = d.scoreboard_to[static_cast<std::size_t>(b)])
-      boards[std::string(name(static_cast<Scoreboard>(b)))] = area_mask_json(to);
-  if (!boards.empty()) j["scoreboard_to"] = std::move(boards);
+  if (d.remove_from != CaballerosByColour{}) j["remove_from"] = colour_counts_json(d.remove_from);
+  if (d.scoreboard_to != std::array<AreaMask, kScoreboardCount>{}) {
+    Json& boards = j["scoreboard_to"];
+    for (int b = 0; b < kScoreboardCount; ++b)
+      if (const AreaMask to = d.scoreboard_to[static_cast<std::size_t>(b)])
+        boards[std::string(name(static_cast<Scoreboard>(b)))] = area_mask_json(to);
+  }
   if (d.take_back) j["take_back"] = power_cards_json(d.take_back);
 }
 void write(Json& j, const VetoChoice& d) {
