@@ -1,18 +1,18 @@
 #include "history.hpp"
 
+#include <optional>
 #include <string>
+
+#include "lobby.hpp"
 
 namespace elgrande::server {
 protocol::Json history_entry(const db::FinishedGame& game) {
   protocol::Json seats = protocol::Json::array();
   for (std::size_t s = 0; s < game.table.seats.size(); ++s) {
     const db::SeatRecord& seat = game.table.seats[s];
-    protocol::Json entry = {{"seat", s}, {"kind", seat.kind}};
-    if (seat.player && game.names[s]) entry["player"] = {{"id", *seat.player}, {"name", *game.names[s]}};
-    if (seat.resigned) entry["resigned"] = true;
-    if (seat.replaced) entry["replaced"] = true;
-    if (seat.timeouts > 0) entry["timeouts"] = seat.timeouts;
-    seats.push_back(std::move(entry));
+    std::optional<Player> player;
+    if (seat.player && game.names[s]) player = Player{*seat.player, *game.names[s]};
+    seats.push_back(seat_json(s, seat.kind, player, seat.resigned, seat.replaced, seat.timeouts));
   }
   protocol::Json entry = {{"id", game.table.id},
                           {"name", game.table.name},

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "table.hpp"
+#include "unix_time.hpp"
 #include "ws_session.hpp"
 
 namespace elgrande::server {
@@ -33,12 +34,6 @@ std::string key_of(const db::TokenHash& hash) {
   return std::string(reinterpret_cast<const char*>(hash.data()), hash.size());
 }
 
-std::int64_t unix_milliseconds() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 }  // namespace
 
 db::TokenHash hash_token(std::string_view token) {
@@ -53,6 +48,16 @@ db::TokenHash hash_token(std::string_view token) {
 }
 
 protocol::Json to_json(const Player& player) { return {{"id", player.id}, {"name", player.name}}; }
+
+protocol::Json seat_json(std::size_t seat, std::string_view kind, const std::optional<Player>& player,
+                         bool resigned, bool replaced, int timeouts) {
+  protocol::Json entry = {{"seat", seat}, {"kind", kind}};
+  if (player) entry["player"] = to_json(*player);
+  if (resigned) entry["resigned"] = true;
+  if (replaced) entry["replaced"] = true;
+  if (timeouts > 0) entry["timeouts"] = timeouts;
+  return entry;
+}
 
 std::string_view name(TableStatus status) {
   switch (status) {

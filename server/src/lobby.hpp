@@ -33,6 +33,10 @@ struct Player {
   std::string name;
 };
 protocol::Json to_json(const Player& player);
+// A seat as a Table and a history entry show it (docs/protocol.md, Seat), without
+// `connected`, which only a live table knows.
+protocol::Json seat_json(std::size_t seat, std::string_view kind, const std::optional<Player>& player,
+                         bool resigned, bool replaced, int timeouts);
 
 enum class TableStatus : std::uint8_t { open, playing, finished };
 std::string_view name(TableStatus status);

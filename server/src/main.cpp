@@ -32,6 +32,7 @@
 #include "net.hpp"
 #include "server_context.hpp"
 #include "storage.hpp"
+#include "unix_time.hpp"
 #include "webhook.hpp"
 
 namespace elgrande::server {
@@ -133,8 +134,7 @@ int serve(const Config& config) {
     players = store.players();
     // Tables finished within their lifetime come back too, for players returning to see the end.
     const auto finished_since = std::chrono::system_clock::now() - table_settings.finished_lifetime;
-    restored = store.live_tables(
-        std::chrono::duration_cast<std::chrono::milliseconds>(finished_since.time_since_epoch()).count());
+    restored = store.live_tables(unix_milliseconds(finished_since));
     highest_table = store.max_table_id();
   }
   for (const db::Unrestorable& failed : restored.failed) {

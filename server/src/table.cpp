@@ -10,6 +10,7 @@
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/decisions.hpp"
 #include "elgrande/engine/view.hpp"
+#include "unix_time.hpp"
 #include "webhook.hpp"
 #include "ws_session.hpp"
 
@@ -23,10 +24,6 @@ using protocol::Json;
 constexpr std::size_t kMaxChatBytes = 500;
 // A snapshot every so many commands bounds what a restart replays per game.
 constexpr std::uint32_t kSnapshotEvery = 32;
-
-std::int64_t unix_milliseconds(std::chrono::system_clock::time_point when = std::chrono::system_clock::now()) {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(when.time_since_epoch()).count();
-}
 
 std::uint64_t secret_seed() {
   std::random_device entropy("/dev/urandom");
@@ -784,25 +781,21 @@ void Table::saved(std::uint64_t save, bool committed) {
 }
 
 void Table::send(const std::shared_ptr<WsSession>& to, std::shared_ptr<const std::string> message) {
-  if (outbox_.empty() && committed_ == saves_) {
-    if (to) {
-      to->deliver(std::move(message));
-    } else if (Webhook* webhook = lobby_.webhook()) {
-      webhook->notify(std::move(message));
-    }
-    return;
-  }
+  if (outbox_.empty() && committed_ == saves_) return dispatch(to, std::move(message));
   outbox_.push_back(Outgoing{saves_, to, std::move(message)});
+}
+
+void Table::dispatch(const std::shared_ptr<WsSession>& to, std::shared_ptr<const std::string> message) {
+  if (to) {
+    to->deliver(std::move(message));
+  } else if (Webhook* webhook = lobby_.webhook()) {
+    webhook->notify(std::move(message));
+  }
 }
 
 void Table::flush() {
   while (!outbox_.empty() && outbox_.front().after_save <= committed_) {
-    Outgoing& next = outbox_.front();
-    if (next.to) {
-      next.to->deliver(std::move(next.message));
-    } else if (Webhook* webhook = lobby_.webhook()) {
-      webhook->notify(std::move(next.message));
-    }
+    dispatch(outbox_.front().to, std::move(outbox_.front().message));
     outbox_.pop_front();
   }
   const auto now = Clock::now();
@@ -823,12 +816,9 @@ Json Table::description() const {
   Json seats = Json::array();
   for (std::size_t s = 0; s < seats_.size(); ++s) {
     const Seat& seat = seats_[s];
-    Json entry = {{"seat", s}, {"kind", kKindNames[static_cast<std::size_t>(seat.kind)]}};
-    if (seat.player) entry["player"] = to_json(*seat.player);
+    Json entry = seat_json(s, kKindNames[static_cast<std::size_t>(seat.kind)], seat.player, seat.resigned,
+                           seat.replaced, seat.timeouts);
     if (seat.kind == Seat::Kind::human) entry["connected"] = lobby_.connected(seat.player->id);
-    if (seat.resigned) entry["resigned"] = true;
-    if (seat.replaced) entry["replaced"] = true;
-    if (seat.timeouts > 0) entry["timeouts"] = seat.timeouts;
     seats.push_back(std::move(entry));
   }
   const auto watching = std::count_if(spectators_.begin(), spectators_.end(),

@@ -153,6 +153,7 @@ class Table : public std::enable_shared_from_this<Table> {
   void send(const std::shared_ptr<WsSession>& to, std::string message) {
     send(to, std::make_shared<const std::string>(std::move(message)));
   }
+  void dispatch(const std::shared_ptr<WsSession>& to, std::shared_ptr<const std::string> message);  // now
   void flush();
 
   // Messages.

@@ -10,6 +10,7 @@
 
 #include "history.hpp"
 #include "table.hpp"
+#include "unix_time.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -32,12 +33,6 @@ std::string describe_peer(const tcp::socket& socket) {
   const tcp::endpoint endpoint = socket.remote_endpoint(ec);
   if (ec) return "unknown peer";
   return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
-}
-
-std::int64_t unix_milliseconds() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
 }
 
 }  // namespace
