@@ -368,14 +368,21 @@ async function staleTabShowsServerError(context, page, decision) {
   await tab.close();
 }
 
-async function spectatorSeesBoardButNoHand(browser, url, tableId, chatBefore) {
+// A new window with its own storage, whose person gives `name` and reaches the lobby.
+async function personInLobby(browser, url, name, label) {
   const context = await browser.newContext({viewport: {width: 1366, height: 768}});
+  const page = await context.newPage();
+  watch(page, label);
+  await page.goto(url);
+  await page.fill('[data-testid=name-input]', name);
+  await page.click('[data-testid=name-submit]');
+  await page.waitForSelector('[data-testid=lobby]');
+  return {context, page};
+}
+
+async function spectatorSeesBoardButNoHand(browser, url, tableId, chatBefore) {
+  const {context, page} = await personInLobby(browser, url, 'Watcher', 'spectator');
   try {
-    const page = await context.newPage();
-    watch(page, 'spectator');
-    await page.goto(url);
-    await page.fill('[data-testid=name-input]', 'Watcher');
-    await page.click('[data-testid=name-submit]');
     await page.click(`[data-testid=watch-${tableId}]`);
     await page.waitForSelector('[data-testid=game-screen] [data-testid=map]');
     await page.waitForSelector('[data-testid=decision]');
@@ -457,14 +464,8 @@ async function finishedGamesListIt(page, tableId, finalScores) {
 // timeout" does nothing: a bot takes the seat, the page says so and goes on as a watcher's,
 // down to the final scores, which a reload brings back.
 async function timeoutReplacesTheSeat(browser, url) {
-  const context = await browser.newContext({viewport: {width: 1366, height: 768}});
+  const {context, page} = await personInLobby(browser, url, 'Bea', 'slow player');
   try {
-    const page = await context.newPage();
-    watch(page, 'slow player');
-    await page.goto(url);
-    await page.fill('[data-testid=name-input]', 'Bea');
-    await page.click('[data-testid=name-submit]');
-    await page.waitForSelector('[data-testid=lobby]');
     await page.fill('[data-testid=opt-name]', 'Blitz');
     await page.click('[data-testid=opt-players-2]');
     await page.selectOption('[data-testid=opt-turn]', 'custom');
@@ -518,15 +519,8 @@ async function main() {
     ],
   });
   cleanups.unshift(() => browser.close());
-  const context = await browser.newContext({viewport: {width: 1366, height: 768}});
-  const page = await context.newPage();
-  watch(page, 'player');
-
   // The lobby: a name, then a table for three with two bots.
-  await page.goto(url);
-  await page.fill('[data-testid=name-input]', 'Ana');
-  await page.click('[data-testid=name-submit]');
-  await page.waitForSelector('[data-testid=lobby]');
+  const {context, page} = await personInLobby(browser, url, 'Ana', 'player');
   assert.equal(await page.textContent('[data-testid=my-name]'), 'Ana');
   await page.fill('[data-testid=opt-name]', 'Browser test');
   await page.click('[data-testid=opt-players-3]');

@@ -264,11 +264,11 @@ export class Board {
     return s('text', {x, y: y + 1, class: 'region-values', 'text-anchor': 'middle'}, values.join(' · '));
   }
 
-  chip(colour, count, x, y, view, ctx) {
+  chip(colour, count, x, y, view, ctx, {title, testid} = {}) {
     const col = colourOf(colour, view.options);
     const mine = colour === ctx.mySeat;
-    return s('g', {class: `chip${mine ? ' mine' : ''}`, filter: 'url(#lift)'},
-      s('title', {}, `${this.colourLabel(colour, ctx, view)}: ${count}`),
+    return s('g', {class: `chip${mine ? ' mine' : ''}`, filter: 'url(#lift)', 'data-testid': testid},
+      s('title', {}, title ?? `${this.colourLabel(colour, ctx, view)}: ${count}`),
       s('rect', {x, y, width: 34, height: 20, rx: 5, fill: '#fffdf6', stroke: col.fill, 'stroke-width': mine ? 3 : 2}),
       symbolShape(col.shape, x + 10, y + 10, 6, {fill: col.fill, stroke: '#1b1b1b', 'stroke-width': 0.8}),
       s('text', {x: x + 25, y: y + 15, class: 'chip-count', 'text-anchor': 'middle'}, String(count)));
@@ -291,12 +291,8 @@ export class Board {
     content.append(this.valuesTag(view, 'castillo', x, c.y + 38));
     const me = ctx.mySeat >= 0 ? view.players[ctx.mySeat] : null;
     if (me && me.castillo !== undefined) {
-      const col = colourOf(ctx.mySeat, view.options);
-      content.append(s('g', {class: 'chip mine', filter: 'url(#lift)', 'data-testid': 'castillo-mine'},
-        s('title', {}, `Your caballeros in the castillo: ${me.castillo}`),
-        s('rect', {x: x - 17, y: c.y + 52, width: 34, height: 20, rx: 5, fill: '#fffdf6', stroke: col.fill, 'stroke-width': 3}),
-        symbolShape(col.shape, x - 7, c.y + 62, 6, {fill: col.fill, stroke: '#1b1b1b', 'stroke-width': 0.8}),
-        s('text', {x: x + 8, y: c.y + 67, class: 'chip-count', 'text-anchor': 'middle'}, String(me.castillo))));
+      content.append(this.chip(ctx.mySeat, me.castillo, x - 17, c.y + 52, view, ctx,
+        {title: `Your caballeros in the castillo: ${me.castillo}`, testid: 'castillo-mine'}));
       content.append(s('text', {x, y: c.y + 88, class: 'castillo-note', 'text-anchor': 'middle'}, 'yours'));
       content.append(s('text', {x, y: c.y + 104, class: 'castillo-note', 'text-anchor': 'middle'}, 'others: secret'));
     } else {

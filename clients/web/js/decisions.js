@@ -77,6 +77,12 @@ export class DecisionPanel {
     this.render();
   }
 
+  // One more caballero in `area` of the draft's counts `field` (a click on the map).
+  addOne(field, area) {
+    const counts = this.draft[field];
+    this.set({[field]: {...counts, [area]: (counts[area] || 0) + 1}});
+  }
+
   render() {
     const ctx = this.ctx;
     const {decision, view, busy} = ctx;
@@ -237,7 +243,7 @@ export class DecisionPanel {
           clickable: new Set(regionEntries.filter(([a, n]) => (d.takeRegions[a] || 0) < n).map(([a]) => a)),
           badges: badgesOf(d.takeRegions, '−'),
           hint: () => 'take one back to your court',
-          onActivate: (area) => this.set({takeRegions: {...d.takeRegions, [area]: (d.takeRegions[area] || 0) + 1}}),
+          onActivate: (area) => this.addOne('takeRegions', area),
         };
       }
     }
@@ -323,7 +329,7 @@ export class DecisionPanel {
       this.board = {
         clickable: new Set(into), badges: badgesOf(draft.place, '+'), dimOthers: true,
         hint: () => 'place one caballero here',
-        onActivate: (area) => this.set({place: {...draft.place, [area]: (draft.place[area] || 0) + 1}}),
+        onActivate: (area) => this.addOne('place', area),
       };
     } else {
       this.board = {clickable: new Set(), badges: badgesOf(draft.place, '+'), onActivate: () => {}};
@@ -471,7 +477,7 @@ export class DecisionPanel {
     this.board = {
       clickable: new Set(total < d.extra_up_to ? into : []), badges: badgesOf(draft.extra, '+'), dimOthers: true,
       hint: () => 'place one more caballero here',
-      onActivate: (area) => this.set({extra: {...draft.extra, [area]: (draft.extra[area] || 0) + 1}}),
+      onActivate: (area) => this.addOne('extra', area),
     };
     return [
       h('p', {class: 'muted'}, `Up to ${d.extra_up_to} more from your court, into any region but the king’s, and/or the castillo.`),
@@ -642,7 +648,7 @@ export class DecisionPanel {
       this.board = {
         clickable: new Set(entries.filter(([a, n]) => (draft.regions[a] || 0) < n).map(([a]) => a)),
         badges: badgesOf(draft.regions, '−'), dimOthers: true, hint: () => 'return one from here',
-        onActivate: (area) => this.set({regions: {...draft.regions, [area]: (draft.regions[area] || 0) + 1}}),
+        onActivate: (area) => this.addOne('regions', area),
       };
     } else {
       this.board = {clickable: new Set(), badges: badgesOf(draft.regions, '−'), onActivate: () => {}};

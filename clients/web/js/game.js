@@ -7,6 +7,7 @@ import {DecisionPanel, colourBadge} from './decisions.js';
 import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, seatNames, seatNote, touchedAreas} from './texts.js';
 import {UNAVAILABLE_TEXT, isTemporary, refusalText} from './connection.js';
 import {limitText, policyText} from './time.js';
+import {mySeatAt} from './lobby.js';
 
 export class GameScreen {
   constructor(app, tableId) {
@@ -106,10 +107,7 @@ export class GameScreen {
 
   // My seat at this table, including one a bot plays for me now.
   get ownSeat() {
-    const table = this.table;
-    const me = this.app.me;
-    const seat = table && me ? table.seats.find((s) => s.player && s.player.id === me.id) : null;
-    return seat ? seat.seat : this.mySeat;
+    return mySeatAt(this.table, this.app.me) ?? this.mySeat;
   }
 
   // The Seat a bot took from me (protocol.md, Seat: resigned or replaced), or null.

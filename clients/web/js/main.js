@@ -367,14 +367,13 @@ class App {
   }
 
   // A push about one of my tables: the entry in "my games" follows at once, before the
-  // server is asked again (see scheduleMyGames).
+  // server is asked again (see scheduleMyGames). The caller refreshes the screen.
   patchMyGame(tableId, change) {
     if (!this.myGames) return;
     const entry = this.myGames.find((g) => g.table.id === tableId);
     if (!entry) return;
     change(entry);
     this.sortMyGames();
-    this.refreshLobby();
   }
 
   // Finished games: the first page again (keeping older pages already shown), or the next
@@ -426,11 +425,17 @@ class App {
   }
 
   scheduleHistory() {
-    if (!(this.screen instanceof LobbyScreen) || this.historyTimer) return;
-    this.historyTimer = setTimeout(() => {
-      this.historyTimer = null;
-      if (this.screen instanceof LobbyScreen) this.loadHistory();
-    }, 500);
+    this.whileInLobby('historyTimer', 500, () => this.loadHistory());
+  }
+
+  // Runs `refresh` once after `delay` ms if the lobby still shows then; calls meanwhile
+  // join the one waiting (its timer is this[timer]).
+  whileInLobby(timer, delay, refresh) {
+    if (!(this.screen instanceof LobbyScreen) || this[timer]) return;
+    this[timer] = setTimeout(() => {
+      this[timer] = null;
+      if (this.screen instanceof LobbyScreen) refresh();
+    }, delay);
   }
 
   // --- pushes ----------------------------------------------------------------------------
@@ -447,11 +452,7 @@ class App {
   // (patchMyGame); the server is asked again at most every 3 s while they come, and every
   // 30 s while the lobby shows (LobbyScreen).
   scheduleMyGames() {
-    if (!(this.screen instanceof LobbyScreen) || this.myGamesTimer) return;
-    this.myGamesTimer = setTimeout(() => {
-      this.myGamesTimer = null;
-      if (this.screen instanceof LobbyScreen) this.refreshMyGames();
-    }, 3000);
+    this.whileInLobby('myGamesTimer', 3000, () => this.refreshMyGames());
   }
 
   onGameUpdate(update) {
