@@ -183,6 +183,9 @@ void Client::on_message(const Json& message) {
       // answer the same decision twice.
       acted_version_ = std::max(acted_version_, message["payload"]["version"].get<std::int64_t>() - 1);
     }
+    // A refusal changed nothing, so the next update is answered as usual. Most are races
+    // with another seat's answer; stale_version means the game moved past the update we
+    // answered, whose successor is here already (act answers it) or on its way.
     swarm_.on_reply(*this, message, sent);
     return act();
   }
@@ -225,8 +228,10 @@ void Client::act(bool thought) {
   const Command command = random_command(decoded.value(), rng_);
   acted_version_ = latest_version_;
   in_flight_ = Clock::now();
+  // The version answered, so that the server refuses the command if the game has moved on.
   send({{"type", "game.command"},
-        {"payload", {{"table", *table_}, {"command", protocol::to_json(command)}}}});
+        {"payload",
+         {{"table", *table_}, {"command", protocol::to_json(command)}, {"version", latest_version_}}}});
 }
 
 // --- Swarm ---

@@ -45,7 +45,8 @@ std::optional<Url> parse_url(std::string_view text);
 class Swarm;
 
 // One player on one connection. Answers every decision its view shows with
-// random_command(view), one command in flight at a time.
+// random_command(view), one command in flight at a time, each carrying the version of the
+// game.update it answers.
 class Client : public std::enable_shared_from_this<Client> {
  public:
   Client(Swarm& swarm, std::size_t index, std::string name, std::uint64_t seed);

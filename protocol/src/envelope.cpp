@@ -8,7 +8,8 @@
 namespace elgrande::protocol {
 namespace {
 
-constexpr std::array<std::pair<ErrorCode, std::string_view>, 17> kErrorNames{{
+// Sized by its entries, so that the check below catches a code without a name.
+constexpr auto kErrorNames = std::to_array<std::pair<ErrorCode, std::string_view>>({
     {ErrorCode::bad_json, "bad_json"},
     {ErrorCode::bad_envelope, "bad_envelope"},
     {ErrorCode::unknown_type, "unknown_type"},
@@ -22,11 +23,14 @@ constexpr std::array<std::pair<ErrorCode, std::string_view>, 17> kErrorNames{{
     {ErrorCode::seat_taken, "seat_taken"},
     {ErrorCode::not_your_turn, "not_your_turn"},
     {ErrorCode::illegal_command, "illegal_command"},
+    {ErrorCode::stale_version, "stale_version"},
     {ErrorCode::table_full, "table_full"},
     {ErrorCode::not_found, "not_found"},
     {ErrorCode::internal, "internal"},
     {ErrorCode::unavailable, "unavailable"},
-}};
+});
+static_assert(kErrorNames.size() == static_cast<std::size_t>(ErrorCode::unavailable) + 1,
+              "every error code has a name");
 
 // Client text is echoed in messages (an unknown type, a request id); nlohmann has
 // validated it while parsing, but a replaced byte is better than a throwing dump.

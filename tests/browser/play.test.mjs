@@ -4,9 +4,9 @@
 // bots and a one-day turn limit, and plays the whole game by clicking only enabled controls;
 // "My games" flags the table as their turn; a reload mid-game must bring the same decision
 // back; a spectator sees the board but no hand, and the chat said before they came; a stale
-// second tab shows the server's refusal; "Finished games" lists the result with a record to
-// download. Then a second player lets a 1-second turn limit run out: a bot takes the seat and
-// the page turns into a watcher's.
+// second tab's answer is refused as stale and the tab says so quietly; "Finished games" lists
+// the result with a record to download. Then a second player lets a 1-second turn limit run
+// out: a bot takes the seat and the page turns into a watcher's.
 // Screenshots go to $ELGRANDE_ARTIFACTS.
 //
 //   ELGRANDE_SERVER=/path/to/elgrande-server node tests/browser/play.test.mjs
@@ -320,15 +320,19 @@ async function play(page, decision) {
 let midGameShot = false;
 
 // A second tab of the same player whose game updates are held back answers a decision that
-// is already answered: the server refuses, and the tab must show the server's words.
-async function staleTabShowsServerError(context, page, decision) {
+// is already answered: its command carries the version the tab saw, the server refuses it as
+// stale (stale_version), and the tab says so quietly, without an error, its controls usable.
+async function staleTabSaysTheGameMovedOn(context, page, decision) {
   const tab = await context.newPage();
   watch(tab, 'second tab');
   let hold = false;
   let failNextCommand = false;
+  let shownVersion = null;  // of the last game.update the tab got
+  let sentVersion;          // of the last game.command the tab sent
   await tab.routeWebSocket(/\/ws$/, (ws) => {
     const toServer = ws.connectToServer();
     ws.onMessage((message) => {
+      if (String(message).includes('"type":"game.command"')) sentVersion = JSON.parse(String(message)).payload.version;
       // A server that cannot save right now answers "unavailable" (protocol.md, Error codes).
       if (failNextCommand && String(message).includes('"type":"game.command"')) {
         failNextCommand = false;
@@ -339,7 +343,10 @@ async function staleTabShowsServerError(context, page, decision) {
       toServer.send(message);
     });
     toServer.onMessage((message) => {
-      if (hold && String(message).includes('"type":"game.update"')) return;
+      if (String(message).includes('"type":"game.update"')) {
+        if (hold) return;
+        shownVersion = JSON.parse(String(message)).payload.version;
+      }
       ws.send(message);
     });
   });
@@ -354,16 +361,20 @@ async function staleTabShowsServerError(context, page, decision) {
   await unavailable.waitFor({timeout: 10_000});
   assert.equal(await unavailable.textContent(), 'The server cannot save moves right now; try again in a moment.');
   assert.ok(await tab.locator(inPanel('[data-testid=submit-play]')).isEnabled(), 'the answer may be sent again');
+  assert.equal(sentVersion, shownVersion, 'the command names the version it answers');
   await shot(tab, 'control-unavailable');
   hold = true;
   await play(page, decision);
   await settled(page, decision.key, 'a power card');
   assert.ok(await clickRandom(tab, '[data-testid^="power-card-"]'), 'the stale tab offers a power card');
   await tab.locator(inPanel('[data-testid=submit-play]')).click();
-  const error = tab.locator('[data-testid=error]:not(.temporary)');
-  await error.waitFor({timeout: 10_000});
-  const text = await error.textContent();
-  assert.match(text, /The server refused: .+\((not_your_turn|illegal_command)/, `the refusal is shown: ${text}`);
+  const note = tab.locator('[data-testid=quiet-note]');
+  await note.waitFor({timeout: 10_000});
+  const text = await note.textContent();
+  assert.match(text, /moved on before your answer arrived/, `the tab says the game moved on: ${text}`);
+  assert.equal(sentVersion, shownVersion, 'the stale command names the version the tab saw');
+  assert.equal(await tab.locator('[data-testid=error]').count(), 0, 'a stale answer raises no alarm');
+  assert.equal(await tab.getAttribute('[data-testid=decision]', 'data-busy'), 'false', 'the panel is not left busy');
   say(`stale tab shows: ${text}`);
   await tab.close();
 }
@@ -561,7 +572,7 @@ async function main() {
 
     if (!staleChecked && decision.kind === 'power_card') {
       staleChecked = true;
-      await staleTabShowsServerError(context, page, decision);
+      await staleTabSaysTheGameMovedOn(context, page, decision);
       decisions++;
       continue;
     }

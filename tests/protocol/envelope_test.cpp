@@ -66,6 +66,11 @@ TEST_CASE("Envelope: replies and errors echo the id", "[protocol][envelope]") {
         Json{{"type", "error"},
              {"id", "q"},
              {"payload", {{"code", "unknown_type"}, {"message", "no"}}}});
+  // A stale command is refused by the server, not by the engine: no reason.
+  CHECK(Json::parse(error_message(ErrorCode::stale_version, "the game is at version 5", std::int64_t{8})) ==
+        Json{{"type", "error"},
+             {"id", 8},
+             {"payload", {{"code", "stale_version"}, {"message", "the game is at version 5"}}}});
 }
 
 TEST_CASE("Envelope: every error code has a distinct name that reads back",
@@ -73,10 +78,14 @@ TEST_CASE("Envelope: every error code has a distinct name that reads back",
   for (const ErrorCode code :
        {ErrorCode::bad_json, ErrorCode::bad_envelope, ErrorCode::unknown_type,
         ErrorCode::bad_payload, ErrorCode::too_large, ErrorCode::rate_limited,
-        ErrorCode::not_your_turn, ErrorCode::illegal_command, ErrorCode::table_full,
+        ErrorCode::not_identified, ErrorCode::unknown_token, ErrorCode::forbidden,
+        ErrorCode::wrong_state, ErrorCode::seat_taken, ErrorCode::not_your_turn,
+        ErrorCode::illegal_command, ErrorCode::stale_version, ErrorCode::table_full,
         ErrorCode::not_found, ErrorCode::internal, ErrorCode::unavailable}) {
     CHECK(error_code_from_string(to_string(code)) == code);
   }
   CHECK(to_string(ErrorCode::rate_limited) == "rate_limited");
+  CHECK(to_string(ErrorCode::stale_version) == "stale_version");
+  CHECK(error_code_from_string("stale_version") == ErrorCode::stale_version);
   CHECK_FALSE(error_code_from_string("nope").has_value());
 }

@@ -172,7 +172,8 @@ TEST_CASE("every command, view and event of random games of every variant fits t
         const Command command = random_command(state, seat, rng);
         Json json = protocol::to_json(command);
         seen.commands.insert(json["type"].get<std::string>());
-        require_valid(request("game.command", {{"table", kTableId}, {"command", std::move(json)}},
+        require_valid(request("game.command",
+                              {{"table", kTableId}, {"command", std::move(json)}, {"version", state.version}},
                               Json(state.version)),
                       "client");
 
@@ -247,6 +248,12 @@ TEST_CASE("every client message of the catalogue fits the client schema") {
                {"command", {{"type", "move_caballeros"},
                             {"moves", {{{"colour", 1}, {"from", "galicia"}, {"to", "castillo"}, {"count", 2}}}}}}}),
       request("game.command", {{"table", kTableId}, {"command", {{"type", "skip_special_action"}}}}),
+      // With the version of the game.update answered (0: the first decision of the game).
+      request("game.command",
+              {{"table", kTableId}, {"command", {{"type", "play_power_card"}, {"value", 9}}}, {"version", 0}}),
+      request("game.command",
+              {{"table", kTableId}, {"command", {{"type", "answer_veto"}, {"veto", false}}}, {"version", 12}},
+              Json(13)),
       request("game.resign", {{"table", kTableId}}),
       // The largest request id.
       request("ping", Json::object(), Json(std::int64_t{9223372036854775807})),
@@ -326,6 +333,8 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
        {"payload", {{"code", "illegal_command"}, {"message", "not that many caballeros"}, {"reason", "illegal_command"}}}},
       {{"type", "error"},
        {"payload", {{"code", "not_your_turn"}, {"message", "seat 1 owes no decision"}, {"reason", "not_your_turn"}}}},
+      Json::parse(protocol::error_message(protocol::ErrorCode::stale_version, "the game is at version 5",
+                                          protocol::RequestId{13})),
       push("table.update", {{"table", resigned}}),
       push("table.update", {{"table", table("finished", 2, true)}}),
       push("game.over", {{"table", kTableId}, {"result", {{"scores", {50, 61, 61}}, {"winners", {1, 2}}}}}),
@@ -344,7 +353,7 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
   for (const std::string code :
        {"bad_json", "bad_envelope", "unknown_type", "bad_payload", "too_large", "rate_limited", "not_identified",
         "unknown_token", "forbidden", "wrong_state", "seat_taken", "table_full", "not_found", "not_your_turn",
-        "illegal_command", "internal", "unavailable"})
+        "illegal_command", "stale_version", "internal", "unavailable"})
     require_valid(error(code, std::nullopt), "server");
 }
 
@@ -442,6 +451,15 @@ TEST_CASE("the client schema refuses broken commands") {
   require_invalid(with(take, "/payload/command/from_regions/aragon", Json(1.0)), "client");
   require_invalid(with(take, "/payload/command/extra", Json(1)), "client");
 
+  // The version answered: optional, a non-negative integer.
+  require_valid(with(take, "/payload/version", Json(0)), "client");
+  require_valid(with(take, "/payload/version", Json(57)), "client");
+  require_invalid(with(take, "/payload/version", Json(-1)), "client");
+  require_invalid(with(take, "/payload/version", Json(2.5)), "client");
+  require_invalid(with(take, "/payload/version", Json("57")), "client");
+  require_invalid(with(take, "/payload/version", Json(nullptr)), "client");
+  require_invalid(with(take, "/payload/view_version", Json(57)), "client");
+
   require_invalid(command({{"type", "play_power_card"}, {"value", 0}}), "client");
   require_invalid(command({{"type", "play_power_card"}, {"value", 14}}), "client");
   require_invalid(command({{"type", "take_action_card"}, {"card", 45}}), "client");
@@ -516,6 +534,7 @@ TEST_CASE("the server schema refuses broken tables and replies") {
   require_invalid(with(error("bad_payload"), "/payload/message", std::nullopt), "server");
   require_invalid(with(error("bad_payload"), "/payload/reason", Json("illegal_command")), "server");
   require_invalid(with(error("illegal_command"), "/payload/reason", Json("illegal")), "server");
+  require_invalid(with(error("stale_version"), "/payload/reason", Json("not_your_turn")), "server");  // not the engine's
   require_invalid(error("rate_limited", Json(1)), "server");  // sent without reading the id
   require_invalid(reply("game.command", {{"version", 0}}), "server");
   require_invalid(reply("table.join", {{"table", table("open")}}), "server");

@@ -19,6 +19,15 @@ export function isTemporary(err) {
   return Boolean(err) && err.code === 'unavailable';
 }
 
+// A game.command that answered an older version than the game's (protocol.md, Error
+// codes): another answer or a timeout came first and nothing changed. Not alarming: the
+// update that moved the game on has come or is on its way.
+export const STALE_TEXT = 'The game moved on before your answer arrived, so it was not played: decide on the latest state.';
+
+export function isStale(err) {
+  return Boolean(err) && err.code === 'stale_version';
+}
+
 // A refusal in words for people: "The server refused: …", or the temporary problem.
 export function refusalText(err, prefix = 'The server refused') {
   if (isTemporary(err)) return UNAVAILABLE_TEXT;

@@ -53,7 +53,7 @@ function submitButton(testid, label, enabled, onClick, className = 'primary') {
 }
 
 export class DecisionPanel {
-  // hooks: {submit(command), setBoard(interaction|null), setHand(mode|null), setOffer(mode|null), rerender()}
+  // hooks: {submit(command, version), setBoard(interaction|null), setHand(mode|null), setOffer(mode|null), rerender()}
   constructor(container, hooks) {
     this.container = container;
     this.hooks = hooks;
@@ -121,15 +121,17 @@ export class DecisionPanel {
     decision && ctx.timeouts > 0 ? this.timeoutWarning() : null,
     explain ? h('p', {class: 'explain'}, explain) : null,
     h('fieldset', {class: 'decision-body', disabled: Boolean(busy)}, body),
-    ctx.error ? h('p', {class: ['error', ctx.errorTemporary && 'temporary'], role: 'alert', 'data-testid': 'error'}, ctx.error) : null);
+    ctx.error ? h('p', {class: ['error', ctx.errorTemporary && 'temporary'], role: 'alert', 'data-testid': 'error'}, ctx.error) : null,
+    ctx.note ? h('p', {class: 'quiet-note', role: 'status', 'data-testid': 'quiet-note'}, ctx.note) : null);
     replaceKeepingFocus(this.container, section);
     this.hooks.setBoard(this.board);
     this.hooks.setHand(this.hand);
     this.hooks.setOffer(this.offer);
   }
 
+  // The answer goes with the version of the update this panel shows.
   send(command) {
-    this.hooks.submit(command);
+    this.hooks.submit(command, this.ctx.version);
   }
 
   // Time ran out on my last decisions: say what that cost and what more would cost.

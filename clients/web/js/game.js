@@ -5,7 +5,7 @@ import {h, clear, icon, replaceKeepingFocus} from './dom.js';
 import {Board} from './board.js';
 import {DecisionPanel, colourBadge} from './decisions.js';
 import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, seatNames, seatNote, touchedAreas} from './texts.js';
-import {UNAVAILABLE_TEXT, isTemporary, refusalText} from './connection.js';
+import {STALE_TEXT, UNAVAILABLE_TEXT, isStale, isTemporary, refusalText} from './connection.js';
 import {limitText, policyText} from './time.js';
 import {mySeatAt} from './lobby.js';
 
@@ -16,6 +16,7 @@ export class GameScreen {
     this.busy = false;
     this.awaitVersion = null;
     this.error = null;
+    this.note = null;
     this.handMode = null;
     this.offerMode = null;
     this.board = new Board();
@@ -50,7 +51,7 @@ export class GameScreen {
     this.resignStep = false;
 
     this.decision = new DecisionPanel(this.decisionBox, {
-      submit: (command) => this.submit(command),
+      submit: (command, version) => this.submit(command, version),
       setBoard: (interaction) => this.board.setInteraction(interaction),
       setHand: (mode) => {
         this.handMode = mode;
@@ -148,11 +149,11 @@ export class GameScreen {
       this.board.flash(game.events.flatMap((e) => (e.type === 'area_scored' && scorings > 3 ? [] : touchedAreas(e))));
     }
     // A refusal stays on screen until the game moves on or another decision comes.
-    if (this.error && !this.busy && view.version !== this.errorVersion) this.error = null;
+    if ((this.error || this.note) && !this.busy && view.version !== this.errorVersion) this.error = this.note = null;
     const decisionKey = view.decision && !lost ? JSON.stringify(view.decision) : null;
     if (decisionKey !== this.lastDecisionKey) {
       this.lastDecisionKey = decisionKey;
-      if (!this.busy) this.error = null;
+      if (!this.busy) this.error = this.note = null;
       this.announcer.textContent = decisionKey ? `Your turn: ${DECISION_WORDS[view.decision.kind] || 'decide'}.` : '';
     }
     this.renderTools(view);
@@ -160,28 +161,37 @@ export class GameScreen {
     this.renderBanner(view, lost);
     const mine = this.ownSeat !== null && this.table ? this.table.seats[this.ownSeat] : null;
     this.decision.update({
-      view, decision: this.resigned ? null : view.decision || null, names, mySeat: this.mySeat, table: this.table,
-      lost, timeouts: mine && mine.kind === 'human' ? mine.timeouts || 0 : 0,
-      deadline: game.deadline, busy: this.busy, error: this.error, errorTemporary: this.errorTemporary,
+      view, version: game.version, decision: this.resigned ? null : view.decision || null, names, mySeat: this.mySeat,
+      table: this.table, lost, timeouts: mine && mine.kind === 'human' ? mine.timeouts || 0 : 0,
+      deadline: game.deadline, busy: this.busy, error: this.error, errorTemporary: this.errorTemporary, note: this.note,
     });
     this.renderLog();
     if (this.logSticks) this.logBox.scrollTop = this.logBox.scrollHeight;
     document.title = view.decision && !lost ? '● Your turn — El Grande' : 'El Grande';
   }
 
-  submit(command) {
+  // `version`: that of the game.update whose decision is answered, so that the server
+  // refuses the command (stale_version) rather than apply it to a later decision.
+  submit(command, version) {
     if (this.busy) return;
     this.busy = true;
     this.error = null;
     this.errorTemporary = false;
+    this.note = null;
     this.update();
-    this.app.conn.request('game.command', {table: this.tableId, command}).then((reply) => {
+    this.app.conn.request('game.command', {table: this.tableId, command, version}).then((reply) => {
       this.awaitVersion = reply.version;
       this.update();
     }, (err) => {
       this.busy = false;
       this.awaitVersion = null;
       this.errorVersion = this.game ? this.game.view.version : null;
+      if (isStale(err)) {
+        // Nothing went wrong: the panel follows the newer update, so a quiet word is enough.
+        this.note = STALE_TEXT;
+        this.update();
+        return;
+      }
       // "unavailable": the server could not save it; the same answer may be sent again.
       this.errorTemporary = isTemporary(err);
       this.error = this.errorTemporary ? UNAVAILABLE_TEXT

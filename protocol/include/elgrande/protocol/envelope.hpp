@@ -32,9 +32,11 @@ enum class ErrorCode {
   seat_taken,
   not_your_turn,
   illegal_command,
+  stale_version,  // a game.command answering an older version than the game's; nothing changed
   table_full,
   not_found,
   internal,
+  // Last: the server's metrics count the codes up to this one, so new codes go above it.
   unavailable,  // the server cannot save changes now (its disk); nothing changed, try later
 };
 
