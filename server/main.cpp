@@ -23,17 +23,22 @@
 #include <thread>
 #include <vector>
 
-#include "config.hpp"
+#include "app/services.hpp"
+#include "common/unix_time.hpp"
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
-#include "listener.hpp"
-#include "lobby.hpp"
-#include "net.hpp"
-#include "server_context.hpp"
-#include "storage.hpp"
-#include "unix_time.hpp"
-#include "webhook.hpp"
+#include "identity/identities.hpp"
+#include "net/listener.hpp"
+#include "net/net.hpp"
+#include "net/session_registry.hpp"
+#include "ops/config.hpp"
+#include "ops/webhook.hpp"
+#include "presence/presence.hpp"
+#include "storage/reader.hpp"
+#include "storage/storage.hpp"
+#include "tables/directory.hpp"
+#include "tables/table_factory.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -147,12 +152,14 @@ int serve(const Config& config) {
                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - loading)
                    .count());
 
-  auto context = std::make_shared<ServerContext>();
+  auto services = std::make_shared<Services>();
+  services->sessions = std::make_shared<SessionRegistry>();
+  services->metrics = std::make_shared<Metrics>();
   std::error_code missing;
   if (std::filesystem::is_directory(config.web_root, missing)) {
-    context->web_root = std::filesystem::absolute(config.web_root);
+    services->web_root = std::filesystem::absolute(config.web_root);
   }
-  context->ws_limits = WsLimits{
+  services->ws_limits = WsLimits{
       .max_message_bytes = config.max_message_bytes,
       .max_queued_messages = config.max_queued_messages,
       .messages_per_second = static_cast<double>(config.messages_per_second),
@@ -165,38 +172,49 @@ int serve(const Config& config) {
       "web root {}, {} I/O threads",
       ELGRANDE_VERSION, config.bind_address, config.port, config.data_dir.string(),
       database->file().string(), db::Database::sqlite_version(),
-      context->web_root ? context->web_root->string()
-                        : "none (" + config.web_root.string() + " not found)",
+      services->web_root ? services->web_root->string() : "none (" + config.web_root.string() + " not found)",
       threads);
 
   // The hint tells Asio how many threads will call run(), so it can skip locking for one.
   net::io_context io(static_cast<int>(threads));
-  // Declared after the io_context, so it stops first: its completions post to strands.
-  Storage storage(std::move(database), context->metrics);
+  // Declared after the io_context, so they stop first: their completions post to strands.
+  Storage storage(std::move(database), services->metrics);
+  Reader reader(config.database_path());
   std::shared_ptr<Webhook> webhook;
   if (!config.webhook_url.empty()) {
     webhook = std::make_shared<Webhook>(
         io.get_executor(), WebhookSettings{.url = config.webhook_url, .ca_file = config.webhook_ca_file},
-        context->metrics);
+        services->metrics);
   }
-  context->lobby = std::make_shared<Lobby>(io.get_executor(), table_settings, context->metrics, storage,
-                                           std::move(webhook));
-  context->lobby->restore_players(players);
-  context->lobby->restore_tables(std::move(restored.tables), highest_table);
-  const std::shared_ptr<SessionRegistry> sessions = context->sessions;
-  const std::shared_ptr<Lobby> lobby = context->lobby;
+  Identities identities(storage);
+  Presence presence;
+  TableDirectory directory;
+  TableServices table_services{storage, *services->metrics, webhook.get(), presence, directory, table_settings,
+                               config.max_queued_messages, {}};
+  TableFactory table_factory(io.get_executor(), table_services);
+  services->storage = &storage;
+  services->reader = &reader;
+  services->identities = &identities;
+  services->presence = &presence;
+  services->tables = &directory;
+  services->table_factory = &table_factory;
+
+  identities.restore(players);
+  table_factory.restore(std::move(restored.tables), highest_table,
+                        [&identities](PlayerId id) { return identities.find(id); });
+  const std::shared_ptr<SessionRegistry> sessions = services->sessions;
   auto listener = std::make_shared<Listener>(
-      io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port), context);
+      io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port), services);
 
   // Installed before the port is announced, so a signal sent right after still shuts
   // down cleanly instead of killing the process.
   net::signal_set signals(io, SIGINT, SIGTERM);
   // Bounds the goodbye to WebSocket peers, which may be slow to answer the close frame.
   net::steady_timer grace(io);
-  signals.async_wait([&io, &grace, listener, sessions, lobby](beast::error_code ec, int signal) {
+  signals.async_wait([&io, &grace, listener, sessions, &directory](beast::error_code ec, int signal) {
     if (ec) return;
     spdlog::info("received signal {}, shutting down", signal);
-    lobby->close();
+    directory.close_all();
     listener->stop([&io, &grace, sessions] {
       spdlog::info("closing {} WebSocket session(s)", sessions->size());
       grace.expires_after(kShutdownGrace);
@@ -221,6 +239,7 @@ int serve(const Config& config) {
   run_io(io);
   for (std::thread& worker : workers) worker.join();
   storage.stop();  // everything queued reaches the disk
+  reader.stop();
 
   spdlog::info("shut down");
   return 0;

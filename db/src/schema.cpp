@@ -27,7 +27,7 @@ CREATE TABLE tables (
   seed         INTEGER,  -- secret until the game is over; set at the start
   started_at   INTEGER,
   finished_at  INTEGER,
-  result       TEXT      -- {"scores": [...], "winners": [...]}
+  result       TEXT      -- {"scores": [...], "winners": [...]}; from schema 3, the results table
 );
 CREATE INDEX tables_by_status ON tables(status, id);
 
@@ -83,10 +83,34 @@ CREATE TABLE chat (
 CREATE INDEX chat_by_table ON chat(table_id, id);
 )sql";
 
+// Results as rows, for standings and ratings to query rather than parse, filled from the
+// JSON results of the games finished before; and tables that start once every seat is
+// filled (tournaments, "play now").
+constexpr std::string_view kVersion3 = R"sql(
+CREATE TABLE results (
+  table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+  seat     INTEGER NOT NULL,
+  player   INTEGER REFERENCES players(id),  -- who had the seat, also if a bot finished it
+  score    INTEGER NOT NULL,
+  rank     INTEGER NOT NULL,  -- 1 + the number of seats that scored more: winners are 1
+  PRIMARY KEY (table_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX results_by_player ON results(player) WHERE player IS NOT NULL;
+INSERT INTO results (table_id, seat, player, score, rank)
+  SELECT t.id, score.key, seats.player, score.value,
+         1 + (SELECT count(*) FROM json_each(t.result, '$.scores') AS other WHERE other.value > score.value)
+  FROM tables AS t
+  JOIN json_each(t.result, '$.scores') AS score
+  LEFT JOIN seats ON seats.table_id = t.id AND seats.seat = score.key
+  WHERE t.status = 'finished' AND json_valid(t.result);
+
+ALTER TABLE tables ADD COLUMN auto_start INTEGER NOT NULL DEFAULT 0;
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
-  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2};
+  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3};
   return kMigrations;
 }
 

@@ -50,7 +50,7 @@ Command command_from(const std::string& text, std::int64_t table, std::int64_t s
 // The columns read_table expects, in order.
 constexpr std::string_view kTableColumns =
     "id, name, host, status, options, turn_seconds, created_at, seed, started_at, finished_at, "
-    "on_timeout, replace_after";
+    "on_timeout, replace_after, auto_start";
 
 }  // namespace
 
@@ -66,6 +66,19 @@ std::string_view name(Source source) {
   return "player";
 }
 
+GameResult result_of(std::int64_t table, UnixMillis finished_at, const GameState& game,
+                     const std::vector<std::optional<std::int64_t>>& players) {
+  GameResult result{table, finished_at, {}};
+  for (int s = 0; s < game.options.players; ++s) {
+    const int score = game.players[static_cast<std::size_t>(s)].score;
+    int rank = 1;
+    for (int o = 0; o < game.options.players; ++o) rank += game.players[static_cast<std::size_t>(o)].score > score;
+    const auto player = static_cast<std::size_t>(s) < players.size() ? players[static_cast<std::size_t>(s)] : std::nullopt;
+    result.seats.push_back(SeatResult{s, player, score, rank});
+  }
+  return result;
+}
+
 std::int64_t snapshot_format() {
   return (kSnapshotLayout << 32) | static_cast<std::int64_t>(sizeof(GameState));
 }
@@ -77,14 +90,19 @@ Store::Store(Database& database)
       rename_player_(database.prepare("UPDATE players SET name = ?2 WHERE id = ?1")),
       save_table_(database.prepare(
           "INSERT INTO tables (id, name, host, status, options, turn_seconds, created_at, seed, "
-          "started_at, finished_at, result, on_timeout, replace_after) "
+          "started_at, finished_at, on_timeout, replace_after, auto_start) "
           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
           "ON CONFLICT (id) DO UPDATE SET name = ?2, host = ?3, status = ?4, options = ?5, "
           "turn_seconds = ?6, created_at = ?7, seed = ?8, started_at = ?9, finished_at = ?10, "
-          "result = coalesce(?11, result), on_timeout = ?12, replace_after = ?13")),
+          "on_timeout = ?11, replace_after = ?12, auto_start = ?13")),
       save_seat_(database.prepare(
           "INSERT OR REPLACE INTO seats (table_id, seat, kind, player, resigned, deadline, "
           "timeouts, replaced) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
+      save_result_(database.prepare(
+          "INSERT OR REPLACE INTO results (table_id, seat, player, score, rank) VALUES (?1, ?2, ?3, ?4, ?5)")),
+      results_(database.prepare(
+          "SELECT r.seat, r.player, r.score, r.rank, t.finished_at FROM results r JOIN tables t ON t.id = r.table_id "
+          "WHERE r.table_id = ?1 ORDER BY r.seat")),
       delete_table_(database.prepare("DELETE FROM tables WHERE id = ?1")),
       append_command_(database.prepare(
           "INSERT INTO commands (table_id, seq, seat, command, source, time) "
@@ -133,7 +151,7 @@ std::vector<PlayerRecord> Store::players() {
 
 // --- Tables. ---
 
-void Store::save_table(const TableRecord& table, const std::optional<std::string>& result_json) {
+void Store::save_table(const TableRecord& table) {
   save_table_.bind(1, table.id)
       .bind(2, table.name)
       .bind(3, table.host)
@@ -144,9 +162,9 @@ void Store::save_table(const TableRecord& table, const std::optional<std::string
       .bind(8, table.seed ? std::optional(to_column(*table.seed)) : std::nullopt)
       .bind(9, table.started_at)
       .bind(10, table.finished_at)
-      .bind(11, result_json)
-      .bind(12, table.on_timeout)
-      .bind(13, table.replace_after)
+      .bind(11, table.on_timeout)
+      .bind(12, table.replace_after)
+      .bind(13, table.auto_start ? 1 : 0)
       .run();
   for (std::size_t s = 0; s < table.seats.size(); ++s) {
     const SeatRecord& seat = table.seats[s];
@@ -160,6 +178,25 @@ void Store::save_table(const TableRecord& table, const std::optional<std::string
         .bind(8, seat.replaced ? 1 : 0)
         .run();
   }
+}
+
+void Store::save_result(const GameResult& result) {
+  for (const SeatResult& seat : result.seats) {
+    save_result_.bind(1, result.table).bind(2, seat.seat).bind(3, seat.player).bind(4, seat.score).bind(5, seat.rank).run();
+  }
+}
+
+std::optional<GameResult> Store::result(std::int64_t table) {
+  GameResult result{table, 0, {}};
+  results_.bind(1, table);
+  while (results_.step()) {
+    result.seats.push_back(SeatResult{static_cast<int>(results_.integer(0)), results_.optional_integer(1),
+                                      static_cast<int>(results_.integer(2)), static_cast<int>(results_.integer(3))});
+    result.finished_at = results_.optional_integer(4).value_or(0);
+  }
+  results_.reset();
+  if (result.seats.empty()) return std::nullopt;
+  return result;
 }
 
 void Store::delete_table(std::int64_t id) { delete_table_.bind(1, id).run(); }
@@ -220,8 +257,45 @@ TableRecord Store::read_table(Statement& row) {
   table.finished_at = row.optional_integer(9);
   table.on_timeout = row.text(10);
   table.replace_after = static_cast<int>(row.integer(11));
+  table.auto_start = row.integer(12) != 0;
   table.seats = seats(table.id);
   return table;
+}
+
+GameState Store::rebuild(const TableRecord& table, std::size_t& replayed) {
+  if (!table.seed) throw std::runtime_error("a started game without a seed");
+  GameState state = new_game(table.options, *table.seed);
+  Statement snapshot = database_.prepare("SELECT seq, format, state, hash FROM snapshots WHERE table_id = ?1");
+  snapshot.bind(1, table.id);
+  if (snapshot.step() && snapshot.integer(1) == snapshot_format()) {
+    const std::vector<std::byte> bytes = snapshot.blob(2);
+    GameState loaded;
+    if (bytes.size() == sizeof loaded) {
+      std::memcpy(&loaded, bytes.data(), sizeof loaded);
+      // A snapshot that does not hash to what was stored is not trusted: the log
+      // rebuilds the game instead.
+      if (static_cast<std::int64_t>(hash(loaded)) == snapshot.integer(3) && loaded.version == snapshot.integer(0)) {
+        state = loaded;
+      }
+    }
+  }
+  Statement log = database_.prepare(
+      "SELECT seq, seat, command FROM commands WHERE table_id = ?1 AND seq > ?2 ORDER BY seq");
+  log.bind(1, table.id).bind(2, static_cast<std::int64_t>(state.version));
+  std::vector<RecordedCommand> commands;
+  for (std::int64_t expected = state.version + 1; log.step(); ++expected) {
+    const std::int64_t seq = log.integer(0);
+    if (seq != expected) throw std::runtime_error("command " + std::to_string(expected) + " is missing");
+    commands.push_back(RecordedCommand{static_cast<Seat>(log.integer(1)), command_from(log.text(2), table.id, seq)});
+  }
+  const std::uint32_t from = state.version;
+  ReplayResult result = replay(state, commands);
+  if (result.rejection) {
+    throw std::runtime_error("the engine refuses command " + std::to_string(from + *result.rejected_at + 1) + ": " +
+                             result.rejection->reason);
+  }
+  replayed = commands.size();
+  return result.state;
 }
 
 Restored Store::live_tables(UnixMillis finished_since) {
@@ -231,55 +305,14 @@ Restored Store::live_tables(UnixMillis finished_since) {
       " FROM tables WHERE status IN ('open', 'playing') OR (status = 'finished' AND finished_at >= ?1) "
       "ORDER BY id");
   tables.bind(1, finished_since);
-  Statement snapshot = database_.prepare(
-      "SELECT seq, format, state, hash FROM snapshots WHERE table_id = ?1");
-  Statement log = database_.prepare(
-      "SELECT seq, seat, command FROM commands WHERE table_id = ?1 AND seq > ?2 ORDER BY seq");
   while (tables.step()) {
     RestoredTable table{read_table(tables), std::nullopt, 0, {}};
     const std::int64_t id = table.table.id;
-    table.chat = recent_chat(id, kRecentChat);
     try {
-      if (table.table.status != "open") {
-        if (!table.table.seed) throw std::runtime_error("a started game without a seed");
-        GameState state = new_game(table.table.options, *table.table.seed);
-        snapshot.bind(1, id);
-        if (snapshot.step() && snapshot.integer(1) == snapshot_format()) {
-          const std::vector<std::byte> bytes = snapshot.blob(2);
-          GameState loaded;
-          if (bytes.size() == sizeof loaded) {
-            std::memcpy(&loaded, bytes.data(), sizeof loaded);
-            // A snapshot that does not hash to what was stored is not trusted: the log
-            // rebuilds the game instead.
-            if (static_cast<std::int64_t>(hash(loaded)) == snapshot.integer(3) &&
-                loaded.version == snapshot.integer(0)) {
-              state = loaded;
-            }
-          }
-        }
-        snapshot.reset();
-        log.bind(1, id).bind(2, static_cast<std::int64_t>(state.version));
-        Events events;
-        while (log.step()) {
-          const std::int64_t seq = log.integer(0);
-          if (seq != static_cast<std::int64_t>(state.version) + 1) {
-            throw std::runtime_error("command " + std::to_string(state.version + 1) + " is missing");
-          }
-          const Command command = command_from(log.text(2), id, seq);
-          events.clear();
-          if (const auto rejection = apply(state, static_cast<Seat>(log.integer(1)), command, events)) {
-            throw std::runtime_error("the engine refuses command " + std::to_string(seq) + ": " +
-                                     rejection->reason);
-          }
-          ++table.replayed;
-        }
-        log.reset();
-        table.game = state;
-      }
+      table.chat = recent_chat(id, kRecentChat);
+      if (table.table.status != "open") table.game = rebuild(table.table, table.replayed);
       restored.tables.push_back(std::move(table));
     } catch (const std::exception& error) {
-      snapshot.reset();
-      log.reset();
       restored.failed.push_back(Unrestorable{id, error.what()});
     }
   }
@@ -313,7 +346,7 @@ std::vector<ChatLine> Store::recent_chat(std::int64_t table, int limit) {
 std::vector<FinishedGame> Store::finished_games(std::optional<std::int64_t> player,
                                                 std::optional<std::int64_t> before, int limit) {
   Statement rows = database_.prepare(
-      "SELECT " + std::string(kTableColumns) + ", result FROM tables WHERE status = 'finished' "
+      "SELECT " + std::string(kTableColumns) + " FROM tables WHERE status = 'finished' "
       "AND (?1 IS NULL OR id IN (SELECT table_id FROM seats WHERE player = ?1)) "
       "AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3");
   rows.bind(1, player).bind(2, before).bind(3, limit);
@@ -325,11 +358,7 @@ std::vector<FinishedGame> Store::finished_games(std::optional<std::int64_t> play
 FinishedGame Store::finished_game(Statement& row) {
   FinishedGame game;
   game.table = read_table(row);
-  const auto result = protocol::parse_json(row.text(12));
-  if (result && result.value().is_object()) {
-    game.scores = result.value().value("scores", std::vector<int>{});
-    game.winners = result.value().value("winners", std::vector<int>{});
-  }
+  if (auto result = this->result(game.table.id)) game.results = std::move(result->seats);
   for (const SeatRecord& seat : game.table.seats) {
     std::optional<std::string> seat_name;
     if (seat.player) {
@@ -344,7 +373,7 @@ FinishedGame Store::finished_game(Statement& row) {
 
 std::optional<FinishedGame> Store::finished_game(std::int64_t table) {
   Statement row = database_.prepare("SELECT " + std::string(kTableColumns) +
-                                    ", result FROM tables WHERE id = ?1 AND status = 'finished'");
+                                    " FROM tables WHERE id = ?1 AND status = 'finished'");
   row.bind(1, table);
   if (!row.step()) return std::nullopt;
   return finished_game(row);

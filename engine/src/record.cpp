@@ -2,13 +2,16 @@
 
 namespace elgrande {
 
-ReplayResult replay(const GameRecord& record,
-                    const std::function<void(const GameState&, std::size_t)>& on_step) {
-  ReplayResult result{new_game(record.options, record.seed), std::nullopt, std::nullopt};
+ReplayResult replay(const GameRecord& record, const ReplayStep& on_step) {
+  return replay(new_game(record.options, record.seed), record.commands, on_step);
+}
+
+ReplayResult replay(GameState start, std::span<const RecordedCommand> commands, const ReplayStep& on_step) {
+  ReplayResult result{start, std::nullopt, std::nullopt};
   Events events;
-  for (std::size_t i = 0; i < record.commands.size(); ++i) {
+  for (std::size_t i = 0; i < commands.size(); ++i) {
     events.clear();
-    const RecordedCommand& rc = record.commands[i];
+    const RecordedCommand& rc = commands[i];
     if (auto rejection = apply(result.state, rc.seat, rc.command, events)) {
       result.rejected_at = i;
       result.rejection = std::move(rejection);

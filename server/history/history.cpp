@@ -1,11 +1,12 @@
-#include "history.hpp"
+#include "history/history.hpp"
 
 #include <optional>
 #include <string>
 
-#include "lobby.hpp"
+#include "tables/seating.hpp"
 
 namespace elgrande::server {
+
 protocol::Json history_entry(const db::FinishedGame& game) {
   protocol::Json seats = protocol::Json::array();
   for (std::size_t s = 0; s < game.table.seats.size(); ++s) {
@@ -14,13 +15,19 @@ protocol::Json history_entry(const db::FinishedGame& game) {
     if (seat.player && game.names[s]) player = Player{*seat.player, *game.names[s]};
     seats.push_back(seat_json(s, seat.kind, player, seat.resigned, seat.replaced, seat.timeouts));
   }
+  protocol::Json scores = protocol::Json::array();
+  protocol::Json winners = protocol::Json::array();
+  for (const db::SeatResult& result : game.results) {
+    scores.push_back(result.score);
+    if (result.rank == 1) winners.push_back(result.seat);
+  }
   protocol::Json entry = {{"id", game.table.id},
                           {"name", game.table.name},
                           {"options", protocol::to_json(game.table.options)},
                           {"turn_seconds", game.table.turn_seconds},
                           {"on_timeout", game.table.on_timeout},
                           {"seats", std::move(seats)},
-                          {"result", {{"scores", game.scores}, {"winners", game.winners}}},
+                          {"result", {{"scores", std::move(scores)}, {"winners", std::move(winners)}}},
                           {"started_at", game.table.started_at.value_or(0)},
                           {"finished_at", game.table.finished_at.value_or(0)}};
   if (game.table.on_timeout == "replace_seat") entry["replace_after"] = game.table.replace_after;

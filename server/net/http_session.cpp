@@ -1,4 +1,4 @@
-#include "http_session.hpp"
+#include "net/http_session.hpp"
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
@@ -7,13 +7,14 @@
 #include <string_view>
 #include <utility>
 
-#include "router.hpp"
-#include "ws_session.hpp"
+#include "history/history_requests.hpp"
+#include "net/router.hpp"
+#include "net/ws_session.hpp"
 
 namespace elgrande::server {
 
-HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<const ServerContext> context)
-    : stream_(std::move(socket)), context_(std::move(context)) {}
+HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<const Services> services)
+    : stream_(std::move(socket)), services_(std::move(services)) {}
 
 void HttpSession::run() {
   // Start on the session's strand, so no two of its handlers ever run concurrently.
@@ -44,7 +45,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
     const std::string_view target = parser_->get().target();
     if (target.substr(0, target.find('?')) == kWebSocketPath) {
       // The game protocol takes over the socket and this request, on the same strand.
-      std::make_shared<WsSession>(stream_.release_socket(), context_)->run(parser_->release());
+      std::make_shared<WsSession>(stream_.release_socket(), services_)->run(parser_->release());
       return;
     }
     return send(text_response(parser_->get(), http::status::not_found,
@@ -52,13 +53,13 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
                               parser_->get().keep_alive()));
   }
 
-  const bool from_database = handle_database_request(
-      parser_->get(), *context_, [self = shared_from_this()](http::response<http::string_body> response) {
+  const bool from_database = export_game_record(
+      parser_->get(), *services_, [self = shared_from_this()](http::response<http::string_body> response) {
         net::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
           self->send(http::message_generator(std::move(response)));
         });
       });
-  if (!from_database) send(handle_request(parser_->get(), *context_));
+  if (!from_database) send(handle_request(parser_->get(), *services_));
 }
 
 void HttpSession::send(http::message_generator&& message) {

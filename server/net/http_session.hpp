@@ -6,8 +6,8 @@
 #include <optional>
 #include <string_view>
 
-#include "net.hpp"
-#include "server_context.hpp"
+#include "net/net.hpp"
+#include "app/services.hpp"
 
 namespace elgrande::server {
 
@@ -27,7 +27,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   static constexpr std::string_view kWebSocketPath = "/ws";
 
   // The socket's executor must be a strand: all of this session's handlers run on it.
-  HttpSession(tcp::socket&& socket, std::shared_ptr<const ServerContext> context);
+  HttpSession(tcp::socket&& socket, std::shared_ptr<const Services> services);
 
   void run();
 
@@ -40,7 +40,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
-  std::shared_ptr<const ServerContext> context_;
+  std::shared_ptr<const Services> services_;
   // A fresh parser per request, because body and header limits are per message.
   std::optional<http::request_parser<http::string_body>> parser_;
 };

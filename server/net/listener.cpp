@@ -1,4 +1,4 @@
-#include "listener.hpp"
+#include "net/listener.hpp"
 
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/strand.hpp>
@@ -6,16 +6,16 @@
 #include <string>
 #include <utility>
 
-#include "http_session.hpp"
+#include "net/http_session.hpp"
 
 namespace elgrande::server {
 
 Listener::Listener(net::io_context& io, const tcp::endpoint& endpoint,
-                   std::shared_ptr<const ServerContext> context)
+                   std::shared_ptr<const Services> services)
     : io_(io),
       acceptor_(net::make_strand(io)),
       retry_(acceptor_.get_executor()),
-      context_(std::move(context)) {
+      services_(std::move(services)) {
   beast::error_code ec;
   const auto check = [&](const char* step) {
     if (ec) {
@@ -68,7 +68,7 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
   // reply back until the peer's delayed ACK (40 ms on Linux).
   beast::error_code ignored;
   socket.set_option(tcp::no_delay(true), ignored);
-  std::make_shared<HttpSession>(std::move(socket), context_)->run();
+  std::make_shared<HttpSession>(std::move(socket), services_)->run();
   do_accept();
 }
 

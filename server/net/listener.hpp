@@ -5,8 +5,8 @@
 #include <functional>
 #include <memory>
 
-#include "net.hpp"
-#include "server_context.hpp"
+#include "net/net.hpp"
+#include "app/services.hpp"
 
 namespace elgrande::server {
 
@@ -16,7 +16,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   // Binds and listens at once, so a taken port fails startup (throws) instead of
   // surfacing later inside the I/O threads.
   Listener(net::io_context& io, const tcp::endpoint& endpoint,
-           std::shared_ptr<const ServerContext> context);
+           std::shared_ptr<const Services> services);
 
   // The bound address; with port 0 this is where the kernel's choice is learnt.
   tcp::endpoint local_endpoint() const { return acceptor_.local_endpoint(); }
@@ -34,7 +34,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   net::io_context& io_;
   tcp::acceptor acceptor_;
   net::steady_timer retry_;  // paces accepts after a failure (e.g. out of descriptors)
-  std::shared_ptr<const ServerContext> context_;
+  std::shared_ptr<const Services> services_;
 };
 
 }  // namespace elgrande::server

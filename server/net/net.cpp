@@ -1,4 +1,4 @@
-#include "net.hpp"
+#include "net/net.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -1,4 +1,4 @@
-#include "router.hpp"
+#include "net/router.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -9,16 +9,18 @@
 #include <tuple>
 #include <utility>
 
-#include "history.hpp"
-#include "metrics.hpp"
-#include "static_files.hpp"
+#include "identity/identities.hpp"
+#include "net/session_registry.hpp"
+#include "net/static_files.hpp"
+#include "ops/metrics.hpp"
+#include "tables/directory.hpp"
 
 namespace elgrande::server {
 namespace {
 
 constexpr std::string_view kServerName = "elgrande-server/" ELGRANDE_VERSION;
 
-void log_answer(const Request& request, http::status status) {
+void log_answer(const HttpRequest& request, http::status status) {
   spdlog::debug("{} {} -> {}", std::string_view(request.method_string()),
                 std::string_view(request.target()), static_cast<unsigned>(status));
 }
@@ -32,7 +34,7 @@ void set_headers(http::response<Body>& response, std::string_view content_type, 
   response.keep_alive(keep_alive);
 }
 
-http::response<http::string_body> make_response(const Request& request, http::status status,
+http::response<http::string_body> make_response(const HttpRequest& request, http::status status,
                                                 std::string_view content_type, std::string body,
                                                 bool keep_alive) {
   log_answer(request, status);
@@ -44,7 +46,7 @@ http::response<http::string_body> make_response(const Request& request, http::st
   return response;
 }
 
-http::message_generator health(const Request& request) {
+http::message_generator health(const HttpRequest& request) {
   auto response = make_response(request, http::status::ok, "application/json", R"({"status":"ok"})",
                                 request.keep_alive());
   // Probes must see the live answer, never a cached one.
@@ -52,15 +54,18 @@ http::message_generator health(const Request& request) {
   return http::message_generator(std::move(response));
 }
 
-http::message_generator metrics(const Request& request, const ServerContext& context) {
-  const Gauges gauges = context.lobby->gauges(context.sessions->size());
+http::message_generator metrics(const HttpRequest& request, const Services& services) {
+  Gauges gauges;
+  gauges.connections = services.sessions->size();
+  gauges.players = services.identities->size();
+  services.tables->count(gauges);
   auto response = make_response(request, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
-                                render_metrics(*context.metrics, gauges), request.keep_alive());
+                                render_metrics(*services.metrics, gauges), request.keep_alive());
   response.set(http::field::cache_control, "no-store");
   return http::message_generator(std::move(response));
 }
 
-http::message_generator method_not_allowed(const Request& request) {
+http::message_generator method_not_allowed(const HttpRequest& request) {
   auto response =
       make_response(request, http::status::method_not_allowed, "text/plain; charset=utf-8",
                     "method not allowed\n", request.keep_alive());
@@ -68,7 +73,7 @@ http::message_generator method_not_allowed(const Request& request) {
   return http::message_generator(std::move(response));
 }
 
-http::message_generator static_file(const Request& request, const std::filesystem::path& web_root) {
+http::message_generator static_file(const HttpRequest& request, const std::filesystem::path& web_root) {
   const bool keep_alive = request.keep_alive();
   const auto file = resolve_static_file(web_root, std::string_view(request.target()));
   if (!file) {
@@ -109,70 +114,26 @@ http::message_generator static_file(const Request& request, const std::filesyste
   return http::message_generator(std::move(response));
 }
 
-// The table id of /api/games/ID/record, if that is the path.
-std::optional<std::int64_t> record_path(std::string_view path) {
-  static constexpr std::string_view kPrefix = "/api/games/";
-  static constexpr std::string_view kSuffix = "/record";
-  if (!path.starts_with(kPrefix) || !path.ends_with(kSuffix)) return std::nullopt;
-  const std::string_view digits = path.substr(kPrefix.size(), path.size() - kPrefix.size() - kSuffix.size());
-  std::int64_t id = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
-  if (error != std::errc() || end != digits.data() + digits.size() || id < 1) return std::nullopt;
-  return id;
-}
-
 }  // namespace
 
-bool handle_database_request(const Request& request, const ServerContext& context, Respond respond) {
-  const std::string_view target = request.target();
-  const auto id = record_path(target.substr(0, target.find('?')));
-  if (!id || (request.method() != http::verb::get && request.method() != http::verb::head)) {
-    return false;
-  }
-  context.lobby->storage().read([id = *id, head = request.method() == http::verb::head,
-                                 version = request.version(), keep_alive = request.keep_alive(),
-                                 respond = std::move(respond)](db::Store& store) {
-    http::response<http::string_body> response{http::status::ok, version};
-    std::string body;
-    std::string_view type = "application/json";
-    if (auto game = store.finished_game(id)) {
-      const auto commands = store.commands(id);
-      body = export_record(*game, commands).dump(1) + "\n";
-      // A file name for browsers that save it.
-      response.set(http::field::content_disposition,
-                   "attachment; filename=\"elgrande-" + std::to_string(id) + ".json\"");
-    } else {
-      // Games in progress are not exported: their seed would reveal every hidden card.
-      response.result(http::status::not_found);
-      body = "no finished game " + std::to_string(id) + "\n";
-      type = "text/plain; charset=utf-8";
-    }
-    set_headers(response, type, keep_alive);
-    response.content_length(body.size());
-    if (!head) response.body() = std::move(body);
-    respond(std::move(response));
-  });
-  return true;
-}
-
-http::message_generator text_response(const Request& request, http::status status,
+http::message_generator text_response(const HttpRequest& request, http::status status,
                                       std::string_view text, bool keep_alive) {
   return http::message_generator(
       make_response(request, status, "text/plain; charset=utf-8", std::string(text), keep_alive));
 }
 
-http::message_generator handle_request(const Request& request, const ServerContext& context) {
+http::message_generator handle_request(const HttpRequest& request, const Services& services) {
   if (request.method() != http::verb::get && request.method() != http::verb::head) {
     return method_not_allowed(request);
   }
   const std::string_view target = request.target();
   const std::string_view path = target.substr(0, target.find('?'));
   if (path == "/healthz") return health(request);
-  if (path == "/metrics") return metrics(request, context);
-  if (!context.web_root) {
+  if (path == "/metrics") return metrics(request, services);
+  if (!services.web_root) {
     return text_response(request, http::status::not_found, "not found\n", request.keep_alive());
   }
-  return static_file(request, *context.web_root);
+  return static_file(request, *services.web_root);
 }
 
 }  // namespace elgrande::server

@@ -1,9 +1,9 @@
-#include "session_registry.hpp"
+#include "net/session_registry.hpp"
 
 #include <utility>
 #include <vector>
 
-#include "ws_session.hpp"
+#include "net/ws_session.hpp"
 
 namespace elgrande::server {
 

@@ -11,10 +11,10 @@
 #include <set>
 #include <string_view>
 
+#include "app/client.hpp"
+#include "app/services.hpp"
 #include "elgrande/protocol/envelope.hpp"
-#include "lobby.hpp"
-#include "net.hpp"
-#include "server_context.hpp"
+#include "net/net.hpp"
 
 namespace elgrande::server {
 
@@ -43,15 +43,17 @@ class TokenBucket {
 };
 
 // One WebSocket connection speaking the game protocol (docs/protocol.md), taken over
-// from an HttpSession after the upgrade request. Like HttpSession it keeps itself alive
-// through its pending handlers and runs every handler on the connection's strand. At
-// most one write is in flight; the queue behind it is bounded, and a peer that lets it
-// fill is dropped rather than allowed to grow the server's memory.
-class WsSession : public std::enable_shared_from_this<WsSession> {
+// from an HttpSession after the upgrade request: the transport only. Each text message
+// goes to the dispatcher (app/dispatcher.hpp), which answers through this session as a
+// Client. Like HttpSession it keeps itself alive through its pending handlers and runs
+// every handler on the connection's strand. At most one write is in flight; the queue
+// behind it is bounded, and a peer that lets it fill is dropped rather than allowed to
+// grow the server's memory.
+class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
  public:
   // The socket's executor must be a strand.
-  WsSession(tcp::socket&& socket, std::shared_ptr<const ServerContext> context);
-  ~WsSession();
+  WsSession(tcp::socket&& socket, std::shared_ptr<const Services> services);
+  ~WsSession() override;
   WsSession(const WsSession&) = delete;
   WsSession& operator=(const WsSession&) = delete;
 
@@ -61,12 +63,17 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   // Closes with 1001 (going away) after the write in flight. Callable from any thread.
   void go_away();
 
-  // Queues a message for this client. Callable from any thread (tables, the lobby); one
-  // serialised message may be shared by many sessions.
-  void deliver(std::shared_ptr<const std::string> message);
-  void deliver(std::string message) {
-    deliver(std::make_shared<const std::string>(std::move(message)));
-  }
+  // Recipient: callable from any thread.
+  void deliver(std::shared_ptr<const std::string> message) override;
+  using Recipient::deliver;
+  void close() override;  // cuts a peer that let messages pile up for it
+
+  // Client: on the strand.
+  void send(std::string message) override;
+  void post(std::function<void()> work) override;
+  void pause_reading() override { reading_paused_ = true; }
+  void resume_reading() override;
+  std::shared_ptr<Client> self() override { return shared_from_this(); }
 
  private:
   using Clock = TokenBucket::Clock;
@@ -74,22 +81,9 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   void on_accept(beast::error_code ec);
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
-
-  void handle(std::string_view text, Clock::time_point received);
   void refuse_flood();
-  void handle_hello(const protocol::Envelope& request);
-  // Answers hello once the identity is saved (nothing: it could not be).
-  void finish_hello(const std::optional<protocol::RequestId>& id, const std::optional<Player>& player,
-                    const std::string& token);
-  void handle_history(const protocol::Envelope& request);
-  void handle_ping(const protocol::Envelope& request);
-  void handle_lobby(const protocol::Envelope& request);
-  void handle_create_table(const protocol::Envelope& request);
-  void handle_at_table(protocol::Envelope request, Clock::time_point received);
 
-  void send_error(protocol::ErrorCode code, std::string_view message,
-                  const std::optional<protocol::RequestId>& id = std::nullopt);
-  void send(std::string message);
+  void send_error(protocol::ErrorCode code, std::string_view message);
   void send(std::shared_ptr<const std::string> message);
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
@@ -103,22 +97,19 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
 
   websocket::stream<beast::tcp_stream, false> ws_;  // false: no permessage-deflate, which we never offer
   beast::flat_buffer buffer_;
-  std::shared_ptr<const ServerContext> context_;
+  std::shared_ptr<const Services> services_;
   http::request<http::string_body> upgrade_;
   std::string peer_;
 
   std::deque<std::shared_ptr<const std::string>> queue_;  // front() is being written
   std::optional<websocket::close_reason> close_when_flushed_;
   bool accepted_ = false;
-  bool closing_ = false;  // no more reads or replies
-  bool awaiting_save_ = false;  // hello waits for its identity to be saved: reading paused
+  bool closing_ = false;         // no more reads or replies
+  bool reading_paused_ = false;  // an answer waits (hello saving an identity)
 
   TokenBucket bucket_;
   Clock::time_point flood_window_start_;
   std::size_t refused_in_window_ = 0;
-
-  std::optional<Player> player_;  // from hello: who this connection speaks for
-  std::set<TableId> spectating_;     // tables to tell when the connection ends
 };
 
 }  // namespace elgrande::server

@@ -1,4 +1,4 @@
-#include "config.hpp"
+#include "ops/config.hpp"
 
 #include <algorithm>
 #include <array>

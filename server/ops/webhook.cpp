@@ -1,4 +1,4 @@
-#include "webhook.hpp"
+#include "ops/webhook.hpp"
 
 #include <openssl/ssl.h>
 #include <spdlog/spdlog.h>

@@ -8,8 +8,8 @@
 #include <optional>
 #include <string>
 
-#include "metrics.hpp"
-#include "net.hpp"
+#include "ops/metrics.hpp"
+#include "net/net.hpp"
 
 namespace elgrande::server {
 

@@ -1,4 +1,4 @@
-#include "storage.hpp"
+#include "storage/storage.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -20,26 +20,21 @@ constexpr std::chrono::seconds kShutdownPatience{10};
 
 }  // namespace
 
-Storage::Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics> metrics)
+Storage::Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics> metrics,
+                 std::size_t max_pending)
     : database_(std::move(database)),
       store_(std::make_unique<db::Store>(*database_)),
       metrics_(std::move(metrics)),
+      max_pending_(max_pending),
       thread_([this] { run(); }) {}
 
 Storage::~Storage() { stop(); }
 
-void Storage::write(Work work, Done done) {
+void Storage::write(Stream stream, Work work, Done done) {
+  pending_.fetch_add(1, std::memory_order_relaxed);
   {
     const std::lock_guard lock(mutex_);
-    queue_.push_back(Job{std::move(work), done ? std::move(done) : Done([](bool) {})});
-  }
-  wake_.notify_one();
-}
-
-void Storage::read(Work work) {
-  {
-    const std::lock_guard lock(mutex_);
-    queue_.push_back(Job{std::move(work), nullptr});
+    queue_.push_back(Job{stream, std::move(work), done ? std::move(done) : Done([](bool) {})});
   }
   wake_.notify_one();
 }
@@ -54,34 +49,38 @@ void Storage::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+bool Storage::stopping() {
+  const std::lock_guard lock(mutex_);
+  return stopping_;
+}
+
 void Storage::run() {
   for (;;) {
-    std::deque<Job> batch;
+    std::vector<Job> batch;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping, and nothing left to do
-      batch.swap(queue_);
+      batch.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
+      queue_.clear();
     }
-    // Consecutive writes share one transaction; a read sees every write asked before it.
-    std::vector<Job> writes;
-    for (Job& job : batch) {
-      if (job.done) {
-        writes.push_back(std::move(job));
-        continue;
-      }
-      commit(writes);
-      try {
-        job.work(*store_);
-      } catch (const std::exception& error) {
-        spdlog::error("database read failed: {}", error.what());
-      }
-    }
-    commit(writes);
+    commit(batch);
   }
 }
 
+void Storage::finish(Job& job, bool committed) {
+  if (!committed && job.stream != kNoStream) abandoned_.insert(job.stream);
+  pending_.fetch_sub(1, std::memory_order_relaxed);
+  job.done(committed);
+}
+
 void Storage::commit(std::vector<Job>& writes) {
+  // A stream that lost a write loses every later one: committing them would leave a gap.
+  std::erase_if(writes, [this](Job& job) {
+    if (job.stream == kNoStream || !abandoned_.contains(job.stream)) return false;
+    finish(job, false);
+    return true;
+  });
   if (writes.empty()) return;
   const auto started = Clock::now();
   auto wait = kFirstRetry;
@@ -93,12 +92,7 @@ void Storage::commit(std::vector<Job>& writes) {
       break;
     } catch (const db::Error& error) {
       metrics_->db_errors.fetch_add(1, std::memory_order_relaxed);
-      bool stopping = false;
-      {
-        const std::lock_guard lock(mutex_);
-        stopping = stopping_;
-      }
-      if (error.transient() && !(stopping && Clock::now() - started > kShutdownPatience)) {
+      if (error.transient() && !(stopping() && Clock::now() - started > kShutdownPatience)) {
         if (healthy_.exchange(false)) spdlog::error("database write failed, retrying: {}", error.what());
         std::this_thread::sleep_for(wait);
         wait = std::min(wait * 2, kLongestRetry);
@@ -109,28 +103,31 @@ void Storage::commit(std::vector<Job>& writes) {
       // A write that throws on its own (a bug): the others must not go down with it.
       spdlog::critical("database write failed: {}", error.what());
     }
-    // Give each write its own transaction, so only the failing ones are lost.
+    // Give each write its own transaction, so only the failing ones are lost, and nothing
+    // of a stream after its first loss.
     for (Job& job : writes) {
       bool committed = false;
-      try {
-        db::Transaction transaction(*database_);
-        job.work(*store_);
-        transaction.commit();
-        committed = true;
-      } catch (const std::exception& error) {
-        spdlog::critical("a write is abandoned: {}", error.what());
+      if (job.stream == kNoStream || !abandoned_.contains(job.stream)) {
+        try {
+          db::Transaction transaction(*database_);
+          job.work(*store_);
+          transaction.commit();
+          committed = true;
+        } catch (const std::exception& error) {
+          spdlog::critical("a write{} is abandoned: {}",
+                           job.stream == kNoStream ? "" : " of table " + std::to_string(job.stream),
+                           error.what());
+        }
       }
-      job.done(committed);
+      finish(job, committed);
     }
-    writes.clear();
     return;
   }
   if (!healthy_.exchange(true)) spdlog::info("database writes succeed again");
   metrics_->db_commits.fetch_add(1, std::memory_order_relaxed);
   metrics_->db_writes.fetch_add(writes.size(), std::memory_order_relaxed);
   metrics_->commit_latency.observe(Clock::now() - started);
-  for (Job& job : writes) job.done(true);
-  writes.clear();
+  for (Job& job : writes) finish(job, true);
 }
 
 }  // namespace elgrande::server

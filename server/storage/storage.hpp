@@ -2,65 +2,88 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/store.hpp"
-#include "metrics.hpp"
+#include "ops/metrics.hpp"
 
 namespace elgrande::server {
 
-// The server's database connection, on a thread of its own: SQLite blocks, and nothing
-// that blocks may run on the I/O threads. Writes that queue up while a commit is on its
-// way to the disk go into the next transaction together (group commit), so one sync to
-// the disk covers the moves of many tables, and no write is reported done before its
-// transaction has committed.
+// The server's writing database connection, on a thread of its own: SQLite blocks, and
+// nothing that blocks may run on the I/O threads. Writes that queue up while a commit is
+// on its way to the disk go into the next transaction together (group commit), so one
+// sync to the disk covers the moves of many tables, and no write is reported done before
+// its transaction has committed. Reads go to a Reader, on connections of their own.
 class Storage {
  public:
   using Work = std::function<void(db::Store&)>;
   // Runs on the database thread once the write is committed (true) or abandoned (false);
   // it should only post to the strand that waits for it.
   using Done = std::function<void(bool committed)>;
+  // Whose writes must commit in the order they were asked for, without a gap: a table's
+  // id, or kNoStream for writes that stand alone (a new identity, a rename).
+  using Stream = std::int64_t;
+  static constexpr Stream kNoStream = 0;
 
-  // Takes over the connection, which must be migrated already.
-  Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics> metrics);
+  // Takes over the connection, which must be migrated already. Past `max_pending` writes
+  // waiting, accepting() turns false until the queue drains.
+  Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics> metrics,
+          std::size_t max_pending = 100'000);
   ~Storage();  // stop()
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
 
-  // Callable from any thread. Writes and reads run in the order they were asked for.
-  void write(Work work, Done done);
-  void read(Work work);  // outside any transaction: for queries
+  // Callable from any thread. Writes commit in the order they were asked for. Once a
+  // write of a stream is abandoned, every later write of that stream is abandoned too, so
+  // that a table's log never commits past a gap.
+  void write(Stream stream, Work work, Done done);
+  void write(Work work, Done done) { write(kNoStream, std::move(work), std::move(done)); }
 
   // Runs everything queued so far, then ends the thread. Idempotent.
   void stop();
 
   // False while commits keep failing for a reason that may pass (a full disk, a lock
-  // held elsewhere, an I/O error); tables refuse new moves meanwhile.
+  // held elsewhere, an I/O error).
   bool healthy() const { return healthy_.load(std::memory_order_relaxed); }
+  // Whether a new change should be taken at all: healthy, and the queue not too long.
+  // Everyone who changes something asks first and refuses with `unavailable` otherwise,
+  // so that an outage neither grows the queue without bound nor loses anything.
+  bool accepting() const {
+    return healthy() && pending_.load(std::memory_order_relaxed) < max_pending_;
+  }
+  std::size_t pending() const { return pending_.load(std::memory_order_relaxed); }
 
  private:
   struct Job {
+    Stream stream;
     Work work;
-    Done done;  // empty for a read
+    Done done;
   };
 
   void run();
   void commit(std::vector<Job>& writes);
+  void finish(Job& job, bool committed);
+  bool stopping();
 
   std::unique_ptr<db::Database> database_;
   std::unique_ptr<db::Store> store_;
   std::shared_ptr<Metrics> metrics_;
+  const std::size_t max_pending_;
 
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Job> queue_;
   bool stopping_ = false;
   std::atomic<bool> healthy_{true};
+  std::atomic<std::size_t> pending_{0};
+  std::set<Stream> abandoned_;  // streams with a lost write; database thread only
   std::thread thread_;
 };
 

@@ -1,29 +1,23 @@
-#include "table.hpp"
+#include "tables/table.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <boost/asio/post.hpp>
 #include <random>
-#include <unordered_map>
 
+#include "common/unix_time.hpp"
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/decisions.hpp"
 #include "elgrande/engine/view.hpp"
-#include "unix_time.hpp"
-#include "webhook.hpp"
-#include "ws_session.hpp"
 
 namespace elgrande::server {
 namespace {
 
-namespace protocol = elgrande::protocol;
 using protocol::ErrorCode;
 using protocol::Json;
 
 constexpr std::size_t kMaxChatBytes = 500;
-// A snapshot every so many commands bounds what a restart replays per game.
-constexpr std::uint32_t kSnapshotEvery = 32;
 
 std::uint64_t secret_seed() {
   std::random_device entropy("/dev/urandom");
@@ -37,8 +31,6 @@ Json chat_line_json(const db::ChatLine& line) {
   return json;
 }
 
-constexpr std::array<std::string_view, 3> kKindNames{"empty", "human", "bot"};
-
 ErrorCode error_for(Rejection::Code code) {
   switch (code) {
     case Rejection::Code::not_your_turn:
@@ -50,79 +42,77 @@ ErrorCode error_for(Rejection::Code code) {
   }
 }
 
-}  // namespace
-
-Table::Table(net::any_io_executor executor, Lobby& lobby, Storage& storage, TableId id, Player host,
-             TableConfig config)
-    : strand_(std::move(executor)),
-      lobby_(lobby),
-      storage_(storage),
-      id_(id),
-      config_(std::move(config)),
-      host_(host.id),
-      created_at_ms_(unix_milliseconds()),
-      seats_(static_cast<std::size_t>(config_.options.players)),
-      bot_timer_(strand_),
-      clock_timer_(strand_),
-      expiry_timer_(strand_) {
-  seats_[0].kind = Seat::Kind::human;
-  seats_[0].player = std::move(host);
+TurnKeeper::Limits limits_of(const TableConfig& config, const TableSettings& settings) {
+  return TurnKeeper::Limits{std::chrono::seconds(config.turn_seconds), settings.bot_delay, settings.restart_grace};
 }
 
-Table::Table(net::any_io_executor executor, Lobby& lobby, Storage& storage, db::RestoredTable restored)
-    : strand_(std::move(executor)),
-      lobby_(lobby),
-      storage_(storage),
+TableConfig config_of(const db::TableRecord& record) {
+  return TableConfig{record.name, record.options, record.turn_seconds,
+                     on_timeout_from(record.on_timeout).value_or(OnTimeout::bot_answers), record.replace_after};
+}
+
+}  // namespace
+
+Table::Table(net::any_io_executor strand, TableServices& services, TableId id, TableSpec spec)
+    : strand_(std::move(strand)),
+      services_(services),
+      id_(id),
+      config_(spec.config.name.empty() ? TableConfig{"Table " + std::to_string(id), spec.config.options,
+                                                     spec.config.turn_seconds, spec.config.on_timeout,
+                                                     spec.config.replace_after}
+                                       : spec.config),
+      auto_start_(spec.auto_start),
+      created_at_ms_(unix_milliseconds()),
+      seating_(Seating::from(spec)),
+      saver_(std::nullopt, 0),
+      feed_(services.metrics, services.webhook, services.max_held_messages),
+      turns_(strand_, *this, limits_of(config_, services.settings), seating_.size()),
+      expiry_timer_(strand_) {}
+
+Table::Table(net::any_io_executor strand, TableServices& services, db::RestoredTable restored, Seating seating)
+    : strand_(std::move(strand)),
+      services_(services),
       id_(restored.table.id),
-      config_{restored.table.name, restored.table.options, restored.table.turn_seconds,
-              on_timeout_from(restored.table.on_timeout).value_or(OnTimeout::bot_answers),
-              restored.table.replace_after},
-      host_(restored.table.host),
+      config_(config_of(restored.table)),
+      auto_start_(restored.table.auto_start),
       created_at_ms_(restored.table.created_at),
       started_at_ms_(restored.table.started_at),
       finished_at_ms_(restored.table.finished_at),
       status_(table_status_from(restored.table.status).value_or(TableStatus::open)),
-      seats_(static_cast<std::size_t>(config_.options.players)),
+      seating_(std::move(seating)),
+      result_saved_(status_ == TableStatus::finished),
       recent_chat_(restored.chat.begin(), restored.chat.end()),
       game_(restored.game),
       seed_(restored.table.seed.value_or(0)),
-      saved_record_(restored.table),
-      bot_timer_(strand_),
-      clock_timer_(strand_),
+      saver_(restored.table,
+             restored.game ? restored.game->version - static_cast<std::uint32_t>(restored.replayed) : 0),
+      feed_(services.metrics, services.webhook, services.max_held_messages),
+      turns_(strand_, *this, limits_of(config_, services.settings), seating_.size()),
       expiry_timer_(strand_) {
-  for (std::size_t s = 0; s < seats_.size() && s < restored.table.seats.size(); ++s) {
-    const db::SeatRecord& stored = restored.table.seats[s];
-    Seat& seat = seats_[s];
-    seat.kind = stored.kind == "human" ? Seat::Kind::human
-                : stored.kind == "bot" ? Seat::Kind::bot
-                                       : Seat::Kind::empty;
-    if (stored.player) {
-      seat.player = lobby_.player(*stored.player).value_or(Player{*stored.player, "?"});
-    }
-    seat.resigned = stored.resigned;
-    seat.replaced = stored.replaced;
-    seat.timeouts = stored.timeouts;
-    if (stored.deadline) seat.deadline_unix_ms = *stored.deadline;
+  for (int s = 0; s < seating_.size() && s < static_cast<int>(restored.table.seats.size()); ++s) {
+    if (const auto deadline = restored.table.seats[static_cast<std::size_t>(s)].deadline) turns_.restore(s, *deadline);
   }
   if (game_) {
     waiting_ = waiting_for(*game_);
     phase_.store(game_->phase, std::memory_order_relaxed);
-    snapshot_version_ = game_->version - static_cast<std::uint32_t>(restored.replayed);
+    // When a restored decision was posed is not known: it counts as posed now, and every
+    // client hears of this version when it comes back.
+    note_decisions(std::nullopt);
   }
 }
 
 // --- Entry points: each hops onto the strand. ---
 
-void Table::open(std::shared_ptr<WsSession> host_session,
-                 std::optional<protocol::RequestId> request_id) {
-  net::post(strand_, [self = shared_from_this(), host_session = std::move(host_session),
-                      request_id = std::move(request_id)] {
+void Table::open(RecipientPtr creator, std::optional<protocol::RequestId> request_id) {
+  net::post(strand_, [self = shared_from_this(), creator = std::move(creator), request_id = std::move(request_id)] {
     self->guarded([&] {
-      self->lobby_.seated(self->host_, self->id_);
       self->save();
-      self->send(host_session, protocol::reply_message("table.create", request_id,
-                                                       {{"table", self->description()}}));
+      if (creator) {
+        self->feed_.send(creator, protocol::reply_message("table.create", request_id,
+                                                          {{"table", self->description()}}));
+      }
       self->send_table_update();
+      if (self->auto_start_ && self->seating_.full()) self->start_game();
     });
   });
 }
@@ -132,100 +122,65 @@ void Table::resume() {
     self->guarded([&] {
       // Deadlines are wall-clock times; one that passed while the server was down (or is
       // about to) is pushed back, so that the player gets a fair chance to come back.
-      const auto now_unix = unix_milliseconds();
-      const auto grace = std::chrono::milliseconds(
-          std::min<std::int64_t>(std::chrono::milliseconds(self->lobby_.settings().restart_grace).count(),
-                                 std::int64_t{self->config_.turn_seconds} * 1000));
-      for (Seat& seat : self->seats_) {
-        if (seat.deadline_unix_ms == 0) continue;
-        const auto left = std::max(std::chrono::milliseconds(seat.deadline_unix_ms - now_unix), grace);
-        seat.deadline = Clock::now() + left;
-        seat.deadline_unix_ms = now_unix + left.count();
-      }
+      self->turns_.resume();
       self->save();
       self->send_table_update();
       if (self->status_ == TableStatus::finished) {
         const auto ends = std::chrono::system_clock::time_point(std::chrono::milliseconds(*self->finished_at_ms_)) +
-                          self->lobby_.settings().finished_lifetime;
+                          self->services_.settings.finished_lifetime;
         return self->expire(std::chrono::duration_cast<Clock::duration>(ends - std::chrono::system_clock::now()));
       }
       if (self->status_ != TableStatus::playing) return;
       self->publish_turns();
-      self->schedule_bot();
-      self->schedule_clock();
+      if (self->waiting_bot()) self->turns_.schedule_bot();
+      self->turns_.schedule_clock();
     });
   });
 }
 
-void Table::handle(std::shared_ptr<WsSession> session, Player player, protocol::Envelope request,
-                   Clock::time_point received) {
-  net::post(strand_, [self = shared_from_this(),
-                      r = Request{std::move(session), std::move(player), std::move(request)},
-                      received] {
+void Table::handle(Handler handler, TableRequest request) {
+  net::post(strand_, [self = shared_from_this(), handler, r = std::move(request)] {
     self->guarded([&] {
-      using Handler = void (Table::*)(const Request&);
-      static const std::unordered_map<std::string_view, Handler> kHandlers{
-          {"table.join", &Table::join},          {"table.seat", &Table::choose_seat},
-          {"table.leave", &Table::leave},        {"table.add_bot", &Table::add_bot},
-          {"table.remove_bot", &Table::remove_bot}, {"table.start", &Table::start},
-          {"table.spectate", &Table::spectate},  {"table.chat", &Table::chat},
-          {"game.resign", &Table::resign},
-      };
       if (self->broken_) {
         return self->refuse(r, ErrorCode::internal,
                             "this table stopped on a server error; a restart brings it back as last saved");
       }
       if (self->closed_) return self->refuse(r, ErrorCode::not_found, "the table is gone");
-      // Spectating changes nothing that is saved; everything else waits for a healthy disk.
-      if (!self->storage_.healthy() && r.envelope.type != "table.spectate") {
+      // Spectating changes nothing that is saved; everything else waits for a disk that
+      // takes changes.
+      if (handler != &Table::spectate && !self->services_.storage.accepting()) {
         return self->refuse(r, ErrorCode::unavailable,
                             "the server cannot save changes at the moment; nothing changed, try again shortly");
       }
-      if (r.envelope.type == "game.command") return self->command(r, received);
-      const auto found = kHandlers.find(r.envelope.type);
-      if (found == kHandlers.end()) {
-        return self->refuse(r, ErrorCode::unknown_type, "unknown message type");
-      }
-      (self.get()->*found->second)(r);
+      (self.get()->*handler)(r);
     });
   });
 }
 
-void Table::player_connected(std::shared_ptr<WsSession> session, PlayerId player) {
-  net::post(strand_, [self = shared_from_this(), session = std::move(session), player] {
+void Table::player_connected(RecipientPtr connection, PlayerId player) {
+  net::post(strand_, [self = shared_from_this(), connection = std::move(connection), player] {
     self->guarded([&] {
-      if (self->closed_) return;
+      if (self->closed_ || !self->seating_.member_seat(player)) return;
+      self->feed_.connect(player, connection);
       self->send_table_update();  // the player shows as connected again
-      self->send_recent_chat(session);
+      self->send_recent_chat(connection);
       if (!self->game_) return;
-      const auto seat = self->seat_of(player);
       // A player whose seat a bot took over watches like a spectator.
-      self->send(session, self->game_update(seat.value_or(kSpectator), {}));
+      self->feed_.send(connection, self->game_update(self->seating_.seat_of(player).value_or(kSpectator), {}));
       // Back after the end (a connection lost at the last move): the result too.
       if (self->status_ == TableStatus::finished) {
-        self->send(session, protocol::push_message("game.over", {{"table", self->id_}, {"result", self->result()}}));
+        self->feed_.send(connection, protocol::push_message("game.over", {{"table", self->id_}, {"result", self->result()}}));
       }
     });
   });
 }
 
-void Table::player_disconnected(PlayerId /*player*/) {
-  net::post(strand_, [self = shared_from_this()] {
+void Table::connection_closed(const Recipient* connection) {
+  net::post(strand_, [self = shared_from_this(), connection] {
     self->guarded([&] {
+      self->feed_.disconnect(connection);
+      // A player shows as disconnected; a spectator leaves the count.
       if (!self->closed_) self->send_table_update();
-    });
-  });
-}
-
-void Table::spectator_left(const WsSession* session) {
-  net::post(strand_, [self = shared_from_this(), session] {
-    self->guarded([&] {
-      const auto before = self->spectators_.size();
-      std::erase_if(self->spectators_, [&](const std::weak_ptr<WsSession>& weak) {
-        const auto alive = weak.lock();
-        return !alive || alive.get() == session;
-      });
-      if (!self->closed_ && self->spectators_.size() != before) self->send_table_update();
     });
   });
 }
@@ -234,153 +189,116 @@ void Table::close() {
   net::post(strand_, [self = shared_from_this()] {
     self->guarded([&] {
       self->closed_ = true;
-      self->bot_timer_.cancel();
-      self->clock_timer_.cancel();
+      self->turns_.stop();
       self->expiry_timer_.cancel();
     });
   });
 }
 
-// --- Lobby requests. ---
+// --- Requests before the game. ---
 
-void Table::join(const Request& r) {
-  if (const auto mine = seat_of(r.player.id)) {
-    return refuse(r, ErrorCode::wrong_state, "you already sit at seat " + std::to_string(*mine));
-  }
+void Table::join(const TableRequest& r) {
   if (!require_status(r, TableStatus::open, "join")) return;
   std::optional<int> seat;
-  if (!pick_empty_seat(r, seat)) return;
-  seats_[*seat] = Seat{};
-  seats_[*seat].kind = Seat::Kind::human;
-  seats_[*seat].player = r.player;
-  std::erase_if(spectators_, [&](const auto& weak) { return weak.lock() == r.session; });
-  lobby_.seated(r.player.id, id_);
+  if (!read_seat(r, false, seat)) return;
+  const SeatOrRefusal joined = seating_.join(r.player, seat);
+  if (const auto* refusal = std::get_if<Refusal>(&joined)) return refuse(r, *refusal);
+  feed_.stop_watching(r.from.get());
   save();
-  reply(r, {{"table", description()}, {"seat", *seat}});
-  send_recent_chat(r.session);
+  reply(r, {{"table", description()}, {"seat", std::get<int>(joined)}});
+  send_recent_chat(r.from);
   send_table_update();
+  if (auto_start_ && seating_.full()) start_game();
 }
 
-void Table::choose_seat(const Request& r) {
+void Table::choose_seat(const TableRequest& r) {
   if (!require_status(r, TableStatus::open, "change seats")) return;
-  const auto mine = seat_of(r.player.id);
-  if (!mine) return refuse(r, ErrorCode::wrong_state, "you do not sit at this table");
   std::optional<int> seat;
   if (!read_seat(r, true, seat)) return;
-  if (*seat != *mine) {
-    if (seats_[*seat].kind != Seat::Kind::empty) {
-      return refuse(r, ErrorCode::seat_taken, "seat " + std::to_string(*seat) + " is taken");
-    }
-    std::swap(seats_[*seat], seats_[*mine]);
-    save();
-  }
+  const SeatOrRefusal moved = seating_.move(r.player.id, *seat);
+  if (const auto* refusal = std::get_if<Refusal>(&moved)) return refuse(r, *refusal);
+  save();
   reply(r, {{"table", description()}, {"seat", *seat}});
   send_table_update();
 }
 
-void Table::leave(const Request& r) {
-  if (const auto mine = seat_of(r.player.id)) {
+void Table::leave(const TableRequest& r) {
+  if (seating_.seat_of(r.player.id) || (status_ == TableStatus::finished && seating_.member_seat(r.player.id))) {
     if (status_ == TableStatus::playing) {
       return refuse(r, ErrorCode::wrong_state, "the game has started: resign instead");
     }
-    lobby_.unseated(r.player.id, id_);
-    if (status_ == TableStatus::open) {
-      seats_[*mine] = Seat{};
-      if (is_host(r.player.id)) hand_over_host();
+    if (status_ == TableStatus::finished) {
+      // Off the player's games; the seat stays in the record.
+      seating_.forget(r.player.id);
+      feed_.forget(r.player.id);
+      reply(r);
+      return send_table_update();
     }
-    const bool anyone_left = std::any_of(seats_.begin(), seats_.end(), [](const Seat& seat) {
-      return seat.kind == Seat::Kind::human;
-    });
-    if (status_ == TableStatus::open && !anyone_left) {
+    seating_.leave(r.player.id);
+    feed_.forget(r.player.id);
+    welcomed_.erase(r.player.id);
+    if (!seating_.anyone_human()) {
       // Bots alone do not keep a table that has not started.
       closed_ = true;
       persist([id = id_](db::Store& store) { store.delete_table(id); });
       reply(r);
-      lobby_.remove_table(id_);
+      services_.directory.remove(id_);
       return;
     }
-    if (status_ == TableStatus::open) save();
+    save();
     reply(r);
-    if (status_ == TableStatus::open) send_table_update();
-    return;
+    return send_table_update();
   }
-  const auto before = spectators_.size();
-  std::erase_if(spectators_, [&](const auto& weak) {
-    const auto alive = weak.lock();
-    return !alive || alive == r.session;
-  });
-  if (spectators_.size() == before) {
-    return refuse(r, ErrorCode::wrong_state, "you are not at this table");
-  }
+  if (!feed_.stop_watching(r.from.get())) return refuse(r, ErrorCode::wrong_state, "you are not at this table");
   reply(r);
   send_table_update();
 }
 
-void Table::add_bot(const Request& r) {
-  if (!require_status(r, TableStatus::open, "add a bot") || !require_host(r)) return;
+void Table::add_bot(const TableRequest& r) {
+  if (!require_status(r, TableStatus::open, "add a bot")) return;
   std::optional<int> seat;
-  if (!pick_empty_seat(r, seat)) return;
-  seats_[*seat].kind = Seat::Kind::bot;
+  if (!read_seat(r, false, seat)) return;
+  const SeatOrRefusal added = seating_.add_bot(r.player.id, seat);
+  if (const auto* refusal = std::get_if<Refusal>(&added)) return refuse(r, *refusal);
   save();
-  reply(r, {{"table", description()}, {"seat", *seat}});
+  reply(r, {{"table", description()}, {"seat", std::get<int>(added)}});
   send_table_update();
+  if (auto_start_ && seating_.full()) start_game();
 }
 
-void Table::remove_bot(const Request& r) {
-  if (!require_status(r, TableStatus::open, "remove a bot") || !require_host(r)) return;
+void Table::remove_bot(const TableRequest& r) {
+  if (!require_status(r, TableStatus::open, "remove a bot")) return;
   std::optional<int> seat;
   if (!read_seat(r, true, seat)) return;
-  if (seats_[*seat].kind != Seat::Kind::bot) {
-    return refuse(r, ErrorCode::wrong_state, "seat " + std::to_string(*seat) + " is not a bot");
-  }
-  seats_[*seat] = Seat{};
+  if (auto refusal = seating_.remove_bot(r.player.id, *seat)) return refuse(r, *refusal);
   save();
   reply(r, {{"table", description()}});
   send_table_update();
 }
 
-void Table::start(const Request& r) {
-  if (!require_status(r, TableStatus::open, "start") || !require_host(r)) return;
-  if (const auto empty = first_empty_seat()) {
-    return refuse(r, ErrorCode::wrong_state,
-                  "seat " + std::to_string(*empty) + " is empty: seat a player or a bot");
-  }
-  seed_ = secret_seed();
-  Events events;
-  game_ = new_game(config_.options, seed_, &events);
-  status_ = TableStatus::playing;
-  started_at_ms_ = unix_milliseconds();
-  lobby_.metrics().games_started.fetch_add(1, std::memory_order_relaxed);
-  spdlog::info("table {}: game started ({} seats)", id_, seats_.size());
-  const std::uint8_t before = changed(std::nullopt);
-  reply(r);
-  send_table_update();
-  announce(events, before);
+void Table::start(const TableRequest& r) {
+  if (!require_status(r, TableStatus::open, "start")) return;
+  if (auto refusal = seating_.may_start(r.player.id)) return refuse(r, *refusal);
+  start_game(&r);
 }
 
-void Table::spectate(const Request& r) {
-  if (seat_of(r.player.id)) return refuse(r, ErrorCode::wrong_state, "you sit at this table");
-  const bool watching = std::any_of(spectators_.begin(), spectators_.end(),
-                                    [&](const auto& weak) { return weak.lock() == r.session; });
-  if (!watching) spectators_.push_back(r.session);
+void Table::spectate(const TableRequest& r) {
+  if (seating_.seat_of(r.player.id)) return refuse(r, ErrorCode::wrong_state, "you sit at this table");
+  const bool new_spectator = feed_.watch(r.from);
   reply(r, {{"table", description()}});
-  send_recent_chat(r.session);
-  if (game_) send(r.session, game_update(kSpectator, {}));
-  if (!watching) send_table_update();
+  send_recent_chat(r.from);
+  if (game_) feed_.send(r.from, game_update(kSpectator, {}));
+  if (new_spectator) send_table_update();
 }
 
-void Table::chat(const Request& r) {
+void Table::chat(const TableRequest& r) {
   const auto text = r.envelope.payload.find("text");
-  if (text == r.envelope.payload.end() || !text->is_string() ||
-      text->get_ref<const std::string&>().empty() ||
+  if (text == r.envelope.payload.end() || !text->is_string() || text->get_ref<const std::string&>().empty() ||
       text->get_ref<const std::string&>().size() > kMaxChatBytes) {
-    return refuse(r, ErrorCode::bad_payload,
-                  "text: must be a string of 1 to " + std::to_string(kMaxChatBytes) + " bytes");
+    return refuse(r, ErrorCode::bad_payload, "text: must be a string of 1 to " + std::to_string(kMaxChatBytes) + " bytes");
   }
-  const auto seat = seat_of(r.player.id);
-  const bool watching = std::any_of(spectators_.begin(), spectators_.end(),
-                                    [&](const auto& weak) { return weak.lock() == r.session; });
-  if (!seat && !watching) {
+  const auto seat = seating_.seat_of(r.player.id);
+  if (!seat && !feed_.watching(r.from.get())) {
     return refuse(r, ErrorCode::wrong_state, "join or spectate the table to chat");
   }
   const db::ChatLine line{r.player.id, r.player.name, seat, text->get<std::string>(), unix_milliseconds()};
@@ -390,109 +308,98 @@ void Table::chat(const Request& r) {
   Json message = chat_line_json(line);
   message["table"] = id_;
   reply(r);
-  send_to_members(protocol::push_message("table.chat", std::move(message)));
+  feed_.send_to_members(seating_, protocol::push_message("table.chat", std::move(message)));
 }
 
-void Table::send_recent_chat(const std::shared_ptr<WsSession>& to) {
+void Table::send_recent_chat(const RecipientPtr& to) {
   if (recent_chat_.empty()) return;
   Json lines = Json::array();
   for (const db::ChatLine& line : recent_chat_) lines.push_back(chat_line_json(line));
-  send(to, protocol::push_message("table.chat_history", {{"table", id_}, {"lines", std::move(lines)}}));
+  feed_.send(to, protocol::push_message("table.chat_history", {{"table", id_}, {"lines", std::move(lines)}}));
 }
 
-// --- Game requests. ---
+// --- Requests during the game. ---
 
-void Table::command(const Request& r, Clock::time_point received) {
+void Table::command(const TableRequest& r) {
   if (status_ != TableStatus::playing) {
-    return refuse(r, ErrorCode::wrong_state,
-                  status_ == TableStatus::open ? "the game has not started" : "the game is over");
+    return refuse(r, ErrorCode::wrong_state, status_ == TableStatus::open ? "the game has not started" : "the game is over");
   }
-  const auto seat = seat_of(r.player.id);
+  const auto seat = seating_.seat_of(r.player.id);
   if (!seat) return refuse(r, ErrorCode::forbidden, "you do not play at this table");
-  const auto json = r.envelope.payload.find("command");
-  if (json == r.envelope.payload.end()) {
-    return refuse(r, ErrorCode::bad_payload, "command: missing");
+  const Json& payload = r.envelope.payload;
+  const auto json = payload.find("command");
+  if (json == payload.end()) return refuse(r, ErrorCode::bad_payload, "command: missing");
+  if (const auto version = payload.find("version"); version != payload.end()) {
+    if (!version->is_number_integer() || version->get<std::int64_t>() < 0) {
+      return refuse(r, ErrorCode::bad_payload, "version: must be the game version the command answers");
+    }
+    // An answer given before the seat's pending decision was posed (a double click, a
+    // late answer) must not apply to it. Another seat's answer to a simultaneous decision
+    // moves the version on but leaves this seat's decision as it was, so it does not count.
+    const std::int64_t answered = version->get<std::int64_t>();
+    const std::uint32_t posed = posed_at_[static_cast<std::size_t>(*seat)];
+    if (answered < posed || answered > game_->version) {
+      return refuse(r, ErrorCode::stale_version,
+                    "your decision was posed at version " + std::to_string(posed) + " and the game is at " +
+                        std::to_string(game_->version) + ", not " + std::to_string(answered) + "; nothing changed");
+    }
   }
   protocol::Decoded<Command> decoded = protocol::command_from_json(*json);
-  if (!decoded) {
-    return refuse(r, ErrorCode::bad_payload, "command: " + decoded.error().message);
-  }
+  if (!decoded) return refuse(r, ErrorCode::bad_payload, "command: " + decoded.error().message);
   Events events;
   if (const auto rejection = apply(*game_, *seat, decoded.value(), events)) {
     const ErrorCode code = error_for(rejection->code);
     // The engine's reason goes with the codes that concern the command itself.
-    return refuse(r, code, rejection->reason,
-                  code == ErrorCode::wrong_state ? std::string_view() : name(rejection->code));
+    return refuse(r, code, rejection->reason, code == ErrorCode::wrong_state ? std::string_view() : name(rejection->code));
   }
-  unsaved_.push_back(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(*seat),
-                                       std::move(decoded.value()), db::Source::player,
-                                       unix_milliseconds()});
+  saver_.log(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(*seat), std::move(decoded.value()),
+                               db::Source::player, unix_milliseconds()});
   // An answer of the player's own clears the count of timeouts in a row.
-  const bool was_late = std::exchange(seats_[static_cast<std::size_t>(*seat)].timeouts, 0) > 0;
-  lobby_.metrics().commands.fetch_add(1, std::memory_order_relaxed);
+  const bool was_late = std::exchange(seating_[*seat].timeouts, 0) > 0;
+  services_.metrics.commands.fetch_add(1, std::memory_order_relaxed);
   const std::uint8_t before = changed(*seat);
-  commands_waiting_.emplace_back(saves_, received);
+  feed_.track(r.received);
   reply(r, {{"version", game_->version}});
   if (was_late) send_table_update();
   announce(events, before);
 }
 
-void Table::resign(const Request& r) {
+void Table::resign(const TableRequest& r) {
   if (status_ != TableStatus::playing) {
     return refuse(r, ErrorCode::wrong_state, "only a game in progress can be resigned");
   }
-  const auto seat = seat_of(r.player.id);
+  const auto seat = seating_.seat_of(r.player.id);
   if (!seat) return refuse(r, ErrorCode::wrong_state, "you do not play at this table");
-  seats_[static_cast<std::size_t>(*seat)].resigned = true;
-  hand_to_bot(*seat);
+  seating_.resign(*seat);
+  turns_.clear(*seat);
   spdlog::info("table {}: seat {} resigned; a bot plays it", id_, *seat);
   save();
   reply(r);
   send_table_update();
   publish_turns();
-  schedule_bot();
+  if (waiting_bot()) turns_.schedule_bot();
 }
 
 // --- Checks and answers. ---
 
-bool Table::require_status(const Request& r, TableStatus status, std::string_view doing) {
+bool Table::require_status(const TableRequest& r, TableStatus status, std::string_view doing) {
   if (status_ == status) return true;
-  refuse(r, ErrorCode::wrong_state,
-         "cannot " + std::string(doing) + ": the table is " + std::string(name(status_)));
+  refuse(r, ErrorCode::wrong_state, "cannot " + std::string(doing) + ": the table is " + std::string(name(status_)));
   return false;
 }
 
-bool Table::require_host(const Request& r) {
-  if (is_host(r.player.id)) return true;
-  refuse(r, ErrorCode::forbidden, "only the table's host may do this");
-  return false;
-}
-
-bool Table::pick_empty_seat(const Request& r, std::optional<int>& seat) {
-  if (!read_seat(r, false, seat)) return false;
-  if (!seat) {
-    seat = first_empty_seat();
-    if (!seat) refuse(r, ErrorCode::table_full, "every seat is taken");
-    return seat.has_value();
-  }
-  if (seats_[*seat].kind == Seat::Kind::empty) return true;
-  refuse(r, ErrorCode::seat_taken, "seat " + std::to_string(*seat) + " is taken");
-  return false;
-}
-
-bool Table::read_seat(const Request& r, bool required, std::optional<int>& seat) {
+bool Table::read_seat(const TableRequest& r, bool required, std::optional<int>& seat) {
   const auto field = r.envelope.payload.find("seat");
   if (field == r.envelope.payload.end()) {
-    if (!required) return true;
-    refuse(r, ErrorCode::bad_payload, "seat: missing");
-    return false;
+    if (required) refuse(r, ErrorCode::bad_payload, "seat: missing");
+    return !required;
   }
   if (!field->is_number_integer()) {
     refuse(r, ErrorCode::bad_payload, "seat: must be an integer");
     return false;
   }
   const auto value = field->get<std::int64_t>();
-  if (value < 0 || value >= static_cast<std::int64_t>(seats_.size())) {
+  if (value < 0 || value >= seating_.size()) {
     refuse(r, ErrorCode::not_found, "no seat " + std::to_string(value) + " at this table");
     return false;
   }
@@ -500,69 +407,74 @@ bool Table::read_seat(const Request& r, bool required, std::optional<int>& seat)
   return true;
 }
 
-void Table::reply(const Request& r, Json payload) {
-  send(r.session, protocol::reply_message(r.envelope.type, r.envelope.id, std::move(payload)));
+void Table::reply(const TableRequest& r, Json payload) {
+  feed_.send(r.from, protocol::reply_message(r.envelope.type, r.envelope.id, std::move(payload)));
 }
 
-void Table::refuse(const Request& r, ErrorCode code, std::string_view message,
-                   std::string_view reason) {
-  lobby_.metrics().count_error(code);
+void Table::refuse(const TableRequest& r, ErrorCode code, std::string_view message, std::string_view reason) {
+  services_.metrics.count_error(code);
   // Through the outbox like any answer: a refusal caused by an earlier command of the
   // same client must not overtake that command's reply.
-  send(r.session, protocol::error_message(code, message, r.envelope.id, reason));
-}
-
-std::optional<int> Table::seat_of(PlayerId player) const {
-  for (std::size_t s = 0; s < seats_.size(); ++s) {
-    if (seats_[s].kind == Seat::Kind::human && seats_[s].player->id == player) {
-      return static_cast<int>(s);
-    }
-  }
-  return std::nullopt;
-}
-
-std::optional<int> Table::first_empty_seat() const {
-  for (std::size_t s = 0; s < seats_.size(); ++s) {
-    if (seats_[s].kind == Seat::Kind::empty) return static_cast<int>(s);
-  }
-  return std::nullopt;
-}
-
-void Table::hand_over_host() {
-  for (const Seat& seat : seats_) {
-    if (seat.kind == Seat::Kind::human) {
-      host_ = seat.player->id;
-      return;
-    }
-  }
-}
-
-void Table::hand_to_bot(int s) {
-  Seat& seat = seats_[static_cast<std::size_t>(s)];
-  seat.kind = Seat::Kind::bot;
-  seat.deadline.reset();
-  seat.deadline_unix_ms = 0;
-  // The player stays a member of the table and watches the rest of the game.
+  feed_.send(r.from, protocol::error_message(code, message, r.envelope.id, reason));
 }
 
 // --- The game. ---
 
+void Table::start_game(const TableRequest* asked) {
+  seed_ = secret_seed();
+  Events events;
+  game_ = new_game(config_.options, seed_, &events);
+  status_ = TableStatus::playing;
+  started_at_ms_ = unix_milliseconds();
+  services_.metrics.games_started.fetch_add(1, std::memory_order_relaxed);
+  spdlog::info("table {}: game started ({} seats)", id_, seating_.size());
+  const std::uint8_t before = changed(std::nullopt);
+  if (asked) reply(*asked);
+  send_table_update();
+  announce(events, before);
+}
+
+std::optional<int> Table::waiting_bot() const {
+  for (int s = 0; s < seating_.size(); ++s) {
+    if (((waiting_ >> s) & 1u) && seating_[s].kind == Seat::Kind::bot) return s;
+  }
+  return std::nullopt;
+}
+
 void Table::play(int seat, const Command& command, db::Source source, Events& events) {
   if (const auto rejection = apply(*game_, seat, command, events)) {
     // The bot draws from the engine's own constraints; a refusal is an engine bug.
-    throw InvariantBroken("table " + std::to_string(id_) + ": the engine refused its bot: " +
-                          rejection->reason);
+    throw InvariantBroken("table " + std::to_string(id_) + ": the engine refused its bot: " + rejection->reason);
   }
-  unsaved_.push_back(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(seat), command,
-                                       source, unix_milliseconds()});
-  lobby_.metrics().bot_commands.fetch_add(1, std::memory_order_relaxed);
+  saver_.log(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(seat), command, source, unix_milliseconds()});
+  services_.metrics.bot_commands.fetch_add(1, std::memory_order_relaxed);
+}
+
+// The bots' choices are logged like anyone's, so their generator needs no saving: it is
+// drawn afresh from the secret seed and the game's version, the same after a restart.
+Rng Table::bot_rng() const {
+  return Rng{seed_ ^ 0xB07B07B07B07B07Bull ^ (std::uint64_t{game_->version} * 0x9E3779B97F4A7C15ull)};
+}
+
+void Table::note_decisions(std::optional<int> actor) {
+  std::array<std::optional<Decision>, kMaxPlayers> now{};
+  for (const Decision& decision : pending(*game_)) now[decision.seat] = decision;
+  for (std::size_t s = 0; s < now.size(); ++s) {
+    if (now[s] != decisions_[s] || actor == static_cast<int>(s)) posed_at_[s] = game_->version;
+  }
+  decisions_ = now;
 }
 
 std::uint8_t Table::changed(std::optional<int> actor) {
   const std::uint8_t before = waiting_;
   waiting_ = waiting_for(*game_);
+  note_decisions(actor);
   phase_.store(game_->phase, std::memory_order_relaxed);
-  update_deadlines(actor);
+  std::uint8_t owing = 0;
+  for (int s = 0; s < seating_.size(); ++s) {
+    if (seating_[s].kind == Seat::Kind::human) owing |= static_cast<std::uint8_t>(waiting_ & (1u << s));
+  }
+  turns_.update(owing, actor);
   if (is_over(*game_)) {
     status_ = TableStatus::finished;
     finished_at_ms_ = unix_milliseconds();
@@ -572,122 +484,66 @@ std::uint8_t Table::changed(std::optional<int> actor) {
 }
 
 void Table::announce(const Events& events, std::uint8_t waiting_before) {
-  send_game_updates(events);
+  feed_.send_per_seat(seating_, [&](int viewer) { return game_update(viewer, events); });
   publish_turns();
   if (status_ == TableStatus::finished) return finish();
   notify_turns(waiting_before);
-  schedule_bot();
-  schedule_clock();
+  if (waiting_bot()) turns_.schedule_bot();
+  turns_.schedule_clock();
 }
 
-void Table::after_change(const Events& events, std::optional<int> actor) {
-  const std::uint8_t before = changed(actor);
-  announce(events, before);
-}
+bool Table::may_play() { return services_.storage.accepting(); }
 
-void Table::update_deadlines(std::optional<int> actor) {
-  if (config_.turn_seconds == 0) return;
-  const auto limit = std::chrono::seconds(config_.turn_seconds);
-  for (std::size_t s = 0; s < seats_.size(); ++s) {
-    Seat& seat = seats_[s];
-    const bool owes = (waiting_ >> s) & 1u;
-    if (!owes || seat.kind != Seat::Kind::human) {
-      seat.deadline.reset();
-      seat.deadline_unix_ms = 0;
-    } else if (!seat.deadline || actor == static_cast<int>(s)) {
-      // A new decision gets the full time; one still open keeps its deadline.
-      seat.deadline = Clock::now() + limit;
-      seat.deadline_unix_ms = unix_milliseconds(std::chrono::system_clock::now() + limit);
-    }
-  }
-}
-
-std::optional<int> Table::waiting_bot() const {
-  for (std::size_t s = 0; s < seats_.size(); ++s) {
-    if (((waiting_ >> s) & 1u) && seats_[s].kind == Seat::Kind::bot) return static_cast<int>(s);
-  }
-  return std::nullopt;
-}
-
-// The bots' choices are logged like anyone's, so their generator needs no saving: it is
-// drawn afresh from the secret seed and the game's version, the same after a restart.
-Rng Table::bot_rng() const {
-  return Rng{seed_ ^ 0xB07B07B07B07B07Bull ^ (std::uint64_t{game_->version} * 0x9E3779B97F4A7C15ull)};
-}
-
-void Table::schedule_bot() {
-  if (bot_scheduled_ || closed_ || broken_ || !game_ || status_ != TableStatus::playing ||
-      !waiting_bot()) {
-    return;
-  }
-  bot_scheduled_ = true;
-  bot_timer_.expires_after(lobby_.settings().bot_delay);
-  bot_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
-    self->bot_scheduled_ = false;
-    if (ec || self->closed_ || self->broken_ || self->status_ != TableStatus::playing) return;
-    self->guarded([&] {
-      const auto seat = self->waiting_bot();
-      if (!seat) return;
-      Rng rng = self->bot_rng();
-      Events events;
-      self->play(*seat, random_command(*self->game_, *seat, rng), db::Source::bot, events);
-      self->after_change(events, *seat);
-    });
+void Table::bot_turn() {
+  guarded([&] {
+    if (closed_ || broken_ || status_ != TableStatus::playing) return;
+    const auto seat = waiting_bot();
+    if (!seat) return;
+    Rng rng = bot_rng();
+    Events events;
+    play(*seat, random_command(*game_, *seat, rng), db::Source::bot, events);
+    const std::uint8_t before = changed(*seat);
+    announce(events, before);
   });
 }
 
-void Table::schedule_clock() {
-  if (config_.turn_seconds == 0 || closed_ || broken_) return;
-  std::optional<Clock::time_point> earliest;
-  for (const Seat& seat : seats_) {
-    if (seat.deadline && (!earliest || *seat.deadline < *earliest)) earliest = seat.deadline;
-  }
-  if (!earliest) return;
-  // Re-arming cancels the previous wait; a cancelled wait that had already completed is
-  // recognised by its stale generation.
-  const std::uint64_t generation = ++clock_generation_;
-  clock_timer_.expires_at(*earliest);
-  clock_timer_.async_wait([self = shared_from_this(), generation](beast::error_code ec) {
-    if (ec || generation != self->clock_generation_) return;
-    self->guarded([&] { self->on_clock(); });
-  });
-}
-
-void Table::on_clock() {
-  if (closed_ || broken_ || status_ != TableStatus::playing) return;
-  const auto now = Clock::now();
-  for (std::size_t s = 0; s < seats_.size(); ++s) {
-    Seat& seat = seats_[s];
-    if (!seat.deadline || *seat.deadline > now) continue;
-    const int late = static_cast<int>(s);
-    lobby_.metrics().timeouts.fetch_add(1, std::memory_order_relaxed);
-    ++seat.timeouts;
-    const bool replace = config_.on_timeout == OnTimeout::replace_seat &&
-                         seat.timeouts >= config_.replace_after;
-    spdlog::info("table {}: seat {} ran out of time ({} in a row); the server's bot answers{}", id_,
-                 late, seat.timeouts, replace ? " and keeps the seat" : "");
+void Table::time_ran_out(int late) {
+  guarded([&] {
+    if (closed_ || broken_ || status_ != TableStatus::playing) return;
+    services_.metrics.timeouts.fetch_add(1, std::memory_order_relaxed);
+    const int in_a_row = ++seating_[late].timeouts;
+    const bool replace = config_.on_timeout == OnTimeout::replace_seat && in_a_row >= config_.replace_after;
+    spdlog::info("table {}: seat {} ran out of time ({} in a row); the server's bot answers{}", id_, late, in_a_row,
+                 replace ? " and keeps the seat" : "");
     if (replace) {
-      seat.replaced = true;
-      hand_to_bot(late);
+      seating_.replace(late);
+      turns_.clear(late);
     }
     Rng rng = bot_rng();
     Events events;
     play(late, random_command(*game_, late, rng), db::Source::timeout, events);
     const std::uint8_t before = changed(late);
     send_table_update();  // the seat's timeouts, or its new bot
-    return announce(events, before);  // re-arms the clock for the others
-  }
-  schedule_clock();
+    announce(events, before);  // re-arms the clock for the others
+  });
+}
+
+void Table::deadlines_moved() {
+  guarded([&] {
+    spdlog::info("table {}: turn clocks wait while changes cannot be saved", id_);
+    // Saved with the next change; a restart meanwhile grants the same grace anyway.
+    publish_turns();
+    feed_.send_per_seat(seating_, [&](int viewer) { return game_update(viewer, {}); });
+  });
 }
 
 void Table::finish() {
-  bot_timer_.cancel();
-  clock_timer_.cancel();
-  lobby_.metrics().games_finished.fetch_add(1, std::memory_order_relaxed);
+  turns_.stop();
+  services_.metrics.games_finished.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("table {}: game over, scores {}", id_, result()["scores"].dump());
-  send_to_members(protocol::push_message("game.over", {{"table", id_}, {"result", result()}}));
+  feed_.send_to_members(seating_, protocol::push_message("game.over", {{"table", id_}, {"result", result()}}));
   send_table_update();
-  expire(lobby_.settings().finished_lifetime);
+  expire(services_.settings.finished_lifetime);
 }
 
 void Table::expire(Clock::duration after) {
@@ -695,17 +551,23 @@ void Table::expire(Clock::duration after) {
   expiry_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
     if (ec || self->closed_) return;
     self->closed_ = true;
-    self->lobby_.remove_table(self->id_);
+    self->services_.directory.remove(self->id_);
   });
 }
 
-// --- Persistence. ---
+void Table::stop(std::string_view why) {
+  if (!broken_) spdlog::critical("table {}: {}; the table stops until the server restarts", id_, why);
+  broken_ = true;
+  turns_.stop();
+}
+
+// --- Saving. ---
 
 db::TableRecord Table::record() const {
   db::TableRecord record;
   record.id = id_;
   record.name = config_.name;
-  record.host = host_;
+  record.host = seating_.host();
   record.status = std::string(name(status_));
   record.options = config_.options;
   record.turn_seconds = config_.turn_seconds;
@@ -715,94 +577,60 @@ db::TableRecord Table::record() const {
   if (game_) record.seed = seed_;
   record.started_at = started_at_ms_;
   record.finished_at = finished_at_ms_;
-  for (const Seat& seat : seats_) {
+  record.auto_start = auto_start_;
+  for (int s = 0; s < seating_.size(); ++s) {
+    const Seat& seat = seating_[s];
     db::SeatRecord stored;
-    stored.kind = std::string(kKindNames[static_cast<std::size_t>(seat.kind)]);
+    stored.kind = std::string(name(seat.kind));
     if (seat.player) stored.player = seat.player->id;
     stored.resigned = seat.resigned;
     stored.replaced = seat.replaced;
     stored.timeouts = seat.timeouts;
-    if (seat.deadline_unix_ms != 0) stored.deadline = seat.deadline_unix_ms;
+    if (turns_.has_deadline(s)) stored.deadline = turns_.deadline_unix_ms(s);
     record.seats.push_back(std::move(stored));
   }
   return record;
 }
 
 void Table::save() {
-  std::optional<db::TableRecord> changed = record();
-  if (changed == saved_record_) {
-    changed.reset();
-  } else {
-    saved_record_ = changed;
+  std::optional<db::GameResult> result;
+  if (status_ == TableStatus::finished && !result_saved_) {
+    std::vector<std::optional<std::int64_t>> players;
+    for (const Seat& seat : seating_.seats()) players.push_back(seat.player ? std::optional(seat.player->id) : std::nullopt);
+    finishing_ = result = db::result_of(id_, *finished_at_ms_, *game_, players);
   }
-  std::optional<GameState> snapshot;
-  std::optional<std::string> result_json;
-  if (game_ && status_ == TableStatus::playing && game_->version >= snapshot_version_ + kSnapshotEvery) {
-    snapshot = *game_;
-    snapshot_version_ = game_->version;
+  auto work = saver_.changes(record(), game_ ? &*game_ : nullptr, std::move(result));
+  if (!work) return;
+  persist(std::move(*work));
+  if (finishing_ && !result_saved_) {
+    result_saved_ = true;
+    finishing_save_ = feed_.saves();
   }
-  if (!changed && unsaved_.empty() && !snapshot) return;
-  if (changed && status_ == TableStatus::finished) result_json = result().dump();
-  persist([id = id_, changed = std::move(changed), commands = std::exchange(unsaved_, {}),
-           snapshot = std::move(snapshot), result_json = std::move(result_json),
-           finished = status_ == TableStatus::finished](db::Store& store) {
-    if (changed) store.save_table(*changed, result_json);
-    store.append_commands(id, commands);
-    if (snapshot) store.save_snapshot(id, *snapshot);
-    if (finished) store.delete_snapshot(id);  // the log is the record from now on
-  });
 }
 
 void Table::persist(Storage::Work work) {
-  ++saves_;
-  storage_.write(std::move(work), [self = shared_from_this(), save = saves_](bool committed) {
+  feed_.saving();
+  services_.storage.write(id_, std::move(work), [self = shared_from_this(), save = feed_.saves()](bool committed) {
     net::post(self->strand_, [self, save, committed] { self->saved(save, committed); });
   });
 }
 
-void Table::stop(std::string_view why) {
-  if (!broken_) spdlog::critical("table {}: {}; the table stops until the server restarts", id_, why);
-  broken_ = true;
-  bot_timer_.cancel();
-  clock_timer_.cancel();
-}
-
 void Table::saved(std::uint64_t save, bool committed) {
-  if (!committed) {
-    // The state in memory is ahead of the database and cannot be trusted to become the
-    // game's: stop the table. A restart brings it back as last committed.
-    stop("a save failed for good");
-    outbox_.clear();
-    commands_waiting_.clear();
-    return;
-  }
-  committed_ = std::max(committed_, save);
-  flush();
-}
-
-void Table::send(const std::shared_ptr<WsSession>& to, std::shared_ptr<const std::string> message) {
-  if (outbox_.empty() && committed_ == saves_) return dispatch(to, std::move(message));
-  outbox_.push_back(Outgoing{saves_, to, std::move(message)});
-}
-
-void Table::dispatch(const std::shared_ptr<WsSession>& to, std::shared_ptr<const std::string> message) {
-  if (to) {
-    to->deliver(std::move(message));
-  } else if (Webhook* webhook = lobby_.webhook()) {
-    webhook->notify(std::move(message));
-  }
-}
-
-void Table::flush() {
-  while (!outbox_.empty() && outbox_.front().after_save <= committed_) {
-    dispatch(outbox_.front().to, std::move(outbox_.front().message));
-    outbox_.pop_front();
-  }
-  const auto now = Clock::now();
-  while (!commands_waiting_.empty() && commands_waiting_.front().first <= committed_) {
-    lobby_.metrics().command_latency.observe(now - commands_waiting_.front().second);
-    commands_waiting_.pop_front();
-  }
+  guarded([&] {
+    if (!committed) {
+      // The state in memory is ahead of the database and cannot be trusted to become the
+      // game's: stop the table. A restart brings it back as last committed.
+      stop("a save failed for good");
+      feed_.abandon();
+      return;
+    }
+    feed_.committed(save);
+    if (finishing_ && save >= finishing_save_) {
+      const db::GameResult result = std::move(*finishing_);
+      finishing_.reset();
+      if (services_.on_finished) services_.on_finished(result);
+    }
+  });
 }
 
 // --- Messages. ---
@@ -814,24 +642,22 @@ Json Table::result() const {
 
 Json Table::description() const {
   Json seats = Json::array();
-  for (std::size_t s = 0; s < seats_.size(); ++s) {
-    const Seat& seat = seats_[s];
-    Json entry = seat_json(s, kKindNames[static_cast<std::size_t>(seat.kind)], seat.player, seat.resigned,
-                           seat.replaced, seat.timeouts);
-    if (seat.kind == Seat::Kind::human) entry["connected"] = lobby_.connected(seat.player->id);
+  for (int s = 0; s < seating_.size(); ++s) {
+    const Seat& seat = seating_[s];
+    Json entry = seat_json(static_cast<std::size_t>(s), name(seat.kind), seat.player, seat.resigned, seat.replaced,
+                           seat.timeouts);
+    if (seat.kind == Seat::Kind::human) entry["connected"] = services_.presence.connected(seat.player->id);
     seats.push_back(std::move(entry));
   }
-  const auto watching = std::count_if(spectators_.begin(), spectators_.end(),
-                                      [](const auto& weak) { return !weak.expired(); });
   Json table = {{"id", id_},
                 {"name", config_.name},
-                {"host", host_},
+                {"host", seating_.host()},
                 {"status", name(status_)},
                 {"options", protocol::to_json(config_.options)},
                 {"turn_seconds", config_.turn_seconds},
                 {"on_timeout", name(config_.on_timeout)},
                 {"seats", std::move(seats)},
-                {"spectators", watching}};
+                {"spectators", feed_.spectators()}};
   if (config_.on_timeout == OnTimeout::replace_seat) table["replace_after"] = config_.replace_after;
   if (status_ == TableStatus::finished) table["result"] = result();
   return table;
@@ -839,63 +665,36 @@ Json Table::description() const {
 
 std::string Table::game_update(int viewer, const Events& events) const {
   Json shown = Json::array();
-  for (const Event& event : visible_to(events, viewer)) {
-    shown.push_back(protocol::to_json(event, config_.options));
-  }
+  for (const Event& event : visible_to(events, viewer)) shown.push_back(protocol::to_json(event, config_.options));
   Json payload = {{"table", id_},
                   {"version", game_->version},
                   {"view", protocol::to_json(view(*game_, viewer))},
                   {"events", std::move(shown)}};
-  if (viewer != kSpectator && seats_[static_cast<std::size_t>(viewer)].deadline) {
-    payload["deadline"] = seats_[static_cast<std::size_t>(viewer)].deadline_unix_ms;
-  }
+  if (viewer != kSpectator && turns_.has_deadline(viewer)) payload["deadline"] = turns_.deadline_unix_ms(viewer);
   return protocol::push_message("game.update", std::move(payload));
 }
 
 void Table::send_table_update() {
   Json table = description();
-  send_to_members(protocol::push_message("table.update", {{"table", table}}));
-  lobby_.publish(id_, status_, std::move(table));
-}
-
-void Table::send_game_updates(const Events& events) {
-  std::vector<std::shared_ptr<WsSession>> watching;
-  for (std::size_t s = 0; s < seats_.size(); ++s) {
-    if (!seats_[s].player) continue;
-    auto sessions = lobby_.sessions_of(seats_[s].player->id);
-    if (seats_[s].kind != Seat::Kind::human) {  // resigned or replaced: a spectator now
-      watching.insert(watching.end(), sessions.begin(), sessions.end());
-      continue;
-    }
-    if (sessions.empty()) continue;  // nobody to serialise it for
-    const auto message =
-        std::make_shared<const std::string>(game_update(static_cast<int>(s), events));
-    for (const auto& session : sessions) send(session, message);
+  std::vector<std::optional<PlayerId>> members;
+  for (const Seat& seat : seating_.seats()) {
+    members.push_back(seat.player && !seat.left ? std::optional(seat.player->id) : std::nullopt);
   }
-  for (const auto& weak : spectators_) {
-    if (auto session = weak.lock()) watching.push_back(std::move(session));
+  // Listed first, then the members' connections are looked up: a connection that opens
+  // meanwhile either is found here or finds this table listed as the player's, so none
+  // is missed (and one found both ways is kept once).
+  services_.directory.publish(id_, status_, table, std::move(members));
+  for (const PlayerId member : seating_.members()) {
+    if (!welcomed_.insert(member).second) continue;
+    for (const auto& connection : services_.presence.connections_of(member)) feed_.connect(member, connection);
   }
-  if (watching.empty()) return;
-  const auto message = std::make_shared<const std::string>(game_update(kSpectator, events));
-  for (const auto& session : watching) send(session, message);
-}
-
-void Table::send_to_members(const std::string& text) {
-  const auto message = std::make_shared<const std::string>(text);
-  for (const Seat& seat : seats_) {
-    if (!seat.player) continue;  // players who resigned or were replaced still belong
-    for (const auto& session : lobby_.sessions_of(seat.player->id)) send(session, message);
-  }
-  std::erase_if(spectators_, [](const auto& weak) { return weak.expired(); });
-  for (const auto& weak : spectators_) {
-    if (auto session = weak.lock()) send(session, message);
-  }
+  feed_.send_to_members(seating_, protocol::push_message("table.update", {{"table", std::move(table)}}));
 }
 
 void Table::notify_turns(std::uint8_t before) {
-  if (!lobby_.webhook()) return;
-  for (std::size_t s = 0; s < seats_.size(); ++s) {
-    const Seat& seat = seats_[s];
+  if (!services_.webhook) return;
+  for (int s = 0; s < seating_.size(); ++s) {
+    const Seat& seat = seating_[s];
     const bool owes_now = (waiting_ >> s) & 1u;
     const bool owed_before = (before >> s) & 1u;
     if (!owes_now || owed_before || seat.kind != Seat::Kind::human) continue;
@@ -903,17 +702,18 @@ void Table::notify_turns(std::uint8_t before) {
                  {"player", to_json(*seat.player)},
                  {"table", {{"id", id_}, {"name", config_.name}}},
                  {"seat", s},
-                 {"connected", lobby_.connected(seat.player->id)},
+                 {"connected", services_.presence.connected(seat.player->id)},
                  {"time", unix_milliseconds()}};
-    if (seat.deadline) body["deadline"] = seat.deadline_unix_ms;
-    send(nullptr, body.dump());
+    if (turns_.has_deadline(s)) body["deadline"] = turns_.deadline_unix_ms(s);
+    feed_.notify(body.dump());
   }
 }
 
 void Table::publish_turns() {
-  std::array<std::int64_t, kMaxPlayers> deadlines{};
-  for (std::size_t s = 0; s < seats_.size(); ++s) deadlines[s] = seats_[s].deadline_unix_ms;
-  lobby_.publish_turns(id_, status_ == TableStatus::playing ? waiting_ : 0, deadlines);
+  TableListing::Turns turns;
+  turns.waiting = status_ == TableStatus::playing ? waiting_ : 0;
+  for (int s = 0; s < seating_.size(); ++s) turns.deadlines[static_cast<std::size_t>(s)] = turns_.deadline_unix_ms(s);
+  listing_.set_turns(turns);
 }
 
 }  // namespace elgrande::server

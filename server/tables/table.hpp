@@ -1,86 +1,111 @@
 #pragma once
 
-#include <array>
 #include <atomic>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
-#include <vector>
 
+#include "common/player.hpp"
+#include "common/recipient.hpp"
 #include "elgrande/db/store.hpp"
+#include "elgrande/engine/decisions.hpp"
 #include "elgrande/engine/game.hpp"
 #include "elgrande/protocol/envelope.hpp"
-#include "lobby.hpp"
-#include "storage.hpp"
+#include "net/net.hpp"
+#include "ops/metrics.hpp"
+#include "presence/presence.hpp"
+#include "storage/storage.hpp"
+#include "tables/directory.hpp"
+#include "tables/seating.hpp"
+#include "tables/table_config.hpp"
+#include "tables/table_feed.hpp"
+#include "tables/table_saver.hpp"
+#include "tables/turn_keeper.hpp"
 
 namespace elgrande::server {
 
-// One table and its game. Everything here runs on the table's own strand: requests from
-// connections and timer expiries are posted to it, so the game state needs no lock and
-// no call on it ever blocks.
+class Webhook;
+
+// What every table needs from the server around it, handed over at construction.
+struct TableServices {
+  Storage& storage;
+  Metrics& metrics;
+  Webhook* webhook;  // none when no webhook is configured
+  Presence& presence;
+  TableDirectory& directory;
+  TableSettings settings;
+  // Messages a table may hold for one connection until their save commits (see TableFeed).
+  std::size_t max_held_messages = 1024;
+  // Runs on the table's strand once a finished game's result rows are committed: where
+  // standings and ratings will hear of it.
+  std::function<void(const db::GameResult&)> on_finished;
+};
+
+// A request for a table, as the connection's handler hands it over.
+struct TableRequest {
+  RecipientPtr from;  // the connection that asked
+  Player player;
+  protocol::Envelope envelope;
+  std::chrono::steady_clock::time_point received;
+};
+
+// One table and its game: the coordinator of its seating, turn keeping, feed and saving.
+// Everything runs on the table's own strand: requests and timer expiries are posted to it,
+// so the game state needs no lock and no call on it ever blocks.
 //
 // Every change is saved before anyone hears of it: the table hands its new rows and
-// commands to Storage, and holds back every message produced after that (replies,
-// updates, turn notifications) in its outbox until the commit is reported. Meanwhile it
-// goes on serving requests against the state in memory; their messages queue behind.
-class Table : public std::enable_shared_from_this<Table> {
+// commands to Storage, and its feed holds back every message produced after that
+// (replies, updates, turn notifications) until the commit is reported. Meanwhile it goes
+// on serving requests against the state in memory; their messages queue behind.
+class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
  public:
   using Clock = std::chrono::steady_clock;
+  using Handler = void (Table::*)(const TableRequest&);
 
-  // A new table, with its host at seat 0.
-  Table(net::any_io_executor executor, Lobby& lobby, Storage& storage, TableId id, Player host,
-        TableConfig config);
-  // A table brought back from the database at start; call resume() once it is listed.
-  Table(net::any_io_executor executor, Lobby& lobby, Storage& storage, db::RestoredTable restored);
+  // A new table as `spec` describes it; call open() once it is in the directory.
+  Table(net::any_io_executor strand, TableServices& services, TableId id, TableSpec spec);
+  // A table brought back from the database at start, with its seats' players looked up;
+  // call resume() once it is in the directory.
+  Table(net::any_io_executor strand, TableServices& services, db::RestoredTable restored, Seating seating);
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
   TableId id() const { return id_; }
   // The game's phase, readable from any thread (for metrics).
   Phase phase() const { return phase_.load(std::memory_order_relaxed); }
+  TableListing& listing() { return listing_; }
 
   // Each posts to the strand and returns at once.
-  // Saves the new table, then answers the creator with table.create.ok.
-  void open(std::shared_ptr<WsSession> host_session, std::optional<protocol::RequestId> request_id);
+  // Saves the new table, then answers its creator (if any) with table.create.ok.
+  void open(RecipientPtr creator, std::optional<protocol::RequestId> request_id);
   // Publishes a restored table and restarts its bots and clocks.
   void resume();
-  // A table.* or game.* request from `player` on `session`, read at `received`.
-  void handle(std::shared_ptr<WsSession> session, Player player, protocol::Envelope request,
-              Clock::time_point received);
-  // A connection of a seated player opened (it gets the table and its view) or one closed.
-  void player_connected(std::shared_ptr<WsSession> session, PlayerId player);
-  void player_disconnected(PlayerId player);
-  void spectator_left(const WsSession* session);
-  void close();  // stops the timers so that they release the table
+  // Runs `handler` for the request, on the strand.
+  void handle(Handler handler, TableRequest request);
+  // A connection of a member opened (it gets the table and its view) or one closed.
+  void player_connected(RecipientPtr connection, PlayerId player);
+  void connection_closed(const Recipient* connection);
+  void close();  // removed or shutting down: stops the timers
+
+  // --- Requests, run by handle() on the strand; each answers with a reply or an error. ---
+  void join(const TableRequest& r);
+  void choose_seat(const TableRequest& r);
+  void leave(const TableRequest& r);
+  void add_bot(const TableRequest& r);
+  void remove_bot(const TableRequest& r);
+  void start(const TableRequest& r);
+  void spectate(const TableRequest& r);
+  void chat(const TableRequest& r);
+  void command(const TableRequest& r);
+  void resign(const TableRequest& r);
 
  private:
-  struct Seat {
-    enum class Kind : std::uint8_t { empty, human, bot } kind = Kind::empty;
-    std::optional<Player> player;  // kept after a resignation, for the record
-    bool resigned = false;
-    bool replaced = false;  // handed to a bot after repeated timeouts
-    int timeouts = 0;       // in a row; reset when the player answers
-    // The seat's pending decision times out then (turn limits only).
-    std::optional<Clock::time_point> deadline;
-    std::int64_t deadline_unix_ms = 0;
-  };
-  struct Request {
-    std::shared_ptr<WsSession> session;
-    Player player;
-    protocol::Envelope envelope;
-  };
-  // A message waiting for the save it depends on; no session means the turn webhook.
-  struct Outgoing {
-    std::uint64_t after_save;
-    std::shared_ptr<WsSession> to;
-    std::shared_ptr<const std::string> message;
-  };
-
   // Runs the table's work on its strand. An exception there is a bug (the engine found its
   // own state impossible, say): this table stops, and the rest of the server goes on.
   template <class Work>
@@ -95,37 +120,22 @@ class Table : public std::enable_shared_from_this<Table> {
   // was committed stays, and a restart brings the table back from it.
   void stop(std::string_view why);
 
-  // Request handlers; each answers with a reply or a typed error.
-  void join(const Request& r);
-  void choose_seat(const Request& r);
-  void leave(const Request& r);
-  void add_bot(const Request& r);
-  void remove_bot(const Request& r);
-  void start(const Request& r);
-  void spectate(const Request& r);
-  void chat(const Request& r);
-  void command(const Request& r, Clock::time_point received);
-  void resign(const Request& r);
-
-  // Checks shared by the handlers: send the error and return false when they fail.
-  bool require_status(const Request& r, TableStatus status, std::string_view doing);
-  bool require_host(const Request& r);
-  // Reads the payload's "seat" into `seat`; false (after answering) when it is bad.
-  bool read_seat(const Request& r, bool required, std::optional<int>& seat);
-  // The payload's "seat", which must be empty, or else the first empty seat.
-  bool pick_empty_seat(const Request& r, std::optional<int>& seat);
-
-  void reply(const Request& r, protocol::Json payload = protocol::Json::object());
-  void refuse(const Request& r, protocol::ErrorCode code, std::string_view message,
+  bool require_status(const TableRequest& r, TableStatus status, std::string_view doing);
+  // Reads the payload's "seat"; false (after answering) when it is missing but required,
+  // or bad.
+  bool read_seat(const TableRequest& r, bool required, std::optional<int>& seat);
+  void reply(const TableRequest& r, protocol::Json payload = protocol::Json::object());
+  void refuse(const TableRequest& r, protocol::ErrorCode code, std::string_view message,
               std::string_view reason = {});
+  void refuse(const TableRequest& r, const Refusal& refusal) { refuse(r, refusal.code, refusal.message); }
 
-  std::optional<int> seat_of(PlayerId player) const;  // a seat the player plays now
-  std::optional<int> first_empty_seat() const;
+  // --- The game. ---
+  // Answers `asked` (the host's table.start) once the start is saved.
+  void start_game(const TableRequest* asked = nullptr);
   std::optional<int> waiting_bot() const;  // the lowest bot seat owing a decision
-  bool is_host(PlayerId player) const { return host_ == player; }
-  void hand_over_host();
-  void hand_to_bot(int seat);  // for the rest of the game
-
+  // Notes, seat by seat, the version at which its pending decision was posed (changed,
+  // or the seat just answered and owes another).
+  void note_decisions(std::optional<int> actor);
   // The engine step shared by bots and timeouts; the command must be accepted.
   void play(int seat, const Command& command, db::Source source, Events& events);
   Rng bot_rng() const;
@@ -135,74 +145,63 @@ class Table : public std::enable_shared_from_this<Table> {
   // and schedules bots and clocks (or ends the game).
   std::uint8_t changed(std::optional<int> actor);
   void announce(const Events& events, std::uint8_t waiting_before);
-  void after_change(const Events& events, std::optional<int> actor);
-  void update_deadlines(std::optional<int> actor);
-  void schedule_bot();
-  void schedule_clock();
-  void on_clock();
   void finish();
-  void expire(Clock::duration after);  // leaves the lobby then
+  void expire(Clock::duration after);  // leaves the directory then
 
-  // Persistence: save() hands every change since the last save to Storage; saved() runs
-  // when it is committed and releases the messages that waited for it.
+  // TurnTaker.
+  std::shared_ptr<TurnTaker> turn_taker() override { return {shared_from_this(), this}; }
+  bool may_play() override;
+  void bot_turn() override;
+  void time_ran_out(int seat) override;
+  void deadlines_moved() override;
+
+  // --- Saving: save() hands every change since the last save to Storage; saved() runs
+  // when it is committed and releases the messages that waited for it. ---
   db::TableRecord record() const;
   void save();
-  void persist(Storage::Work work);  // messages sent after this wait for its commit
+  void persist(Storage::Work work);
   void saved(std::uint64_t save, bool committed);
-  void send(const std::shared_ptr<WsSession>& to, std::shared_ptr<const std::string> message);
-  void send(const std::shared_ptr<WsSession>& to, std::string message) {
-    send(to, std::make_shared<const std::string>(std::move(message)));
-  }
-  void dispatch(const std::shared_ptr<WsSession>& to, std::shared_ptr<const std::string> message);  // now
-  void flush();
 
-  // Messages.
+  // --- Messages. ---
   protocol::Json description() const;  // the Table shape of docs/protocol.md
   protocol::Json result() const;       // scores and winners
   std::string game_update(int viewer, const Events& events) const;
-  void send_table_update();           // to every member, and to the lobby
-  void send_game_updates(const Events& events);
-  void send_to_members(const std::string& message);  // seated players and spectators
-  void send_recent_chat(const std::shared_ptr<WsSession>& to);  // to one who comes (back)
+  void send_table_update();  // to the directory, then to every member
+  void send_recent_chat(const RecipientPtr& to);
   void notify_turns(std::uint8_t before);  // the webhook, for seats whose turn just came
   void publish_turns();                    // whose turn it is, for "my games"
 
   net::any_io_executor strand_;
-  Lobby& lobby_;
-  Storage& storage_;
+  TableServices& services_;
   const TableId id_;
   const TableConfig config_;
-  PlayerId host_;
+  const bool auto_start_;
   std::int64_t created_at_ms_ = 0;
   std::optional<std::int64_t> started_at_ms_;
   std::optional<std::int64_t> finished_at_ms_;
 
   TableStatus status_ = TableStatus::open;
-  std::vector<Seat> seats_;
-  std::vector<std::weak_ptr<WsSession>> spectators_;
+  Seating seating_;
+  bool result_saved_ = false;  // the result rows are saved, or on their way
+  std::set<PlayerId> welcomed_;  // members whose connections the feed has from presence
   std::deque<db::ChatLine> recent_chat_;  // the last db::kRecentChat lines, oldest first
 
   std::atomic<Phase> phase_{Phase::power_cards};
   std::optional<GameState> game_;
   std::uint64_t seed_ = 0;
   std::uint8_t waiting_ = 0;  // seats owing a decision (bit per seat)
+  std::array<std::optional<Decision>, kMaxPlayers> decisions_{};  // pending, per seat
+  std::array<std::uint32_t, kMaxPlayers> posed_at_{};  // the version each was posed at
 
-  // Persistence.
-  std::vector<db::LoggedCommand> unsaved_;       // commands applied since the last save
-  std::optional<db::TableRecord> saved_record_;  // the rows as last handed to Storage
-  std::uint32_t snapshot_version_ = 0;           // the game's version at the last snapshot
-  std::uint64_t saves_ = 0;                      // saves handed to Storage
-  std::uint64_t committed_ = 0;                  // of which committed
-  bool broken_ = false;                          // a save failed for good
-  std::deque<Outgoing> outbox_;
-  std::deque<std::pair<std::uint64_t, Clock::time_point>> commands_waiting_;  // for latency
-
-  net::steady_timer bot_timer_;
-  net::steady_timer clock_timer_;
+  TableSaver saver_;
+  TableFeed feed_;
+  TurnKeeper turns_;
+  TableListing listing_;
+  std::optional<db::GameResult> finishing_;  // the result, until its save commits
+  std::uint64_t finishing_save_ = 0;         // the save that carries it
+  bool broken_ = false;  // a save failed for good, or the table's own work threw
+  bool closed_ = false;  // removed from the directory or shutting down
   net::steady_timer expiry_timer_;
-  bool bot_scheduled_ = false;
-  std::uint64_t clock_generation_ = 0;
-  bool closed_ = false;  // removed from the lobby or shutting down
 };
 
 }  // namespace elgrande::server

@@ -28,7 +28,7 @@
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/engine/bot.hpp"
-#include "storage.hpp"
+#include "storage/storage.hpp"
 
 namespace {
 

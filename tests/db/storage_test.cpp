@@ -10,7 +10,8 @@
 #include <thread>
 
 #include "elgrande/db/schema.hpp"
-#include "storage.hpp"
+#include "storage/reader.hpp"
+#include "storage/storage.hpp"
 #include "support/temp_dir.hpp"
 
 using namespace elgrande;
@@ -65,14 +66,45 @@ TEST_CASE("writes queued while a commit runs go to the disk together, each repor
   CHECK(storage.healthy());
 }
 
-TEST_CASE("reads see every write asked for before them", "[storage]") {
+TEST_CASE("reads run on their own connection: they see what is committed and never wait for the writer",
+          "[storage]") {
   TempDir dir;
-  server::Storage storage(migrated(dir.path() / "order.sqlite"), std::make_shared<server::Metrics>());
+  const auto file = dir.path() / "reads.sqlite";
+  server::Storage storage(migrated(file, 20), std::make_shared<server::Metrics>());
+  server::Reader reader(file);
+  std::promise<bool> written;
+  storage.write([](db::Store& store) { store.insert_player(player(1)); }, [&](bool ok) { written.set_value(ok); });
+  REQUIRE(written.get_future().get());
+
+  // Another connection holds the write lock: the writer waits, the reader does not.
+  db::Database other(file);
+  auto lock = std::make_unique<db::Transaction>(other);
+  std::promise<bool> blocked;
+  storage.write([](db::Store& store) { store.insert_player(player(2)); }, [&](bool ok) { blocked.set_value(ok); });
   std::promise<std::size_t> seen;
-  storage.write([](db::Store& store) { store.insert_player(player(1)); }, nullptr);
-  storage.write([](db::Store& store) { store.insert_player(player(2)); }, nullptr);
-  storage.read([&](db::Store& store) { seen.set_value(store.players().size()); });
-  CHECK(seen.get_future().get() == 2);
+  reader.read([&](db::Store& store) { seen.set_value(store.players().size()); }, [](const std::string&) {});
+  auto players = seen.get_future();
+  REQUIRE(players.wait_for(5s) == std::future_status::ready);
+  CHECK(players.get() == 1);
+  auto second = blocked.get_future();
+  CHECK(second.wait_for(100ms) == std::future_status::timeout);
+  lock.reset();
+  CHECK(second.get());
+}
+
+TEST_CASE("a read that fails is answered with the reason, and the next read works", "[storage]") {
+  TempDir dir;
+  const auto file = dir.path() / "failing.sqlite";
+  server::Storage storage(migrated(file), std::make_shared<server::Metrics>());
+  server::Reader reader(file);
+  std::promise<std::string> failed;
+  reader.read([](db::Store& store) { store.database().execute("SELECT * FROM no_such_table"); },
+              [&](const std::string& why) { failed.set_value(why); });
+  CHECK_THAT(failed.get_future().get(), Catch::Contains("no_such_table"));
+  std::promise<bool> worked;
+  reader.read([&](db::Store& store) { worked.set_value(store.players().empty()); },
+              [&](const std::string&) { worked.set_value(false); });
+  CHECK(worked.get_future().get());
 }
 
 TEST_CASE("a database locked elsewhere is waited out, and nothing is reported done before it commits",
@@ -114,6 +146,51 @@ TEST_CASE("a write that fails for good fails alone", "[storage]") {
   CHECK_FALSE(broken.get_future().get());
   CHECK(last.get_future().get());
   CHECK(count_players(file) == 2);
+}
+
+TEST_CASE("after a table's write is abandoned, its later writes are too, so its log has no gap",
+          "[storage]") {
+  TempDir dir;
+  const auto file = dir.path() / "gap.sqlite";
+  server::Storage storage(migrated(file), std::make_shared<server::Metrics>());
+  constexpr server::Storage::Stream kTable = 7;
+  std::promise<bool> first, broken, later, other;
+  storage.write(kTable, [](db::Store& store) { store.insert_player(player(1)); }, [&](bool ok) { first.set_value(ok); });
+  storage.write(kTable, [](db::Store& store) { store.insert_player(player(1)); },  // fails for good
+                [&](bool ok) { broken.set_value(ok); });
+  storage.write(kTable, [](db::Store& store) { store.insert_player(player(2)); }, [&](bool ok) { later.set_value(ok); });
+  storage.write(8, [](db::Store& store) { store.insert_player(player(3)); }, [&](bool ok) { other.set_value(ok); });
+  CHECK(first.get_future().get());
+  CHECK_FALSE(broken.get_future().get());
+  CHECK_FALSE(later.get_future().get());  // would commit past the lost write
+  CHECK(other.get_future().get());        // another table goes on
+  std::promise<bool> much_later;
+  storage.write(kTable, [](db::Store& store) { store.insert_player(player(4)); },
+                [&](bool ok) { much_later.set_value(ok); });
+  CHECK_FALSE(much_later.get_future().get());
+  CHECK(count_players(file) == 2);
+}
+
+TEST_CASE("past its limit of waiting writes, storage takes no new changes until it drains", "[storage]") {
+  TempDir dir;
+  const auto file = dir.path() / "bounded.sqlite";
+  server::Storage storage(migrated(file, 20), std::make_shared<server::Metrics>(), 3);
+  db::Database other(file);
+  auto lock = std::make_unique<db::Transaction>(other);  // nothing commits meanwhile
+  std::promise<void> all_done;
+  std::atomic<int> done = 0;
+  for (int i = 1; i <= 3; ++i) {
+    storage.write([i](db::Store& store) { store.insert_player(player(i)); }, [&](bool) {
+      if (++done == 3) all_done.set_value();
+    });
+  }
+  CHECK(storage.pending() == 3);
+  CHECK_FALSE(storage.accepting());
+  lock.reset();
+  all_done.get_future().wait();
+  CHECK(storage.pending() == 0);
+  CHECK(storage.accepting());
+  CHECK(count_players(file) == 3);
 }
 
 TEST_CASE("stopping finishes every write already asked for", "[storage]") {

@@ -118,7 +118,14 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
           "VALUES (4, 'Old', 1, 'playing', "
           "'{\"players\":3,\"short_game\":false,\"automa\":false,\"four_stacks\":false}', 3600, 20, 77, 30);"
           "INSERT INTO seats (table_id, seat, kind, player) VALUES (4, 0, 'human', 1), (4, 1, 'bot', NULL), "
-          "(4, 2, 'bot', NULL);");
+          "(4, 2, 'bot', NULL);"
+          // A game finished before results were rows: its JSON result becomes rows.
+          "INSERT INTO tables (id, name, host, status, options, turn_seconds, created_at, seed, started_at, "
+          "finished_at, result) VALUES (3, 'Done', 1, 'finished', "
+          "'{\"players\":3,\"short_game\":false,\"automa\":false,\"four_stacks\":false}', 0, 5, 9, 6, 7, "
+          "'{\"scores\":[80,95,95],\"winners\":[1,2]}');"
+          "INSERT INTO seats (table_id, seat, kind, player) VALUES (3, 0, 'human', 1), (3, 1, 'bot', NULL), "
+          "(3, 2, 'bot', NULL);");
       db::Statement insert = database.prepare(
           "INSERT INTO commands (table_id, seq, seat, command, source, time) VALUES (4, ?1, ?2, ?3, 'player', 40)");
       for (std::size_t i = 0; i < 40; ++i) {
@@ -135,7 +142,7 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
     const auto players = store.players();
     REQUIRE(players.size() == 1);
     CHECK(players[0].name == "Ana");
-    const db::Restored restored = store.live_tables(0);
+    const db::Restored restored = store.live_tables(1000);  // not the game finished at 7
     REQUIRE(restored.failed.empty());
     REQUIRE(restored.tables.size() == 1);
     const db::RestoredTable& table = restored.tables[0];
@@ -146,6 +153,11 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
     CHECK(table.table.seats[0].player == 1);
     REQUIRE(table.game);
     CHECK(*table.game == state_after(game, 40));
+    // The finished game's result as rows: ties share the rank, the player keeps the seat.
+    const auto result = store.result(3);
+    REQUIRE(result);
+    CHECK(result->finished_at == 7);
+    CHECK(result->seats == std::vector<db::SeatResult>{{0, 1, 80, 3}, {1, std::nullopt, 95, 1}, {2, std::nullopt, 95, 1}});
   }
 }
 
@@ -361,14 +373,17 @@ TEST_CASE("finished games: history, paging, and their logs", "[db]") {
     if (id % 2 == 0) table.seats[1] = seat("human", 2);
     table.status = "finished";
     table.finished_at = 9000 + id;
-    f.store->save_table(table, R"({"scores": [40, 50], "winners": [1]})");
+    f.store->save_table(table);
+    f.store->save_result(db::GameResult{id, 9000 + id, {{0, 1, 40, 2}, {1, table.seats[1].player, 50, 1}}});
     f.store->append_commands(id, logged(game, game.commands.size()));
   }
   const auto everyone = f.store->finished_games(std::nullopt, std::nullopt, 10);
   REQUIRE(everyone.size() == 5);
   CHECK(everyone[0].table.id == 5);  // newest first
-  CHECK(everyone[0].scores == std::vector<int>{40, 50});
-  CHECK(everyone[0].winners == std::vector<int>{1});
+  REQUIRE(everyone[0].results.size() == 2);
+  CHECK(everyone[0].results[0] == db::SeatResult{0, 1, 40, 2});
+  CHECK(everyone[0].results[1] == db::SeatResult{1, std::nullopt, 50, 1});
+  CHECK(f.store->result(4)->seats[1].player == 2);
   CHECK(everyone[0].names[0] == "Ana");
   CHECK_FALSE(everyone[0].names[1]);
   const auto beas = f.store->finished_games(2, std::nullopt, 10);
@@ -394,6 +409,26 @@ TEST_CASE("finished games: history, paging, and their logs", "[db]") {
   CHECK(f.store->live_tables(0).tables.size() == 5);
   CHECK(f.store->live_tables(9004).tables.size() == 2);
   CHECK(f.store->live_tables(10000).tables.empty());
+}
+
+TEST_CASE("a finished game's result ranks the seats by score, ties sharing a rank", "[db]") {
+  const Options options{4, true, false, false};
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const GameState game = replay(play_random_game(options, seed)).state;
+    REQUIRE(is_over(game));
+    const db::GameResult result = db::result_of(7, 99, game, {1, std::nullopt, 3, 4});
+    REQUIRE(result.seats.size() == 4);
+    CHECK(result.seats[1].player == std::nullopt);
+    CHECK(result.seats[2].player == 3);
+    const std::uint8_t won = winners(game);
+    for (const db::SeatResult& seat : result.seats) {
+      CHECK(seat.score == game.players[static_cast<std::size_t>(seat.seat)].score);
+      CHECK((seat.rank == 1) == (((won >> seat.seat) & 1u) != 0));  // the engine's winners are first
+      int better = 0;
+      for (const db::SeatResult& other : result.seats) better += other.score > seat.score;
+      CHECK(seat.rank == better + 1);
+    }
+  }
 }
 
 TEST_CASE("a backup is a complete copy, taken while the database is in use", "[db]") {

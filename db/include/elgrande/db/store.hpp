@@ -48,9 +48,30 @@ struct TableRecord {
   std::optional<std::uint64_t> seed;
   std::optional<UnixMillis> started_at;
   std::optional<UnixMillis> finished_at;
+  bool auto_start = false;  // starts once every seat is filled (schema 3)
   std::vector<SeatRecord> seats;
   friend bool operator==(const TableRecord&, const TableRecord&) = default;
 };
+
+// How one seat ended a finished game.
+struct SeatResult {
+  int seat = 0;
+  std::optional<std::int64_t> player;  // who had the seat, also if a bot finished it for them
+  int score = 0;
+  int rank = 1;  // 1 + the number of seats that scored more: the winners are 1
+  friend bool operator==(const SeatResult&, const SeatResult&) = default;
+};
+
+// A finished game's outcome, as rows (schema 3): what standings and ratings read.
+struct GameResult {
+  std::int64_t table = 0;
+  UnixMillis finished_at = 0;
+  std::vector<SeatResult> seats;  // in seat order
+  friend bool operator==(const GameResult&, const GameResult&) = default;
+};
+// The result of a game that is over, seat by seat; `players` gives each seat's player.
+GameResult result_of(std::int64_t table, UnixMillis finished_at, const GameState& game,
+                     const std::vector<std::optional<std::int64_t>>& players);
 
 // Who answered a decision: the seat's player, a server bot seat, or the server's bot for
 // a player whose time ran out.
@@ -99,8 +120,7 @@ struct Restored {
 // A finished game as the history lists it.
 struct FinishedGame {
   TableRecord table;
-  std::vector<int> scores;
-  std::vector<int> winners;
+  std::vector<SeatResult> results;  // in seat order
   std::vector<std::optional<std::string>> names;  // per seat: the player's name, if any
 };
 
@@ -121,7 +141,9 @@ class Store {
 
   // --- Tables. ---
   // Inserts or replaces the table's row and its seats.
-  void save_table(const TableRecord& table, const std::optional<std::string>& result_json = std::nullopt);
+  void save_table(const TableRecord& table);
+  void save_result(const GameResult& result);
+  std::optional<GameResult> result(std::int64_t table);
   void delete_table(std::int64_t id);
   void append_commands(std::int64_t table, std::span<const LoggedCommand> commands);
   // Keeps only the latest snapshot of each table.
@@ -130,7 +152,8 @@ class Store {
   std::int64_t max_table_id();
 
   // Every open or playing table, and those finished since `finished_since` (for players
-  // coming back to see the end), with the games rebuilt from snapshot and log.
+  // coming back to see the end), with the games rebuilt from snapshot and log by the
+  // engine's replay.
   Restored live_tables(UnixMillis finished_since);
 
   void add_chat(std::int64_t table, const ChatLine& line);
@@ -150,13 +173,17 @@ class Store {
  private:
   std::vector<SeatRecord> seats(std::int64_t table);
   TableRecord read_table(Statement& row);
-  FinishedGame finished_game(Statement& row);  // read_table's columns, then the result
+  FinishedGame finished_game(Statement& row);  // read_table's columns
+  // The game as the snapshot and the log after it rebuild it; throws if they cannot.
+  GameState rebuild(const TableRecord& table, std::size_t& replayed);
 
   Database& database_;
   Statement insert_player_;
   Statement rename_player_;
   Statement save_table_;
   Statement save_seat_;
+  Statement save_result_;
+  Statement results_;
   Statement delete_table_;
   Statement append_command_;
   Statement save_snapshot_;

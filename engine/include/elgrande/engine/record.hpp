@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "elgrande/engine/commands.hpp"
@@ -30,8 +31,12 @@ struct ReplayResult {
   std::optional<Rejection> rejection;
 };
 
+using ReplayStep = std::function<void(const GameState&, std::size_t)>;
+
 // Replays a record; `on_step` (if given) sees the state after each accepted command.
-ReplayResult replay(const GameRecord& record,
-                    const std::function<void(const GameState&, std::size_t)>& on_step = {});
+ReplayResult replay(const GameRecord& record, const ReplayStep& on_step = {});
+// Replays `commands` on from `start` (a new game, or a saved state part-way through):
+// the one way a logged game is rebuilt, for the replay tool and the server's restore alike.
+ReplayResult replay(GameState start, std::span<const RecordedCommand> commands, const ReplayStep& on_step = {});
 
 }  // namespace elgrande

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "common/player.hpp"
+#include "common/recipient.hpp"
+#include "elgrande/protocol/envelope.hpp"
+
+namespace elgrande::server {
+
+class Table;
+
+// One decoded request, as its handler receives it.
+struct Request {
+  protocol::Envelope envelope;
+  std::chrono::steady_clock::time_point received;
+};
+
+// The connection a request came on, as request handlers use it: a WebSocket today. Every
+// member and method is for the connection's own strand, where handlers run, except
+// Recipient's, which any thread may call.
+class Client : public Recipient {
+ public:
+  // Sends at once, in order with the other answers of this strand.
+  virtual void send(std::string message) = 0;
+  // Runs `work` on the connection's strand (from another thread, such as the database's).
+  virtual void post(std::function<void()> work) = 0;
+  // While an answer waits (hello saving an identity), nothing more is read, so that no
+  // later request can overtake it.
+  virtual void pause_reading() = 0;
+  virtual void resume_reading() = 0;
+  virtual std::shared_ptr<Client> self() = 0;
+
+  std::optional<Player> player;  // from hello: who this connection speaks for
+  std::set<TableId> watching;    // tables it spectates, to tell when it closes
+  // The tables it has spoken to, so that a game command finds its table without the
+  // directory's lock.
+  std::unordered_map<TableId, std::weak_ptr<Table>> tables;
+};
+
+using ClientPtr = std::shared_ptr<Client>;
+
+}  // namespace elgrande::server

@@ -1,0 +1,27 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace elgrande::server {
+
+// Whoever a message is for: a WebSocket connection today, a connection held by another
+// process tomorrow, a recording stand-in in tests. Tables, presence and the lobby listing
+// only ever see this, never a socket.
+class Recipient {
+ public:
+  virtual ~Recipient() = default;
+
+  // Queues one message. Callable from any thread; one serialised message may be shared by
+  // many recipients, and must not be changed once handed over.
+  virtual void deliver(std::shared_ptr<const std::string> message) = 0;
+  void deliver(std::string message) { deliver(std::make_shared<const std::string>(std::move(message))); }
+
+  // Ends the connection: for a peer that lets its messages pile up, or at shutdown.
+  virtual void close() = 0;
+};
+
+using RecipientPtr = std::shared_ptr<Recipient>;
+using WeakRecipient = std::weak_ptr<Recipient>;
+
+}  // namespace elgrande::server

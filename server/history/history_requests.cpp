@@ -1,0 +1,106 @@
+#include "history/history_requests.hpp"
+
+#include <charconv>
+
+#include "history/history.hpp"
+#include "storage/reader.hpp"
+
+namespace elgrande::server {
+namespace {
+
+using protocol::ErrorCode;
+
+constexpr int kHistoryPage = 50;  // finished games per history.list answer, at most
+constexpr std::string_view kServerName = "elgrande-server/" ELGRANDE_VERSION;
+
+// The table id of /api/games/ID/record, if that is the path.
+std::optional<std::int64_t> record_path(std::string_view path) {
+  static constexpr std::string_view kPrefix = "/api/games/";
+  static constexpr std::string_view kSuffix = "/record";
+  if (!path.starts_with(kPrefix) || !path.ends_with(kSuffix)) return std::nullopt;
+  const std::string_view digits = path.substr(kPrefix.size(), path.size() - kPrefix.size() - kSuffix.size());
+  std::int64_t id = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
+  if (error != std::errc() || end != digits.data() + digits.size() || id < 1) return std::nullopt;
+  return id;
+}
+
+}  // namespace
+
+void list_history(const Services& services, Client& client, Request& request) {
+  const protocol::Json& payload = request.envelope.payload;
+  const auto& id = request.envelope.id;
+  std::optional<PlayerId> player = client.player->id;
+  if (const auto field = payload.find("everyone"); field != payload.end()) {
+    if (!field->is_boolean()) return refuse(services, client, ErrorCode::bad_payload, "everyone: must be a boolean", id);
+    if (field->get<bool>()) player.reset();
+  }
+  std::optional<TableId> before;
+  if (const auto field = payload.find("before"); field != payload.end()) {
+    if (!field->is_number_integer() || field->get<std::int64_t>() < 1) {
+      return refuse(services, client, ErrorCode::bad_payload, "before: must be a table id", id);
+    }
+    before = field->get<TableId>();
+  }
+  int limit = kHistoryPage;
+  if (const auto field = payload.find("limit"); field != payload.end()) {
+    if (!field->is_number_integer() || field->get<std::int64_t>() < 1 || field->get<std::int64_t>() > kHistoryPage) {
+      return refuse(services, client, ErrorCode::bad_payload, "limit: 1 to " + std::to_string(kHistoryPage), id);
+    }
+    limit = field->get<int>();
+  }
+  // The query runs on a reader thread; the answer is delivered from there.
+  services.reader->read(
+      [connection = client.self(), id, player, before, limit](db::Store& store) {
+        protocol::Json games = protocol::Json::array();
+        for (const db::FinishedGame& game : store.finished_games(player, before, limit)) {
+          games.push_back(history_entry(game));
+        }
+        connection->deliver(protocol::reply_message("history.list", id, {{"games", std::move(games)}}));
+      },
+      [metrics = services.metrics, connection = client.self(), id](const std::string& /*why*/) {
+        metrics->count_error(ErrorCode::internal);
+        connection->deliver(protocol::error_message(ErrorCode::internal, "the history could not be read; try again", id));
+      });
+}
+
+bool export_game_record(const http::request<http::string_body>& request, const Services& services, Respond respond) {
+  const std::string_view target = request.target();
+  const auto id = record_path(target.substr(0, target.find('?')));
+  if (!id || (request.method() != http::verb::get && request.method() != http::verb::head)) return false;
+  const bool head = request.method() == http::verb::head;
+  const auto answer = [head, version = request.version(), keep_alive = request.keep_alive()](
+                          http::status status, std::string_view type, std::string body) {
+    http::response<http::string_body> response{status, version};
+    response.set(http::field::server, kServerName);
+    response.set(http::field::content_type, type);
+    response.set("X-Content-Type-Options", "nosniff");
+    response.keep_alive(keep_alive);
+    response.content_length(body.size());
+    if (!head) response.body() = std::move(body);
+    return response;
+  };
+  auto shared_respond = std::make_shared<Respond>(std::move(respond));
+  services.reader->read(
+      [id = *id, answer, shared_respond](db::Store& store) {
+        auto game = store.finished_game(id);
+        if (!game) {
+          // Games in progress are not exported: their seed would reveal every hidden card.
+          return (*shared_respond)(answer(http::status::not_found, "text/plain; charset=utf-8",
+                                          "no finished game " + std::to_string(id) + "\n"));
+        }
+        const auto commands = store.commands(id);
+        auto response = answer(http::status::ok, "application/json", export_record(*game, commands).dump(1) + "\n");
+        // A file name for browsers that save it.
+        response.set(http::field::content_disposition,
+                     "attachment; filename=\"elgrande-" + std::to_string(id) + ".json\"");
+        (*shared_respond)(std::move(response));
+      },
+      [id = *id, answer, shared_respond](const std::string& why) {
+        (*shared_respond)(answer(http::status::internal_server_error, "text/plain; charset=utf-8",
+                                 "the record of game " + std::to_string(id) + " could not be read: " + why + "\n"));
+      });
+  return true;
+}
+
+}  // namespace elgrande::server

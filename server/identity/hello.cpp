@@ -1,0 +1,108 @@
+#include "identity/hello.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "identity/identities.hpp"
+#include "presence/presence.hpp"
+#include "storage/storage.hpp"
+#include "tables/directory.hpp"
+#include "tables/table.hpp"
+
+namespace elgrande::server {
+namespace {
+
+using protocol::ErrorCode;
+
+constexpr std::size_t kMaxNameBytes = 32;
+
+// Answers hello once the identity is saved (nothing: it could not be).
+void finish_hello(const Services& services, Client& client, const std::optional<protocol::RequestId>& id,
+                  const std::optional<Player>& player, const std::string& token) {
+  if (!player) {
+    refuse(services, client, ErrorCode::unavailable, "the server could not save your identity; try again", id);
+    return client.resume_reading();
+  }
+  const bool first = !client.player;
+  client.player = player;
+  spdlog::debug("hello from player {} ({})", player->id, player->name);
+  client.send(protocol::reply_message("hello", id,
+                                      {{"protocol", protocol::kProtocolVersion},
+                                       {"server", "elgrande-server/" ELGRANDE_VERSION},
+                                       {"player", to_json(*player)},
+                                       {"token", token}}));
+  if (first) {
+    // Present first, then the tables are looked up: a table that seats the player
+    // meanwhile either finds this connection or is found here (see Table).
+    services.presence->attach(player->id, client.self());
+    // Every table the player belongs to sends this connection the table and the seat's view.
+    for (const auto& table : services.tables->tables_of(player->id)) table->player_connected(client.self(), player->id);
+  }
+  client.resume_reading();
+}
+
+}  // namespace
+
+void hello(const Services& services, Client& client, Request& request) {
+  const protocol::Json& payload = request.envelope.payload;
+  const auto& id = request.envelope.id;
+  const auto version = payload.find("protocol");
+  if (version == payload.end() || !version->is_number_integer() ||
+      version->get<std::int64_t>() != protocol::kProtocolVersion) {
+    return refuse(services, client, ErrorCode::bad_payload,
+                  "protocol: this server speaks version " + std::to_string(protocol::kProtocolVersion), id);
+  }
+  std::optional<std::string> name;
+  if (const auto field = payload.find("name"); field != payload.end()) {
+    if (!field->is_string() || field->get_ref<const std::string&>().empty() ||
+        field->get_ref<const std::string&>().size() > kMaxNameBytes) {
+      return refuse(services, client, ErrorCode::bad_payload,
+                    "name: must be a string of 1 to " + std::to_string(kMaxNameBytes) + " bytes", id);
+    }
+    name = field->get<std::string>();
+  }
+  std::optional<std::string> token;
+  if (const auto field = payload.find("token"); field != payload.end()) {
+    if (!field->is_string()) return refuse(services, client, ErrorCode::bad_payload, "token: must be a string", id);
+    token = field->get<std::string>();
+  }
+
+  Identities& identities = *services.identities;
+  std::optional<Player> player;
+  std::string secret;
+  bool renamed = false;
+  if (token) {
+    player = identities.find_by_token(*token);
+    if (!player) {
+      return refuse(services, client, ErrorCode::unknown_token,
+                    "this token is unknown here; say hello without it for a new identity", id);
+    }
+    secret = std::move(*token);
+    if (name && *name != player->name) {
+      player->name = std::move(*name);
+      renamed = true;
+    }
+  }
+  if (client.player && (!player || player->id != client.player->id)) {
+    return refuse(services, client, ErrorCode::wrong_state,
+                  "this connection already speaks for another player; open a new one", id);
+  }
+  if (!player || renamed) {
+    // A new identity or a new name is saved before hello.ok hands it out.
+    if (!services.storage->accepting()) {
+      return refuse(services, client, ErrorCode::unavailable,
+                    "the server cannot save changes at the moment; try again shortly", id);
+    }
+    client.pause_reading();
+    const auto answer = [&services, connection = client.self(), id](const Identities::Issued& issued, bool saved) {
+      connection->post([&services, connection, id, issued, saved] {
+        finish_hello(services, *connection, id, saved ? std::optional(issued.player) : std::nullopt, issued.token);
+      });
+    };
+    if (!player) return identities.create(std::move(name), answer);
+    return identities.rename(player->id, player->name,
+                             [answer, issued = Identities::Issued{*player, secret}](bool saved) { answer(issued, saved); });
+  }
+  finish_hello(services, client, id, player, secret);
+}
+
+}  // namespace elgrande::server

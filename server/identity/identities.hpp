@@ -1,0 +1,53 @@
+#pragma once
+
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/player.hpp"
+#include "elgrande/db/store.hpp"
+#include "storage/storage.hpp"
+
+namespace elgrande::server {
+
+// The SHA-256 of a token: what the database keeps instead of the token itself.
+db::TokenHash hash_token(std::string_view token);
+
+// Who is who: every identity and the hash of the secret token that proves it. Guests
+// today; accounts will live here. Internally locked; nothing blocks under the lock.
+class Identities {
+ public:
+  explicit Identities(Storage& storage);
+  Identities(const Identities&) = delete;
+  Identities& operator=(const Identities&) = delete;
+
+  // At start, before any connection is served.
+  void restore(const std::vector<db::PlayerRecord>& players);
+
+  struct Issued {
+    Player player;
+    std::string token;  // the secret a client keeps to come back as this player
+  };
+  // A new guest, named `name` or "Guest <id>". `saved` runs once it is in the database
+  // (on the database thread): only then may the token be handed out.
+  using Saved = std::function<void(const Issued&, bool saved)>;
+  void create(std::optional<std::string> name, Saved saved);
+  std::optional<Player> find_by_token(std::string_view token) const;
+  std::optional<Player> find(PlayerId id) const;
+  void rename(PlayerId id, std::string name, Storage::Done saved);
+
+  std::size_t size() const;
+
+ private:
+  Storage& storage_;
+  mutable std::mutex mutex_;
+  PlayerId next_id_ = 1;
+  std::unordered_map<std::string, PlayerId> by_token_;  // by the bytes of the token's hash
+  std::unordered_map<PlayerId, Player> players_;
+};
+
+}  // namespace elgrande::server

@@ -1,0 +1,48 @@
+#include "tables/table_factory.hpp"
+
+#include <boost/asio/strand.hpp>
+
+namespace elgrande::server {
+
+TableFactory::TableFactory(net::any_io_executor executor, TableServices& services)
+    : executor_(std::move(executor)), services_(services) {}
+
+std::shared_ptr<Table> TableFactory::create(TableSpec spec, RecipientPtr creator,
+                                            std::optional<protocol::RequestId> request_id) {
+  const TableId id = services_.directory.next_id();
+  auto table = std::make_shared<Table>(net::make_strand(executor_), services_, id, std::move(spec));
+  services_.directory.add(table);
+  table->open(std::move(creator), std::move(request_id));
+  return table;
+}
+
+void TableFactory::restore(std::vector<db::RestoredTable> restored, TableId highest_id, const FindPlayer& find_player) {
+  services_.directory.restored_up_to(highest_id);
+  std::vector<std::shared_ptr<Table>> tables;
+  for (db::RestoredTable& record : restored) {
+    std::vector<Seat> seats;
+    for (const db::SeatRecord& stored : record.table.seats) {
+      Seat seat;
+      seat.kind = seat_kind_from(stored.kind).value_or(Seat::Kind::empty);
+      if (stored.player) seat.player = find_player(*stored.player).value_or(Player{*stored.player, "?"});
+      seat.resigned = stored.resigned;
+      seat.replaced = stored.replaced;
+      seat.timeouts = stored.timeouts;
+      seats.push_back(std::move(seat));
+    }
+    seats.resize(static_cast<std::size_t>(record.table.options.players));
+    std::vector<std::optional<PlayerId>> members;
+    for (const Seat& seat : seats) members.push_back(seat.player ? std::optional(seat.player->id) : std::nullopt);
+    const TableStatus status = table_status_from(record.table.status).value_or(TableStatus::open);
+    Seating seating(std::move(seats), record.table.host);
+    auto table = std::make_shared<Table>(net::make_strand(executor_), services_, std::move(record), std::move(seating));
+    services_.directory.add(table);
+    // Indexed now, before any connection is served, so that a player's first hello finds
+    // the table; its description follows when it resumes.
+    services_.directory.publish(table->id(), status, protocol::Json(), std::move(members));
+    tables.push_back(std::move(table));
+  }
+  for (const auto& table : tables) table->resume();
+}
+
+}  // namespace elgrande::server

@@ -1,0 +1,66 @@
+#include "tables/table_requests.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include "storage/storage.hpp"
+#include "tables/directory.hpp"
+#include "tables/table_factory.hpp"
+
+namespace elgrande::server {
+
+using protocol::ErrorCode;
+
+void list_tables(const Services& services, Client& client, Request& request) {
+  client.send(protocol::reply_message(request.envelope.type, request.envelope.id, {{"tables", services.tables->list()}}));
+}
+
+void subscribe_to_tables(const Services& services, Client& client, Request& request) {
+  client.send(protocol::reply_message(request.envelope.type, request.envelope.id,
+                                      {{"tables", services.tables->subscribe(client.self())}}));
+}
+
+void unsubscribe_from_tables(const Services& services, Client& client, Request& request) {
+  services.tables->unsubscribe(&client);
+  client.send(protocol::reply_message(request.envelope.type, request.envelope.id));
+}
+
+void my_games(const Services& services, Client& client, Request& request) {
+  client.send(protocol::reply_message(request.envelope.type, request.envelope.id,
+                                      {{"games", services.tables->games_of(client.player->id)}}));
+}
+
+void create_table(const Services& services, Client& client, Request& request) {
+  protocol::Decoded<TableConfig> config = table_config_from_json(request.envelope.payload);
+  if (!config) return refuse(services, client, ErrorCode::bad_payload, config.error().message, request.envelope.id);
+  if (!services.storage->accepting()) {
+    return refuse(services, client, ErrorCode::unavailable,
+                  "the server cannot save changes at the moment; nothing changed, try again shortly",
+                  request.envelope.id);
+  }
+  const auto table = services.table_factory->create(TableSpec::hosted_by(*client.player, std::move(config.value())),
+                                                    client.self(), request.envelope.id);
+  spdlog::debug("player {} created table {}", client.player->id, table->id());
+}
+
+void forward_to_table(const Services& services, Client& client, Request& request, Table::Handler handler) {
+  const auto field = request.envelope.payload.find("table");
+  if (field == request.envelope.payload.end() || !field->is_number_integer()) {
+    return refuse(services, client, ErrorCode::bad_payload, "table: must be a table id", request.envelope.id);
+  }
+  const TableId id = field->get<TableId>();
+  std::shared_ptr<Table> table = client.tables[id].lock();
+  if (!table) {
+    table = services.tables->find(id);
+    if (!table) {
+      client.tables.erase(id);
+      return refuse(services, client, ErrorCode::not_found, "no table " + std::to_string(id), request.envelope.id);
+    }
+    // A removed table refuses by itself ("the table is gone"); forgotten ones are pruned.
+    if (client.tables.size() > 64) std::erase_if(client.tables, [](const auto& entry) { return entry.second.expired(); });
+    client.tables[id] = table;
+  }
+  if (handler == &Table::spectate) client.watching.insert(table->id());
+  table->handle(handler, TableRequest{client.self(), *client.player, std::move(request.envelope), request.received});
+}
+
+}  // namespace elgrande::server

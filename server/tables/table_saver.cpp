@@ -1,0 +1,29 @@
+#include "tables/table_saver.hpp"
+
+namespace elgrande::server {
+
+TableSaver::TableSaver(std::optional<db::TableRecord> saved, std::uint32_t snapshot_version)
+    : saved_(std::move(saved)), snapshot_version_(snapshot_version) {}
+
+std::optional<Storage::Work> TableSaver::changes(const db::TableRecord& now, const GameState* game,
+                                                 std::optional<db::GameResult> result) {
+  std::optional<db::TableRecord> changed;
+  if (now != saved_) saved_ = changed = now;
+  const bool finished = now.status == "finished";
+  std::optional<GameState> snapshot;
+  if (game && !finished && game->version >= snapshot_version_ + kSnapshotEvery) {
+    snapshot = *game;
+    snapshot_version_ = game->version;
+  }
+  if (!changed && unsaved_.empty() && !snapshot && !result) return std::nullopt;
+  return [id = now.id, changed = std::move(changed), commands = std::exchange(unsaved_, {}),
+          snapshot = std::move(snapshot), result = std::move(result), finished](db::Store& store) {
+    if (changed) store.save_table(*changed);
+    store.append_commands(id, commands);
+    if (snapshot) store.save_snapshot(id, *snapshot);
+    if (result) store.save_result(*result);
+    if (finished) store.delete_snapshot(id);  // the log is the record from now on
+  };
+}
+
+}  // namespace elgrande::server
