@@ -8,7 +8,7 @@
 #include "identity/hello.hpp"
 #include "presence/presence.hpp"
 #include "tables/directory.hpp"
-#include "tables/table_requests.hpp"
+#include "tables/lobby_requests.hpp"
 
 namespace elgrande::server {
 namespace {

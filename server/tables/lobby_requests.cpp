@@ -1,4 +1,4 @@
-#include "tables/table_requests.hpp"
+#include "tables/lobby_requests.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -1,0 +1,258 @@
+// The requests a table answers: seating before the game, chat, and the game's commands.
+#include <spdlog/spdlog.h>
+
+#include "common/unix_time.hpp"
+#include "tables/table.hpp"
+
+namespace elgrande::server {
+namespace {
+
+using protocol::ErrorCode;
+using protocol::Json;
+
+constexpr std::size_t kMaxChatBytes = 500;
+
+// A chat line as table.chat and table.chat_history carry it (without the table).
+Json chat_line_json(const db::ChatLine& line) {
+  Json json = {{"from", to_json(Player{line.player, line.name})}, {"text", line.text}, {"time", line.time}};
+  if (line.seat) json["seat"] = *line.seat;
+  return json;
+}
+
+ErrorCode error_for(Rejection::Code code) {
+  switch (code) {
+    case Rejection::Code::not_your_turn:
+      return ErrorCode::not_your_turn;
+    case Rejection::Code::game_over:
+      return ErrorCode::wrong_state;
+    default:
+      return ErrorCode::illegal_command;
+  }
+}
+
+}  // namespace
+
+// --- Requests before the game. ---
+
+void Table::join(const TableRequest& r) {
+  if (!require_status(r, TableStatus::open, "join")) return;
+  std::optional<int> seat;
+  if (!read_seat(r, false, seat)) return;
+  const SeatOrRefusal joined = seating_.join(r.player, seat);
+  if (const auto* refusal = std::get_if<Refusal>(&joined)) return refuse(r, *refusal);
+  feed_.stop_watching(r.from.get());
+  save();
+  reply(r, {{"table", description()}, {"seat", std::get<int>(joined)}});
+  send_recent_chat(r.from);
+  send_table_update();
+  if (auto_start_ && seating_.full()) start_game();
+}
+
+void Table::choose_seat(const TableRequest& r) {
+  if (!require_status(r, TableStatus::open, "change seats")) return;
+  std::optional<int> seat;
+  if (!read_seat(r, true, seat)) return;
+  const SeatOrRefusal moved = seating_.move(r.player.id, *seat);
+  if (const auto* refusal = std::get_if<Refusal>(&moved)) return refuse(r, *refusal);
+  save();
+  reply(r, {{"table", description()}, {"seat", *seat}});
+  send_table_update();
+}
+
+void Table::leave(const TableRequest& r) {
+  if (seating_.seat_of(r.player.id) || (status_ == TableStatus::finished && seating_.member_seat(r.player.id))) {
+    if (status_ == TableStatus::playing) {
+      return refuse(r, ErrorCode::wrong_state, "the game has started: resign instead");
+    }
+    if (status_ == TableStatus::finished) {
+      // Off the player's games; the seat stays in the record.
+      seating_.forget(r.player.id);
+      feed_.forget(r.player.id);
+      reply(r);
+      return send_table_update();
+    }
+    seating_.leave(r.player.id);
+    feed_.forget(r.player.id);
+    welcomed_.erase(r.player.id);
+    if (!seating_.anyone_human()) {
+      // Bots alone do not keep a table that has not started.
+      closed_ = true;
+      persist([id = id_](db::Store& store) { store.delete_table(id); });
+      reply(r);
+      services_.directory.remove(id_);
+      return;
+    }
+    save();
+    reply(r);
+    return send_table_update();
+  }
+  if (!feed_.stop_watching(r.from.get())) return refuse(r, ErrorCode::wrong_state, "you are not at this table");
+  reply(r);
+  send_table_update();
+}
+
+void Table::add_bot(const TableRequest& r) {
+  if (!require_status(r, TableStatus::open, "add a bot")) return;
+  std::optional<int> seat;
+  if (!read_seat(r, false, seat)) return;
+  const SeatOrRefusal added = seating_.add_bot(r.player.id, seat);
+  if (const auto* refusal = std::get_if<Refusal>(&added)) return refuse(r, *refusal);
+  save();
+  reply(r, {{"table", description()}, {"seat", std::get<int>(added)}});
+  send_table_update();
+  if (auto_start_ && seating_.full()) start_game();
+}
+
+void Table::remove_bot(const TableRequest& r) {
+  if (!require_status(r, TableStatus::open, "remove a bot")) return;
+  std::optional<int> seat;
+  if (!read_seat(r, true, seat)) return;
+  if (auto refusal = seating_.remove_bot(r.player.id, *seat)) return refuse(r, *refusal);
+  save();
+  reply(r, {{"table", description()}});
+  send_table_update();
+}
+
+void Table::start(const TableRequest& r) {
+  if (!require_status(r, TableStatus::open, "start")) return;
+  if (auto refusal = seating_.may_start(r.player.id)) return refuse(r, *refusal);
+  start_game(&r);
+}
+
+void Table::spectate(const TableRequest& r) {
+  if (seating_.seat_of(r.player.id)) return refuse(r, ErrorCode::wrong_state, "you sit at this table");
+  const bool new_spectator = feed_.watch(r.from);
+  reply(r, {{"table", description()}});
+  send_recent_chat(r.from);
+  if (game_) feed_.send(r.from, game_update(kSpectator, {}));
+  if (new_spectator) send_table_update();
+}
+
+void Table::chat(const TableRequest& r) {
+  const auto text = r.envelope.payload.find("text");
+  if (text == r.envelope.payload.end() || !text->is_string() || text->get_ref<const std::string&>().empty() ||
+      text->get_ref<const std::string&>().size() > kMaxChatBytes) {
+    return refuse(r, ErrorCode::bad_payload, "text: must be a string of 1 to " + std::to_string(kMaxChatBytes) + " bytes");
+  }
+  const auto seat = seating_.seat_of(r.player.id);
+  if (!seat && !feed_.watching(r.from.get())) {
+    return refuse(r, ErrorCode::wrong_state, "join or spectate the table to chat");
+  }
+  const db::ChatLine line{r.player.id, r.player.name, seat, text->get<std::string>(), unix_milliseconds()};
+  persist([id = id_, line](db::Store& store) { store.add_chat(id, line); });
+  recent_chat_.push_back(line);
+  if (recent_chat_.size() > static_cast<std::size_t>(db::kRecentChat)) recent_chat_.pop_front();
+  Json message = chat_line_json(line);
+  message["table"] = id_;
+  reply(r);
+  feed_.send_to_members(seating_, protocol::push_message("table.chat", std::move(message)));
+}
+
+void Table::send_recent_chat(const RecipientPtr& to) {
+  if (recent_chat_.empty()) return;
+  Json lines = Json::array();
+  for (const db::ChatLine& line : recent_chat_) lines.push_back(chat_line_json(line));
+  feed_.send(to, protocol::push_message("table.chat_history", {{"table", id_}, {"lines", std::move(lines)}}));
+}
+
+// --- Requests during the game. ---
+
+void Table::command(const TableRequest& r) {
+  if (status_ != TableStatus::playing) {
+    return refuse(r, ErrorCode::wrong_state, status_ == TableStatus::open ? "the game has not started" : "the game is over");
+  }
+  const auto seat = seating_.seat_of(r.player.id);
+  if (!seat) return refuse(r, ErrorCode::forbidden, "you do not play at this table");
+  const Json& payload = r.envelope.payload;
+  const auto json = payload.find("command");
+  if (json == payload.end()) return refuse(r, ErrorCode::bad_payload, "command: missing");
+  if (const auto version = payload.find("version"); version != payload.end()) {
+    if (!version->is_number_integer() || version->get<std::int64_t>() < 0) {
+      return refuse(r, ErrorCode::bad_payload, "version: must be the game version the command answers");
+    }
+    // An answer given before the seat's pending decision was posed (a double click, a
+    // late answer) must not apply to it. Another seat's answer to a simultaneous decision
+    // moves the version on but leaves this seat's decision as it was, so it does not count.
+    const std::int64_t answered = version->get<std::int64_t>();
+    const std::uint32_t posed = posed_at_[static_cast<std::size_t>(*seat)];
+    if (answered < posed || answered > game_->version) {
+      return refuse(r, ErrorCode::stale_version,
+                    "your decision was posed at version " + std::to_string(posed) + " and the game is at " +
+                        std::to_string(game_->version) + ", not " + std::to_string(answered) + "; nothing changed");
+    }
+  }
+  protocol::Decoded<Command> decoded = protocol::command_from_json(*json);
+  if (!decoded) return refuse(r, ErrorCode::bad_payload, "command: " + decoded.error().message);
+  Events events;
+  if (const auto rejection = apply(*game_, *seat, decoded.value(), events)) {
+    const ErrorCode code = error_for(rejection->code);
+    // The engine's reason goes with the codes that concern the command itself.
+    return refuse(r, code, rejection->reason, code == ErrorCode::wrong_state ? std::string_view() : name(rejection->code));
+  }
+  saver_.log(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(*seat), std::move(decoded.value()),
+                               db::Source::player, unix_milliseconds()});
+  // An answer of the player's own clears the count of timeouts in a row.
+  const bool was_late = std::exchange(seating_[*seat].timeouts, 0) > 0;
+  services_.metrics.commands.fetch_add(1, std::memory_order_relaxed);
+  const std::uint8_t before = changed(*seat);
+  feed_.track(r.received);
+  reply(r, {{"version", game_->version}});
+  if (was_late) send_table_update();
+  announce(events, before);
+}
+
+void Table::resign(const TableRequest& r) {
+  if (status_ != TableStatus::playing) {
+    return refuse(r, ErrorCode::wrong_state, "only a game in progress can be resigned");
+  }
+  const auto seat = seating_.seat_of(r.player.id);
+  if (!seat) return refuse(r, ErrorCode::wrong_state, "you do not play at this table");
+  seating_.resign(*seat);
+  turns_.clear(*seat);
+  spdlog::info("table {}: seat {} resigned; a bot plays it", id_, *seat);
+  save();
+  reply(r);
+  send_table_update();
+  publish_turns();
+  if (waiting_bot()) turns_.schedule_bot();
+}
+
+// --- Checks and answers. ---
+
+bool Table::require_status(const TableRequest& r, TableStatus status, std::string_view doing) {
+  if (status_ == status) return true;
+  refuse(r, ErrorCode::wrong_state, "cannot " + std::string(doing) + ": the table is " + std::string(name(status_)));
+  return false;
+}
+
+bool Table::read_seat(const TableRequest& r, bool required, std::optional<int>& seat) {
+  const auto field = r.envelope.payload.find("seat");
+  if (field == r.envelope.payload.end()) {
+    if (required) refuse(r, ErrorCode::bad_payload, "seat: missing");
+    return !required;
+  }
+  if (!field->is_number_integer()) {
+    refuse(r, ErrorCode::bad_payload, "seat: must be an integer");
+    return false;
+  }
+  const auto value = field->get<std::int64_t>();
+  if (value < 0 || value >= seating_.size()) {
+    refuse(r, ErrorCode::not_found, "no seat " + std::to_string(value) + " at this table");
+    return false;
+  }
+  seat = static_cast<int>(value);
+  return true;
+}
+
+void Table::reply(const TableRequest& r, Json payload) {
+  feed_.send(r.from, protocol::reply_message(r.envelope.type, r.envelope.id, std::move(payload)));
+}
+
+void Table::refuse(const TableRequest& r, ErrorCode code, std::string_view message, std::string_view reason) {
+  services_.metrics.count_error(code);
+  // Through the outbox like any answer: a refusal caused by an earlier command of the
+  // same client must not overtake that command's reply.
+  feed_.send(r.from, protocol::error_message(code, message, r.envelope.id, reason));
+}
+
+}  // namespace elgrande::server
