@@ -39,6 +39,12 @@ void Storage::write(Stream stream, Work work, Done done) {
   wake_.notify_one();
 }
 
+bool Storage::accepting() const {
+  if (!healthy() || pending_.load(std::memory_order_relaxed) >= max_pending_) return false;
+  const std::int64_t since = committing_since_.load(std::memory_order_relaxed);
+  return since == 0 || Clock::now().time_since_epoch().count() - since < Clock::duration(kStalled).count();
+}
+
 void Storage::stop() {
   {
     const std::lock_guard lock(mutex_);
@@ -83,6 +89,12 @@ void Storage::commit(std::vector<Job>& writes) {
   });
   if (writes.empty()) return;
   const auto started = Clock::now();
+  committing_since_.store(started.time_since_epoch().count(), std::memory_order_relaxed);
+  // However it ends, the commit is no longer under way.
+  struct Finished {
+    std::atomic<std::int64_t>& since;
+    ~Finished() { since.store(0, std::memory_order_relaxed); }
+  } finished{committing_since_};
   auto wait = kFirstRetry;
   for (;;) {
     try {

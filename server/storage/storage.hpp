@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -52,12 +53,12 @@ class Storage {
   // False while commits keep failing for a reason that may pass (a full disk, a lock
   // held elsewhere, an I/O error).
   bool healthy() const { return healthy_.load(std::memory_order_relaxed); }
-  // Whether a new change should be taken at all: healthy, and the queue not too long.
+  // Whether a new change should be taken at all: healthy, the queue not too long, and no
+  // commit stuck for longer than kStalled (a lock held elsewhere, a disk that hangs).
   // Everyone who changes something asks first and refuses with `unavailable` otherwise,
   // so that an outage neither grows the queue without bound nor loses anything.
-  bool accepting() const {
-    return healthy() && pending_.load(std::memory_order_relaxed) < max_pending_;
-  }
+  bool accepting() const;
+  static constexpr std::chrono::milliseconds kStalled{1000};
   std::size_t pending() const { return pending_.load(std::memory_order_relaxed); }
 
  private:
@@ -83,6 +84,8 @@ class Storage {
   bool stopping_ = false;
   std::atomic<bool> healthy_{true};
   std::atomic<std::size_t> pending_{0};
+  // When the commit under way started (steady clock ticks), 0 when none is.
+  std::atomic<std::int64_t> committing_since_{0};
   std::set<Stream> abandoned_;  // streams with a lost write; database thread only
   std::thread thread_;
 };

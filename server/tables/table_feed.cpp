@@ -62,12 +62,15 @@ void TableFeed::committed(std::uint64_t save) {
 }
 
 void TableFeed::abandon() {
+  for (Outgoing& held : outbox_) {
+    if (held.to && held.if_lost) held.to->deliver(std::move(held.if_lost));
+  }
   outbox_.clear();
   waiting_.clear();
   commands_waiting_.clear();
 }
 
-void TableFeed::send(const RecipientPtr& to, Message message) {
+void TableFeed::send(const RecipientPtr& to, Message message, Message if_lost) {
   if (outbox_.empty() && committed_ == saves_) return dispatch(to, std::move(message));
   if (to) {
     // A connection this far behind (a flood of requests during an outage, say) is cut
@@ -77,7 +80,7 @@ void TableFeed::send(const RecipientPtr& to, Message message) {
     if (waiting == max_waiting_) return to->close();
     ++waiting;
   }
-  outbox_.push_back(Outgoing{saves_, to, std::move(message)});
+  outbox_.push_back(Outgoing{saves_, to, std::move(message), std::move(if_lost)});
 }
 
 void TableFeed::notify(std::string body) {

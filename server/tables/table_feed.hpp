@@ -46,12 +46,16 @@ class TableFeed {
   // A save was handed to storage: what is sent from now on waits for its commit.
   void saving() { ++saves_; }
   void committed(std::uint64_t save);  // releases what waited for saves up to `save`
-  void abandon();                      // the table stopped: nothing held will be sent
+  // The table stopped: nothing held will be sent, but each held answer's stand-in (see
+  // send), so that every request is answered.
+  void abandon();
   std::uint64_t saves() const { return saves_; }
   // For the latency figure: a command read then is answered once the current save commits.
   void track(Clock::time_point received) { commands_waiting_.emplace_back(saves_, received); }
 
-  void send(const RecipientPtr& to, Message message);
+  // `if_lost` (for an answer to a request) is sent instead if the table stops before the
+  // save the message waits for commits.
+  void send(const RecipientPtr& to, Message message, Message if_lost = nullptr);
   void send(const RecipientPtr& to, std::string message) {
     send(to, std::make_shared<const std::string>(std::move(message)));
   }
@@ -68,6 +72,7 @@ class TableFeed {
     std::uint64_t after_save;
     RecipientPtr to;  // none: the turn webhook
     Message message;
+    Message if_lost;
   };
   void dispatch(const RecipientPtr& to, Message message);
   void flush();

@@ -245,14 +245,23 @@ bool Table::read_seat(const TableRequest& r, bool required, std::optional<int>& 
 }
 
 void Table::reply(const TableRequest& r, Json payload) {
-  feed_.send(r.from, protocol::reply_message(r.envelope.type, r.envelope.id, std::move(payload)));
+  feed_.send(r.from, std::make_shared<const std::string>(
+                         protocol::reply_message(r.envelope.type, r.envelope.id, std::move(payload))),
+             lost_answer(r));
 }
 
 void Table::refuse(const TableRequest& r, ErrorCode code, std::string_view message, std::string_view reason) {
   services_.metrics.count_error(code);
   // Through the outbox like any answer: a refusal caused by an earlier command of the
   // same client must not overtake that command's reply.
-  feed_.send(r.from, protocol::error_message(code, message, r.envelope.id, reason));
+  feed_.send(r.from, std::make_shared<const std::string>(protocol::error_message(code, message, r.envelope.id, reason)),
+             lost_answer(r));
+}
+
+TableFeed::Message Table::lost_answer(const TableRequest& r) {
+  return std::make_shared<const std::string>(protocol::error_message(
+      ErrorCode::internal, "this table stopped on a server error before your request was saved; a restart brings it back as last saved",
+      r.envelope.id));
 }
 
 }  // namespace elgrande::server

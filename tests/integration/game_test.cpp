@@ -195,10 +195,19 @@ TEST_CASE("bad input during a game is refused with its code and changes nothing"
   CHECK(cy.read_any().error);
   CHECK(cy.close_code() == 1009);
 
-  // Nothing changed: the legal command is the next version.
-  const Json accepted = request(mover, "game.command", {{"table", id}, {"command", play_one}});
+  // Nothing changed: the legal command, answering the version it saw, is the next version.
+  const Json accepted =
+      request(mover, "game.command", {{"table", id}, {"command", play_one}, {"version", version}});
   REQUIRE(accepted["type"] == "game.command.ok");
   CHECK(accepted["payload"]["version"] == version + 1);
+  // The same answer again (a double click) answers a decision that has moved on, and one
+  // from a version the game has not reached answers nothing: both refused.
+  const Json again = request(mover, "game.command", {{"table", id}, {"command", play_one}, {"version", version}});
+  CHECK(code_of(again) == "stale_version");
+  CHECK_FALSE(again["payload"].contains("reason"));
+  const Json from_the_future =
+      request(other, "game.command", {{"table", id}, {"command", play_one}, {"version", version + 50}});
+  CHECK(code_of(from_the_future) == "stale_version");
 
   // And the game goes on to its end, here with a bot for the other seat.
   REQUIRE(request(other, "game.resign", {{"table", id}})["type"] == "game.resign.ok");
