@@ -184,8 +184,8 @@ void Client::on_message(const Json& message) {
       acted_version_ = std::max(acted_version_, message["payload"]["version"].get<std::int64_t>() - 1);
     }
     // A refusal changed nothing, so the next update is answered as usual. Most are races
-    // with another seat's answer; stale_version means the game moved past the update we
-    // answered, whose successor is here already (act answers it) or on its way.
+    // with another seat's answer; stale_version means our decision changed after the
+    // update we answered, and its successor is here already (act answers it) or on its way.
     swarm_.on_reply(*this, message, sent);
     return act();
   }
