@@ -25,6 +25,11 @@ TableListing::Entry TableListing::read() const {
   return entry_;
 }
 
+TableStatus TableListing::status() const {
+  const std::lock_guard lock(mutex_);
+  return entry_.status;
+}
+
 TableId TableDirectory::next_id() {
   const std::lock_guard lock(mutex_);
   return next_id_++;
@@ -190,7 +195,7 @@ void TableDirectory::count(Gauges& gauges) const {
     for (const auto& [id, table] : tables_) tables.push_back(table);
   }
   for (const auto& table : tables) {
-    switch (table->listing().read().status) {
+    switch (table->listing().status()) {
       case TableStatus::open:
         ++gauges.open_tables;
         break;

@@ -38,6 +38,7 @@ class TableListing {
   void describe(TableStatus status, protocol::Json description, std::vector<std::optional<PlayerId>> members);
   void set_turns(Turns turns);
   Entry read() const;
+  TableStatus status() const;
 
  private:
   mutable std::mutex mutex_;

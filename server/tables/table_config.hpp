@@ -51,7 +51,10 @@ protocol::Decoded<TableConfig> table_config_from_json(const protocol::Json& payl
 // tournaments and "play now" for players they seat themselves.
 struct TableSpec {
   TableConfig config;
-  PlayerId host = 0;  // may add and remove bots and start; passes to another player who leaves
+  // May add and remove bots and start; passes to another player who leaves. It must be a
+  // saved identity (the database refers to it): tables without a host (tournaments) will
+  // need a schema that allows one.
+  PlayerId host = 0;
   // Who sits where from the start: none (an empty seat), a player, or a bot. Missing
   // entries are empty seats.
   struct SeatSpec {

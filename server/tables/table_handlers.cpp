@@ -1,8 +1,9 @@
 // The requests a table answers: seating before the game, chat, and the game's commands.
+#include "tables/table.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include "common/unix_time.hpp"
-#include "tables/table.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -121,7 +122,10 @@ void Table::start(const TableRequest& r) {
 
 void Table::spectate(const TableRequest& r) {
   if (seating_.seat_of(r.player.id)) return refuse(r, ErrorCode::wrong_state, "you sit at this table");
-  const bool new_spectator = feed_.watch(r.from);
+  // A player who gave the seat up (resigned, replaced) hears the table as a member already.
+  const bool member = seating_.member_seat(r.player.id).has_value();
+  if (member) feed_.connect(r.player.id, r.from);
+  const bool new_spectator = !member && feed_.watch(r.from);
   reply(r, {{"table", description()}});
   send_recent_chat(r.from);
   if (game_) feed_.send(r.from, game_update(kSpectator, {}));

@@ -1,0 +1,305 @@
+// What a table says, to whom, and when: nobody hears of a change before the save that
+// carries it is committed, messages leave in the order they were produced, a connection
+// that falls too far behind is cut off without holding up the others, and each seated
+// player gets their own view while everyone else watching gets the spectator's.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "elgrande/engine/view.hpp"
+#include "ops/metrics.hpp"
+#include "recording_recipient.hpp"
+#include "tables/seating.hpp"
+#include "tables/table_feed.hpp"
+
+using namespace elgrande::server;
+using elgrande::kSpectator;
+using elgrande::test::RecordingRecipient;
+using Strings = std::vector<std::string>;
+
+namespace {
+
+const Player ana{1, "Ana"};
+const Player ben{2, "Ben"};
+const Player cid{3, "Cid"};
+
+// Records, across connections, who was sent what, in the order it was sent.
+class JournalRecipient : public Recipient {
+ public:
+  using Recipient::deliver;
+  JournalRecipient(std::string name, Strings& journal) : name_(std::move(name)), journal_(journal) {}
+  void deliver(std::shared_ptr<const std::string> message) override { journal_.push_back(name_ + ":" + *message); }
+  void close() override {}
+
+ private:
+  std::string name_;
+  Strings& journal_;
+};
+
+std::shared_ptr<RecordingRecipient> connection() { return std::make_shared<RecordingRecipient>(); }
+
+struct Feed {
+  explicit Feed(std::size_t max_waiting = 1024) : feed(metrics, nullptr, max_waiting) {}
+  Metrics metrics;
+  TableFeed feed;
+};
+
+// Ana at seat 0, Ben at seat 1, Cid at seat 2, and a bot at seat 3.
+Seating four_seats() {
+  std::vector<Seat> seats(4);
+  seats[0] = Seat{Seat::Kind::human, ana};
+  seats[1] = Seat{Seat::Kind::human, ben};
+  seats[2] = Seat{Seat::Kind::human, cid};
+  seats[3].kind = Seat::Kind::bot;
+  return Seating(std::move(seats), ana.id);
+}
+
+}  // namespace
+
+TEST_CASE("with no save pending, a message is delivered at once", "[feed]") {
+  Feed f;
+  const auto ana_connection = connection();
+  f.feed.send(ana_connection, "hello");
+  CHECK(ana_connection->received() == Strings{"hello"});
+}
+
+TEST_CASE("messages sent after a save wait for its commit, then leave in the order they were sent", "[feed]") {
+  Feed f;
+  Strings journal;
+  const auto a = std::make_shared<JournalRecipient>("a", journal);
+  const auto b = std::make_shared<JournalRecipient>("b", journal);
+
+  f.feed.saving();
+  f.feed.send(a, "1");
+  f.feed.send(b, "2");
+  f.feed.send(a, "3");
+  CHECK(journal.empty());  // a crash now would undo the change: nobody may know of it
+
+  f.feed.committed(f.feed.saves());
+  CHECK(journal == Strings{"a:1", "b:2", "a:3"});
+
+  f.feed.send(b, "4");  // nothing pending any more
+  CHECK(journal.back() == "b:4");
+}
+
+TEST_CASE("a commit releases only what waited for that save, and nothing overtakes what still waits",
+          "[feed]") {
+  Feed f;
+  const auto ana_connection = connection();
+
+  f.feed.saving();  // save 1
+  f.feed.send(ana_connection, "after 1");
+  f.feed.saving();  // save 2
+  f.feed.send(ana_connection, "after 2");
+
+  f.feed.committed(1);
+  CHECK(ana_connection->received() == Strings{"after 1"});
+
+  // Save 1 is committed, but save 2 is not: a new message queues behind "after 2".
+  f.feed.send(ana_connection, "later");
+  CHECK(ana_connection->received() == Strings{"after 1"});
+
+  f.feed.committed(2);
+  CHECK(ana_connection->received() == Strings{"after 1", "after 2", "later"});
+}
+
+TEST_CASE("a save committed later than a newer one releases everything up to the newer", "[feed]") {
+  Feed f;
+  const auto ana_connection = connection();
+  f.feed.saving();
+  f.feed.send(ana_connection, "after 1");
+  f.feed.saving();
+  f.feed.send(ana_connection, "after 2");
+
+  f.feed.committed(2);
+  CHECK(ana_connection->received() == Strings{"after 1", "after 2"});
+  f.feed.committed(1);  // a late report changes nothing
+  CHECK(ana_connection->received() == Strings{"after 1", "after 2"});
+}
+
+TEST_CASE("a table that stopped sends nothing of what it held", "[feed]") {
+  Feed f;
+  const auto ana_connection = connection();
+  f.feed.saving();
+  f.feed.send(ana_connection, "never committed");
+
+  f.feed.abandon();
+  f.feed.committed(1);
+  CHECK(ana_connection->received().empty());
+}
+
+TEST_CASE("a table that stops answers each request it held with the answer's stand-in, and nothing else",
+          "[feed]") {
+  Feed f;
+  const auto asker = connection();
+  const auto watcher = connection();
+  const auto message = [](std::string text) { return std::make_shared<const std::string>(std::move(text)); };
+
+  f.feed.saving();
+  f.feed.send(asker, message("reply"), message("lost: internal"));
+  f.feed.send(watcher, "update");  // not an answer: no stand-in
+  f.feed.send(asker, "update");
+
+  f.feed.abandon();
+  CHECK(asker->received() == Strings{"lost: internal"});
+  CHECK(watcher->received().empty());
+  f.feed.committed(1);
+  CHECK(asker->received() == Strings{"lost: internal"});
+}
+
+TEST_CASE("a stand-in is never sent for an answer that went out", "[feed]") {
+  Feed f;
+  const auto asker = connection();
+  const auto message = [](std::string text) { return std::make_shared<const std::string>(std::move(text)); };
+  f.feed.send(asker, message("at once"), message("lost: at once"));
+  f.feed.saving();
+  f.feed.send(asker, message("after the save"), message("lost: after the save"));
+  f.feed.committed(1);
+
+  f.feed.abandon();
+  CHECK(asker->received() == Strings{"at once", "after the save"});
+}
+
+TEST_CASE("a connection with more than the allowed messages held is cut off, and the others still get theirs",
+          "[feed]") {
+  constexpr std::size_t kMaxWaiting = 3;
+  Feed f(kMaxWaiting);
+  const auto slow = connection();
+  const auto other = connection();
+
+  f.feed.saving();
+  for (int i = 1; i <= 3; ++i) f.feed.send(slow, std::to_string(i));
+  f.feed.send(other, "a");
+  CHECK_FALSE(slow->closed());  // exactly the allowed number held
+
+  f.feed.send(slow, "4");
+  CHECK(slow->closed());
+  f.feed.send(slow, "5");
+  f.feed.send(other, "b");
+  CHECK_FALSE(other->closed());
+
+  f.feed.committed(1);
+  CHECK(other->received() == Strings{"a", "b"});
+  const Strings slow_got = slow->received();
+  CHECK(std::find(slow_got.begin(), slow_got.end(), "4") == slow_got.end());
+  CHECK(std::find(slow_got.begin(), slow_got.end(), "5") == slow_got.end());
+}
+
+TEST_CASE("each seated player gets their own view, and spectators and resigned players get the spectator's",
+          "[feed]") {
+  Feed f;
+  Seating seating = four_seats();
+  seating.resign(2);  // Cid watches while a bot plays
+  const auto ana_phone = connection();
+  const auto ana_laptop = connection();
+  const auto cid_connection = connection();
+  const auto spectator = connection();
+  f.feed.connect(ana.id, ana_phone);
+  f.feed.connect(ana.id, ana_laptop);
+  f.feed.connect(cid.id, cid_connection);  // Ben is not connected
+  REQUIRE(f.feed.watch(spectator));
+
+  std::vector<int> built_for;
+  f.feed.send_per_seat(seating, [&](int viewer) {
+    built_for.push_back(viewer);
+    return "view of " + std::to_string(viewer);
+  });
+
+  CHECK(ana_phone->received() == Strings{"view of 0"});
+  CHECK(ana_laptop->received() == Strings{"view of 0"});
+  const std::string spectators_view = "view of " + std::to_string(kSpectator);
+  CHECK(cid_connection->received() == Strings{spectators_view});
+  CHECK(spectator->received() == Strings{spectators_view});
+  // Built once per viewer who is there to see it: not for Ben, nor for the bot's seat.
+  std::sort(built_for.begin(), built_for.end());
+  CHECK(built_for == std::vector<int>{kSpectator, 0});
+}
+
+TEST_CASE("with nobody watching, the spectator's view is not even built", "[feed]") {
+  Feed f;
+  const Seating seating = four_seats();
+  const auto ben_connection = connection();
+  f.feed.connect(ben.id, ben_connection);
+
+  std::vector<int> built_for;
+  f.feed.send_per_seat(seating, [&](int viewer) {
+    built_for.push_back(viewer);
+    return "view of " + std::to_string(viewer);
+  });
+  CHECK(built_for == std::vector<int>{1});
+  CHECK(ben_connection->received() == Strings{"view of 1"});
+}
+
+TEST_CASE("connecting or watching twice on the same connection delivers each message once", "[feed]") {
+  Feed f;
+  const Seating seating = four_seats();
+  const auto ana_connection = connection();
+  const auto spectator = connection();
+  f.feed.connect(ana.id, ana_connection);
+  f.feed.connect(ana.id, ana_connection);
+  CHECK(f.feed.watch(spectator));
+  CHECK_FALSE(f.feed.watch(spectator));
+  CHECK(f.feed.spectators() == 1);
+
+  f.feed.send_to_members(seating, "news");
+  CHECK(ana_connection->received() == Strings{"news"});
+  CHECK(spectator->received() == Strings{"news"});
+}
+
+TEST_CASE("a closed connection, a spectator who stopped watching and a forgotten player hear nothing more",
+          "[feed]") {
+  Feed f;
+  Seating seating = four_seats();
+  const auto ana_connection = connection();
+  const auto ben_connection = connection();
+  const auto cid_connection = connection();
+  const auto spectator = connection();
+  f.feed.connect(ana.id, ana_connection);
+  f.feed.connect(ben.id, ben_connection);
+  f.feed.connect(cid.id, cid_connection);
+  f.feed.watch(spectator);
+
+  f.feed.send_to_members(seating, "first");
+  f.feed.disconnect(ana_connection.get());
+  CHECK(f.feed.stop_watching(spectator.get()));
+  CHECK_FALSE(f.feed.stop_watching(spectator.get()));
+  CHECK_FALSE(f.feed.watching(spectator.get()));
+  seating.forget(ben.id);  // left the finished table
+  f.feed.forget(ben.id);
+  f.feed.send_to_members(seating, "second");
+  f.feed.send_per_seat(seating, [](int viewer) { return "view of " + std::to_string(viewer); });
+
+  CHECK(ana_connection->received() == Strings{"first"});
+  CHECK(spectator->received() == Strings{"first"});
+  CHECK(ben_connection->received() == Strings{"first"});
+  CHECK(cid_connection->received() == Strings{"first", "second", "view of 2"});
+}
+
+TEST_CASE("a player off the list of members hears nothing the members hear, even while connected", "[feed]") {
+  Feed f;
+  Seating seating = four_seats();
+  const auto ben_connection = connection();
+  f.feed.connect(ben.id, ben_connection);
+  seating.forget(ben.id);  // the table forgot Ben; the feed was not told
+
+  f.feed.send_to_members(seating, "news");
+  f.feed.send_per_seat(seating, [](int viewer) { return "view of " + std::to_string(viewer); });
+  CHECK(ben_connection->received().empty());
+}
+
+TEST_CASE("a connection that is gone is skipped", "[feed]") {
+  Feed f;
+  const Seating seating = four_seats();
+  auto spectator = connection();
+  const auto ana_connection = connection();
+  f.feed.watch(spectator);
+  f.feed.connect(ana.id, ana_connection);
+  spectator.reset();
+
+  f.feed.send_to_members(seating, "news");
+  CHECK(ana_connection->received() == Strings{"news"});
+  CHECK(f.feed.spectators() == 0);
+}
