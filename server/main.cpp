@@ -13,11 +13,13 @@
 #include <chrono>
 #include <cerrno>
 #include <csignal>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -95,11 +97,101 @@ class DatabaseLock {
   int fd_ = -1;
 };
 
+// A database the server may not write would let it start, answer health checks and refuse
+// every player. Its directory must be writable too: SQLite keeps `-wal` and `-shm` files
+// beside the database, and the lock file lives there.
+void refuse_unwritable(const std::filesystem::path& database) {
+  const auto refuse = [&database](const std::string& what, int error) {
+    throw std::runtime_error("database " + database.string() + " cannot be written by this server (uid " +
+                             std::to_string(::geteuid()) + "): " + what + ": " + std::strerror(error) +
+                             "; give the server's user write access to the database file and its directory, "
+                             "or mount the file system read-write");
+  };
+  const std::filesystem::path directory = database.has_parent_path() ? database.parent_path() : ".";
+  if (::access(directory.c_str(), W_OK | X_OK) != 0) refuse("directory " + directory.string(), errno);
+  for (const std::string& file : {database.string(), database.string() + "-wal", database.string() + "-shm"}) {
+    if (::access(file.c_str(), F_OK) == 0 && ::access(file.c_str(), W_OK) != 0) refuse(file, errno);
+  }
+}
+
+// SQLite takes a missing or empty database file for a new database and deletes a
+// write-ahead log found beside it, committed data and all, even when it opens the file
+// only to read it. So such a log stops whatever would open the database.
+void refuse_lone_write_ahead_log(const std::filesystem::path& database) {
+  const std::filesystem::path log = database.string() + "-wal";
+  std::error_code error;
+  const std::uintmax_t log_size = std::filesystem::file_size(log, error);
+  if (error) return;  // no log (a log it cannot read, SQLite reports when opening)
+  const std::uintmax_t database_size = std::filesystem::file_size(database, error);
+  const std::string what_to_do = "; put the database file back (from where it went, or from a backup), or, to "
+                                 "start with an empty database, move " + log.string() + " away";
+  if (error) {
+    throw std::runtime_error("database " + database.string() + " is missing but its write-ahead log " +
+                             log.string() + " (" + std::to_string(log_size) +
+                             " bytes) is there, and may hold committed data that opening would delete" + what_to_do);
+  }
+  if (database_size == 0 && log_size > 0) {
+    throw std::runtime_error("database " + database.string() + " is empty but its write-ahead log " + log.string() +
+                             " holds " + std::to_string(log_size) + " bytes, which opening would delete" +
+                             what_to_do + " and the empty file with it");
+  }
+}
+
+// SQLite drops a damaged frame of a write-ahead log without a word (by design: it cannot
+// tell it from a write cut short). A log found at start is copied first, so that whatever
+// SQLite makes of it, the operator keeps its bytes.
+void keep_write_ahead_log(const std::filesystem::path& database) {
+  refuse_lone_write_ahead_log(database);
+  const std::filesystem::path log = database.string() + "-wal";
+  std::error_code error;
+  const std::uintmax_t log_size = std::filesystem::file_size(log, error);
+  if (error || log_size == 0) return;
+  const std::filesystem::path copy = log.string() + "." + std::to_string(unix_milliseconds()) + ".bak";
+  const auto refuse = [&](const std::string& reason) {
+    std::filesystem::remove(copy, error);
+    throw std::runtime_error("cannot keep a copy of the write-ahead log " + log.string() + " in " + copy.string() +
+                             ": " + reason + "; free some space, or copy the log elsewhere by hand and start again");
+  };
+  if (!std::filesystem::copy_file(log, copy, error)) refuse(error.message());
+  // The copy must outlive a power cut that follows the checkpoint emptying the log.
+  const int fd = ::open(copy.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 || ::fsync(fd) != 0) {
+    const int failed = errno;
+    if (fd >= 0) ::close(fd);
+    refuse(std::strerror(failed));
+  }
+  ::close(fd);
+  spdlog::info("write-ahead log {} ({} bytes) found at start, copied to {} before opening the database: SQLite drops "
+               "a damaged frame of it without a word, and the copy keeps it (see docs/persistence.md)",
+               log.string(), log_size, copy.string());
+}
+
+// A refused start must leave the file as it was, and opening it for writing already
+// switches it to write-ahead logging: a database from a newer server is refused after a
+// read-only look, before anything is written.
+void refuse_newer_schema(const std::filesystem::path& file) {
+  std::error_code error;
+  if (!std::filesystem::exists(file, error)) return;
+  db::Database look(file, db::OpenOptions{.create = false, .read_only = true});
+  const int found = look.user_version();
+  if (found > db::latest_schema_version()) {
+    throw db::SchemaTooNew("database " + file.string() + " has schema version " + std::to_string(found) +
+                           ", newer than this server's " + std::to_string(db::latest_schema_version()) +
+                           "; run the elgrande-server release that wrote it, or a later one");
+  }
+}
+
 // Opens, checks and migrates the database: a damaged file, one from a newer server or one
 // another process keeps locked stops the start with the reason, never with a silent reset.
 std::unique_ptr<db::Database> open_database(const Config& config) {
+  refuse_newer_schema(config.database_path());
   auto database = std::make_unique<db::Database>(
       config.database_path(), db::OpenOptions{.durability = config.durability});
+  if (database->read_only()) {
+    throw std::runtime_error("database " + config.database_path().string() +
+                             " cannot be written by this server: SQLite could open it for reading only; give the "
+                             "server's user write access to it and its directory");
+  }
   if (config.integrity_check) {
     db::Statement check = database->prepare("PRAGMA quick_check(1)");
     if (!check.step() || check.text(0) != "ok") {
@@ -116,6 +208,7 @@ std::unique_ptr<db::Database> open_database(const Config& config) {
 }
 
 int backup(const Config& config, const std::filesystem::path& target) {
+  refuse_lone_write_ahead_log(config.database_path());
   db::Database database(config.database_path(), db::OpenOptions{.create = false});
   const auto started = std::chrono::steady_clock::now();
   database.backup_to(target);
@@ -124,9 +217,40 @@ int backup(const Config& config, const std::filesystem::path& target) {
   return 0;
 }
 
+// The operator's look at one table's log: what is stored, where it breaks. Exit 0 for a
+// sound log, 1 for a damaged one (or no such table).
+int check_table(const Config& config, std::int64_t id) {
+  refuse_lone_write_ahead_log(config.database_path());
+  db::Database database(config.database_path(), db::OpenOptions{.create = false, .read_only = true});
+  db::Store store(database);
+  const db::Store::LogCheck check = store.check_log(id);
+  if (!check.table_found) {
+    std::cout << "no table " << id << " in " << database.file().string() << "\n";
+    return 1;
+  }
+  const auto optional = [](const std::optional<std::int64_t>& value) {
+    return value ? std::to_string(*value) : std::string("none");
+  };
+  std::cout << "table " << id << " (" << check.status << ")\n"
+            << "  commands stored: " << check.rows << "\n"
+            << "  commands recorded with the table: " << optional(check.recorded_length)
+            << (check.recorded_length ? "" : " (a log from before hash chains)") << "\n"
+            << "  first missing command: " << optional(check.first_gap) << "\n"
+            << "  first command that breaks the hash chain: " << optional(check.first_bad_row) << "\n"
+            << "  snapshot at command: " << optional(check.snapshot_seq) << "\n"
+            << "  verdict: "
+            << (check.head_matches && !check.first_gap ? "sound"
+                : check.recorded_length                ? "damaged: restore the database from a backup"
+                                                       : "not chained, cannot tell")
+            << "\n";
+  return check.head_matches && !check.first_gap ? 0 : 1;
+}
+
 int serve(const Config& config) {
   std::filesystem::create_directories(config.data_dir);
+  refuse_unwritable(config.database_path());
   const DatabaseLock lock(config.database_path());
+  keep_write_ahead_log(config.database_path());  // under the lock: no other server writes it
   TableSettings table_settings;
   table_settings.bot_delay = std::chrono::milliseconds(config.bot_delay_ms);
   const auto loading = std::chrono::steady_clock::now();
@@ -143,7 +267,19 @@ int serve(const Config& config) {
     highest_table = store.max_table_id();
   }
   for (const db::Unrestorable& failed : restored.failed) {
-    spdlog::critical("table {} cannot be restored and stays out of play: {}", failed.table, failed.reason);
+    spdlog::critical("table {} cannot be restored and stays out of play: {}; see elgrande-server --check-table {}",
+                     failed.table, failed.reason, failed.table);
+  }
+  std::size_t unverified = 0;
+  for (const db::RestoredTable& table : restored.tables) {
+    if (table.snapshot_refused) {
+      spdlog::warn("table {}: snapshot not used ({}); rebuilt from its whole log", table.table.id,
+                   *table.snapshot_refused);
+    }
+    if (table.game && !table.log_verified) ++unverified;
+  }
+  if (unverified > 0) {
+    spdlog::info("{} games have logs from before hash chains; each is chained with its next command", unverified);
   }
   std::size_t replayed = 0;
   for (const db::RestoredTable& table : restored.tables) replayed += table.replayed;
@@ -177,6 +313,7 @@ int serve(const Config& config) {
 
   // The hint tells Asio how many threads will call run(), so it can skip locking for one.
   net::io_context io(static_cast<int>(threads));
+  services->metrics->tables_unrestorable = restored.failed.size();
   // Declared after the io_context, so they stop first: their completions post to strands.
   Storage storage(std::move(database), services->metrics);
   Reader reader(config.database_path());
@@ -250,6 +387,10 @@ int serve(const Config& config) {
 
 int main(int argc, char* argv[]) {
   namespace server = elgrande::server;
+  // Past the file-size limit (ulimit -f) a write then fails with EFBIG, which SQLite reports
+  // as an I/O error and Storage retries like any other, instead of the signal ending the
+  // process without a log line.
+  std::signal(SIGXFSZ, SIG_IGN);
   const std::string program =
       argc > 0 ? std::filesystem::path(argv[0]).filename().string() : "elgrande-server";
 
@@ -268,8 +409,9 @@ int main(int argc, char* argv[]) {
   server::set_up_logging(invocation.config.log_level);
   int status = 1;
   try {
-    status = invocation.backup_to ? server::backup(invocation.config, *invocation.backup_to)
-                                  : server::serve(invocation.config);
+    status = invocation.backup_to     ? server::backup(invocation.config, *invocation.backup_to)
+             : invocation.check_table ? server::check_table(invocation.config, *invocation.check_table)
+                                      : server::serve(invocation.config);
   } catch (const std::exception& error) {
     spdlog::critical("{}", error.what());
   }

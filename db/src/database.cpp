@@ -72,6 +72,10 @@ Database::Database(const std::filesystem::path& file, const OpenOptions& options
     if (code != SQLITE_OK) throw error_for(handle_, code, "cannot read database " + file_.string());
     // The pragma reports the mode actually in force; SQLite silently keeps the old one
     // when WAL is impossible (for example on some network file systems).
+    if (!options.read_only && mode != "wal" && sqlite3_db_readonly(handle_, "main") == 1) {
+      throw Error(Error::Kind::read_only, SQLITE_READONLY,
+                  "cannot write database " + file_.string() + ": this process may only read it");
+    }
     if (!options.read_only && mode != "wal") {
       throw Error(Error::Kind::other, SQLITE_ERROR,
                   "cannot enable write-ahead logging on " + file_.string() + ": journal mode is '" +
@@ -118,6 +122,8 @@ int Database::user_version() {
 void Database::set_user_version(int version) {
   execute("PRAGMA user_version=" + std::to_string(version));
 }
+
+bool Database::read_only() const { return sqlite3_db_readonly(handle_, "main") == 1; }
 
 std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(handle_); }
 

@@ -107,10 +107,20 @@ INSERT INTO results (table_id, seat, player, score, rank)
 ALTER TABLE tables ADD COLUMN auto_start INTEGER NOT NULL DEFAULT 0;
 )sql";
 
+// Each table's command log is a hash chain: every row carries the chain through itself,
+// and the table row keeps the head and the length, so that a log damaged or cut short on
+// the disk is found at start instead of silently rolling a game back. Logs written before
+// are chained at their next command.
+constexpr std::string_view kVersion4 = R"sql(
+ALTER TABLE commands ADD COLUMN chain INTEGER;  -- the chain through this row (log_chain)
+ALTER TABLE tables ADD COLUMN log_length INTEGER;  -- commands in the log; NULL: not chained yet
+ALTER TABLE tables ADD COLUMN log_head INTEGER;    -- the chain through the last of them
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
-  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3};
+  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4};
   return kMigrations;
 }
 

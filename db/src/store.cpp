@@ -11,9 +11,30 @@ namespace {
 
 using protocol::Json;
 
-// Bumped by hand when GameState changes without changing size; the size catches the rest,
-// and the hash stored beside every snapshot catches what both miss.
-constexpr std::int64_t kSnapshotLayout = 1;
+// Bumped by hand when GameState changes without changing size; the size catches the rest.
+// Layout 2: the hash beside the bytes is a checksum of the bytes themselves, checked before
+// they are taken for a state (the engine's hash of a damaged state could read anywhere).
+constexpr std::int64_t kSnapshotLayout = 2;
+
+constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ull;
+constexpr std::uint64_t kFnvPrime = 0x100000001b3ull;
+
+std::uint64_t fnv1a(std::uint64_t hash, std::span<const std::byte> bytes) {
+  for (const std::byte b : bytes) hash = (hash ^ static_cast<std::uint8_t>(b)) * kFnvPrime;
+  return hash;
+}
+
+template <class Value>
+std::uint64_t fnv1a(std::uint64_t hash, const Value& value) {
+  static_assert(std::is_integral_v<Value>);
+  return fnv1a(hash, std::as_bytes(std::span(&value, 1)));
+}
+
+std::uint64_t fnv1a(std::uint64_t hash, std::string_view text) {
+  return fnv1a(fnv1a(hash, static_cast<std::uint64_t>(text.size())), std::as_bytes(std::span(text.data(), text.size())));
+}
+
+std::int64_t checksum(std::span<const std::byte> bytes) { return static_cast<std::int64_t>(fnv1a(kFnvOffset, bytes)); }
 static_assert(std::is_trivially_copyable_v<GameState>, "snapshots copy the state's bytes");
 
 Source source_from(std::string_view name) {
@@ -79,6 +100,16 @@ GameResult result_of(std::int64_t table, UnixMillis finished_at, const GameState
   return result;
 }
 
+std::int64_t log_chain(std::int64_t previous, std::int64_t seq, int seat, std::string_view command,
+                       std::string_view source, UnixMillis time) {
+  std::uint64_t hash = fnv1a(kFnvOffset, previous);
+  hash = fnv1a(hash, seq);
+  hash = fnv1a(hash, static_cast<std::int64_t>(seat));
+  hash = fnv1a(hash, command);
+  hash = fnv1a(hash, source);
+  return static_cast<std::int64_t>(fnv1a(hash, time));
+}
+
 std::int64_t snapshot_format() {
   return (kSnapshotLayout << 32) | static_cast<std::int64_t>(sizeof(GameState));
 }
@@ -103,10 +134,12 @@ Store::Store(Database& database)
       results_(database.prepare(
           "SELECT r.seat, r.player, r.score, r.rank, t.finished_at FROM results r JOIN tables t ON t.id = r.table_id "
           "WHERE r.table_id = ?1 ORDER BY r.seat")),
+      log_head_(database.prepare("SELECT log_length, log_head FROM tables WHERE id = ?1")),
+      set_log_head_(database.prepare("UPDATE tables SET log_length = ?2, log_head = ?3 WHERE id = ?1")),
       delete_table_(database.prepare("DELETE FROM tables WHERE id = ?1")),
       append_command_(database.prepare(
-          "INSERT INTO commands (table_id, seq, seat, command, source, time) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")),
+          "INSERT INTO commands (table_id, seq, seat, command, source, time, chain) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")),
       save_snapshot_(database.prepare(
           "INSERT OR REPLACE INTO snapshots (table_id, seq, format, state, hash) "
           "VALUES (?1, ?2, ?3, ?4, ?5)")),
@@ -202,24 +235,52 @@ std::optional<GameResult> Store::result(std::int64_t table) {
 void Store::delete_table(std::int64_t id) { delete_table_.bind(1, id).run(); }
 
 void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> commands) {
+  if (commands.empty()) return;
+  log_head_.bind(1, table);
+  std::optional<std::int64_t> length;
+  std::int64_t head = 0;
+  if (log_head_.step()) {
+    length = log_head_.optional_integer(0);
+    head = log_head_.optional_integer(1).value_or(0);
+  }
+  log_head_.reset();
+  if (!length) {
+    // A log from before the chain (schema 4): chained now, from its first command.
+    length = 0;
+    Statement rows = database_.prepare(
+        "SELECT seq, seat, command, source, time FROM commands WHERE table_id = ?1 ORDER BY seq");
+    Statement set_chain = database_.prepare("UPDATE commands SET chain = ?3 WHERE table_id = ?1 AND seq = ?2");
+    rows.bind(1, table);
+    while (rows.step()) {
+      head = log_chain(head, rows.integer(0), static_cast<int>(rows.integer(1)), rows.text(2), rows.text(3),
+                       rows.integer(4));
+      set_chain.bind(1, table).bind(2, rows.integer(0)).bind(3, head).run();
+      length = rows.integer(0);
+    }
+  }
   for (const LoggedCommand& logged : commands) {
+    const std::string text = protocol::to_json(logged.command).dump();
+    head = log_chain(head, logged.seq, logged.seat, text, name(logged.source), logged.time);
     append_command_.bind(1, table)
         .bind(2, logged.seq)
         .bind(3, logged.seat)
-        .bind(4, protocol::to_json(logged.command).dump())
+        .bind(4, text)
         .bind(5, name(logged.source))
         .bind(6, logged.time)
+        .bind(7, head)
         .run();
+    length = logged.seq;
   }
+  set_log_head_.bind(1, table).bind(2, *length).bind(3, head).run();
 }
 
 void Store::save_snapshot(std::int64_t table, const GameState& state) {
-  const auto* bytes = reinterpret_cast<const std::byte*>(&state);
+  const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(&state), sizeof state);
   save_snapshot_.bind(1, table)
       .bind(2, static_cast<std::int64_t>(state.version))
       .bind(3, snapshot_format())
-      .bind(4, std::span<const std::byte>(bytes, sizeof state))
-      .bind(5, static_cast<std::int64_t>(hash(state)))
+      .bind(4, bytes)
+      .bind(5, checksum(bytes))
       .run();
 }
 
@@ -262,40 +323,94 @@ TableRecord Store::read_table(Statement& row) {
   return table;
 }
 
-GameState Store::rebuild(const TableRecord& table, std::size_t& replayed) {
-  if (!table.seed) throw std::runtime_error("a started game without a seed");
-  GameState state = new_game(table.options, *table.seed);
+std::optional<GameState> Store::snapshot_of(std::int64_t table, std::string& refused) {
   Statement snapshot = database_.prepare("SELECT seq, format, state, hash FROM snapshots WHERE table_id = ?1");
-  snapshot.bind(1, table.id);
-  if (snapshot.step() && snapshot.integer(1) == snapshot_format()) {
-    const std::vector<std::byte> bytes = snapshot.blob(2);
-    GameState loaded;
-    if (bytes.size() == sizeof loaded) {
-      std::memcpy(&loaded, bytes.data(), sizeof loaded);
-      // A snapshot that does not hash to what was stored is not trusted: the log
-      // rebuilds the game instead.
-      if (static_cast<std::int64_t>(hash(loaded)) == snapshot.integer(3) && loaded.version == snapshot.integer(0)) {
-        state = loaded;
-      }
-    }
+  snapshot.bind(1, table);
+  if (!snapshot.step()) return std::nullopt;
+  if (snapshot.integer(1) != snapshot_format()) {
+    refused = "the snapshot is in another build's layout";
+    return std::nullopt;
   }
+  const std::vector<std::byte> bytes = snapshot.blob(2);
+  GameState state;
+  // Damaged bytes are never taken for a state: the checksum is of the bytes themselves.
+  if (bytes.size() != sizeof state || checksum(bytes) != snapshot.integer(3)) {
+    refused = "the snapshot's bytes do not match their checksum";
+    return std::nullopt;
+  }
+  std::memcpy(&state, bytes.data(), sizeof state);
+  if (state.version != snapshot.integer(0)) {
+    refused = "the snapshot's version does not match its row";
+    return std::nullopt;
+  }
+  return state;
+}
+
+GameState Store::replay_log(const TableRecord& table, GameState start, const LogHead& head, std::size_t& replayed) {
+  const std::int64_t from = start.version;
   Statement log = database_.prepare(
-      "SELECT seq, seat, command FROM commands WHERE table_id = ?1 AND seq > ?2 ORDER BY seq");
-  log.bind(1, table.id).bind(2, static_cast<std::int64_t>(state.version));
+      "SELECT seq, seat, command, source, time, chain FROM commands WHERE table_id = ?1 AND seq >= ?2 ORDER BY seq");
+  log.bind(1, table.id).bind(2, std::max<std::int64_t>(from, 1));
+  std::int64_t chain = 0;
+  if (from > 0) {
+    // The chain goes on from the row the snapshot was taken at.
+    if (!log.step() || log.integer(0) != from) throw std::runtime_error("command " + std::to_string(from) + " is missing");
+    if (head.length) chain = log.optional_integer(5).value_or(0);
+  }
   std::vector<RecordedCommand> commands;
-  for (std::int64_t expected = state.version + 1; log.step(); ++expected) {
+  std::int64_t expected = from + 1;
+  for (; log.step(); ++expected) {
     const std::int64_t seq = log.integer(0);
     if (seq != expected) throw std::runtime_error("command " + std::to_string(expected) + " is missing");
-    commands.push_back(RecordedCommand{static_cast<Seat>(log.integer(1)), command_from(log.text(2), table.id, seq)});
+    const std::string text = log.text(2);
+    if (head.length) {
+      chain = log_chain(chain, seq, static_cast<int>(log.integer(1)), text, log.text(3), log.integer(4));
+      if (log.optional_integer(5) != chain) {
+        throw std::runtime_error("command " + std::to_string(seq) +
+                                 " does not match the log's hash chain: the database was damaged");
+      }
+    }
+    commands.push_back(RecordedCommand{static_cast<Seat>(log.integer(1)), command_from(text, table.id, seq)});
   }
-  const std::uint32_t from = state.version;
-  ReplayResult result = replay(state, commands);
+  if (head.length && (expected - 1 != *head.length || chain != head.head)) {
+    throw std::runtime_error("the log ends at command " + std::to_string(expected - 1) + " but the table recorded " +
+                             std::to_string(*head.length) + " commands: the database lost part of it");
+  }
+  ReplayResult result = replay(start, commands);
   if (result.rejection) {
     throw std::runtime_error("the engine refuses command " + std::to_string(from + *result.rejected_at + 1) + ": " +
                              result.rejection->reason);
   }
   replayed = commands.size();
   return result.state;
+}
+
+Store::LogHead Store::log_head(std::int64_t table) {
+  LogHead head;
+  log_head_.bind(1, table);
+  if (log_head_.step()) {
+    head.length = log_head_.optional_integer(0);
+    head.head = log_head_.optional_integer(1).value_or(0);
+  }
+  log_head_.reset();
+  return head;
+}
+
+GameState Store::rebuild(RestoredTable& restored) {
+  const TableRecord& table = restored.table;
+  if (!table.seed) throw std::runtime_error("a started game without a seed");
+  const LogHead head = log_head(table.id);
+  restored.log_verified = head.length.has_value();
+  std::string refused;
+  if (std::optional<GameState> snapshot = snapshot_of(table.id, refused)) {
+    try {
+      return replay_log(table, *snapshot, head, restored.replayed);
+    } catch (const std::exception& error) {
+      refused = std::string("the log after it does not replay: ") + error.what();
+    }
+  }
+  if (!refused.empty()) restored.snapshot_refused = refused;
+  return replay_log(table, new_game(table.options, *table.seed), head, restored.replayed);
 }
 
 Restored Store::live_tables(UnixMillis finished_since) {
@@ -306,11 +421,12 @@ Restored Store::live_tables(UnixMillis finished_since) {
       "ORDER BY id");
   tables.bind(1, finished_since);
   while (tables.step()) {
-    RestoredTable table{read_table(tables), std::nullopt, 0, {}};
+    RestoredTable table;
+    table.table = read_table(tables);
     const std::int64_t id = table.table.id;
     try {
       table.chat = recent_chat(id, kRecentChat);
-      if (table.table.status != "open") table.game = rebuild(table.table, table.replayed);
+      if (table.table.status != "open") table.game = rebuild(table);
       restored.tables.push_back(std::move(table));
     } catch (const std::exception& error) {
       restored.failed.push_back(Unrestorable{id, error.what()});
@@ -339,6 +455,33 @@ std::vector<ChatLine> Store::recent_chat(std::int64_t table, int limit) {
   }
   recent_chat_.reset();
   return {lines.rbegin(), lines.rend()};
+}
+
+Store::LogCheck Store::check_log(std::int64_t table) {
+  LogCheck check;
+  Statement row = database_.prepare("SELECT status FROM tables WHERE id = ?1");
+  row.bind(1, table);
+  if (!row.step()) return check;
+  check.table_found = true;
+  check.status = row.text(0);
+  const LogHead head = log_head(table);
+  check.recorded_length = head.length;
+  Statement rows = database_.prepare(
+      "SELECT seq, seat, command, source, time, chain FROM commands WHERE table_id = ?1 ORDER BY seq");
+  rows.bind(1, table);
+  std::int64_t chain = 0;
+  for (std::int64_t expected = 1; rows.step(); ++expected) {
+    ++check.rows;
+    const std::int64_t seq = rows.integer(0);
+    if (seq != expected && !check.first_gap) check.first_gap = expected;
+    chain = log_chain(chain, seq, static_cast<int>(rows.integer(1)), rows.text(2), rows.text(3), rows.integer(4));
+    if (head.length && rows.optional_integer(5) != chain && !check.first_bad_row) check.first_bad_row = seq;
+  }
+  check.head_matches = head.length && *head.length == check.rows && head.head == chain && !check.first_bad_row;
+  Statement snapshot = database_.prepare("SELECT seq FROM snapshots WHERE table_id = ?1");
+  snapshot.bind(1, table);
+  if (snapshot.step()) check.snapshot_seq = snapshot.integer(0);
+  return check;
 }
 
 // --- History. ---

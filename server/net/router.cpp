@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -13,6 +14,7 @@
 #include "net/session_registry.hpp"
 #include "net/static_files.hpp"
 #include "ops/metrics.hpp"
+#include "storage/storage.hpp"
 #include "tables/directory.hpp"
 
 namespace elgrande::server {
@@ -50,6 +52,19 @@ http::message_generator health(const HttpRequest& request) {
   auto response = make_response(request, http::status::ok, "application/json", R"({"status":"ok"})",
                                 request.keep_alive());
   // Probes must see the live answer, never a cached one.
+  response.set(http::field::cache_control, "no-store");
+  return http::message_generator(std::move(response));
+}
+
+// Readiness: whether this server takes changes now. Liveness (/healthz) stays 200 meanwhile,
+// since a restart would not cure a full disk or a lock held by another program.
+http::message_generator readiness(const HttpRequest& request, const Services& services) {
+  const std::optional<std::string> reason =
+      services.storage ? services.storage->why_not_accepting() : std::optional<std::string>("starting");
+  const nlohmann::json body = reason ? nlohmann::json{{"status", "unavailable"}, {"reason", *reason}}
+                                     : nlohmann::json{{"status", "ready"}};
+  auto response = make_response(request, reason ? http::status::service_unavailable : http::status::ok,
+                                "application/json", body.dump(), request.keep_alive());
   response.set(http::field::cache_control, "no-store");
   return http::message_generator(std::move(response));
 }
@@ -129,6 +144,7 @@ http::message_generator handle_request(const HttpRequest& request, const Service
   const std::string_view target = request.target();
   const std::string_view path = target.substr(0, target.find('?'));
   if (path == "/healthz") return health(request);
+  if (path == "/readyz") return readiness(request, services);
   if (path == "/metrics") return metrics(request, services);
   if (!services.web_root) {
     return text_response(request, http::status::not_found, "not found\n", request.keep_alive());

@@ -279,6 +279,21 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
       invocation.backup_to = std::filesystem::path(target);
       continue;
     }
+    if (argument == "--check-table" || argument.starts_with("--check-table=")) {
+      std::string id;
+      if (argument.starts_with("--check-table=")) {
+        id = std::string(argument.substr(14));
+      } else if (i + 1 < argc) {
+        id = argv[++i];
+      }
+      std::int64_t table = 0;
+      const auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), table);
+      if (id.empty() || error != std::errc() || end != id.data() + id.size() || table < 1) {
+        throw ConfigError("--check-table: expects a table id");
+      }
+      invocation.check_table = table;
+      continue;
+    }
 
     // Both "--flag value" and "--flag=value" are accepted.
     std::string_view flag = argument;
@@ -344,10 +359,13 @@ std::string usage(std::string_view program) {
   }
   out << "  --backup-to FILE         copy the database (while a server may be running on it)\n"
       << "                           into FILE, which must not exist, then exit\n"
+      << "  --check-table ID         report on table ID's command log (gaps, its hash chain,\n"
+      << "                           its snapshot) from the database, then exit\n"
       << "  -h, --help               print this help and exit\n"
       << "\n"
-      << "Exit status: 0 after a clean shutdown on SIGINT or SIGTERM (or a backup), 1 if\n"
-      << "the server or the backup fails, 2 for a bad command line or configuration.\n";
+      << "Exit status: 0 after a clean shutdown on SIGINT or SIGTERM (or a backup, or a sound\n"
+      << "log), 1 if the server or the backup fails or the log is damaged, 2 for a bad command\n"
+      << "line or configuration.\n";
   return out.str();
 }
 

@@ -51,6 +51,7 @@ class ConfigError : public std::runtime_error {
 struct Invocation {
   bool help = false;
   std::optional<std::filesystem::path> backup_to;  // --backup-to: copy the database and exit
+  std::optional<std::int64_t> check_table;         // --check-table: report on a table's log and exit
   Config config;
 };
 

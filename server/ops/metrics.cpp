@@ -56,6 +56,10 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
   out += fmt::format("elgrande_tables{{status=\"playing\"}} {}\n", g.playing_tables);
   out += fmt::format("elgrande_tables{{status=\"finished\"}} {}\n", g.finished_tables);
 
+  single(out, "elgrande_tables_unrestorable", "gauge",
+         "Tables found at start that could not be restored and stay out of play.",
+         m.tables_unrestorable.load(relaxed));
+
   header(out, "elgrande_games", "gauge", "Games in progress by the phase they are in.");
   for (std::size_t p = 0; p + 1 < kPhaseCount; ++p) {  // a finished game is a finished table
     out += fmt::format("elgrande_games{{phase=\"{}\"}} {}\n",

@@ -50,6 +50,9 @@ struct Metrics {
   std::atomic<std::uint64_t> db_errors{0};   // failed attempts at a commit
   std::atomic<std::uint64_t> webhooks_sent{0};
   std::atomic<std::uint64_t> webhooks_failed{0};  // given up after every attempt, or dropped
+  // Tables found at start that could not be restored (a damaged log, say) and stay out of
+  // play until an operator looks (elgrande-server --check-table ID).
+  std::atomic<std::uint64_t> tables_unrestorable{0};
   // From reading a game.command to every seat's update being queued, the commit included.
   LatencyHistogram command_latency;
   LatencyHistogram commit_latency;  // one group commit, retries included

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <vector>
 
 namespace elgrande::server {
@@ -43,6 +44,39 @@ bool Storage::accepting() const {
   if (!healthy() || pending_.load(std::memory_order_relaxed) >= max_pending_) return false;
   const std::int64_t since = committing_since_.load(std::memory_order_relaxed);
   return since == 0 || Clock::now().time_since_epoch().count() - since < Clock::duration(kStalled).count();
+}
+
+std::optional<std::string> Storage::why_not_accepting() const {
+  if (!healthy()) {
+    const std::lock_guard lock(failure_mutex_);
+    const std::time_t since = std::chrono::system_clock::to_time_t(failing_since_);
+    std::tm utc{};
+    gmtime_r(&since, &utc);
+    char when[32];
+    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    const auto lasted =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now() - failing_since_);
+    return "database commits failing since " + std::string(when) + " (" + std::to_string(lasted.count()) +
+           " s), retrying: " + last_failure_;
+  }
+  const std::size_t waiting = pending();
+  if (waiting >= max_pending_) {
+    return "write queue full: " + std::to_string(waiting) + " writes waiting (limit " + std::to_string(max_pending_) +
+           ")";
+  }
+  const std::int64_t since = committing_since_.load(std::memory_order_relaxed);
+  if (since == 0) return std::nullopt;
+  const auto stuck = Clock::now().time_since_epoch() - Clock::duration(since);
+  if (stuck < kStalled) return std::nullopt;
+  return "a database commit has been under way for " +
+         std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(stuck).count()) +
+         " ms (a lock held by another program, or a disk that hangs)";
+}
+
+void Storage::note_failure(const std::string& reason) {
+  const std::lock_guard lock(failure_mutex_);
+  if (healthy()) failing_since_ = std::chrono::system_clock::now();
+  last_failure_ = reason;
 }
 
 void Storage::stop() {
@@ -105,6 +139,7 @@ void Storage::commit(std::vector<Job>& writes) {
     } catch (const db::Error& error) {
       metrics_->db_errors.fetch_add(1, std::memory_order_relaxed);
       if (error.transient() && !(stopping() && Clock::now() - started > kShutdownPatience)) {
+        note_failure(error.what());
         if (healthy_.exchange(false)) spdlog::error("database write failed, retrying: {}", error.what());
         std::this_thread::sleep_for(wait);
         wait = std::min(wait * 2, kLongestRetry);

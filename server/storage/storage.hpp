@@ -8,7 +8,9 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "elgrande/db/database.hpp"
@@ -60,6 +62,9 @@ class Storage {
   bool accepting() const;
   static constexpr std::chrono::milliseconds kStalled{1000};
   std::size_t pending() const { return pending_.load(std::memory_order_relaxed); }
+  // Why changes are not taken, in words for an operator (the readiness answer): commits
+  // failing and since when, a commit stuck, or the queue full. Nothing while they are.
+  std::optional<std::string> why_not_accepting() const;
 
  private:
   struct Job {
@@ -72,6 +77,7 @@ class Storage {
   void commit(std::vector<Job>& writes);
   void finish(Job& job, bool committed);
   bool stopping();
+  void note_failure(const std::string& reason);
 
   std::unique_ptr<db::Database> database_;
   std::unique_ptr<db::Store> store_;
@@ -86,6 +92,10 @@ class Storage {
   std::atomic<std::size_t> pending_{0};
   // When the commit under way started (steady clock ticks), 0 when none is.
   std::atomic<std::int64_t> committing_since_{0};
+  // The last passing failure, and when the failures began: set before healthy_ turns false.
+  mutable std::mutex failure_mutex_;
+  std::string last_failure_;
+  std::chrono::system_clock::time_point failing_since_;
   std::set<Stream> abandoned_;  // streams with a lost write; database thread only
   std::thread thread_;
 };

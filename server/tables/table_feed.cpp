@@ -68,6 +68,9 @@ void TableFeed::abandon() {
   outbox_.clear();
   waiting_.clear();
   commands_waiting_.clear();
+  // Nothing waits for those saves any more: what the stopped table still says (its
+  // refusals) goes out at once.
+  committed_ = saves_;
 }
 
 void TableFeed::send(const RecipientPtr& to, Message message, Message if_lost) {

@@ -118,14 +118,17 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
           "VALUES (4, 'Old', 1, 'playing', "
           "'{\"players\":3,\"short_game\":false,\"automa\":false,\"four_stacks\":false}', 3600, 20, 77, 30);"
           "INSERT INTO seats (table_id, seat, kind, player) VALUES (4, 0, 'human', 1), (4, 1, 'bot', NULL), "
-          "(4, 2, 'bot', NULL);"
-          // A game finished before results were rows: its JSON result becomes rows.
-          "INSERT INTO tables (id, name, host, status, options, turn_seconds, created_at, seed, started_at, "
-          "finished_at, result) VALUES (3, 'Done', 1, 'finished', "
-          "'{\"players\":3,\"short_game\":false,\"automa\":false,\"four_stacks\":false}', 0, 5, 9, 6, 7, "
-          "'{\"scores\":[80,95,95],\"winners\":[1,2]}');"
-          "INSERT INTO seats (table_id, seat, kind, player) VALUES (3, 0, 'human', 1), (3, 1, 'bot', NULL), "
-          "(3, 2, 'bot', NULL);");
+          "(4, 2, 'bot', NULL);");
+      if (version < 3) {
+        // A game finished before results were rows: its JSON result becomes rows.
+        database.execute(
+            "INSERT INTO tables (id, name, host, status, options, turn_seconds, created_at, seed, started_at, "
+            "finished_at, result) VALUES (3, 'Done', 1, 'finished', "
+            "'{\"players\":3,\"short_game\":false,\"automa\":false,\"four_stacks\":false}', 0, 5, 9, 6, 7, "
+            "'{\"scores\":[80,95,95],\"winners\":[1,2]}');"
+            "INSERT INTO seats (table_id, seat, kind, player) VALUES (3, 0, 'human', 1), (3, 1, 'bot', NULL), "
+            "(3, 2, 'bot', NULL);");
+      }
       db::Statement insert = database.prepare(
           "INSERT INTO commands (table_id, seq, seat, command, source, time) VALUES (4, ?1, ?2, ?3, 'player', 40)");
       for (std::size_t i = 0; i < 40; ++i) {
@@ -153,11 +156,22 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
     CHECK(table.table.seats[0].player == 1);
     REQUIRE(table.game);
     CHECK(*table.game == state_after(game, 40));
-    // The finished game's result as rows: ties share the rank, the player keeps the seat.
-    const auto result = store.result(3);
-    REQUIRE(result);
-    CHECK(result->finished_at == 7);
-    CHECK(result->seats == std::vector<db::SeatResult>{{0, 1, 80, 3}, {1, std::nullopt, 95, 1}, {2, std::nullopt, 95, 1}});
+    if (version < 3) {
+      // The finished game's result as rows: ties share the rank, the player keeps the seat.
+      const auto result = store.result(3);
+      REQUIRE(result);
+      CHECK(result->finished_at == 7);
+      CHECK(result->seats ==
+            std::vector<db::SeatResult>{{0, 1, 80, 3}, {1, std::nullopt, 95, 1}, {2, std::nullopt, 95, 1}});
+    }
+    // A log from before the chain is not verified, and is chained with its next command.
+    CHECK_FALSE(table.log_verified);
+    store.append_commands(4, std::vector<db::LoggedCommand>{{41, game.commands[40].seat, game.commands[40].command,
+                                                             db::Source::player, 50}});
+    const db::Restored chained = store.live_tables(1000);
+    REQUIRE(chained.tables.size() == 1);
+    CHECK(chained.tables[0].log_verified);
+    CHECK(*chained.tables[0].game == state_after(game, 41));
   }
 }
 
@@ -329,6 +343,23 @@ TEST_CASE("a game is rebuilt from its snapshot and the commands after it, or fro
     f.database->execute("UPDATE snapshots SET format = format + 1");
     CHECK(f.store->live_tables(0).tables[0].replayed == 70);
   }
+  SECTION("random bytes in a snapshot are never taken for a game") {
+    for (int attempt = 0; attempt < 30; ++attempt) {
+      f.database->execute("UPDATE snapshots SET state = randomblob(length(state)) WHERE table_id = 1");
+      const db::Restored restored = f.store->live_tables(0);
+      REQUIRE(restored.tables.size() == 1);
+      CHECK(*restored.tables[0].game == state_after(game, 70));
+      CHECK_THAT(restored.tables[0].snapshot_refused.value_or(""), Catch::Contains("checksum"));
+    }
+  }
+  SECTION("a snapshot the log after it does not follow is dropped for the whole log") {
+    f.store->save_snapshot(1, state_after(game, 90));  // ahead of the log
+    const db::Restored restored = f.store->live_tables(0);
+    REQUIRE(restored.tables.size() == 1);
+    CHECK(restored.tables[0].replayed == 70);
+    CHECK(*restored.tables[0].game == state_after(game, 70));
+    CHECK_THAT(restored.tables[0].snapshot_refused.value_or(""), Catch::Contains("does not replay"));
+  }
   SECTION("no snapshot at all") {
     f.store->delete_snapshot(1);
     const db::Restored restored = f.store->live_tables(0);
@@ -360,6 +391,49 @@ TEST_CASE("a game whose log the engine refuses is reported and the others are re
   CHECK_THAT(restored.failed[0].reason, Catch::Contains("the engine refuses command"));
   CHECK(restored.failed[1].table == 3);
   CHECK_THAT(restored.failed[1].reason, Catch::Contains("command 11 is missing"));
+}
+
+TEST_CASE("a log damaged or cut short on the disk is found at start, and only its table is refused", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  const Options options{3, false, false, false};
+  const GameRecord game = play_random_game(options, 5);
+  for (std::int64_t id = 1; id <= 3; ++id) {
+    f.store->save_table(playing_table(id, 1, options, 5));
+    const auto commands = logged(game, 40);
+    f.store->append_commands(id, std::span(commands).first(20));  // saved in two goes
+    f.store->append_commands(id, std::span(commands).subspan(20));
+  }
+  // Table 2 loses its last ten commands (the page holding them was lost); table 3 has
+  // one command changed (a bit flipped on the disk, still valid JSON).
+  f.database->execute("DELETE FROM commands WHERE table_id = 2 AND seq > 30");
+  f.database->execute(
+      "UPDATE commands SET time = time + 1 WHERE table_id = 3 AND seq = 7");
+
+  const db::Restored restored = f.store->live_tables(0);
+  REQUIRE(restored.tables.size() == 1);
+  CHECK(restored.tables[0].table.id == 1);
+  CHECK(restored.tables[0].log_verified);
+  CHECK(*restored.tables[0].game == state_after(game, 40));
+  REQUIRE(restored.failed.size() == 2);
+  CHECK(restored.failed[0].table == 2);
+  CHECK_THAT(restored.failed[0].reason, Catch::Contains("recorded 40 commands"));
+  CHECK(restored.failed[1].table == 3);
+  CHECK_THAT(restored.failed[1].reason, Catch::Contains("command 7 does not match the log's hash chain"));
+
+  // What an operator sees of each.
+  const auto sound = f.store->check_log(1);
+  CHECK(sound.head_matches);
+  CHECK(sound.rows == 40);
+  const auto cut = f.store->check_log(2);
+  CHECK_FALSE(cut.head_matches);
+  CHECK(cut.rows == 30);
+  CHECK(cut.recorded_length == 40);
+  CHECK_FALSE(cut.first_bad_row);
+  const auto changed = f.store->check_log(3);
+  CHECK_FALSE(changed.head_matches);
+  CHECK(changed.first_bad_row == 7);
+  CHECK_FALSE(f.store->check_log(99).table_found);
 }
 
 TEST_CASE("finished games: history, paging, and their logs", "[db]") {

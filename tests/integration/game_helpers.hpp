@@ -161,11 +161,12 @@ inline Json create_table(WsClient& client, const Json& options, int turn_seconds
   return reply["payload"]["table"];
 }
 
-// Plays the client's seat with random legal commands until the game is over; returns
-// the game.over payload. Like the bot client: one command in flight, never answering a
+// Plays the client's seat with random legal commands until the game is over (returns
+// the game.over payload) or, with `until`, until the game has reached that version and
+// waits for this seat (returns that game.update's payload). Like the bot client: one command in flight, never answering a
 // state older than the one its last command made. `earlier` holds pushes already read.
 inline Json play_to_end(WsClient& client, std::int64_t table, std::uint64_t seed,
-                 const std::vector<Json>& earlier = {}) {
+                        const std::vector<Json>& earlier = {}, std::optional<std::int64_t> until = std::nullopt) {
   elgrande::Rng rng{seed};
   Json latest;
   for (const Json& message : earlier) {
@@ -176,6 +177,7 @@ inline Json play_to_end(WsClient& client, std::int64_t table, std::uint64_t seed
   for (std::int64_t id = 1'000'000; id < 1'020'000;) {
     if (in_flight == 0 && !latest.is_null() && latest["view"].contains("decision") &&
         latest["version"].get<std::int64_t>() > acted) {
+      if (until && latest["version"].get<std::int64_t>() >= *until) return latest;
       auto view = elgrande::protocol::view_from_json(latest["view"]);
       REQUIRE(view);
       acted = latest["version"].get<std::int64_t>();

@@ -4,8 +4,10 @@
 // wait is bounded, so a broken server fails a test instead of hanging the suite.
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,6 +36,19 @@ namespace elgrande::test {
 namespace http = boost::beast::http;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
+
+// How to start the program beyond its arguments. The limit and the user are set in the
+// child before exec, so the test itself keeps its own.
+struct SpawnOptions {
+  std::optional<rlim_t> file_size_limit;  // RLIMIT_FSIZE in bytes (ulimit -f), soft limit only
+  struct User {
+    uid_t uid;
+    gid_t gid;
+  };
+  std::optional<User> user;  // run as this user (needs a test run as root)
+  // Where the server's log (stderr) goes; empty: shared with the test (ServerProcess).
+  std::filesystem::path log_file;
+};
 
 namespace detail {
 
@@ -79,7 +94,7 @@ inline Pipe make_pipe() {
 // Starts a program (the server binary unless told); -1 for an output leaves it shared
 // with this process.
 inline pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stderr_fd,
-                   const std::string& binary = ELGRANDE_SERVER_BINARY) {
+                   const std::string& binary = ELGRANDE_SERVER_BINARY, const SpawnOptions& options = {}) {
   // argv is built before fork(): the child may only make async-signal-safe calls.
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(binary.c_str()));
@@ -91,6 +106,18 @@ inline pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stde
   if (pid == 0) {
     if (stdout_fd >= 0) ::dup2(stdout_fd, STDOUT_FILENO);
     if (stderr_fd >= 0) ::dup2(stderr_fd, STDERR_FILENO);
+    if (options.file_size_limit) {
+      rlimit limit{};
+      ::getrlimit(RLIMIT_FSIZE, &limit);
+      limit.rlim_cur = *options.file_size_limit;
+      if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
+    }
+    if (options.user) {
+      // Groups first: once the user is dropped, they can no longer be changed.
+      if (::setgroups(0, nullptr) != 0 || ::setgid(options.user->gid) != 0 || ::setuid(options.user->uid) != 0) {
+        ::_exit(126);
+      }
+    }
     ::execv(binary.c_str(), argv.data());
     ::_exit(127);
   }
@@ -148,11 +175,11 @@ struct Completed {
 // Runs a program to completion with these arguments and collects its output. Throws if it
 // has not finished within the timeout.
 inline Completed run_program(const std::string& binary, const std::vector<std::string>& args,
-                             std::chrono::milliseconds timeout = 10s) {
+                             std::chrono::milliseconds timeout = 10s, const SpawnOptions& options = {}) {
   const auto deadline = Clock::now() + timeout;
   detail::Pipe out = detail::make_pipe();
   detail::Pipe err = detail::make_pipe();
-  const pid_t pid = detail::spawn(args, out.write.get(), err.write.get(), binary);
+  const pid_t pid = detail::spawn(args, out.write.get(), err.write.get(), binary, options);
   out.write.reset();
   err.write.reset();
 
@@ -183,8 +210,9 @@ inline Completed run_program(const std::string& binary, const std::vector<std::s
 }
 
 // The server run to completion (for --help, bad command lines, --backup-to).
-inline Completed run_to_exit(const std::vector<std::string>& args, std::chrono::milliseconds timeout = 10s) {
-  return run_program(ELGRANDE_SERVER_BINARY, args, timeout);
+inline Completed run_to_exit(const std::vector<std::string>& args, std::chrono::milliseconds timeout = 10s,
+                             const SpawnOptions& options = {}) {
+  return run_program(ELGRANDE_SERVER_BINARY, args, timeout, options);
 }
 
 // A running server. The constructor returns once the server has announced its port;
@@ -192,11 +220,22 @@ inline Completed run_to_exit(const std::vector<std::string>& args, std::chrono::
 class ServerProcess {
  public:
   explicit ServerProcess(const std::vector<std::string>& args,
-                         std::chrono::milliseconds startup_timeout = 20s) {
+                         std::chrono::milliseconds startup_timeout = 20s)
+      : ServerProcess(args, SpawnOptions{}, startup_timeout) {}
+
+  ServerProcess(const std::vector<std::string>& args, const SpawnOptions& options,
+                std::chrono::milliseconds startup_timeout = 20s) {
     detail::Pipe out = detail::make_pipe();
-    // stderr (the log) stays shared with the test, so ctest shows it on failure.
-    pid_ = detail::spawn(args, out.write.get(), -1);
+    // Unless told otherwise, stderr (the log) stays shared with the test, so ctest shows
+    // it on failure.
+    detail::Fd log;
+    if (!options.log_file.empty()) {
+      log = detail::Fd(::open(options.log_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+      if (log.get() < 0) throw std::system_error(errno, std::generic_category(), "open " + options.log_file.string());
+    }
+    pid_ = detail::spawn(args, out.write.get(), log.get(), ELGRANDE_SERVER_BINARY, options);
     out.write.reset();
+    log.reset();
     stdout_ = std::move(out.read);
     try {
       wait_for_listening(Clock::now() + startup_timeout);
@@ -212,6 +251,7 @@ class ServerProcess {
 
   const std::string& address() const { return address_; }
   std::uint16_t port() const { return port_; }
+  pid_t pid() const { return pid_; }
 
   void signal(int number) {
     if (pid_ > 0) ::kill(pid_, number);

@@ -224,3 +224,58 @@ TEST_CASE("history and game records are read while writes wait, and a read that 
   // And the server goes on answering.
   CHECK(request(ana, "ping", Json::object())["type"] == "ping.ok");
 }
+
+TEST_CASE("a snapshot of random bytes is passed over for the log, and a log cut short keeps only its table out",
+          "[integration][storage]") {
+  TempDir dir;
+  auto server = std::make_unique<ServerProcess>(server_args(dir));
+  std::string token;
+  std::int64_t snapshotted = 0;
+  std::int64_t cut = 0;
+  std::int64_t recorded = 0;
+  Json reached;
+  {
+    WsClient ana(server->address(), server->port());
+    token = hello(ana, "Ana")["token"];
+    std::vector<Json> pushes;
+    snapshotted = start_with_bots(ana, kTwoPlayers, 0, &pushes);
+    reached = play_to_end(ana, snapshotted, 1, pushes, 45);  // a snapshot is taken every 32 commands
+    pushes.clear();
+    cut = start_with_bots(ana, kTwoPlayers, 0, &pushes);
+    play_to_end(ana, cut, 2, pushes, 20);
+  }
+  server->signal(SIGTERM);
+  REQUIRE(server->wait_for_exit(10s) == 0);
+  {
+    Connection operator_tool(database_of(dir));
+    REQUIRE(operator_tool.number("SELECT count(*) FROM snapshots WHERE table_id = " + std::to_string(snapshotted)) == 1);
+    operator_tool.run("UPDATE snapshots SET state = randomblob(length(state)) WHERE table_id = " +
+                      std::to_string(snapshotted));
+    // The page with the end of the other game's log is lost.
+    recorded = operator_tool.number("SELECT log_length FROM tables WHERE id = " + std::to_string(cut));
+    operator_tool.run("DELETE FROM commands WHERE table_id = " + std::to_string(cut) + " AND seq > 10");
+  }
+
+  server = std::make_unique<ServerProcess>(server_args(dir));
+  WsClient ana(server->address(), server->port());
+  REQUIRE(ana.request({{"type", "hello"}, {"id", 1}, {"payload", {{"protocol", 1}, {"token", token}}}})["type"] ==
+          "hello.ok");
+  // The first game is back where it was, rebuilt from its log ...
+  const Json update = push(ana, "game.update");
+  CHECK(update["table"] == snapshotted);
+  CHECK(update["version"] == reached["version"]);
+  CHECK(update["view"] == reached["view"]);
+  // ... the second is refused, counted, and the operator can see why.
+  CHECK(code_of(request(ana, "table.chat", {{"table", cut}, {"text", "hello?"}})) == "not_found");
+  const HttpResponse metrics = http_request(*server, http::verb::get, "/metrics");
+  CHECK_THAT(metrics.body(), Catch::Contains("elgrande_tables_unrestorable 1"));
+  const Completed report = run_to_exit({"--data-dir", (dir.path() / "data").string(), "--check-table", std::to_string(cut)});
+  CHECK(report.exit_code == 1);
+  CHECK_THAT(report.out, Catch::Contains("commands stored: 10"));
+  CHECK_THAT(report.out, Catch::Contains("commands recorded with the table: " + std::to_string(recorded)));
+  CHECK_THAT(report.out, Catch::Contains("damaged"));
+  const Completed sound =
+      run_to_exit({"--data-dir", (dir.path() / "data").string(), "--check-table", std::to_string(snapshotted)});
+  CHECK(sound.exit_code == 0);
+  CHECK_THAT(sound.out, Catch::Contains("sound"));
+}

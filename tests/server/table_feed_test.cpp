@@ -129,6 +129,9 @@ TEST_CASE("a table that stopped sends nothing of what it held", "[feed]") {
   f.feed.abandon();
   f.feed.committed(1);
   CHECK(ana_connection->received().empty());
+  // What the stopped table still says (a refusal) is not held behind the lost save.
+  f.feed.send(ana_connection, "refused");
+  CHECK(ana_connection->received() == Strings{"refused"});
 }
 
 TEST_CASE("a table that stops answers each request it held with the answer's stand-in, and nothing else",

@@ -88,6 +88,9 @@ class Database {
 
   const std::filesystem::path& file() const noexcept { return file_; }
   sqlite3* handle() const noexcept { return handle_; }
+  // True when the connection cannot write: opened read-only, or opened for writing on a
+  // file this process may not write, which SQLite then opens read-only without a word.
+  bool read_only() const;
 
   // Version of the SQLite library linked at run time (not the header it was built with).
   static std::string sqlite_version();

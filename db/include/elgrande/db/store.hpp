@@ -103,10 +103,13 @@ struct RestoredTable {
   std::optional<GameState> game;
   std::size_t replayed = 0;  // commands replayed on top of the snapshot (or from the start)
   std::vector<ChatLine> chat;  // the last kRecentChat lines, oldest first
+  // Why the snapshot was not used and the game was rebuilt from its whole log instead.
+  std::optional<std::string> snapshot_refused;
+  bool log_verified = false;  // its hash chain matched (false: a log from before schema 4)
 };
 
-// A table whose game could not be rebuilt (the engine refused its log): left untouched in
-// the database, reported to the operator.
+// A table whose game could not be rebuilt (its log is damaged, or the engine refuses it):
+// left untouched in the database, reported to the operator.
 struct Unrestorable {
   std::int64_t table = 0;
   std::string reason;
@@ -170,12 +173,35 @@ class Store {
   // The whole log of a table, finished or not.
   std::vector<LoggedCommand> commands(std::int64_t table);
 
+  // --- For the operator. ---
+  // What the database holds of one table's log, and where its hash chain breaks, if it does.
+  struct LogCheck {
+    bool table_found = false;
+    std::string status;
+    std::int64_t rows = 0;  // commands stored
+    std::optional<std::int64_t> recorded_length;  // as the table row says
+    std::optional<std::int64_t> first_gap;        // the first missing seq
+    std::optional<std::int64_t> first_bad_row;    // the first row whose chain does not match
+    bool head_matches = false;
+    std::optional<std::int64_t> snapshot_seq;
+  };
+  LogCheck check_log(std::int64_t table);
+
  private:
   std::vector<SeatRecord> seats(std::int64_t table);
   TableRecord read_table(Statement& row);
   FinishedGame finished_game(Statement& row);  // read_table's columns
-  // The game as the snapshot and the log after it rebuild it; throws if they cannot.
-  GameState rebuild(const TableRecord& table, std::size_t& replayed);
+  struct LogHead {
+    std::optional<std::int64_t> length;  // none: the log is not chained yet
+    std::int64_t head = 0;
+  };
+  LogHead log_head(std::int64_t table);
+  // The game as the snapshot and the log after it rebuild it, or else the whole log; throws
+  // if the log is damaged or refused.
+  GameState rebuild(RestoredTable& table);
+  // A usable snapshot, or none (with the reason in `refused` if there was one).
+  std::optional<GameState> snapshot_of(std::int64_t table, std::string& refused);
+  GameState replay_log(const TableRecord& table, GameState start, const LogHead& head, std::size_t& replayed);
 
   Database& database_;
   Statement insert_player_;
@@ -184,6 +210,8 @@ class Store {
   Statement save_seat_;
   Statement save_result_;
   Statement results_;
+  Statement log_head_;
+  Statement set_log_head_;
   Statement delete_table_;
   Statement append_command_;
   Statement save_snapshot_;
@@ -197,5 +225,10 @@ class Store {
 // The layout of GameState that snapshot bytes are in: a snapshot in another layout (an
 // older or newer build) is ignored and its game rebuilt from the log.
 std::int64_t snapshot_format();
+
+// The command log's hash chain: the chain through one more row (FNV-1a, 64 bits: it finds
+// damage, not forgery; whoever can write the file can rewrite the chain too).
+std::int64_t log_chain(std::int64_t previous, std::int64_t seq, int seat, std::string_view command,
+                       std::string_view source, UnixMillis time);
 
 }  // namespace elgrande::db
