@@ -115,6 +115,16 @@ TableRequest request(const RecipientPtr& from, const Player& player, std::string
 
 std::vector<int> ints(const json& array) { return array.get<std::vector<int>>(); }
 
+// Ana hosts from seat 0, and bots fill the other seats.
+TableSpec ana_and_bots(int players) {
+  TableSpec spec;
+  spec.config.options.players = players;
+  spec.host = ana.id;
+  spec.seats.push_back({TableSpec::SeatSpec::Kind::player, ana});
+  for (int s = 1; s < players; ++s) spec.seats.push_back({TableSpec::SeatSpec::Kind::bot, std::nullopt});
+  return spec;
+}
+
 }  // namespace
 
 TEST_CASE("a game of bots plays to the end: its result is on the disk before the hook hears of it, once",
@@ -126,13 +136,7 @@ TEST_CASE("a game of bots plays to the end: its result is on the disk before the
   const auto ana_connection = std::make_shared<RecordingRecipient>();
   server.presence.attach(ana.id, ana_connection);
 
-  TableSpec spec;
-  spec.config.options.players = 4;
-  spec.host = ana.id;
-  spec.seats = {{TableSpec::SeatSpec::Kind::player, ana},
-                {TableSpec::SeatSpec::Kind::bot, std::nullopt},
-                {TableSpec::SeatSpec::Kind::bot, std::nullopt},
-                {TableSpec::SeatSpec::Kind::bot, std::nullopt}};
+  TableSpec spec = ana_and_bots(4);
   spec.auto_start = true;
   const auto table = server.factory.create(spec);
   const TableId id = table->id();
@@ -202,12 +206,7 @@ TEST_CASE("a player who asks to join a full table is refused with table_full, an
   server.register_player(ana);
   const auto ana_connection = std::make_shared<RecordingRecipient>();
   server.presence.attach(ana.id, ana_connection);
-  TableSpec spec;
-  spec.config.options.players = 3;
-  spec.host = ana.id;
-  spec.seats = {{TableSpec::SeatSpec::Kind::player, ana},
-                {TableSpec::SeatSpec::Kind::bot, std::nullopt},
-                {TableSpec::SeatSpec::Kind::bot, std::nullopt}};
+  TableSpec spec = ana_and_bots(3);
   const auto table = server.factory.create(spec);  // not started: Ana starts it
   const TableId id = table->id();
 
@@ -248,12 +247,7 @@ TEST_CASE("a player who resigned and then watches the table hears the end of the
   server.register_player(ana);
   const auto ana_connection = std::make_shared<RecordingRecipient>();
   server.presence.attach(ana.id, ana_connection);
-  TableSpec spec;
-  spec.config.options.players = 3;
-  spec.host = ana.id;
-  spec.seats = {{TableSpec::SeatSpec::Kind::player, ana},
-                {TableSpec::SeatSpec::Kind::bot, std::nullopt},
-                {TableSpec::SeatSpec::Kind::bot, std::nullopt}};
+  TableSpec spec = ana_and_bots(3);
   spec.auto_start = true;
   const auto table = server.factory.create(spec);
   table->handle(&Table::resign, request(ana_connection, ana, "game.resign", 1, {{"table", table->id()}}));
