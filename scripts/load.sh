@@ -19,6 +19,7 @@ data=$(mktemp -d)
 out="$data/stdout"
 ./build/release/server/elgrande-server --config config/server.json --port 0 --data-dir "$data" \
   --log-level warn --bot-delay-ms 0 --messages-per-second 100000 --message-burst 100000 \
+  --new-identities-per-address-per-hour 0 \
   "${server_flags[@]}" >"$out" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <spdlog/spdlog.h>
 
@@ -31,6 +32,8 @@
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
 #include "identity/identities.hpp"
+#include "identity/new_identity_quota.hpp"
+#include "net/connection_limit.hpp"
 #include "net/listener.hpp"
 #include "net/net.hpp"
 #include "net/session_registry.hpp"
@@ -246,6 +249,32 @@ int check_table(const Config& config, std::int64_t id) {
   return check.head_matches && !check.first_gap ? 0 : 1;
 }
 
+// How many connections to serve at once. The soft descriptor limit is raised to the hard
+// one first (distributions often set 1,024 soft beside far more hard), and the connections
+// are what is left of it after the reserve; a configured max_connections above that is
+// lowered to it, since running out of descriptors would stall the database and health checks.
+std::size_t connection_limit(const Config& config) {
+  rlimit descriptors{};
+  if (::getrlimit(RLIMIT_NOFILE, &descriptors) != 0) {
+    spdlog::warn("cannot read the descriptor limit: {}", std::strerror(errno));
+    return config.max_connections != 0 ? config.max_connections : 1000;
+  }
+  if (descriptors.rlim_cur < descriptors.rlim_max) {
+    const rlim_t soft = descriptors.rlim_cur;
+    descriptors.rlim_cur = descriptors.rlim_max;
+    if (::setrlimit(RLIMIT_NOFILE, &descriptors) != 0) descriptors.rlim_cur = soft;
+  }
+  const std::size_t allowed = connections_allowed(static_cast<std::size_t>(descriptors.rlim_cur));
+  if (config.max_connections > allowed) {
+    spdlog::warn("max_connections {} needs more file descriptors than the limit of {} allows; serving {} "
+                 "(raise it with ulimit -n or LimitNOFILE=)",
+                 config.max_connections, descriptors.rlim_cur, allowed);
+  }
+  const std::size_t limit = config.max_connections != 0 ? std::min<std::size_t>(config.max_connections, allowed) : allowed;
+  spdlog::info("serving up to {} connections at once (file descriptor limit {})", limit, descriptors.rlim_cur);
+  return limit;
+}
+
 int serve(const Config& config) {
   std::filesystem::create_directories(config.data_dir);
   refuse_unwritable(config.database_path());
@@ -295,6 +324,10 @@ int serve(const Config& config) {
   if (std::filesystem::is_directory(config.web_root, missing)) {
     services->web_root = std::filesystem::absolute(config.web_root);
   }
+  services->connections = std::make_shared<ConnectionLimit>(connection_limit(config));
+  services->allowed_origins = config.allowed_origins;
+  services->trusted_proxies = config.trusted_proxies;
+  services->open_tables_per_player = config.open_tables_per_player;
   services->ws_limits = WsLimits{
       .max_message_bytes = config.max_message_bytes,
       .max_queued_messages = config.max_queued_messages,
@@ -324,6 +357,7 @@ int serve(const Config& config) {
         services->metrics);
   }
   Identities identities(storage);
+  NewIdentityQuota new_identity_quota(config.new_identities_per_address_per_hour);
   Presence presence;
   TableDirectory directory;
   TableServices table_services{storage, *services->metrics, webhook.get(), presence, directory, table_settings,
@@ -332,6 +366,7 @@ int serve(const Config& config) {
   services->storage = &storage;
   services->reader = &reader;
   services->identities = &identities;
+  services->new_identity_quota = &new_identity_quota;
   services->presence = &presence;
   services->tables = &directory;
   services->table_factory = &table_factory;

@@ -24,6 +24,7 @@ constexpr auto kErrorNames = std::to_array<std::pair<ErrorCode, std::string_view
     {ErrorCode::not_your_turn, "not_your_turn"},
     {ErrorCode::illegal_command, "illegal_command"},
     {ErrorCode::stale_version, "stale_version"},
+    {ErrorCode::limit_reached, "limit_reached"},
     {ErrorCode::table_full, "table_full"},
     {ErrorCode::not_found, "not_found"},
     {ErrorCode::internal, "internal"},

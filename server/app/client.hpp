@@ -37,6 +37,7 @@ class Client : public Recipient {
   virtual void resume_reading() = 0;
   virtual std::shared_ptr<Client> self() = 0;
 
+  std::string address;            // the client's IP address, for caps and logs
   std::optional<Player> player;  // from hello: who this connection speaks for
   std::set<TableId> watching;    // tables it spectates, to tell when it closes
   // The tables it has spoken to, so that a game command finds its table without the

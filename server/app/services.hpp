@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "app/client.hpp"
 #include "elgrande/protocol/envelope.hpp"
@@ -12,12 +14,14 @@
 namespace elgrande::server {
 
 class Identities;
+class NewIdentityQuota;
 class Presence;
 class TableDirectory;
 class TableFactory;
 class Storage;
 class Reader;
 class SessionRegistry;
+class ConnectionLimit;
 
 // Per-connection WebSocket limits, from the configuration.
 struct WsLimits {
@@ -34,11 +38,18 @@ struct Services {
   // Absolute directory of the web client; empty when the configured one does not exist.
   std::optional<std::filesystem::path> web_root;
   WsLimits ws_limits;
+  // Who may connect: browsers' origins besides the server's own host, and the reverse
+  // proxies believed about the client's address (see Config).
+  std::vector<std::string> allowed_origins;
+  std::vector<std::string> trusted_proxies;
+  std::size_t open_tables_per_player = 0;  // 0: no cap
   std::shared_ptr<SessionRegistry> sessions;  // open WebSocket sessions, for shutdown
+  std::shared_ptr<ConnectionLimit> connections;  // every client connection, against the limit
   std::shared_ptr<Metrics> metrics;
   Storage* storage = nullptr;  // the writer: asked whether changes are taken
   Reader* reader = nullptr;    // history and record export
   Identities* identities = nullptr;
+  NewIdentityQuota* new_identity_quota = nullptr;
   Presence* presence = nullptr;
   TableDirectory* tables = nullptr;
   TableFactory* table_factory = nullptr;

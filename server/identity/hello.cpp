@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include "identity/identities.hpp"
+#include "identity/new_identity_quota.hpp"
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
@@ -91,6 +92,14 @@ void hello(const Services& services, Client& client, Request& request) {
     if (!services.storage->accepting()) {
       return refuse(services, client, ErrorCode::unavailable,
                     "the server cannot save changes at the moment; try again shortly", id);
+    }
+    if (!player && !services.new_identity_quota->take(client.address, std::chrono::steady_clock::now())) {
+      spdlog::debug("refused a new identity to {}: {} made within the hour", client.address,
+                   services.new_identity_quota->per_hour());
+      return refuse(services, client, ErrorCode::limit_reached,
+                    "this address has made " + std::to_string(services.new_identity_quota->per_hour()) +
+                        " new identities within the hour; sign in with your token, or try later",
+                    id);
     }
     client.pause_reading();
     const auto answer = [&services, connection = client.self(), id](const Identities::Issued& issued, bool saved) {

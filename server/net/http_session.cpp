@@ -1,5 +1,7 @@
 #include "net/http_session.hpp"
 
+#include <spdlog/spdlog.h>
+
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
@@ -8,13 +10,25 @@
 #include <utility>
 
 #include "history/history_requests.hpp"
+#include "net/origin.hpp"
+#include "ops/log_throttle.hpp"
 #include "net/router.hpp"
 #include "net/ws_session.hpp"
 
 namespace elgrande::server {
+namespace {
 
-HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<const Services> services)
-    : stream_(std::move(socket)), services_(std::move(services)) {}
+// One for all sessions: a hostile page opened by many visitors must not flood the log.
+LogThrottle& origin_log() {
+  static LogThrottle log(std::chrono::seconds(10));
+  return log;
+}
+
+}  // namespace
+
+HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<const Services> services,
+                         ConnectionLimit::Slot slot)
+    : stream_(std::move(socket)), services_(std::move(services)), slot_(std::move(slot)) {}
 
 void HttpSession::run() {
   // Start on the session's strand, so no two of its handlers ever run concurrently.
@@ -22,11 +36,15 @@ void HttpSession::run() {
                 beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
 }
 
+void HttpSession::cut() {
+  net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->stream_.close(); });
+}
+
 void HttpSession::do_read() {
   parser_.emplace();
   parser_->body_limit(kMaxBodyBytes);
   parser_->header_limit(kMaxHeaderBytes);
-  stream_.expires_after(kReadTimeout);
+  stream_.expires_after(slot_->overflow() ? kOverflowReadTimeout : kReadTimeout);
   http::async_read(stream_, buffer_, *parser_,
                    beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
 }
@@ -40,12 +58,17 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
                               "request body too large\n", false));
   }
   if (ec) return fail(ec, "http read");
+  if (slot_->overflow()) return send(answer_when_full(parser_->get(), *services_));
 
   if (websocket::is_upgrade(parser_->get())) {
-    const std::string_view target = parser_->get().target();
+    const HttpRequest& upgrade = parser_->get();
+    const std::string_view target = upgrade.target();
     if (target.substr(0, target.find('?')) == kWebSocketPath) {
+      if (!origin_allowed(upgrade[http::field::origin], upgrade[http::field::host], services_->allowed_origins)) {
+        return refuse_origin();
+      }
       // The game protocol takes over the socket and this request, on the same strand.
-      std::make_shared<WsSession>(stream_.release_socket(), services_)->run(parser_->release());
+      std::make_shared<WsSession>(stream_.release_socket(), services_, std::move(*slot_))->run(parser_->release());
       return;
     }
     return send(text_response(parser_->get(), http::status::not_found,
@@ -72,8 +95,21 @@ void HttpSession::send(http::message_generator&& message) {
 
 void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t /*bytes*/) {
   if (ec) return fail(ec, "http write");
-  if (!keep_alive) return do_close();
+  if (!keep_alive || slot_->overflow()) return do_close();
   do_read();
+}
+
+void HttpSession::refuse_origin() {
+  const HttpRequest& upgrade = parser_->get();
+  services_->metrics->origins_refused.fetch_add(1, std::memory_order_relaxed);
+  // Another site's page tried to connect on its visitor's behalf: worth knowing, once in a while.
+  if (const auto times = origin_log().occurred(std::chrono::steady_clock::now())) {
+    spdlog::warn("refused {} WebSocket upgrade(s) from pages on other sites since the last report, lately "
+                 "from origin '{}' (host '{}'); allow it with allowed_origins",
+                 times, std::string_view(upgrade[http::field::origin]), std::string_view(upgrade[http::field::host]));
+  }
+  send(text_response(upgrade, http::status::forbidden,
+                     "WebSocket connections from pages on this origin are not allowed here\n", false));
 }
 
 void HttpSession::do_close() {

@@ -6,8 +6,10 @@
 #include <optional>
 #include <string_view>
 
-#include "net/net.hpp"
 #include "app/services.hpp"
+#include "net/connection_limit.hpp"
+#include "net/net.hpp"
+#include "net/router.hpp"
 
 namespace elgrande::server {
 
@@ -21,26 +23,33 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   static constexpr std::size_t kMaxHeaderBytes = 8 * 1024;
   // Bounds a whole request read, including the idle wait for the next keep-alive request.
   static constexpr std::chrono::seconds kReadTimeout{30};
+  // A connection over the limit gets one probe's worth of time.
+  static constexpr std::chrono::seconds kOverflowReadTimeout{5};
   // A client that stops reading its answer must not hold the connection forever.
   static constexpr std::chrono::seconds kWriteTimeout{30};
   // Upgrade requests for this path (any query string) become a WsSession.
   static constexpr std::string_view kWebSocketPath = "/ws";
 
-  // The socket's executor must be a strand: all of this session's handlers run on it.
-  HttpSession(tcp::socket&& socket, std::shared_ptr<const Services> services);
+  // The socket's executor must be a strand: all of this session's handlers run on it. A
+  // slot in the overflow gets one answer (see answer_when_full) and is closed.
+  HttpSession(tcp::socket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot);
 
   void run();
+  // Closes the connection at once, from any thread: an idle one in the overflow.
+  void cut();
 
  private:
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
   void send(http::message_generator&& message);
   void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
+  void refuse_origin();
   void do_close();
 
   beast::tcp_stream stream_;
   beast::flat_buffer buffer_;
   std::shared_ptr<const Services> services_;
+  std::optional<ConnectionLimit::Slot> slot_;  // handed to the WsSession on an upgrade
   // A fresh parser per request, because body and header limits are per message.
   std::optional<http::request_parser<http::string_body>> parser_;
 };

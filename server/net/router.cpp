@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "identity/identities.hpp"
+#include "net/connection_limit.hpp"
 #include "net/session_registry.hpp"
 #include "net/static_files.hpp"
 #include "ops/metrics.hpp"
@@ -22,6 +23,13 @@ namespace {
 
 constexpr std::string_view kServerName = "elgrande-server/" ELGRANDE_VERSION;
 
+// The web client is plain files from this server: no inline script or style, nothing from
+// elsewhere, never inside another site's frame (clickjacking). WebSockets to this host
+// fall under 'self'.
+constexpr std::string_view kContentSecurityPolicy =
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'";
+
 void log_answer(const HttpRequest& request, http::status status) {
   spdlog::debug("{} {} -> {}", std::string_view(request.method_string()),
                 std::string_view(request.target()), static_cast<unsigned>(status));
@@ -31,8 +39,13 @@ template <class Body>
 void set_headers(http::response<Body>& response, std::string_view content_type, bool keep_alive) {
   response.set(http::field::server, kServerName);
   response.set(http::field::content_type, content_type);
+  // On everything served, so no answer of this server can be framed or sniffed.
+  response.set("Content-Security-Policy", kContentSecurityPolicy);
+  response.set("X-Frame-Options", "DENY");  // frame-ancestors for browsers before CSP 2
   // Browsers must trust our Content-Type, not guess one from the bytes.
   response.set("X-Content-Type-Options", "nosniff");
+  // Table links carry table ids; other sites need not see them.
+  response.set("Referrer-Policy", "same-origin");
   response.keep_alive(keep_alive);
 }
 
@@ -72,6 +85,8 @@ http::message_generator readiness(const HttpRequest& request, const Services& se
 http::message_generator metrics(const HttpRequest& request, const Services& services) {
   Gauges gauges;
   gauges.connections = services.sessions->size();
+  gauges.open_sockets = services.connections->open();
+  gauges.connection_limit = services.connections->limit();
   gauges.players = services.identities->size();
   services.tables->count(gauges);
   auto response = make_response(request, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
@@ -129,6 +144,15 @@ http::message_generator static_file(const HttpRequest& request, const std::files
   return http::message_generator(std::move(response));
 }
 
+std::optional<http::message_generator> probe(const HttpRequest& request, const Services& services) {
+  const std::string_view target = request.target();
+  const std::string_view path = target.substr(0, target.find('?'));
+  if (path == "/healthz") return health(request);
+  if (path == "/readyz") return readiness(request, services);
+  if (path == "/metrics") return metrics(request, services);
+  return std::nullopt;
+}
+
 }  // namespace
 
 http::message_generator text_response(const HttpRequest& request, http::status status,
@@ -137,15 +161,21 @@ http::message_generator text_response(const HttpRequest& request, http::status s
       make_response(request, status, "text/plain; charset=utf-8", std::string(text), keep_alive));
 }
 
+http::message_generator answer_when_full(const HttpRequest& request, const Services& services) {
+  if (request.method() == http::verb::get || request.method() == http::verb::head) {
+    if (auto answer = probe(request, services)) return std::move(*answer);
+  }
+  auto response = make_response(request, http::status::service_unavailable, "text/plain; charset=utf-8",
+                                "the server is at its connection limit; try again shortly\n", false);
+  response.set(http::field::retry_after, "5");
+  return http::message_generator(std::move(response));
+}
+
 http::message_generator handle_request(const HttpRequest& request, const Services& services) {
   if (request.method() != http::verb::get && request.method() != http::verb::head) {
     return method_not_allowed(request);
   }
-  const std::string_view target = request.target();
-  const std::string_view path = target.substr(0, target.find('?'));
-  if (path == "/healthz") return health(request);
-  if (path == "/readyz") return readiness(request, services);
-  if (path == "/metrics") return metrics(request, services);
+  if (auto answer = probe(request, services)) return std::move(*answer);
   if (!services.web_root) {
     return text_response(request, http::status::not_found, "not found\n", request.keep_alive());
   }

@@ -10,9 +10,13 @@ namespace elgrande::server {
 
 using HttpRequest = http::request<http::string_body>;
 
-// Answers one plain HTTP request: GET/HEAD /healthz, /metrics (Prometheus), else a
+// Answers one plain HTTP request: GET/HEAD /healthz, /readyz, /metrics (Prometheus), else a
 // static file from the web root. Every other method gets 405. Nothing a client sends makes it throw.
 http::message_generator handle_request(const HttpRequest& request, const Services& services);
+
+// For a connection beyond the connection limit: the probes (/healthz, /readyz, /metrics)
+// as ever, 503 with Retry-After for anything else, and the connection closes after it.
+http::message_generator answer_when_full(const HttpRequest& request, const Services& services);
 
 // A short text/plain answer, for refusals the session decides itself (such as an
 // oversized body) before a request reaches handle_request.

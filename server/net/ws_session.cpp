@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "app/dispatcher.hpp"
+#include "net/origin.hpp"
 #include "net/session_registry.hpp"
 
 namespace elgrande::server {
@@ -17,23 +18,16 @@ namespace {
 namespace protocol = elgrande::protocol;
 using protocol::ErrorCode;
 
-std::string describe_peer(const tcp::socket& socket) {
-  beast::error_code ec;
-  const tcp::endpoint endpoint = socket.remote_endpoint(ec);
-  if (ec) return "unknown peer";
-  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
-}
 
 }  // namespace
 
-WsSession::WsSession(tcp::socket&& socket, std::shared_ptr<const Services> services)
+WsSession::WsSession(tcp::socket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot)
     : ws_(std::move(socket)),
       services_(std::move(services)),
+      slot_(std::move(slot)),
       bucket_(services_->ws_limits.messages_per_second, services_->ws_limits.message_burst,
               Clock::now()),
-      flood_window_start_(Clock::now()) {
-  peer_ = describe_peer(beast::get_lowest_layer(ws_).socket());
-}
+      flood_window_start_(Clock::now()) {}
 
 WsSession::~WsSession() {
   spdlog::debug("websocket {}: session ended", peer_);
@@ -43,6 +37,11 @@ WsSession::~WsSession() {
 
 void WsSession::run(http::request<http::string_body> upgrade) {
   upgrade_ = std::move(upgrade);
+  beast::error_code ec;
+  const tcp::endpoint endpoint = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
+  address = ec ? std::string("unknown")
+               : client_address(endpoint.address(), upgrade_["X-Forwarded-For"], services_->trusted_proxies);
+  peer_ = address + ":" + (ec ? std::string("?") : std::to_string(endpoint.port()));
   net::dispatch(ws_.get_executor(), [self = shared_from_this()] {
     // Shutdown has begun: a connection that upgrades now is simply not served.
     if (!self->services_->sessions->join(self)) return;

@@ -14,6 +14,7 @@
 #include "app/client.hpp"
 #include "app/services.hpp"
 #include "elgrande/protocol/envelope.hpp"
+#include "net/connection_limit.hpp"
 #include "net/net.hpp"
 
 namespace elgrande::server {
@@ -52,7 +53,7 @@ class TokenBucket {
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
  public:
   // The socket's executor must be a strand.
-  WsSession(tcp::socket&& socket, std::shared_ptr<const Services> services);
+  WsSession(tcp::socket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot);
   ~WsSession() override;
   WsSession(const WsSession&) = delete;
   WsSession& operator=(const WsSession&) = delete;
@@ -98,8 +99,9 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   websocket::stream<beast::tcp_stream, false> ws_;  // false: no permessage-deflate, which we never offer
   beast::flat_buffer buffer_;
   std::shared_ptr<const Services> services_;
+  ConnectionLimit::Slot slot_;
   http::request<http::string_body> upgrade_;
-  std::string peer_;
+  std::string peer_;  // for the log: the client's address and port
 
   std::deque<std::shared_ptr<const std::string>> queue_;  // front() is being written
   std::optional<websocket::close_reason> close_when_flushed_;

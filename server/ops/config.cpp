@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <boost/asio/ip/address.hpp>
+#include <cctype>
 #include <charconv>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -136,6 +137,70 @@ void set_webhook_ca_file(Config& config, const json& value) {
   config.webhook_ca_file = value.get<std::string>();
 }
 
+// A list is a JSON array of strings in the file, or text with commas between items.
+std::vector<std::string> list_of(const json& value) {
+  std::vector<std::string> items;
+  if (value.is_array()) {
+    for (const json& item : value) {
+      if (!item.is_string() || item.get<std::string>().empty()) throw ConfigError("expected strings in the list");
+      items.push_back(item.get<std::string>());
+    }
+    return items;
+  }
+  if (!value.is_string()) throw ConfigError("expected a list: strings, or text with commas between items");
+  const std::string text = value.get<std::string>();
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) items.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return items;
+}
+
+std::string show_list(const std::vector<std::string>& items) {
+  if (items.empty()) return "\"\"";
+  std::string shown;
+  for (const std::string& item : items) shown += (shown.empty() ? "" : ",") + item;
+  return shown;
+}
+
+// An origin as browsers send it: scheme://host[:port], lower case, nothing after.
+void set_allowed_origins(Config& config, const json& value) {
+  std::vector<std::string> origins = list_of(value);
+  for (std::string& origin : origins) {
+    std::transform(origin.begin(), origin.end(), origin.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const bool web = origin.starts_with("http://") || origin.starts_with("https://");
+    const std::size_t host = origin.find("://") + 3;
+    if (origin != "*" && (!web || host >= origin.size() || origin.find('/', host) != std::string::npos)) {
+      throw ConfigError("expected origins such as https://example.org or http://localhost:8080, or *");
+    }
+  }
+  config.allowed_origins = std::move(origins);
+}
+
+void set_trusted_proxies(Config& config, const json& value) {
+  std::vector<std::string> proxies = list_of(value);
+  for (std::string& proxy : proxies) {
+    boost::system::error_code ec;
+    proxy = boost::asio::ip::make_address(proxy, ec).to_string();
+    if (ec) throw ConfigError("expected IP addresses such as 127.0.0.1 or ::1");
+  }
+  config.trusted_proxies = std::move(proxies);
+}
+
+void set_new_identities_per_address_per_hour(Config& config, const json& value) {
+  config.new_identities_per_address_per_hour = static_cast<unsigned>(integer_in(value, 0, 1000000));
+}
+
+void set_open_tables_per_player(Config& config, const json& value) {
+  config.open_tables_per_player = static_cast<unsigned>(integer_in(value, 0, 1000000));
+}
+
+void set_max_connections(Config& config, const json& value) {
+  config.max_connections = static_cast<unsigned>(integer_in(value, 0, 10000000));
+}
+
 enum class Kind { text, integer };
 
 struct Setting {
@@ -154,7 +219,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 16> kSettings{{
+constexpr std::array<Setting, 21> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -196,6 +261,22 @@ constexpr std::array<Setting, 16> kSettings{{
     {"webhook_ca_file", "--webhook-ca-file", Kind::text,
      "for an https webhook: CA certificates trusted besides the system's", set_webhook_ca_file,
      [](const Config& c) { return c.webhook_ca_file.empty() ? std::string("\"\"") : c.webhook_ca_file; }},
+    {"allowed_origins", "--allowed-origins", Kind::text,
+     "web origins whose pages may connect besides this server's own host, comma-separated; * for any",
+     set_allowed_origins, [](const Config& c) { return show_list(c.allowed_origins); }},
+    {"trusted_proxies", "--trusted-proxies", Kind::text,
+     "reverse proxies' addresses whose X-Forwarded-For names the client, comma-separated",
+     set_trusted_proxies, [](const Config& c) { return show_list(c.trusted_proxies); }},
+    {"new_identities_per_address_per_hour", "--new-identities-per-address-per-hour", Kind::integer,
+     "new guest identities one client address may make in an hour; 0: no cap",
+     set_new_identities_per_address_per_hour,
+     [](const Config& c) { return std::to_string(c.new_identities_per_address_per_hour); }},
+    {"open_tables_per_player", "--open-tables-per-player", Kind::integer,
+     "unfinished tables one player may host at once; 0: no cap", set_open_tables_per_player,
+     [](const Config& c) { return std::to_string(c.open_tables_per_player); }},
+    {"max_connections", "--max-connections", Kind::integer,
+     "connections served at once; 0: the descriptor limit less a reserve", set_max_connections,
+     [](const Config& c) { return std::to_string(c.max_connections); }},
 }};
 
 const Setting* find_setting_by_key(std::string_view key) {

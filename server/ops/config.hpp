@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "elgrande/db/database.hpp"
 
@@ -34,6 +35,17 @@ struct Config {
   bool integrity_check = true;  // PRAGMA quick_check before anything else
   std::string webhook_url;      // empty: no turn notifications
   std::string webhook_ca_file;  // extra CAs for an https webhook
+  // Web pages on these origins ("https://example.org") may open WebSockets besides the
+  // server's own host; "*" allows any. Clients without an Origin (not browsers) always may.
+  std::vector<std::string> allowed_origins;
+  // Peers whose X-Forwarded-For is believed (a reverse proxy); others are taken as they are.
+  std::vector<std::string> trusted_proxies;
+  // Caps on creation; 0 switches one off.
+  unsigned new_identities_per_address_per_hour = 30;
+  unsigned open_tables_per_player = 10;  // tables a player hosts that have not finished
+  // Connections served at once; 0: the process's descriptor limit less a reserve for the
+  // database, files and health checks.
+  unsigned max_connections = 0;
 
   std::filesystem::path database_path() const { return data_dir / database_file; }
 

@@ -49,6 +49,16 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
   single(out, "elgrande_connections", "gauge", "Open WebSocket connections.", g.connections);
   single(out, "elgrande_connections_total", "counter", "WebSocket connections accepted.",
          m.connections_total.load(relaxed));
+  single(out, "elgrande_open_sockets", "gauge", "Open client connections, HTTP and WebSocket.",
+         g.open_sockets);
+  single(out, "elgrande_connection_limit", "gauge",
+         "Client connections served at once (max_connections, or what the descriptor limit allows).",
+         g.connection_limit);
+  single(out, "elgrande_connections_refused_total", "counter",
+         "Connections closed at once: over the connection limit, or out of file descriptors.",
+         m.connections_refused.load(relaxed));
+  single(out, "elgrande_origins_refused_total", "counter",
+         "WebSocket upgrades refused because the page's origin is not allowed.", m.origins_refused.load(relaxed));
   single(out, "elgrande_players", "gauge", "Player identities known to the server.", g.players);
 
   header(out, "elgrande_tables", "gauge", "Tables by status.");

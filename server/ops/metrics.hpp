@@ -44,6 +44,10 @@ struct Metrics {
   std::atomic<std::uint64_t> games_started{0};
   std::atomic<std::uint64_t> games_finished{0};
   std::atomic<std::uint64_t> connections_total{0};
+  // Connections closed at once: over the connection limit, or out of file descriptors.
+  std::atomic<std::uint64_t> connections_refused{0};
+  // WebSocket upgrades refused because the page's origin is not allowed.
+  std::atomic<std::uint64_t> origins_refused{0};
   std::array<std::atomic<std::uint64_t>, kErrorCodeCount> errors{};
   std::atomic<std::uint64_t> db_commits{0};  // transactions committed
   std::atomic<std::uint64_t> db_writes{0};   // writes they carried (group commit)
@@ -64,7 +68,9 @@ struct Metrics {
 
 // What the gauges show at the moment of a scrape.
 struct Gauges {
-  std::size_t connections = 0;
+  std::size_t connections = 0;       // WebSocket
+  std::size_t open_sockets = 0;      // every client connection, HTTP ones included
+  std::size_t connection_limit = 0;
   std::size_t players = 0;
   std::size_t open_tables = 0;
   std::size_t playing_tables = 0;

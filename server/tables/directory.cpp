@@ -8,6 +8,29 @@ namespace elgrande::server {
 
 using protocol::Json;
 
+protocol::Decoded<LobbyQuery> lobby_query_from_json(const Json& payload) {
+  const auto bad = [](std::string message) { return protocol::DecodeError{"bad_payload", std::move(message)}; };
+  LobbyQuery query;
+  if (const auto field = payload.find("status"); field != payload.end()) {
+    const std::optional<TableStatus> status =
+        field->is_string() ? table_status_from(field->get_ref<const std::string&>()) : std::nullopt;
+    if (status != TableStatus::open && status != TableStatus::playing) return bad("status: must be open or playing");
+    query.status = status;
+  }
+  if (const auto field = payload.find("before"); field != payload.end()) {
+    if (!field->is_number_integer() || field->get<std::int64_t>() < 1) return bad("before: must be a table id");
+    query.before = field->get<TableId>();
+  }
+  if (const auto field = payload.find("limit"); field != payload.end()) {
+    if (!field->is_number_integer() || field->get<std::int64_t>() < 1 ||
+        field->get<std::int64_t>() > static_cast<std::int64_t>(LobbyQuery::kMaxLimit)) {
+      return bad("limit: must be from 1 to " + std::to_string(LobbyQuery::kMaxLimit));
+    }
+    query.limit = field->get<std::size_t>();
+  }
+  return query;
+}
+
 void TableListing::describe(TableStatus status, Json description, std::vector<std::optional<PlayerId>> members) {
   const std::lock_guard lock(mutex_);
   entry_.status = status;
@@ -52,7 +75,7 @@ std::shared_ptr<Table> TableDirectory::find(TableId id) const {
 }
 
 void TableDirectory::publish(TableId id, TableStatus status, const Json& description,
-                             std::vector<std::optional<PlayerId>> seats) {
+                             std::vector<std::optional<PlayerId>> seats, PlayerId host) {
   std::vector<PlayerId> members;
   for (const auto& player : seats) {
     if (player) members.push_back(*player);
@@ -74,6 +97,11 @@ void TableDirectory::publish(TableId id, TableStatus status, const Json& descrip
       }
       before = members;
     }
+    if (const auto [known, added] = host_of_.try_emplace(id, host); added || known->second != host) {
+      hosted_by_[known->second].erase(id);
+      known->second = host;
+      hosted_by_[host].insert(id);
+    }
   }
   if (!description.is_null()) push(protocol::push_message("lobby.table", {{"table", description}}));
 }
@@ -88,6 +116,12 @@ void TableDirectory::remove(TableId id) {
       if (tables.empty()) tables_by_player_.erase(member);
     }
     members_.erase(id);
+    if (const auto host = host_of_.find(id); host != host_of_.end()) {
+      auto& hosted = hosted_by_[host->second];
+      hosted.erase(id);
+      if (hosted.empty()) hosted_by_.erase(host->second);
+      host_of_.erase(host);
+    }
   }
   push(protocol::push_message("lobby.table_removed", {{"table", id}}));
 }
@@ -104,20 +138,45 @@ std::vector<std::shared_ptr<Table>> TableDirectory::tables_of(PlayerId player) c
   return tables;
 }
 
-Json TableDirectory::list() const {
-  std::vector<std::shared_ptr<Table>> tables;
-  {
-    const std::lock_guard lock(mutex_);
-    for (const auto& [id, table] : tables_) tables.push_back(table);
-  }
+std::size_t TableDirectory::hosted_unfinished(PlayerId host) const {
+  const std::lock_guard lock(mutex_);
+  const auto hosted = hosted_by_.find(host);
+  if (hosted == hosted_by_.end()) return 0;
+  return static_cast<std::size_t>(std::count_if(hosted->second.begin(), hosted->second.end(), [&](TableId id) {
+    const auto table = tables_.find(id);
+    return table != tables_.end() && table->second->listing().status() != TableStatus::finished;
+  }));
+}
+
+Json TableDirectory::list(const LobbyQuery& query) const {
+  // Newest first from `before`, one more than asked for to learn whether there are more.
+  // Each listing is read under its own lock, so the directory's is held only for the walk.
+  std::vector<std::shared_ptr<Table>> candidates;
   Json listed = Json::array();
-  for (const auto& table : tables) {
-    TableListing::Entry entry = table->listing().read();
-    if (entry.status != TableStatus::finished && !entry.description.is_null()) {
+  bool more = false;
+  std::optional<TableId> before = query.before;
+  while (!more) {
+    candidates.clear();
+    {
+      const std::lock_guard lock(mutex_);
+      auto it = before ? tables_.lower_bound(*before) : tables_.end();
+      while (it != tables_.begin() && candidates.size() < query.limit + 1) candidates.push_back((--it)->second);
+    }
+    if (candidates.empty()) break;
+    for (const auto& table : candidates) {
+      if (table->listing().status() == TableStatus::finished) continue;  // before copying its description
+      TableListing::Entry entry = table->listing().read();
+      if (entry.status == TableStatus::finished || entry.description.is_null()) continue;
+      if (query.status && entry.status != *query.status) continue;
+      if (listed.size() == query.limit) {
+        more = true;
+        break;
+      }
       listed.push_back(std::move(entry.description));
     }
+    before = candidates.back()->id();
   }
-  return listed;
+  return Json{{"tables", std::move(listed)}, {"more", more}};
 }
 
 Json TableDirectory::games_of(PlayerId player) const {
@@ -147,12 +206,12 @@ Json TableDirectory::games_of(PlayerId player) const {
   return mine;
 }
 
-Json TableDirectory::subscribe(const RecipientPtr& subscriber) {
+Json TableDirectory::subscribe(const RecipientPtr& subscriber, const LobbyQuery& query) {
   {
     const std::lock_guard lock(mutex_);
     subscribers_[subscriber.get()] = subscriber;
   }
-  return list();
+  return list(query);
 }
 
 void TableDirectory::unsubscribe(const Recipient* subscriber) {

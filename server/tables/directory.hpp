@@ -6,18 +6,34 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
 #include "common/player.hpp"
 #include "common/recipient.hpp"
 #include "elgrande/engine/options.hpp"
+#include "elgrande/protocol/decoded.hpp"
 #include "ops/metrics.hpp"
 #include "tables/table_config.hpp"
 
 namespace elgrande::server {
 
 class Table;
+
+// One page of the lobby: the newest tables first, older ones by asking again with
+// `before` the last one's id.
+struct LobbyQuery {
+  static constexpr std::size_t kDefaultLimit = 50;
+  static constexpr std::size_t kMaxLimit = 200;
+
+  std::optional<TableStatus> status;  // open or playing; none: both
+  std::optional<TableId> before;      // only tables with smaller ids
+  std::size_t limit = kDefaultLimit;
+};
+
+// The query a lobby.list or lobby.subscribe payload asks for, or what is wrong with it.
+protocol::Decoded<LobbyQuery> lobby_query_from_json(const protocol::Json& payload);
 
 // What the lobby and "my games" show of one table. Its table writes it; anyone reads it.
 // It has a lock of its own, so that a table's per-command update never waits for the
@@ -59,16 +75,21 @@ class TableDirectory {
   void restored_up_to(TableId highest);  // ids from the database are not handed out again
   void add(const std::shared_ptr<Table>& table);
   std::shared_ptr<Table> find(TableId id) const;
-  // The table's members or description changed: re-indexed, and pushed to subscribers.
+  // The table's members, host or description changed: re-indexed, and pushed to subscribers.
   void publish(TableId id, TableStatus status, const protocol::Json& description,
-               std::vector<std::optional<PlayerId>> members);
+               std::vector<std::optional<PlayerId>> members, PlayerId host);
   void remove(TableId id);
 
   // The tables a player sits or sat at (a seat resigned or lost to timeouts stays).
   std::vector<std::shared_ptr<Table>> tables_of(PlayerId player) const;
 
-  protocol::Json list() const;  // open and playing tables, oldest first
-  protocol::Json subscribe(const RecipientPtr& subscriber);  // also the list
+  // Tables the player hosts that have not finished, for the cap on open tables.
+  std::size_t hosted_unfinished(PlayerId host) const;
+
+  // One page of the open and playing tables: {"tables": [...], "more": bool}.
+  protocol::Json list(const LobbyQuery& query) const;
+  // Pushes every table's changes to the subscriber from now on; returns the page.
+  protocol::Json subscribe(const RecipientPtr& subscriber, const LobbyQuery& query);
   void unsubscribe(const Recipient* subscriber);
   // "My games" (player.games): those waiting for the player first.
   protocol::Json games_of(PlayerId player) const;
@@ -84,6 +105,8 @@ class TableDirectory {
   std::map<TableId, std::shared_ptr<Table>> tables_;  // ordered: the listing shows tables oldest first
   std::unordered_map<TableId, std::vector<PlayerId>> members_;
   std::unordered_map<PlayerId, std::vector<TableId>> tables_by_player_;
+  std::unordered_map<TableId, PlayerId> host_of_;
+  std::unordered_map<PlayerId, std::set<TableId>> hosted_by_;
   std::unordered_map<const Recipient*, WeakRecipient> subscribers_;
 };
 

@@ -11,12 +11,16 @@ namespace elgrande::server {
 using protocol::ErrorCode;
 
 void list_tables(const Services& services, Client& client, Request& request) {
-  client.send(protocol::reply_message(request.envelope.type, request.envelope.id, {{"tables", services.tables->list()}}));
+  const protocol::Decoded<LobbyQuery> query = lobby_query_from_json(request.envelope.payload);
+  if (!query) return refuse(services, client, ErrorCode::bad_payload, query.error().message, request.envelope.id);
+  client.send(protocol::reply_message(request.envelope.type, request.envelope.id, services.tables->list(query.value())));
 }
 
 void subscribe_to_tables(const Services& services, Client& client, Request& request) {
+  const protocol::Decoded<LobbyQuery> query = lobby_query_from_json(request.envelope.payload);
+  if (!query) return refuse(services, client, ErrorCode::bad_payload, query.error().message, request.envelope.id);
   client.send(protocol::reply_message(request.envelope.type, request.envelope.id,
-                                      {{"tables", services.tables->subscribe(client.self())}}));
+                                      services.tables->subscribe(client.self(), query.value())));
 }
 
 void unsubscribe_from_tables(const Services& services, Client& client, Request& request) {
@@ -32,6 +36,13 @@ void my_games(const Services& services, Client& client, Request& request) {
 void create_table(const Services& services, Client& client, Request& request) {
   protocol::Decoded<TableConfig> config = table_config_from_json(request.envelope.payload);
   if (!config) return refuse(services, client, ErrorCode::bad_payload, config.error().message, request.envelope.id);
+  const std::size_t cap = services.open_tables_per_player;
+  if (cap != 0 && services.tables->hosted_unfinished(client.player->id) >= cap) {
+    return refuse(services, client, ErrorCode::limit_reached,
+                  "you host " + std::to_string(cap) +
+                      " tables that have not finished, as many as one player may; finish or leave one first",
+                  request.envelope.id);
+  }
   if (!services.storage->accepting()) {
     return refuse(services, client, ErrorCode::unavailable,
                   "the server cannot save changes at the moment; nothing changed, try again shortly",

@@ -440,7 +440,7 @@ void Table::send_table_update() {
   // Listed first, then the members' connections are looked up: a connection that opens
   // meanwhile either is found here or finds this table listed as the player's, so none
   // is missed (and one found both ways is kept once).
-  services_.directory.publish(id_, status_, table, std::move(members));
+  services_.directory.publish(id_, status_, table, std::move(members), seating_.host());
   for (const PlayerId member : seating_.members()) {
     if (!welcomed_.insert(member).second) continue;
     for (const auto& connection : services_.presence.connections_of(member)) feed_.connect(member, connection);

@@ -39,7 +39,7 @@ void TableFactory::restore(std::vector<db::RestoredTable> restored, TableId high
     services_.directory.add(table);
     // Indexed now, before any connection is served, so that a player's first hello finds
     // the table; its description follows when it resumes.
-    services_.directory.publish(table->id(), status, protocol::Json(), std::move(members));
+    services_.directory.publish(table->id(), status, protocol::Json(), std::move(members), record.table.host);
     tables.push_back(std::move(table));
   }
   for (const auto& table : tables) table->resume();

@@ -30,8 +30,9 @@ inline std::vector<std::string> server_args(const TempDir& dir) {
           "--web-root",     (dir.path() / "no-web").string(),
           "--threads",      "2",
           "--bot-delay-ms", "0",
-          // The bot clients answer at machine speed.
-          "--messages-per-second", "100000", "--message-burst", "100000"};
+          // The bot clients answer at machine speed, and are many guests from one address.
+          "--messages-per-second", "100000", "--message-burst", "100000",
+          "--new-identities-per-address-per-hour", "0"};
 }
 
 // Every message either way must fit protocol/schema/.

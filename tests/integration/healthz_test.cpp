@@ -125,6 +125,10 @@ TEST_CASE("Bad command lines exit 2 with a message", "[integration]") {
       {"--no-such-flag"},
       {"--port"},
       {"--config", "/nonexistent/server.json"},
+      {"--allowed-origins", "example.org"},
+      {"--allowed-origins", "https://example.org/lobby"},
+      {"--trusted-proxies", "proxy.local"},
+      {"--open-tables-per-player", "-1"},
   };
   for (const auto& args : bad) {
     INFO(args.front() << (args.size() > 1 ? " " + args.back() : ""));

@@ -41,6 +41,7 @@ using Clock = std::chrono::steady_clock;
 // child before exec, so the test itself keeps its own.
 struct SpawnOptions {
   std::optional<rlim_t> file_size_limit;  // RLIMIT_FSIZE in bytes (ulimit -f), soft limit only
+  std::optional<rlim_t> open_files_limit;  // RLIMIT_NOFILE (ulimit -n), soft and hard
   struct User {
     uid_t uid;
     gid_t gid;
@@ -111,6 +112,10 @@ inline pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stde
       ::getrlimit(RLIMIT_FSIZE, &limit);
       limit.rlim_cur = *options.file_size_limit;
       if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
+    }
+    if (options.open_files_limit) {
+      const rlimit limit{*options.open_files_limit, *options.open_files_limit};
+      if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) ::_exit(126);
     }
     if (options.user) {
       // Groups first: once the user is dropped, they can no longer be changed.

@@ -80,7 +80,7 @@ TEST_CASE("Envelope: every error code has a distinct name that reads back",
         ErrorCode::bad_payload, ErrorCode::too_large, ErrorCode::rate_limited,
         ErrorCode::not_identified, ErrorCode::unknown_token, ErrorCode::forbidden,
         ErrorCode::wrong_state, ErrorCode::seat_taken, ErrorCode::not_your_turn,
-        ErrorCode::illegal_command, ErrorCode::stale_version, ErrorCode::table_full,
+        ErrorCode::illegal_command, ErrorCode::stale_version, ErrorCode::limit_reached, ErrorCode::table_full,
         ErrorCode::not_found, ErrorCode::internal, ErrorCode::unavailable}) {
     CHECK(error_code_from_string(to_string(code)) == code);
   }

@@ -214,6 +214,7 @@ TEST_CASE("every client message of the catalogue fits the client schema") {
       request("ping", Json::object(), Json("p1")),
       {{"type", "lobby.list"}, {"id", 3}},
       {{"type", "lobby.subscribe"}},
+      {{"type", "lobby.list"}, {"payload", {{"status", "open"}, {"before", 40}, {"limit", 20}}}},
       request("lobby.unsubscribe", Json::object()),
       {{"type", "player.games"}, {"id", 4}},
       {{"type", "history.list"}},
@@ -299,9 +300,9 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
                       {"token", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"}}),
       reply("ping", {{"time", 1795328400000}}, std::nullopt),
       reply("ping", {{"time", 1795328400000}}, "p1"),
-      reply("lobby.list", {{"tables", Json::array()}}),
-      reply("lobby.list", {{"tables", {table("open"), table("playing", 5), resigned}}}),
-      reply("lobby.subscribe", {{"tables", {table("open", 2, true)}}}),
+      reply("lobby.list", {{"tables", Json::array()}, {"more", false}}),
+      reply("lobby.list", {{"tables", {table("open"), table("playing", 5), resigned}}, {"more", true}}),
+      reply("lobby.subscribe", {{"tables", {table("open", 2, true)}}, {"more", false}}),
       reply("lobby.unsubscribe", Json::object()),
       reply("player.games", {{"games", Json::array()}}),
       reply("player.games", {{"games", {{{"table", replaced}, {"seat", 0}, {"my_turn", true}, {"waiting_for", {0, 1}},
@@ -353,7 +354,7 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
   for (const std::string code :
        {"bad_json", "bad_envelope", "unknown_type", "bad_payload", "too_large", "rate_limited", "not_identified",
         "unknown_token", "forbidden", "wrong_state", "seat_taken", "table_full", "not_found", "not_your_turn",
-        "illegal_command", "stale_version", "internal", "unavailable"})
+        "illegal_command", "stale_version", "limit_reached", "internal", "unavailable"})
     require_valid(error(code, std::nullopt), "server");
 }
 
@@ -378,6 +379,8 @@ TEST_CASE("the schemas refuse broken envelopes") {
   require_invalid({{"type", 3}}, "client");
   require_invalid({{"type", "fly"}}, "client");
   require_invalid({{"type", "ping.ok"}, {"payload", {{"time", 1}}}}, "client");  // a server message
+  require_invalid({{"type", "lobby.list"}, {"payload", {{"status", "finished"}}}}, "client");  // history.list has those
+  require_invalid({{"type", "lobby.list"}, {"payload", {{"limit", 500}}}}, "client");
   require_invalid({{"type", "ping"}, {"payload", Json::array()}}, "client");
   require_invalid({{"type", "ping"}, {"id", {{"n", 1}}}}, "client");
   require_invalid({{"type", "ping"}, {"id", 1.5}}, "client");
@@ -516,7 +519,8 @@ TEST_CASE("the server schema refuses broken tables and replies") {
   require_invalid(with(finished, "/payload/table/result/winners", Json::array()), "server");
   require_invalid(with(finished, "/payload/table/result/winners/1", Json(2)), "server");  // twice
 
-  require_invalid(reply("lobby.list", {{"tables", {table("finished")}}}), "server");  // open and playing only
+  require_invalid(reply("lobby.list", {{"tables", {table("finished")}}, {"more", false}}), "server");  // open and playing only
+  require_invalid(reply("lobby.list", {{"tables", Json::array()}}), "server");  // says whether there are more
 
   const Json hello = reply("hello", {{"protocol", 1},
                                      {"server", "elgrande-server/0.1.0"},

@@ -321,7 +321,11 @@ export class LobbyScreen {
         h('div', {class: 'table-actions'}, actions));
     });
     replaceKeepingFocus(this.tablesBox,
-      rows.length ? h('ul', {class: 'table-list'}, rows) : h('p', {class: 'muted'}, 'No tables yet: create one!'));
+      rows.length ? h('ul', {class: 'table-list'}, rows) : h('p', {class: 'muted'}, 'No tables yet: create one!'),
+      app.lobbyMore ? h('button', {
+        type: 'button', class: 'secondary', 'data-testid': 'tables-older', 'aria-busy': String(Boolean(app.lobbyLoading)),
+        onClick: () => app.loadOlderTables(),
+      }, app.lobbyLoading ? 'Loading…' : 'Older tables') : null);
   }
 
   // Finished games (history.list): mine or everyone's, newest first, "Older games" pages back.

@@ -131,8 +131,9 @@ class App {
   }
 
   async afterHello() {
-    const {tables} = await this.conn.request('lobby.subscribe');
+    const {tables, more} = await this.conn.request('lobby.subscribe');
     this.lobbyTables = new Map(tables.map((t) => [t.id, t]));
+    this.lobbyMore = more;
     for (const t of tables) if (this.tables.has(t.id)) this.tables.set(t.id, t);
     this.spectating.clear();
     await this.route();
@@ -374,6 +375,22 @@ class App {
     if (!entry) return;
     change(entry);
     this.sortMyGames();
+  }
+
+  // The lobby lists the newest tables; "Older tables" asks for the page before the oldest
+  // shown. Pushes keep every table shown up to date.
+  async loadOlderTables() {
+    if (this.lobbyLoading || !this.lobbyTables.size) return;
+    this.lobbyLoading = true;
+    this.refreshLobby();
+    try {
+      const {tables, more} = await this.conn.request('lobby.list', {before: Math.min(...this.lobbyTables.keys())});
+      for (const t of tables) if (!this.lobbyTables.has(t.id)) this.lobbyTables.set(t.id, t);
+      this.lobbyMore = more;
+    } finally {
+      this.lobbyLoading = false;
+      this.refreshLobby();
+    }
   }
 
   // Finished games: the first page again (keeping older pages already shown), or the next

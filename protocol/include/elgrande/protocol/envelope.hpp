@@ -33,6 +33,7 @@ enum class ErrorCode {
   not_your_turn,
   illegal_command,
   stale_version,  // a game.command answering an older version than the game's; nothing changed
+  limit_reached,  // a cap on creation: new identities per address, open tables per host
   table_full,
   not_found,
   internal,
