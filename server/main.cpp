@@ -361,7 +361,7 @@ int serve(const Config& config) {
   Presence presence;
   TableDirectory directory;
   TableServices table_services{storage, *services->metrics, webhook.get(), presence, directory, table_settings,
-                               config.max_queued_messages, {}};
+                               config.max_queued_messages, {}, {}};
   TableFactory table_factory(io.get_executor(), table_services);
   services->storage = &storage;
   services->reader = &reader;

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "common/display_name.hpp"
 #include "identity/identities.hpp"
 #include "identity/new_identity_quota.hpp"
 #include "presence/presence.hpp"
@@ -54,10 +55,9 @@ void hello(const Services& services, Client& client, Request& request) {
   }
   std::optional<std::string> name;
   if (const auto field = payload.find("name"); field != payload.end()) {
-    if (!field->is_string() || field->get_ref<const std::string&>().empty() ||
-        field->get_ref<const std::string&>().size() > kMaxNameBytes) {
-      return refuse(services, client, ErrorCode::bad_payload,
-                    "name: must be a string of 1 to " + std::to_string(kMaxNameBytes) + " bytes", id);
+    if (!field->is_string()) return refuse(services, client, ErrorCode::bad_payload, "name: must be a string", id);
+    if (const auto why_not = why_not_a_name(field->get_ref<const std::string&>(), kMaxNameBytes)) {
+      return refuse(services, client, ErrorCode::bad_payload, "name: " + *why_not, id);
     }
     name = field->get<std::string>();
   }

@@ -21,6 +21,7 @@
 #include "ops/metrics.hpp"
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
+#include "tables/chat_limits.hpp"
 #include "tables/directory.hpp"
 #include "tables/seating.hpp"
 #include "tables/table_config.hpp"
@@ -45,6 +46,7 @@ struct TableServices {
   // Runs on the table's strand once a finished game's result rows are committed: where
   // standings and ratings will hear of it.
   std::function<void(const db::GameResult&)> on_finished;
+  ChatLimits chat_limits;  // one for all tables: a player's lines count wherever they are said
 };
 
 // A request for a table, as the connection's handler hands it over.

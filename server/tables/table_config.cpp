@@ -1,5 +1,7 @@
 #include "tables/table_config.hpp"
 
+#include "common/display_name.hpp"
+
 namespace elgrande::server {
 namespace {
 
@@ -42,9 +44,9 @@ std::optional<OnTimeout> on_timeout_from(std::string_view name) {
 protocol::Decoded<TableConfig> table_config_from_json(const Json& payload) {
   TableConfig config;
   if (const auto field = payload.find("name"); field != payload.end()) {
-    if (!field->is_string() || field->get_ref<const std::string&>().empty() ||
-        field->get_ref<const std::string&>().size() > kMaxTableNameBytes) {
-      return bad("name: must be a string of 1 to " + std::to_string(kMaxTableNameBytes) + " bytes");
+    if (!field->is_string()) return bad("name: must be a string");
+    if (const auto why_not = why_not_a_name(field->get_ref<const std::string&>(), kMaxTableNameBytes)) {
+      return bad("name: " + *why_not);
     }
     config.name = field->get<std::string>();
   }

@@ -142,6 +142,16 @@ void Table::chat(const TableRequest& r) {
   if (!seat && !feed_.watching(r.from.get())) {
     return refuse(r, ErrorCode::wrong_state, "join or spectate the table to chat");
   }
+  switch (services_.chat_limits.say(r.player.id, text->get_ref<const std::string&>(), r.received)) {
+    case ChatLimits::Verdict::said:
+      break;
+    case ChatLimits::Verdict::too_fast:
+      return refuse(r, ErrorCode::rate_limited,
+                    "at most " + std::to_string(ChatLimits::kLines) + " chat lines in " +
+                        std::to_string(ChatLimits::kWindow.count()) + " seconds; wait a moment");
+    case ChatLimits::Verdict::repeated:
+      return refuse(r, ErrorCode::rate_limited, "you said that just now");
+  }
   const db::ChatLine line{r.player.id, r.player.name, seat, text->get<std::string>(), unix_milliseconds()};
   persist([id = id_, line](db::Store& store) { store.add_chat(id, line); });
   recent_chat_.push_back(line);

@@ -255,3 +255,29 @@ TEST_CASE("More connections than descriptors: the excess is answered or closed, 
   hello(ben, "Ben");
   CHECK(request(ben, "table.join", {{"table", table["id"]}})["type"] == "table.join.ok");
 }
+
+TEST_CASE("Names that could fool other players are refused, and chat keeps a conversation's pace",
+          "[integration][limits]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  const Json spoof = bad_request(ana, "hello", {{"protocol", 1}, {"name", "Ana\u202Enimda"}});
+  CHECK(code_of(spoof) == "bad_payload");
+  CHECK(spoof["payload"]["message"] == "name: may not contain marks that change the direction of the text");
+  CHECK(code_of(bad_request(ana, "hello", {{"protocol", 1}, {"name", "\u200B"}})) == "bad_payload");
+  hello(ana, "Ana");
+  CHECK(code_of(bad_request(ana, "table.create", {{"options", kTwoPlayers}, {"name", "   "}})) == "bad_payload");
+  const Json table = create_table(ana, kTwoPlayers);
+
+  const auto say = [&](const std::string& text) {
+    return request(ana, "table.chat", {{"table", table["id"]}, {"text", text}});
+  };
+  CHECK(say("hola")["type"] == "table.chat.ok");
+  const Json again = say("hola");
+  CHECK(code_of(again) == "rate_limited");
+  CHECK(again["payload"]["message"] == "you said that just now");
+  for (int i = 1; i < 5; ++i) CHECK(say("line " + std::to_string(i))["type"] == "table.chat.ok");
+  const Json sixth = say("line 5");
+  CHECK(code_of(sixth) == "rate_limited");
+  CHECK(sixth["payload"]["message"] == "at most 5 chat lines in 10 seconds; wait a moment");
+}

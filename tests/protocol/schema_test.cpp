@@ -327,6 +327,7 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
       error("bad_envelope"),
       error("bad_json", std::nullopt),
       error("rate_limited", std::nullopt),
+      error("rate_limited", Json(7)),  // a table.chat said too fast
       error("unknown_type", Json("req-9")),
       Json::parse(protocol::error_message(protocol::ErrorCode::not_found, "no table 9", protocol::RequestId{4})),
       {{"type", "error"},
@@ -539,7 +540,7 @@ TEST_CASE("the server schema refuses broken tables and replies") {
   require_invalid(with(error("bad_payload"), "/payload/reason", Json("illegal_command")), "server");
   require_invalid(with(error("illegal_command"), "/payload/reason", Json("illegal")), "server");
   require_invalid(with(error("stale_version"), "/payload/reason", Json("not_your_turn")), "server");  // not the engine's
-  require_invalid(error("rate_limited", Json(1)), "server");  // sent without reading the id
+  require_invalid(error("bad_json", Json(1)), "server");  // sent without reading the id
   require_invalid(reply("game.command", {{"version", 0}}), "server");
   require_invalid(reply("table.join", {{"table", table("open")}}), "server");
   require_invalid(reply("table.start", {{"table", table("playing")}}), "server");

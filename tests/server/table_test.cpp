@@ -103,7 +103,8 @@ struct Server {
                            db::Database reader(file);
                            db::Store store(reader);
                            on_disk_when_finished.push_back(store.result(result.table));
-                         }};
+                         },
+                         {}};
   TableFactory factory{io.get_executor(), services};
 };
 
