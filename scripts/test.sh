@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs the whole suite
-# twice: optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer.
+# twice: optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer; then builds
+# the libFuzzer targets with clang and runs each a few seconds (docs/fuzzing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 jobs=$(nproc)
-for preset in release asan; do
+for preset in release asan fuzz; do
   echo "== $preset: build"
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j "$jobs"

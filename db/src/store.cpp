@@ -1,41 +1,17 @@
 #include "elgrande/db/store.hpp"
 
-#include <cstring>
 #include <stdexcept>
-#include <type_traits>
 
+#include "elgrande/db/snapshot.hpp"
 #include "elgrande/protocol/codec.hpp"
+#include "fnv1a.hpp"
 
 namespace elgrande::db {
 namespace {
 
+using detail::fnv1a;
+using detail::kFnvOffset;
 using protocol::Json;
-
-// Bumped by hand when GameState changes without changing size; the size catches the rest.
-// Layout 2: the hash beside the bytes is a checksum of the bytes themselves, checked before
-// they are taken for a state (the engine's hash of a damaged state could read anywhere).
-constexpr std::int64_t kSnapshotLayout = 2;
-
-constexpr std::uint64_t kFnvOffset = 0xcbf29ce484222325ull;
-constexpr std::uint64_t kFnvPrime = 0x100000001b3ull;
-
-std::uint64_t fnv1a(std::uint64_t hash, std::span<const std::byte> bytes) {
-  for (const std::byte b : bytes) hash = (hash ^ static_cast<std::uint8_t>(b)) * kFnvPrime;
-  return hash;
-}
-
-template <class Value>
-std::uint64_t fnv1a(std::uint64_t hash, const Value& value) {
-  static_assert(std::is_integral_v<Value>);
-  return fnv1a(hash, std::as_bytes(std::span(&value, 1)));
-}
-
-std::uint64_t fnv1a(std::uint64_t hash, std::string_view text) {
-  return fnv1a(fnv1a(hash, static_cast<std::uint64_t>(text.size())), std::as_bytes(std::span(text.data(), text.size())));
-}
-
-std::int64_t checksum(std::span<const std::byte> bytes) { return static_cast<std::int64_t>(fnv1a(kFnvOffset, bytes)); }
-static_assert(std::is_trivially_copyable_v<GameState>, "snapshots copy the state's bytes");
 
 Source source_from(std::string_view name) {
   if (name == "bot") return Source::bot;
@@ -108,10 +84,6 @@ std::int64_t log_chain(std::int64_t previous, std::int64_t seq, int seat, std::s
   hash = fnv1a(hash, command);
   hash = fnv1a(hash, source);
   return static_cast<std::int64_t>(fnv1a(hash, time));
-}
-
-std::int64_t snapshot_format() {
-  return (kSnapshotLayout << 32) | static_cast<std::int64_t>(sizeof(GameState));
 }
 
 Store::Store(Database& database)
@@ -275,12 +247,12 @@ void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> c
 }
 
 void Store::save_snapshot(std::int64_t table, const GameState& state) {
-  const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(&state), sizeof state);
+  const Snapshot snapshot = encode_snapshot(state);
   save_snapshot_.bind(1, table)
-      .bind(2, static_cast<std::int64_t>(state.version))
-      .bind(3, snapshot_format())
-      .bind(4, bytes)
-      .bind(5, checksum(bytes))
+      .bind(2, snapshot.seq)
+      .bind(3, snapshot.format)
+      .bind(4, std::span<const std::byte>(snapshot.state))
+      .bind(5, snapshot.checksum)
       .run();
 }
 
@@ -324,26 +296,10 @@ TableRecord Store::read_table(Statement& row) {
 }
 
 std::optional<GameState> Store::snapshot_of(std::int64_t table, std::string& refused) {
-  Statement snapshot = database_.prepare("SELECT seq, format, state, hash FROM snapshots WHERE table_id = ?1");
-  snapshot.bind(1, table);
-  if (!snapshot.step()) return std::nullopt;
-  if (snapshot.integer(1) != snapshot_format()) {
-    refused = "the snapshot is in another build's layout";
-    return std::nullopt;
-  }
-  const std::vector<std::byte> bytes = snapshot.blob(2);
-  GameState state;
-  // Damaged bytes are never taken for a state: the checksum is of the bytes themselves.
-  if (bytes.size() != sizeof state || checksum(bytes) != snapshot.integer(3)) {
-    refused = "the snapshot's bytes do not match their checksum";
-    return std::nullopt;
-  }
-  std::memcpy(&state, bytes.data(), sizeof state);
-  if (state.version != snapshot.integer(0)) {
-    refused = "the snapshot's version does not match its row";
-    return std::nullopt;
-  }
-  return state;
+  Statement row = database_.prepare("SELECT seq, format, state, hash FROM snapshots WHERE table_id = ?1");
+  row.bind(1, table);
+  if (!row.step()) return std::nullopt;
+  return decode_snapshot(Snapshot{row.integer(0), row.integer(1), row.blob(2), row.integer(3)}, refused);
 }
 
 GameState Store::replay_log(const TableRecord& table, GameState start, const LogHead& head, std::size_t& replayed) {

@@ -11,6 +11,7 @@
 
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/schema.hpp"
+#include "elgrande/db/snapshot.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/game.hpp"
@@ -365,6 +366,41 @@ TEST_CASE("a game is rebuilt from its snapshot and the commands after it, or fro
     const db::Restored restored = f.store->live_tables(0);
     CHECK(restored.tables[0].replayed == 70);
     CHECK(hash(*restored.tables[0].game) == hash(state_after(game, 70)));
+  }
+}
+
+TEST_CASE("a snapshot's bytes decode to the state they were taken of, and only when undamaged", "[db]") {
+  const GameRecord game = play_random_game(Options{3, false, false, true}, 77);
+  const GameState state = state_after(game, 40);
+  const db::Snapshot snapshot = db::encode_snapshot(state);
+  CHECK(snapshot.seq == 40);
+  CHECK(snapshot.format == db::snapshot_format());
+  std::string refused;
+  const std::optional<GameState> decoded = db::decode_snapshot(snapshot, refused);
+  REQUIRE(decoded);
+  CHECK(*decoded == state);
+  CHECK(refused.empty());
+
+  db::Snapshot damaged = snapshot;
+  SECTION("a changed byte") {
+    damaged.state[damaged.state.size() / 2] ^= std::byte{0x10};
+    CHECK_FALSE(db::decode_snapshot(damaged, refused));
+    CHECK_THAT(refused, Catch::Contains("checksum"));
+  }
+  SECTION("a byte short") {
+    damaged.state.pop_back();
+    CHECK_FALSE(db::decode_snapshot(damaged, refused));
+    CHECK_THAT(refused, Catch::Contains("checksum"));
+  }
+  SECTION("another layout") {
+    damaged.format += 1;
+    CHECK_FALSE(db::decode_snapshot(damaged, refused));
+    CHECK_THAT(refused, Catch::Contains("layout"));
+  }
+  SECTION("another row's version") {
+    damaged.seq = 41;
+    CHECK_FALSE(db::decode_snapshot(damaged, refused));
+    CHECK_THAT(refused, Catch::Contains("version"));
   }
 }
 

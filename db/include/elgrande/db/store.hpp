@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "elgrande/db/database.hpp"
+#include "elgrande/db/snapshot.hpp"
 #include "elgrande/engine/game.hpp"
 #include "elgrande/engine/record.hpp"
 
@@ -221,10 +222,6 @@ class Store {
   Statement recent_chat_;
   Statement player_name_;
 };
-
-// The layout of GameState that snapshot bytes are in: a snapshot in another layout (an
-// older or newer build) is ignored and its game rebuilt from the log.
-std::int64_t snapshot_format();
 
 // The command log's hash chain: the chain through one more row (FNV-1a, 64 bits: it finds
 // damage, not forgery; whoever can write the file can rewrite the chain too).
