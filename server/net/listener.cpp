@@ -76,10 +76,11 @@ void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
                    ec.message(), times);
     }
     if (shed) return do_accept();
+  } else if (ec) {
+    fail(ec, "accept");
   }
   if (ec) {
     // One failed accept must not stop the server, nor spin it: wait a little, then retry.
-    fail(ec, "accept");
     retry_.expires_after(std::chrono::milliseconds(100));
     retry_.async_wait([self = shared_from_this()](beast::error_code) { self->do_accept(); });
     return;

@@ -97,11 +97,12 @@ void TableDirectory::publish(TableId id, TableStatus status, const Json& descrip
       }
       before = members;
     }
-    if (const auto [known, added] = host_of_.try_emplace(id, host); added || known->second != host) {
-      hosted_by_[known->second].erase(id);
+    // The host's role passes on when the host leaves an open table.
+    if (const auto [known, added] = host_of_.try_emplace(id, host); !added && known->second != host) {
+      forget_hosted(known->second, id);
       known->second = host;
-      hosted_by_[host].insert(id);
     }
+    hosted_by_[host].insert(id);
   }
   if (!description.is_null()) push(protocol::push_message("lobby.table", {{"table", description}}));
 }
@@ -117,9 +118,7 @@ void TableDirectory::remove(TableId id) {
     }
     members_.erase(id);
     if (const auto host = host_of_.find(id); host != host_of_.end()) {
-      auto& hosted = hosted_by_[host->second];
-      hosted.erase(id);
-      if (hosted.empty()) hosted_by_.erase(host->second);
+      forget_hosted(host->second, id);
       host_of_.erase(host);
     }
   }
@@ -138,6 +137,13 @@ std::vector<std::shared_ptr<Table>> TableDirectory::tables_of(PlayerId player) c
   return tables;
 }
 
+void TableDirectory::forget_hosted(PlayerId host, TableId id) {
+  const auto hosted = hosted_by_.find(host);
+  if (hosted == hosted_by_.end()) return;
+  hosted->second.erase(id);
+  if (hosted->second.empty()) hosted_by_.erase(hosted);
+}
+
 std::size_t TableDirectory::hosted_unfinished(PlayerId host) const {
   const std::lock_guard lock(mutex_);
   const auto hosted = hosted_by_.find(host);
@@ -154,6 +160,9 @@ Json TableDirectory::list(const LobbyQuery& query) const {
   std::vector<std::shared_ptr<Table>> candidates;
   Json listed = Json::array();
   bool more = false;
+  const auto shown = [&query](TableStatus status) {
+    return status != TableStatus::finished && (!query.status || status == *query.status);
+  };
   std::optional<TableId> before = query.before;
   while (!more) {
     candidates.clear();
@@ -164,10 +173,10 @@ Json TableDirectory::list(const LobbyQuery& query) const {
     }
     if (candidates.empty()) break;
     for (const auto& table : candidates) {
-      if (table->listing().status() == TableStatus::finished) continue;  // before copying its description
+      // The status first, so that no description is copied only to be passed over.
+      if (!shown(table->listing().status())) continue;
       TableListing::Entry entry = table->listing().read();
-      if (entry.status == TableStatus::finished || entry.description.is_null()) continue;
-      if (query.status && entry.status != *query.status) continue;
+      if (!shown(entry.status) || entry.description.is_null()) continue;  // changed meanwhile, or not yet described
       if (listed.size() == query.limit) {
         more = true;
         break;

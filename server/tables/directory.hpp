@@ -99,6 +99,7 @@ class TableDirectory {
 
  private:
   void push(const std::string& message);
+  void forget_hosted(PlayerId host, TableId id);  // under the lock
 
   mutable std::mutex mutex_;
   TableId next_id_ = 1;
