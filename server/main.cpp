@@ -31,6 +31,10 @@
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
+#include "accounts/accounts.hpp"
+#include "accounts/credentials.hpp"
+#include "accounts/password_workers.hpp"
+#include "accounts/sign_in_throttle.hpp"
 #include "identity/identities.hpp"
 #include "identity/new_identity_quota.hpp"
 #include "net/connection_limit.hpp"
@@ -64,6 +68,9 @@ std::string describe(const tcp::endpoint& endpoint) {
 
 // How long shutdown waits for WebSocket peers to complete the close handshake.
 constexpr std::chrono::seconds kShutdownGrace{5};
+// Sign-ins waiting for a password worker before more are refused: at the default cost,
+// about a few seconds of one core's work.
+constexpr std::size_t kMaxWaitingPasswordHashes = 64;
 
 // A handler that throws is a bug, but it should cost one connection, not the server.
 void run_io(net::io_context& io) {
@@ -220,6 +227,40 @@ int backup(const Config& config, const std::filesystem::path& target) {
   return 0;
 }
 
+// --create-admin NAME: the first admin, made from the command line so that no default
+// password exists anywhere. An existing account is made an admin and takes the new
+// password (the way back in for an operator who lost it); otherwise a player and its
+// account are made. Run it with the server stopped: the server keeps accounts in memory.
+int create_admin(const Config& config, const std::string& username) {
+  if (const auto why_not = why_not_a_username(username)) throw std::runtime_error("username: " + *why_not);
+  std::string password;
+  std::getline(std::cin, password);
+  if (const auto why_not = why_not_a_password(password)) {
+    throw std::runtime_error("password (one line on standard input): " + *why_not);
+  }
+  refuse_unwritable(config.database_path());
+  const DatabaseLock lock(config.database_path());
+  std::unique_ptr<db::Database> database = open_database(config);
+  const std::string hash =
+      hash_password(password, PasswordCost{std::size_t{config.password_memory_kib} * 1024, config.password_passes});
+  db::Store store(*database);
+  db::Transaction transaction(*database);
+  if (const auto account = store.accounts().find(username)) {
+    store.accounts().set_password(account->player, hash);
+    store.accounts().set_role(account->player, "admin");
+    transaction.commit();
+    spdlog::info("account {} (player {}) is an admin, with the new password", account->username, account->player);
+    return 0;
+  }
+  const std::int64_t player = store.accounts().max_player_id() + 1;
+  const db::UnixMillis now = unix_milliseconds();
+  store.insert_player({player, username, hash_token(new_token()), now});
+  store.accounts().insert({player, username, hash, "admin", now});
+  transaction.commit();
+  spdlog::info("made the admin account {} (player {})", username, player);
+  return 0;
+}
+
 // The operator's look at one table's log: what is stored, where it breaks. Exit 0 for a
 // sound log, 1 for a damaged one (or no such table).
 int check_table(const Config& config, std::int64_t id) {
@@ -286,10 +327,17 @@ int serve(const Config& config) {
   std::unique_ptr<db::Database> database = open_database(config);
   db::Restored restored;
   std::vector<db::PlayerRecord> players;
+  std::vector<db::AccountRecord> accounts_stored;
+  std::vector<db::SessionRecord> sessions_stored;
   std::int64_t highest_table = 0;
+  const std::chrono::milliseconds session_idle_limit = std::chrono::days(config.session_idle_days);
   {
     db::Store store(*database);
     players = store.players();
+    const std::int64_t expired = store.accounts().end_idle_sessions(unix_milliseconds() - session_idle_limit.count());
+    if (expired > 0) spdlog::info("{} sessions idle for over {} days ended", expired, config.session_idle_days);
+    accounts_stored = store.accounts().all();
+    sessions_stored = store.accounts().sessions();
     // Tables finished within their lifetime come back too, for players returning to see the end.
     const auto finished_since = std::chrono::system_clock::now() - table_settings.finished_lifetime;
     restored = store.live_tables(unix_milliseconds(finished_since));
@@ -312,8 +360,8 @@ int serve(const Config& config) {
   }
   std::size_t replayed = 0;
   for (const db::RestoredTable& table : restored.tables) replayed += table.replayed;
-  spdlog::info("restored {} players and {} tables ({} commands replayed) in {} ms", players.size(),
-               restored.tables.size(), replayed,
+  spdlog::info("restored {} players ({} accounts) and {} tables ({} commands replayed) in {} ms", players.size(),
+               accounts_stored.size(), restored.tables.size(), replayed,
                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - loading)
                    .count());
 
@@ -358,6 +406,11 @@ int serve(const Config& config) {
   }
   Identities identities(storage);
   NewIdentityQuota new_identity_quota(config.new_identities_per_address_per_hour);
+  Accounts accounts(storage, identities, session_idle_limit);
+  SignInThrottle sign_in_throttle({.per_username = config.sign_in_failures_per_username,
+                                   .per_address = config.sign_in_failures_per_address});
+  // After what its jobs use, so that it stops first.
+  PasswordWorkers password_workers(config.password_threads, kMaxWaitingPasswordHashes);
   Presence presence;
   TableDirectory directory;
   TableServices table_services{storage, *services->metrics, webhook.get(), presence, directory, table_settings,
@@ -367,11 +420,17 @@ int serve(const Config& config) {
   services->reader = &reader;
   services->identities = &identities;
   services->new_identity_quota = &new_identity_quota;
+  services->accounts = &accounts;
+  services->password_workers = &password_workers;
+  services->sign_in_throttle = &sign_in_throttle;
+  services->password_cost = PasswordCost{std::size_t{config.password_memory_kib} * 1024, config.password_passes};
+  services->decoy_password_hash = hash_password(new_token(), services->password_cost);
   services->presence = &presence;
   services->tables = &directory;
   services->table_factory = &table_factory;
 
   identities.restore(players);
+  accounts.restore(accounts_stored, sessions_stored, unix_milliseconds());
   table_factory.restore(std::move(restored.tables), highest_table,
                         [&identities](PlayerId id) { return identities.find(id); });
   const std::shared_ptr<SessionRegistry> sessions = services->sessions;
@@ -410,6 +469,7 @@ int serve(const Config& config) {
   for (unsigned i = 1; i < threads; ++i) workers.emplace_back([&io] { run_io(io); });
   run_io(io);
   for (std::thread& worker : workers) worker.join();
+  password_workers.stop();
   storage.stop();  // everything queued reaches the disk
   reader.stop();
 
@@ -446,6 +506,7 @@ int main(int argc, char* argv[]) {
   try {
     status = invocation.backup_to     ? server::backup(invocation.config, *invocation.backup_to)
              : invocation.check_table ? server::check_table(invocation.config, *invocation.check_table)
+             : invocation.create_admin ? server::create_admin(invocation.config, *invocation.create_admin)
                                       : server::serve(invocation.config);
   } catch (const std::exception& error) {
     spdlog::critical("{}", error.what());

@@ -117,10 +117,32 @@ ALTER TABLE tables ADD COLUMN log_length INTEGER;  -- commands in the log; NULL:
 ALTER TABLE tables ADD COLUMN log_head INTEGER;    -- the chain through the last of them
 )sql";
 
+// Accounts: a player with a username and a password, signed in on any device by a session
+// token. Every guest stays a player; an account is added to one, keeping its id.
+constexpr std::string_view kVersion5 = R"sql(
+CREATE TABLE accounts (
+  player        INTEGER PRIMARY KEY REFERENCES players(id),
+  username      TEXT NOT NULL UNIQUE COLLATE NOCASE,  -- ASCII only, so NOCASE is the whole rule
+  password_hash TEXT NOT NULL,  -- libsodium's Argon2id string: parameters, salt and hash
+  role          TEXT NOT NULL DEFAULT 'player' CHECK (role IN ('player', 'moderator', 'admin')),
+  created_at    INTEGER NOT NULL
+);
+
+CREATE TABLE sessions (
+  id         INTEGER PRIMARY KEY,
+  player     INTEGER NOT NULL REFERENCES accounts(player) ON DELETE CASCADE,
+  token_hash BLOB NOT NULL UNIQUE,  -- SHA-256 of the session's token; the token is never stored
+  created_at INTEGER NOT NULL,
+  last_seen  INTEGER NOT NULL,      -- idle sessions expire from here
+  device     TEXT NOT NULL          -- what the player is shown to tell their sessions apart
+);
+CREATE INDEX sessions_by_player ON sessions(player);
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
-  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4};
+  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4, kVersion5};
   return kMigrations;
 }
 

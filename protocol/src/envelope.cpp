@@ -25,6 +25,8 @@ constexpr auto kErrorNames = std::to_array<std::pair<ErrorCode, std::string_view
     {ErrorCode::illegal_command, "illegal_command"},
     {ErrorCode::stale_version, "stale_version"},
     {ErrorCode::limit_reached, "limit_reached"},
+    {ErrorCode::name_taken, "name_taken"},
+    {ErrorCode::bad_credentials, "bad_credentials"},
     {ErrorCode::table_full, "table_full"},
     {ErrorCode::not_found, "not_found"},
     {ErrorCode::internal, "internal"},
@@ -131,6 +133,13 @@ std::string error_message(ErrorCode code, std::string_view message,
   json = with_id(std::move(json), id);
   json["payload"] = {{"code", to_string(code)}, {"message", message}};
   if (!reason.empty()) json["payload"]["reason"] = reason;
+  return serialise(json);
+}
+
+std::string rate_limited_message(std::string_view message, std::int64_t retry_after_ms,
+                                 const std::optional<RequestId>& id) {
+  Json json = with_id(Json{{"type", "error"}}, id);
+  json["payload"] = {{"code", to_string(ErrorCode::rate_limited)}, {"message", message}, {"retry_after_ms", retry_after_ms}};
   return serialise(json);
 }
 

@@ -39,6 +39,7 @@ class Client : public Recipient {
 
   std::string address;            // the client's IP address, for caps and logs
   std::optional<Player> player;  // from hello: who this connection speaks for
+  std::optional<std::int64_t> session;  // the account's session it signed in with, if any
   std::set<TableId> watching;    // tables it spectates, to tell when it closes
   // The tables it has spoken to, so that a game command finds its table without the
   // directory's lock.

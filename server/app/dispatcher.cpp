@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "accounts/account_requests.hpp"
 #include "common/unix_time.hpp"
 #include "history/history_requests.hpp"
 #include "identity/hello.hpp"
@@ -25,6 +26,11 @@ const std::unordered_map<std::string_view, Route>& routes() {
   static const std::unordered_map<std::string_view, Route> kRoutes{
       {"hello", {Access::anyone, &hello}},
       {"ping", {Access::anyone, &ping}},
+      {"account.sign_in", {Access::anyone, &sign_in}},
+      {"account.sign_up", {Access::identified, &sign_up}},
+      {"account.sessions", {Access::identified, &list_sessions}},
+      {"account.end_sessions", {Access::identified, &end_sessions}},
+      {"account.change_password", {Access::identified, &change_password}},
       {"lobby.list", {Access::identified, &list_tables}},
       {"lobby.subscribe", {Access::identified, &subscribe_to_tables}},
       {"lobby.unsubscribe", {Access::identified, &unsubscribe_from_tables}},

@@ -7,13 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "accounts/credentials.hpp"
 #include "app/client.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "ops/metrics.hpp"
 
 namespace elgrande::server {
 
+class Accounts;
 class Identities;
+class PasswordWorkers;
+class SignInThrottle;
 class NewIdentityQuota;
 class Presence;
 class TableDirectory;
@@ -50,6 +54,13 @@ struct Services {
   Reader* reader = nullptr;    // history and record export
   Identities* identities = nullptr;
   NewIdentityQuota* new_identity_quota = nullptr;
+  Accounts* accounts = nullptr;
+  PasswordWorkers* password_workers = nullptr;
+  SignInThrottle* sign_in_throttle = nullptr;
+  PasswordCost password_cost;
+  // A hash of no one's password, checked when a username is unknown so that the answer
+  // takes as long as for a wrong password.
+  std::string decoy_password_hash;
   Presence* presence = nullptr;
   TableDirectory* tables = nullptr;
   TableFactory* table_factory = nullptr;

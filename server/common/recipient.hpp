@@ -2,6 +2,9 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
+
+#include "elgrande/protocol/envelope.hpp"
 
 namespace elgrande::server {
 
@@ -19,6 +22,9 @@ class Recipient {
 
   // Ends the connection: for a peer that lets its messages pile up, or at shutdown.
   virtual void close() = 0;
+  // Ends the connection politely once what is queued for it is sent, with a close code
+  // and a reason for the person concerned.
+  virtual void end(protocol::CloseCode /*code*/, std::string_view /*reason*/) { close(); }
 };
 
 using RecipientPtr = std::shared_ptr<Recipient>;

@@ -2,7 +2,10 @@
 
 #include <spdlog/spdlog.h>
 
+#include "accounts/accounts.hpp"
+#include "app/dispatcher.hpp"
 #include "common/display_name.hpp"
+#include "common/unix_time.hpp"
 #include "identity/identities.hpp"
 #include "identity/new_identity_quota.hpp"
 #include "presence/presence.hpp"
@@ -19,30 +22,52 @@ constexpr std::size_t kMaxNameBytes = 32;
 
 // Answers hello once the identity is saved (nothing: it could not be).
 void finish_hello(const Services& services, Client& client, const std::optional<protocol::RequestId>& id,
-                  const std::optional<Player>& player, const std::string& token) {
+                  const std::optional<Player>& player, const std::string& token, std::optional<std::int64_t> session) {
   if (!player) {
     refuse(services, client, ErrorCode::unavailable, "the server could not save your identity; try again", id);
     return client.resume_reading();
   }
-  const bool first = !client.player;
-  client.player = player;
   spdlog::debug("hello from player {} ({})", player->id, player->name);
-  client.send(protocol::reply_message("hello", id,
-                                      {{"protocol", protocol::kProtocolVersion},
-                                       {"server", "elgrande-server/" ELGRANDE_VERSION},
-                                       {"player", to_json(*player)},
-                                       {"token", token}}));
-  if (first) {
-    // Present first, then the tables are looked up: a table that seats the player
-    // meanwhile either finds this connection or is found here (see Table).
-    services.presence->attach(player->id, client.self());
-    // Every table the player belongs to sends this connection the table and the seat's view.
-    for (const auto& table : services.tables->tables_of(player->id)) table->player_connected(client.self(), player->id);
-  }
+  protocol::Json answer{{"protocol", protocol::kProtocolVersion},
+                        {"server", "elgrande-server/" ELGRANDE_VERSION},
+                        {"player", to_json(*player)},
+                        {"token", token}};
+  if (auto account = account_json(services, player->id, session); !account.is_null()) answer["account"] = account;
+  client.send(protocol::reply_message("hello", id, std::move(answer)));
+  speak_for(services, client, *player, session);
   client.resume_reading();
 }
 
 }  // namespace
+
+void speak_for(const Services& services, Client& client, const Player& player, std::optional<std::int64_t> session) {
+  if (session) services.accounts->attach(*session, client.self());
+  const bool same = client.player && client.player->id == player.id;
+  client.session = session;
+  if (same) {
+    client.player = player;  // perhaps renamed
+    return;
+  }
+  if (client.player) {
+    farewell(services, client);
+    client.watching.clear();
+    client.tables.clear();
+  }
+  client.player = player;
+  // Present first, then the tables are looked up: a table that seats the player
+  // meanwhile either finds this connection or is found here (see Table).
+  services.presence->attach(player.id, client.self());
+  // Every table the player belongs to sends this connection the table and the seat's view.
+  for (const auto& table : services.tables->tables_of(player.id)) table->player_connected(client.self(), player.id);
+}
+
+protocol::Json account_json(const Services& services, PlayerId player, std::optional<std::int64_t> session) {
+  const std::optional<Account> account = services.accounts->of(player);
+  if (!account) return nullptr;
+  protocol::Json json{{"username", account->username}, {"role", to_string(account->role)}};
+  if (session) json["session"] = *session;
+  return json;
+}
 
 void hello(const Services& services, Client& client, Request& request) {
   const protocol::Json& payload = request.envelope.payload;
@@ -69,13 +94,23 @@ void hello(const Services& services, Client& client, Request& request) {
 
   Identities& identities = *services.identities;
   std::optional<Player> player;
+  std::optional<std::int64_t> session;
   std::string secret;
   bool renamed = false;
   if (token) {
+    // A guest's token, or an account's session.
     player = identities.find_by_token(*token);
     if (!player) {
+      if (const auto resumed = services.accounts->resume(*token, unix_milliseconds())) {
+        session = resumed->id;
+        player = identities.find(resumed->player);
+      }
+    }
+    if (!player) {
       return refuse(services, client, ErrorCode::unknown_token,
-                    "this token is unknown here; say hello without it for a new identity", id);
+                    "this token is unknown here, or its session has ended; sign in, or say hello without it "
+                    "for a new identity",
+                    id);
     }
     secret = std::move(*token);
     if (name && *name != player->name) {
@@ -102,16 +137,18 @@ void hello(const Services& services, Client& client, Request& request) {
                     id);
     }
     client.pause_reading();
-    const auto answer = [&services, connection = client.self(), id](const Identities::Issued& issued, bool saved) {
-      connection->post([&services, connection, id, issued, saved] {
-        finish_hello(services, *connection, id, saved ? std::optional(issued.player) : std::nullopt, issued.token);
+    const auto answer = [&services, connection = client.self(), id, session](const Identities::Issued& issued,
+                                                                              bool saved) {
+      connection->post([&services, connection, id, issued, saved, session] {
+        finish_hello(services, *connection, id, saved ? std::optional(issued.player) : std::nullopt, issued.token,
+                     session);
       });
     };
     if (!player) return identities.create(std::move(name), answer);
     return identities.rename(player->id, player->name,
                              [answer, issued = Identities::Issued{*player, secret}](bool saved) { answer(issued, saved); });
   }
-  finish_hello(services, client, id, player, secret);
+  finish_hello(services, client, id, player, secret, session);
 }
 
 }  // namespace elgrande::server

@@ -11,8 +11,13 @@
 namespace elgrande::server {
 namespace {
 
-// 256 bits from the kernel's generator, as 64 hex digits: unguessable, and printable
-// for clients to keep in local storage.
+std::string key_of(const db::TokenHash& hash) {
+  return std::string(reinterpret_cast<const char*>(hash.data()), hash.size());
+}
+
+}  // namespace
+
+// Unguessable, and printable for clients to keep in local storage.
 std::string new_token() {
   static thread_local std::random_device entropy("/dev/urandom");
   static constexpr char kHex[] = "0123456789abcdef";
@@ -24,12 +29,6 @@ std::string new_token() {
   }
   return token;
 }
-
-std::string key_of(const db::TokenHash& hash) {
-  return std::string(reinterpret_cast<const char*>(hash.data()), hash.size());
-}
-
-}  // namespace
 
 db::TokenHash hash_token(std::string_view token) {
   db::TokenHash hash{};
@@ -49,6 +48,7 @@ void Identities::restore(const std::vector<db::PlayerRecord>& players) {
   for (const db::PlayerRecord& record : players) {
     players_[record.id] = Player{record.id, record.name};
     by_token_[key_of(record.token_hash)] = record.id;
+    token_of_[record.id] = key_of(record.token_hash);
     next_id_ = std::max(next_id_, record.id + 1);
   }
 }
@@ -63,6 +63,7 @@ void Identities::create(std::optional<std::string> name, Saved saved) {
     player = Player{id, name ? std::move(*name) : "Guest " + std::to_string(id)};
     players_[id] = player;
     by_token_[key_of(hash)] = id;
+    token_of_[id] = key_of(hash);
   }
   db::PlayerRecord record{player.id, player.name, hash, unix_milliseconds()};
   storage_.write([record = std::move(record)](db::Store& store) { store.insert_player(record); },
@@ -93,6 +94,14 @@ void Identities::rename(PlayerId id, std::string name, Storage::Done saved) {
   }
   storage_.write([id, name = std::move(name)](db::Store& store) { store.rename_player(id, name); },
                  std::move(saved));
+}
+
+void Identities::retire_token(PlayerId id) {
+  const std::lock_guard lock(mutex_);
+  if (const auto found = token_of_.find(id); found != token_of_.end()) {
+    by_token_.erase(found->second);
+    token_of_.erase(found);
+  }
 }
 
 std::size_t Identities::size() const {

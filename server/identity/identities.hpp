@@ -14,6 +14,8 @@
 
 namespace elgrande::server {
 
+// A new secret token: 256 bits from the kernel's generator, as 64 lowercase hex digits.
+std::string new_token();
 // The SHA-256 of a token: what the database keeps instead of the token itself.
 db::TokenHash hash_token(std::string_view token);
 
@@ -39,6 +41,9 @@ class Identities {
   std::optional<Player> find_by_token(std::string_view token) const;
   std::optional<Player> find(PlayerId id) const;
   void rename(PlayerId id, std::string name, Storage::Done saved);
+  // The player's token stops working: a guest that became an account (whose player row
+  // the account keeps with the hash of a secret nobody was given).
+  void retire_token(PlayerId id);
 
   std::size_t size() const;
 
@@ -48,6 +53,7 @@ class Identities {
   PlayerId next_id_ = 1;
   std::unordered_map<std::string, PlayerId> by_token_;  // by the bytes of the token's hash
   std::unordered_map<PlayerId, Player> players_;
+  std::unordered_map<PlayerId, std::string> token_of_;  // the key in by_token_
 };
 
 }  // namespace elgrande::server

@@ -16,23 +16,11 @@ std::string NewIdentityQuota::key_of(std::string_view address) {
 
 bool NewIdentityQuota::take(std::string_view address, Clock::time_point now) {
   if (per_hour_ == 0) return true;
-  const Clock::time_point start = now - kWindow;
+  const std::string key = key_of(address);
   const std::lock_guard lock(mutex_);
-  // Now and then the addresses that made nothing within the hour are forgotten, so the
-  // map stays as small as the last hour's distinct addresses.
-  if (now >= next_sweep_) {
-    forget_older_than(start);
-    next_sweep_ = now + std::chrono::minutes(1);
-  }
-  std::deque<Clock::time_point>& made = made_[key_of(address)];
-  while (!made.empty() && made.front() <= start) made.pop_front();
-  if (made.size() >= per_hour_) return false;
-  made.push_back(now);
+  if (made_.count(key, now) >= per_hour_) return false;
+  made_.add(key, now);
   return true;
-}
-
-void NewIdentityQuota::forget_older_than(Clock::time_point start) {
-  std::erase_if(made_, [start](const auto& entry) { return entry.second.empty() || entry.second.back() <= start; });
 }
 
 }  // namespace elgrande::server

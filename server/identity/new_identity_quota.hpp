@@ -2,11 +2,11 @@
 
 #include <chrono>
 #include <cstddef>
-#include <deque>
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <unordered_map>
+
+#include "common/sliding_window.hpp"
 
 namespace elgrande::server {
 
@@ -18,7 +18,7 @@ class NewIdentityQuota {
   using Clock = std::chrono::steady_clock;
   static constexpr std::chrono::hours kWindow{1};
 
-  explicit NewIdentityQuota(std::size_t per_hour) : per_hour_(per_hour) {}
+  explicit NewIdentityQuota(std::size_t per_hour) : per_hour_(per_hour), made_(kWindow) {}
 
   // Takes one from `address`'s allowance, or says false when none is left. 0 per hour: no cap.
   bool take(std::string_view address, Clock::time_point now);
@@ -29,12 +29,9 @@ class NewIdentityQuota {
   static std::string key_of(std::string_view address);
 
  private:
-  void forget_older_than(Clock::time_point start);
-
   std::size_t per_hour_;
   std::mutex mutex_;
-  std::unordered_map<std::string, std::deque<Clock::time_point>> made_;  // per key, oldest first
-  Clock::time_point next_sweep_{};
+  SlidingWindow made_;
 };
 
 }  // namespace elgrande::server

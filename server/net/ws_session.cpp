@@ -150,6 +150,14 @@ void WsSession::close() {
   });
 }
 
+void WsSession::end(protocol::CloseCode code, std::string_view reason) {
+  net::dispatch(ws_.get_executor(), [self = shared_from_this(), code, reason = std::string(reason)] {
+    if (!self->closing_) {
+      self->close_after_flush(websocket::close_reason(static_cast<websocket::close_code>(code), reason));
+    }
+  });
+}
+
 void WsSession::deliver(std::shared_ptr<const std::string> message) {
   net::post(ws_.get_executor(), [self = shared_from_this(), message = std::move(message)] {
     self->send(std::move(message));

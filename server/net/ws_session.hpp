@@ -68,6 +68,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   void deliver(std::shared_ptr<const std::string> message) override;
   using Recipient::deliver;
   void close() override;  // cuts a peer that let messages pile up for it
+  void end(protocol::CloseCode code, std::string_view reason) override;
 
   // Client: on the strand.
   void send(std::string message) override;

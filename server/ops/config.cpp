@@ -197,6 +197,32 @@ void set_open_tables_per_player(Config& config, const json& value) {
   config.open_tables_per_player = static_cast<unsigned>(integer_in(value, 0, 1000000));
 }
 
+// libsodium's floor for Argon2id is 8 KiB and 1 pass; anything under OWASP's advice is for
+// tests, and said so in the documentation.
+void set_password_memory_kib(Config& config, const json& value) {
+  config.password_memory_kib = static_cast<unsigned>(integer_in(value, 8, 4 * 1024 * 1024));
+}
+
+void set_password_passes(Config& config, const json& value) {
+  config.password_passes = static_cast<unsigned>(integer_in(value, 1, 100));
+}
+
+void set_password_threads(Config& config, const json& value) {
+  config.password_threads = static_cast<unsigned>(integer_in(value, 1, 64));
+}
+
+void set_session_idle_days(Config& config, const json& value) {
+  config.session_idle_days = static_cast<unsigned>(integer_in(value, 1, 3650));
+}
+
+void set_sign_in_failures_per_username(Config& config, const json& value) {
+  config.sign_in_failures_per_username = static_cast<unsigned>(integer_in(value, 1, 1000000));
+}
+
+void set_sign_in_failures_per_address(Config& config, const json& value) {
+  config.sign_in_failures_per_address = static_cast<unsigned>(integer_in(value, 1, 1000000));
+}
+
 void set_max_connections(Config& config, const json& value) {
   config.max_connections = static_cast<unsigned>(integer_in(value, 0, 10000000));
 }
@@ -219,7 +245,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 21> kSettings{{
+constexpr std::array<Setting, 27> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -277,6 +303,22 @@ constexpr std::array<Setting, 21> kSettings{{
     {"max_connections", "--max-connections", Kind::integer,
      "connections served at once; 0: the descriptor limit less a reserve", set_max_connections,
      [](const Config& c) { return std::to_string(c.max_connections); }},
+    {"password_memory_kib", "--password-memory-kib", Kind::integer,
+     "memory of one password hash (Argon2id), 8-4194304 KiB", set_password_memory_kib,
+     [](const Config& c) { return std::to_string(c.password_memory_kib); }},
+    {"password_passes", "--password-passes", Kind::integer, "passes of one password hash, 1-100",
+     set_password_passes, [](const Config& c) { return std::to_string(c.password_passes); }},
+    {"password_threads", "--password-threads", Kind::integer, "threads that hash passwords, 1-64",
+     set_password_threads, [](const Config& c) { return std::to_string(c.password_threads); }},
+    {"session_idle_days", "--session-idle-days", Kind::integer,
+     "days a signed-in device may stay away before it must sign in again, 1-3650", set_session_idle_days,
+     [](const Config& c) { return std::to_string(c.session_idle_days); }},
+    {"sign_in_failures_per_username", "--sign-in-failures-per-username", Kind::integer,
+     "failed sign-ins to one username in 10 minutes before it waits", set_sign_in_failures_per_username,
+     [](const Config& c) { return std::to_string(c.sign_in_failures_per_username); }},
+    {"sign_in_failures_per_address", "--sign-in-failures-per-address", Kind::integer,
+     "failed sign-ins from one client address in 10 minutes before it waits", set_sign_in_failures_per_address,
+     [](const Config& c) { return std::to_string(c.sign_in_failures_per_address); }},
 }};
 
 const Setting* find_setting_by_key(std::string_view key) {
@@ -375,6 +417,17 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
       invocation.check_table = table;
       continue;
     }
+    if (argument == "--create-admin" || argument.starts_with("--create-admin=")) {
+      std::string username;
+      if (argument.starts_with("--create-admin=")) {
+        username = std::string(argument.substr(15));
+      } else if (i + 1 < argc) {
+        username = argv[++i];
+      }
+      if (username.empty()) throw ConfigError("--create-admin: missing username");
+      invocation.create_admin = std::move(username);
+      continue;
+    }
 
     // Both "--flag value" and "--flag=value" are accepted.
     std::string_view flag = argument;
@@ -442,6 +495,8 @@ std::string usage(std::string_view program) {
       << "                           into FILE, which must not exist, then exit\n"
       << "  --check-table ID         report on table ID's command log (gaps, its hash chain,\n"
       << "                           its snapshot) from the database, then exit\n"
+      << "  --create-admin NAME      make the account NAME an admin, with the password read\n"
+      << "                           from standard input (made if it does not exist), then exit\n"
       << "  -h, --help               print this help and exit\n"
       << "\n"
       << "Exit status: 0 after a clean shutdown on SIGINT or SIGTERM (or a backup, or a sound\n"

@@ -46,6 +46,15 @@ struct Config {
   // Connections served at once; 0: the process's descriptor limit less a reserve for the
   // database, files and health checks.
   unsigned max_connections = 0;
+  // Accounts: what one password hash costs (Argon2id, OWASP's minimum by default), the
+  // threads that compute them, how long an unused session lasts, and failed sign-ins
+  // allowed per 10 minutes.
+  unsigned password_memory_kib = 19 * 1024;
+  unsigned password_passes = 2;
+  unsigned password_threads = 1;
+  unsigned session_idle_days = 30;
+  unsigned sign_in_failures_per_username = 10;
+  unsigned sign_in_failures_per_address = 200;
 
   std::filesystem::path database_path() const { return data_dir / database_file; }
 
@@ -64,6 +73,7 @@ struct Invocation {
   bool help = false;
   std::optional<std::filesystem::path> backup_to;  // --backup-to: copy the database and exit
   std::optional<std::int64_t> check_table;         // --check-table: report on a table's log and exit
+  std::optional<std::string> create_admin;         // --create-admin: make this account an admin and exit
   Config config;
 };
 

@@ -146,6 +146,7 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
     const auto players = store.players();
     REQUIRE(players.size() == 1);
     CHECK(players[0].name == "Ana");
+    CHECK(store.accounts().all().empty());  // every guest stays a guest
     const db::Restored restored = store.live_tables(1000);  // not the game finished at 7
     REQUIRE(restored.failed.empty());
     REQUIRE(restored.tables.size() == 1);
@@ -276,6 +277,43 @@ TEST_CASE("players and tables read back as they were written", "[db]") {
 
   f.store->delete_table(3);
   CHECK(f.store->live_tables(0).tables.empty());
+}
+
+TEST_CASE("accounts and their sessions read back as written, usernames unique ignoring case", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  f.add_player(2, "Bea");
+  const db::AccountRecord ana{1, "Ana_P", "$argon2id$v=19$m=19456,t=2,p=1$salt$hash", "player", 500};
+  f.store->accounts().insert(ana);
+  CHECK_THROWS_AS(f.store->accounts().insert({2, "ana_p", "x", "player", 600}), db::Error);
+  f.store->accounts().set_password(1, "$argon2id$new");
+  f.store->accounts().set_role(1, "moderator");
+  f.store->accounts().retire_guest_token(1, token_hash(0xEE));
+
+  f.store->accounts().insert_session({7, 1, token_hash(0x71), 1000, 1000, "Firefox on Linux"});
+  f.store->accounts().insert_session({8, 1, token_hash(0x81), 2000, 2000, "phone"});
+  f.store->accounts().insert_session({9, 1, token_hash(0x91), 3000, 3000, "laptop"});
+  f.store->accounts().touch_session(7, 5000);
+  f.open();
+  db::AccountRecord expected = ana;
+  expected.password_hash = "$argon2id$new";
+  expected.role = "moderator";
+  CHECK(f.store->accounts().all() == std::vector{expected});
+  CHECK(f.store->accounts().find("ANA_p") == expected);
+  CHECK_FALSE(f.store->accounts().find("Bea"));
+  CHECK(f.store->players()[0].token_hash == token_hash(0xEE));  // the guest token no longer works
+  CHECK(f.store->accounts().max_player_id() == 2);
+
+  auto sessions = f.store->accounts().sessions();
+  REQUIRE(sessions.size() == 3);
+  CHECK(sessions[0] == db::SessionRecord{7, 1, token_hash(0x71), 1000, 5000, "Firefox on Linux"});
+  CHECK(f.store->accounts().end_idle_sessions(2500) == 1);  // session 8, idle since 2000
+  f.store->accounts().end_sessions(1, 9);                   // every other session
+  sessions = f.store->accounts().sessions();
+  REQUIRE(sessions.size() == 1);
+  CHECK(sessions[0].id == 9);
+  f.store->accounts().end_session(9);
+  CHECK(f.store->accounts().sessions().empty());
 }
 
 TEST_CASE("a table comes back with its last chat lines, oldest first, under the players' names", "[db]") {

@@ -8,15 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "elgrande/db/accounts.hpp"
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/snapshot.hpp"
 #include "elgrande/engine/game.hpp"
 #include "elgrande/engine/record.hpp"
 
 namespace elgrande::db {
-
-using UnixMillis = std::int64_t;
-using TokenHash = std::array<std::byte, 32>;
 
 struct PlayerRecord {
   std::int64_t id = 0;
@@ -128,7 +126,7 @@ struct FinishedGame {
   std::vector<std::optional<std::string>> names;  // per seat: the player's name, if any
 };
 
-// The server's records in SQLite: identities, tables with their seats, command logs and
+// The server's records in SQLite: identities and accounts, tables with their seats, command logs and
 // snapshots. Every method runs on the connection's thread; writes are meant to be grouped
 // in a caller's Transaction.
 class Store {
@@ -142,6 +140,7 @@ class Store {
   void insert_player(const PlayerRecord& player);
   void rename_player(std::int64_t id, const std::string& name);
   std::vector<PlayerRecord> players();
+  AccountStore& accounts() { return accounts_; }
 
   // --- Tables. ---
   // Inserts or replaces the table's row and its seats.
@@ -205,6 +204,7 @@ class Store {
   GameState replay_log(const TableRecord& table, GameState start, const LogHead& head, std::size_t& replayed);
 
   Database& database_;
+  AccountStore accounts_;
   Statement insert_player_;
   Statement rename_player_;
   Statement save_table_;

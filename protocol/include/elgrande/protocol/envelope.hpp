@@ -34,6 +34,8 @@ enum class ErrorCode {
   illegal_command,
   stale_version,  // a game.command answering an older version than the game's; nothing changed
   limit_reached,  // a cap on creation: new identities per address, open tables per host
+  name_taken,       // account.sign_up with a username someone has, ignoring case
+  bad_credentials,  // an unknown username or a wrong password: the same answer for both
   table_full,
   not_found,
   internal,
@@ -42,6 +44,12 @@ enum class ErrorCode {
 };
 
 std::string_view to_string(ErrorCode code);
+
+// The WebSocket close codes the server ends a connection with, besides the standard ones
+// (1001 going away, 1008 policy, 1009 too big).
+enum class CloseCode : std::uint16_t {
+  session_ended = 4001,  // the account's session was ended: signed out, or the password changed
+};
 std::optional<ErrorCode> error_code_from_string(std::string_view name);
 
 // The client's request id, echoed in the reply so it can match answers to requests.
@@ -83,6 +91,9 @@ std::string error_message(ErrorCode code, std::string_view message,
                           const std::optional<RequestId>& id = std::nullopt,
                           std::string_view reason = {});
 std::string error_message(const EnvelopeError& error);
+// A rate_limited error that says when to try again: {"code", "message", "retry_after_ms"}.
+std::string rate_limited_message(std::string_view message, std::int64_t retry_after_ms,
+                                 const std::optional<RequestId>& id = std::nullopt);
 
 // A message the server sends unasked: {"type", "payload"}, no id.
 std::string push_message(std::string_view type, Json payload);
