@@ -238,6 +238,7 @@ int create_admin(const Config& config, const std::string& username) {
   if (const auto why_not = why_not_a_password(password)) {
     throw std::runtime_error("password (one line on standard input): " + *why_not);
   }
+  std::filesystem::create_directories(config.data_dir);
   refuse_unwritable(config.database_path());
   const DatabaseLock lock(config.database_path());
   std::unique_ptr<db::Database> database = open_database(config);

@@ -184,8 +184,8 @@ bool Accounts::end_session(PlayerId player, SessionId id, Storage::Done done) {
   }
   storage_.write([id](db::Store& store) { store.accounts().end_session(id); },
                  [this, id, done = std::move(done)](bool saved) {
+                   done(saved);  // first, so that the answer goes out before the close
                    if (saved) forget_sessions({id});
-                   done(saved);
                  });
   return true;
 }
@@ -215,7 +215,9 @@ void Accounts::change_password(PlayerId player, std::string password_hash, std::
               if (stored.session.player == player && id != keep) ended.push_back(id);
             }
           }
+          done(saved);  // first, so that the answer goes out before the close
           forget_sessions(ended);
+          return;
         }
         done(saved);
       });

@@ -32,7 +32,9 @@ inline std::vector<std::string> server_args(const TempDir& dir) {
           "--bot-delay-ms", "0",
           // The bot clients answer at machine speed, and are many guests from one address.
           "--messages-per-second", "100000", "--message-burst", "100000",
-          "--new-identities-per-address-per-hour", "0"};
+          "--new-identities-per-address-per-hour", "0",
+          // Password hashes at libsodium's cheapest: the default cost is for real passwords.
+          "--password-memory-kib", "64", "--password-passes", "1"};
 }
 
 // Every message either way must fit protocol/schema/.

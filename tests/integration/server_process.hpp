@@ -47,6 +47,7 @@ struct SpawnOptions {
     gid_t gid;
   };
   std::optional<User> user;  // run as this user (needs a test run as root)
+  std::string standard_input;  // what the program reads on its standard input (run_program)
   // Where the server's log (stderr) goes; empty: shared with the test (ServerProcess).
   std::filesystem::path log_file;
 };
@@ -95,7 +96,8 @@ inline Pipe make_pipe() {
 // Starts a program (the server binary unless told); -1 for an output leaves it shared
 // with this process.
 inline pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stderr_fd,
-                   const std::string& binary = ELGRANDE_SERVER_BINARY, const SpawnOptions& options = {}) {
+                   const std::string& binary = ELGRANDE_SERVER_BINARY, const SpawnOptions& options = {},
+                   int stdin_fd = -1) {
   // argv is built before fork(): the child may only make async-signal-safe calls.
   std::vector<char*> argv;
   argv.push_back(const_cast<char*>(binary.c_str()));
@@ -105,6 +107,7 @@ inline pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stde
   const pid_t pid = ::fork();
   if (pid < 0) throw std::system_error(errno, std::generic_category(), "fork");
   if (pid == 0) {
+    if (stdin_fd >= 0) ::dup2(stdin_fd, STDIN_FILENO);
     if (stdout_fd >= 0) ::dup2(stdout_fd, STDOUT_FILENO);
     if (stderr_fd >= 0) ::dup2(stderr_fd, STDERR_FILENO);
     if (options.file_size_limit) {
@@ -184,9 +187,17 @@ inline Completed run_program(const std::string& binary, const std::vector<std::s
   const auto deadline = Clock::now() + timeout;
   detail::Pipe out = detail::make_pipe();
   detail::Pipe err = detail::make_pipe();
-  const pid_t pid = detail::spawn(args, out.write.get(), err.write.get(), binary, options);
+  // Standard input is written whole before the start: it fits the pipe's buffer.
+  detail::Pipe in = detail::make_pipe();
+  if (::write(in.write.get(), options.standard_input.data(), options.standard_input.size()) !=
+      static_cast<ssize_t>(options.standard_input.size())) {
+    throw std::system_error(errno, std::generic_category(), "write standard input");
+  }
+  in.write.reset();
+  const pid_t pid = detail::spawn(args, out.write.get(), err.write.get(), binary, options, in.read.get());
   out.write.reset();
   err.write.reset();
+  in.read.reset();
 
   Completed completed{-1, {}, {}};
   // Both pipes are drained together so a chatty child cannot block on a full one.

@@ -1,0 +1,276 @@
+// Accounts against the real binary: a guest signs up and keeps its games, the account
+// signs in from another connection to the same games, wrong passwords are throttled,
+// ending a session or changing the password closes the connections it concerns, the first
+// admin comes from the command line, and a database made by the release before accounts
+// upgrades with everything in it.
+
+#include <filesystem>
+#include <string>
+
+#include "game_helpers.hpp"
+
+using namespace elgrande::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const Json kThreePlayers = {{"players", 3}, {"short_game", false}, {"automa", false}, {"four_stacks", false}};
+
+Json sign_up(WsClient& client, const std::string& username, const std::string& password) {
+  return request(client, "account.sign_up", {{"username", username}, {"password", password}, {"device", "laptop"}});
+}
+
+Json sign_in(WsClient& client, const std::string& username, const std::string& password,
+             const std::string& device = "phone") {
+  return request(client, "account.sign_in",
+                 {{"protocol", 1}, {"username", username}, {"password", password}, {"device", device}});
+}
+
+SpawnOptions reading(std::string input) {
+  SpawnOptions options;
+  options.standard_input = std::move(input);
+  return options;
+}
+
+// Reads until the server closes the connection; the close frame's code.
+std::uint16_t closed_with(WsClient& client) {
+  for (int i = 0; i < 1000; ++i) {
+    const WsReceived received = client.read_any();
+    if (received.error) return client.close_code();
+  }
+  FAIL("the connection stayed open");
+  return 0;
+}
+
+// A table of Ana's with two server bots, started: the game waits for one of its seats.
+std::int64_t start_game(WsClient& ana) {
+  const std::int64_t table = create_table(ana, kThreePlayers)["id"];
+  REQUIRE(request(ana, "table.add_bot", {{"table", table}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(ana, "table.add_bot", {{"table", table}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(ana, "table.start", {{"table", table}})["type"] == "table.start.ok");
+  return table;
+}
+
+}  // namespace
+
+TEST_CASE("a guest signs up keeping its id and games, and the account signs in elsewhere to the same games",
+          "[accounts]") {
+  TempDir dir;
+  auto running = std::make_unique<ServerProcess>(server_args(dir));
+  ServerProcess& server = *running;
+  WsClient laptop(server.address(), server.port());
+  const Json guest = hello(laptop, "Ana");
+  const std::int64_t table = start_game(laptop);
+
+  const Json signed_up = sign_up(laptop, "Ana_P", "correct horse battery");
+  REQUIRE(signed_up["type"] == "account.sign_up.ok");
+  CHECK(signed_up["payload"]["player"] == guest["player"]);  // same id, same name
+  CHECK(signed_up["payload"]["account"]["username"] == "Ana_P");
+  CHECK(signed_up["payload"]["account"]["role"] == "player");
+  CHECK(signed_up["payload"]["token"] != guest["token"]);
+  CHECK(code_of(sign_up(laptop, "Ana_Q", "correct horse battery")) == "wrong_state");  // one account per player
+
+  // The guest token no longer opens the identity; the session token does.
+  WsClient old_token(server.address(), server.port());
+  CHECK(code_of(request(old_token, "hello", {{"protocol", 1}, {"token", guest["token"]}})) == "unknown_token");
+  WsClient resumed(server.address(), server.port());
+  const Json again = request(resumed, "hello", {{"protocol", 1}, {"token", signed_up["payload"]["token"]}});
+  REQUIRE(again["type"] == "hello.ok");
+  CHECK(again["payload"]["player"]["id"] == guest["player"]["id"]);
+  CHECK(again["payload"]["account"]["username"] == "Ana_P");
+
+  // Another device signs in with the password, ignoring the username's case, and is
+  // greeted with the game in progress.
+  WsClient phone(server.address(), server.port());
+  const Json phone_in = sign_in(phone, "ana_p", "correct horse battery");
+  REQUIRE(phone_in["type"] == "account.sign_in.ok");
+  CHECK(phone_in["payload"]["player"]["id"] == guest["player"]["id"]);
+  const Json greeting = push(phone, "game.update");
+  CHECK(greeting["table"] == table);
+  const Json games = request(phone, "player.games", Json::object());
+  REQUIRE(games["payload"]["games"].size() == 1);
+  CHECK(games["payload"]["games"][0]["table"]["id"] == table);
+
+  // Signing in on a connection that spoke for a guest switches it to the account.
+  WsClient switching(server.address(), server.port());
+  const Json other_guest = hello(switching, "Somebody");
+  REQUIRE(sign_in(switching, "Ana_P", "correct horse battery")["type"] == "account.sign_in.ok");
+  CHECK(request(switching, "player.games", Json::object())["payload"]["games"].size() == 1);
+
+  // Everything holds across a restart.
+  running.reset();
+  ServerProcess restarted(server_args(dir));
+  WsClient later(restarted.address(), restarted.port());
+  const Json back = request(later, "hello", {{"protocol", 1}, {"token", phone_in["payload"]["token"]}});
+  REQUIRE(back["type"] == "hello.ok");
+  CHECK(back["payload"]["player"]["id"] == guest["player"]["id"]);
+  CHECK(push(later, "game.update")["table"] == table);
+}
+
+TEST_CASE("sign-up refuses hostile and taken usernames, and sign-in answers an unknown name as a wrong password",
+          "[accounts]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  hello(ana, "Ana");
+  for (const std::string& username : std::vector<std::string>{"an", "ana p", "ana\xE2\x80\xAE", "admin\n", "ana.p",
+                                                               std::string(21, 'a')}) {
+    INFO(username);
+    CHECK(code_of(bad_request(ana, "account.sign_up", {{"username", username}, {"password", "long enough"}})) ==
+          "bad_payload");
+  }
+  CHECK(code_of(sign_up(ana, "ana", "short")) == "bad_payload");
+  CHECK(code_of(bad_request(ana, "account.sign_up", {{"username", "ana"}, {"password", std::string(257, 'p')}})) ==
+        "bad_payload");
+  REQUIRE(sign_up(ana, "ana", "long enough")["type"] == "account.sign_up.ok");
+  WsClient bea(server.address(), server.port());
+  hello(bea, "Bea");
+  CHECK(code_of(sign_up(bea, "ANA", "long enough")) == "name_taken");
+
+  WsClient stranger(server.address(), server.port());
+  const Json unknown = sign_in(stranger, "nobody", "long enough");
+  const Json wrong = sign_in(stranger, "ana", "not the one");
+  CHECK(code_of(unknown) == "bad_credentials");
+  CHECK(unknown["payload"]["message"] == wrong["payload"]["message"]);
+  CHECK(code_of(request(stranger, "account.sessions", Json::object())) == "not_identified");
+  WsClient guest(server.address(), server.port());
+  hello(guest, "Guest");
+  CHECK(code_of(request(guest, "account.sessions", Json::object())) == "wrong_state");
+}
+
+TEST_CASE("wrong passwords past the cap are refused with when to retry, even with the right one", "[accounts]") {
+  TempDir dir;
+  auto args = server_args(dir);
+  args.insert(args.end(), {"--sign-in-failures-per-username", "3"});
+  ServerProcess server(args);
+  WsClient ana(server.address(), server.port());
+  hello(ana, "Ana");
+  REQUIRE(sign_up(ana, "ana", "the right one")["type"] == "account.sign_up.ok");
+
+  WsClient guesser(server.address(), server.port());
+  for (int i = 0; i < 3; ++i) CHECK(code_of(sign_in(guesser, "ana", "guess " + std::to_string(i))) == "bad_credentials");
+  const Json refused = sign_in(guesser, "ANA", "the right one");
+  REQUIRE(code_of(refused) == "rate_limited");
+  const std::int64_t retry = refused["payload"]["retry_after_ms"];
+  CHECK(retry > 9 * 60 * 1000);
+  CHECK(retry <= 10 * 60 * 1000);
+  // Another account is not held back by Ana's failures.
+  WsClient bea(server.address(), server.port());
+  hello(bea, "Bea");
+  REQUIRE(sign_up(bea, "bea", "bea's password")["type"] == "account.sign_up.ok");
+  CHECK(sign_in(guesser, "bea", "bea's password")["type"] == "account.sign_in.ok");
+}
+
+TEST_CASE("ending a session closes its connections with 4001, and a new password ends the other sessions",
+          "[accounts]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient laptop(server.address(), server.port());
+  hello(laptop, "Ana");
+  REQUIRE(sign_up(laptop, "ana", "first password")["type"] == "account.sign_up.ok");
+  WsClient phone(server.address(), server.port());
+  const Json phone_in = sign_in(phone, "ana", "first password", "phone");
+  WsClient tablet(server.address(), server.port());
+  const Json tablet_in = sign_in(tablet, "ana", "first password", "tablet");
+
+  const Json sessions = request(laptop, "account.sessions", Json::object())["payload"]["sessions"];
+  REQUIRE(sessions.size() == 3);
+  CHECK(sessions[0]["device"] == "laptop");
+  CHECK(sessions[0]["current"] == true);
+  CHECK(sessions[1]["device"] == "phone");
+  CHECK(sessions[1]["current"] == false);
+
+  const std::int64_t phone_session = phone_in["payload"]["account"]["session"];
+  REQUIRE(request(laptop, "account.end_sessions", {{"session", phone_session}})["type"] == "account.end_sessions.ok");
+  CHECK(closed_with(phone) == 4001);
+  WsClient phone_again(server.address(), server.port());
+  CHECK(code_of(request(phone_again, "hello", {{"protocol", 1}, {"token", phone_in["payload"]["token"]}})) ==
+        "unknown_token");
+  CHECK(code_of(request(laptop, "account.end_sessions", {{"session", phone_session}})) == "not_found");
+
+  CHECK(code_of(request(laptop, "account.change_password", {{"password", "wrong"}, {"new_password", "second password"}})) ==
+        "bad_credentials");
+  REQUIRE(request(laptop, "account.change_password", {{"password", "first password"}, {"new_password", "second password"}})
+              ["type"] == "account.change_password.ok");
+  CHECK(closed_with(tablet) == 4001);
+  CHECK(request(laptop, "account.sessions", Json::object())["payload"]["sessions"].size() == 1);
+  WsClient later(server.address(), server.port());
+  CHECK(code_of(sign_in(later, "ana", "first password")) == "bad_credentials");
+  CHECK(sign_in(later, "ana", "second password")["type"] == "account.sign_in.ok");
+
+  // All of them, this one too: the answer comes before the close.
+  REQUIRE(request(laptop, "account.end_sessions", {{"which", "all"}})["type"] == "account.end_sessions.ok");
+  CHECK(closed_with(laptop) == 4001);
+  CHECK(closed_with(later) == 4001);
+}
+
+TEST_CASE("--create-admin makes the first admin from a password on standard input", "[accounts]") {
+  TempDir dir;
+  const std::vector<std::string> base = {"--data-dir", (dir.path() / "data").string(), "--password-memory-kib", "64",
+                                         "--password-passes", "1", "--create-admin"};
+  auto with = [&base](const std::string& username) {
+    auto args = base;
+    args.push_back(username);
+    return args;
+  };
+  const Completed weak = run_to_exit(with("root"), 10s, reading("short\n"));
+  CHECK(weak.exit_code != 0);
+  CHECK(weak.err.find("8 to 256 bytes") != std::string::npos);
+  CHECK(run_to_exit(with("no good"), 10s, reading("long enough\n")).exit_code != 0);
+  const Completed made = run_to_exit(with("Root"), 10s, reading("admin password\n"));
+  INFO(made.err);
+  REQUIRE(made.exit_code == 0);
+  CHECK(made.err.find("admin password") == std::string::npos);  // never logged
+
+  {
+    ServerProcess server(server_args(dir));
+    WsClient admin(server.address(), server.port());
+    const Json in = sign_in(admin, "root", "admin password");
+    REQUIRE(in["type"] == "account.sign_in.ok");
+    CHECK(in["payload"]["account"]["role"] == "admin");
+    CHECK(in["payload"]["player"]["name"] == "Root");
+    // A player account made an admin keeps its id and takes the new password.
+    WsClient bea(server.address(), server.port());
+    hello(bea, "Bea");
+    REQUIRE(sign_up(bea, "bea", "bea's password")["type"] == "account.sign_up.ok");
+  }
+  REQUIRE(run_to_exit(with("BEA"), 10s, reading("new admin password")).exit_code == 0);
+  ServerProcess server(server_args(dir));
+  WsClient bea(server.address(), server.port());
+  CHECK(code_of(sign_in(bea, "bea", "bea's password")) == "bad_credentials");
+  const Json in = sign_in(bea, "bea", "new admin password");
+  REQUIRE(in["type"] == "account.sign_in.ok");
+  CHECK(in["payload"]["account"]["role"] == "admin");
+  CHECK(in["payload"]["player"]["name"] == "Bea");
+}
+
+TEST_CASE("a database made by the release before accounts upgrades with its guests, games and chat",
+          "[accounts]") {
+  // tests/fixtures/schema4-release.sqlite: made by tests/fixtures/make-schema4-release.mjs
+  // on the schema-4 release (1cb7d8c): Ana, a guest with this token, hosts table 1 with two
+  // bots, started, with one chat line; table 2 is a finished short game of two bots' clients.
+  const std::string ana_token = "1c3c556118c937722d993832a8f472be5fcca3df095a49e3b4ad51afa89bf33b";
+  TempDir dir;
+  fs::create_directories(dir.path() / "data");
+  fs::copy_file(ELGRANDE_SOURCE_DIR "/tests/fixtures/schema4-release.sqlite", dir.path() / "data" / "elgrande.sqlite");
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  std::vector<Json> pushes;
+  const Json in = request(ana, "hello", {{"protocol", 1}, {"token", ana_token}}, &pushes);
+  REQUIRE(in["type"] == "hello.ok");
+  CHECK(in["payload"]["player"] == Json{{"id", 1}, {"name", "Ana"}});
+  CHECK_FALSE(in["payload"].contains("account"));
+  const Json chat = push(ana, "table.chat_history");  // the greeting: chat, then the game
+  CHECK(push(ana, "game.update")["table"] == 1);
+  REQUIRE(chat["lines"].size() == 1);
+  CHECK(chat["lines"][0]["text"] == "hola from schema 4");
+  const Json history = request(ana, "history.list", {{"everyone", true}});
+  REQUIRE(history["payload"]["games"].size() == 1);
+  CHECK(history["payload"]["games"][0]["id"] == 2);
+
+  // The old guest becomes an account like any other.
+  REQUIRE(sign_up(ana, "ana", "correct horse battery")["type"] == "account.sign_up.ok");
+  WsClient phone(server.address(), server.port());
+  REQUIRE(sign_in(phone, "ana", "correct horse battery")["type"] == "account.sign_in.ok");
+  CHECK(push(phone, "game.update")["table"] == 1);
+}
