@@ -8,7 +8,10 @@
 #include <string>
 #include <string_view>
 
+#include <future>
+
 #include "bot_client.hpp"
+#include "sign_in_load.hpp"
 
 namespace {
 
@@ -26,9 +29,14 @@ constexpr std::string_view kUsage = R"(usage: elgrande-bot [options]
   --seed N                  seed of this client's random choices (default 1)
   --think-ms N              pause before answering each decision (default 0)
   --time-limit SECONDS      give up after this long (default 600)
+  --sign-ins-per-second R   meanwhile, sign in to an account at this rate, each on a new
+                            connection (default 0: none); --tables 0 for sign-ins only
+  --sign-in-connections N   sign-ins under way at once at most (default 8)
+  --sign-in-seconds N       for this long (default 10)
 Prints one JSON object: games finished, commands, commands per second, and the time from
-a command to every seat of its table having the update (median, p99). Exits 0 when every
-game ended without a failure.
+a command to every seat of its table having the update (median, p99); with sign-ins, how
+many succeeded per second and their latency. Exits 0 when every game ended without a
+failure and every sign-in succeeded.
 )";
 
 double percentile(std::vector<double> values, double fraction) {
@@ -45,6 +53,8 @@ int main(int argc, char* argv[]) {
   bot::SwarmSettings settings;
   settings.url = *bot::parse_url("ws://127.0.0.1:8080/ws");
   bot::TableSpec spec;
+  bot::SignInSettings sign_ins;
+  sign_ins.per_second = 0;
   int tables = 1;
   long time_limit = 600;
   try {
@@ -81,11 +91,22 @@ int main(int argc, char* argv[]) {
         settings.seed = std::stoull(value());
       } else if (flag == "--time-limit") {
         time_limit = std::stol(value());
+      } else if (flag == "--sign-ins-per-second") {
+        sign_ins.per_second = std::stod(value());
+      } else if (flag == "--sign-in-connections") {
+        sign_ins.connections = std::stoi(value());
+      } else if (flag == "--sign-in-seconds") {
+        sign_ins.duration = std::chrono::seconds(std::stol(value()));
       } else {
         throw std::invalid_argument("unknown option " + std::string(flag));
       }
     }
-    if (tables < 1) throw std::invalid_argument("--tables must be at least 1");
+    if (tables < 0 || (tables == 0 && sign_ins.per_second <= 0)) {
+      throw std::invalid_argument("--tables must be at least 1, or 0 with sign-ins");
+    }
+    if (sign_ins.per_second < 0 || sign_ins.connections < 1) {
+      throw std::invalid_argument("--sign-ins-per-second must be positive, --sign-in-connections at least 1");
+    }
     if (spec.server_bots < 0 || spec.server_bots >= spec.options.players) {
       throw std::invalid_argument("--server-bots must leave at least one seat to this client");
     }
@@ -94,15 +115,24 @@ int main(int argc, char* argv[]) {
     return 2;
   }
 
-  bot::Swarm swarm(settings);
-  for (int t = 0; t < tables; ++t) swarm.add_table(spec);
-  const bot::Report report = swarm.run(std::chrono::seconds(time_limit));
+  std::future<bot::SignInReport> signing_in;
+  if (sign_ins.per_second > 0) {
+    sign_ins.url = settings.url;
+    sign_ins.seed = settings.seed;
+    signing_in = std::async(std::launch::async, [&sign_ins] { return bot::run_sign_ins(sign_ins); });
+  }
+  bot::Report report;
+  if (tables > 0) {
+    bot::Swarm swarm(settings);
+    for (int t = 0; t < tables; ++t) swarm.add_table(spec);
+    report = swarm.run(std::chrono::seconds(time_limit));
+  }
 
   Json errors = Json::object();
   for (const auto& [code, count] : report.errors) {
     errors[code] = {{"count", count}, {"first", report.error_examples.at(code)}};
   }
-  const Json summary = {
+  Json summary = {
       {"tables", report.tables},
       {"games_finished", report.games_finished},
       {"commands", report.commands},
@@ -114,6 +144,24 @@ int main(int argc, char* argv[]) {
       {"errors", errors},
       {"failures", report.failures},
   };
+  bool signed_in_all = true;
+  if (signing_in.valid()) {
+    try {
+      const bot::SignInReport signed_in = signing_in.get();
+      signed_in_all = signed_in.errors.empty();
+      summary["sign_ins"] = {
+          {"offered_per_second", sign_ins.per_second},
+          {"signed_in", signed_in.signed_in},
+          {"per_second", static_cast<double>(signed_in.signed_in) / signed_in.seconds},
+          {"latency_ms", {{"median", percentile(signed_in.latencies_ms, 0.5)},
+                          {"p99", percentile(signed_in.latencies_ms, 0.99)}}},
+          {"errors", signed_in.errors},
+      };
+    } catch (const std::exception& error) {
+      std::cerr << "elgrande-bot: sign-ins: " << error.what() << "\n";
+      signed_in_all = false;
+    }
+  }
   std::cout << summary.dump(2) << std::endl;
-  return report.games_finished == report.tables && report.failures.empty() ? 0 : 1;
+  return report.games_finished == report.tables && report.failures.empty() && signed_in_all ? 0 : 1;
 }

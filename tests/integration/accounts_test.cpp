@@ -204,7 +204,7 @@ TEST_CASE("ending a session closes its connections with 4001, and a new password
   CHECK(closed_with(later) == 4001);
 }
 
-TEST_CASE("--create-admin makes the first admin from a password on standard input", "[accounts]") {
+TEST_CASE("the first admin is made from the command line, with the password on standard input", "[accounts]") {
   TempDir dir;
   const std::vector<std::string> base = {"--data-dir", (dir.path() / "data").string(), "--password-memory-kib", "64",
                                          "--password-passes", "1", "--create-admin"};
