@@ -139,10 +139,32 @@ CREATE TABLE sessions (
 CREATE INDEX sessions_by_player ON sessions(player);
 )sql";
 
+// Moderation: the mutes and bans in force, and every moderator's action with its reason.
+constexpr std::string_view kVersion6 = R"sql(
+CREATE TABLE sanctions (
+  player INTEGER NOT NULL REFERENCES players(id),
+  kind   TEXT NOT NULL CHECK (kind IN ('mute', 'ban')),
+  until  INTEGER,  -- NULL: until lifted
+  reason TEXT NOT NULL,
+  PRIMARY KEY (player, kind)
+) WITHOUT ROWID;
+
+CREATE TABLE audit_log (
+  id        INTEGER PRIMARY KEY,
+  time      INTEGER NOT NULL,
+  moderator INTEGER NOT NULL REFERENCES players(id),
+  action    TEXT NOT NULL,  -- mute, unmute, ban, unban, set_role
+  player    INTEGER NOT NULL REFERENCES players(id),  -- whom
+  detail    TEXT NOT NULL,  -- what exactly: until when, which role
+  reason    TEXT NOT NULL
+);
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
-  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4, kVersion5};
+  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3,
+                                                         kVersion4, kVersion5, kVersion6};
   return kMigrations;
 }
 

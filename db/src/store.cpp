@@ -89,6 +89,7 @@ std::int64_t log_chain(std::int64_t previous, std::int64_t seq, int seat, std::s
 Store::Store(Database& database)
     : database_(database),
       accounts_(database),
+      moderation_(database),
       insert_player_(database.prepare(
           "INSERT INTO players (id, name, token_hash, created_at) VALUES (?1, ?2, ?3, ?4)")),
       rename_player_(database.prepare("UPDATE players SET name = ?2 WHERE id = ?1")),

@@ -27,6 +27,7 @@ constexpr auto kErrorNames = std::to_array<std::pair<ErrorCode, std::string_view
     {ErrorCode::limit_reached, "limit_reached"},
     {ErrorCode::name_taken, "name_taken"},
     {ErrorCode::bad_credentials, "bad_credentials"},
+    {ErrorCode::banned, "banned"},
     {ErrorCode::table_full, "table_full"},
     {ErrorCode::not_found, "not_found"},
     {ErrorCode::internal, "internal"},

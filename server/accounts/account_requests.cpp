@@ -11,6 +11,7 @@
 #include "common/unix_time.hpp"
 #include "identity/hello.hpp"
 #include "identity/identities.hpp"
+#include "moderation/sanctions.hpp"
 #include "storage/storage.hpp"
 
 namespace elgrande::server {
@@ -190,6 +191,13 @@ void sign_in(const Services& services, Client& client, Request& request) {
       });
     }
     services.sign_in_throttle->succeeded(fields.username);
+    // Only to whoever knows the password is it said that the account is banned.
+    if (const auto banned = services.sanctions->in_force(account->player, SanctionKind::ban, unix_milliseconds())) {
+      return connection->post([&services, connection, request, why = describe(SanctionKind::ban, *banned)] {
+        connection->resume_reading();
+        refuse(services, *connection, ErrorCode::banned, "you are " + why, request.envelope.id);
+      });
+    }
     if (needs_rehash(account->password_hash, services.password_cost)) {
       services.accounts->rehash(account->player, hash_password(fields.password, services.password_cost));
     }

@@ -223,6 +223,21 @@ void Accounts::change_password(PlayerId player, std::string password_hash, std::
       });
 }
 
+void Accounts::set_role(PlayerId player, Role role, db::AuditEntry audit, Storage::Done done) {
+  storage_.write(
+      [player, role, audit](db::Store& store) {
+        store.accounts().set_role(player, to_string(role));
+        store.moderation().audit(audit);
+      },
+      [this, player, role, done = std::move(done)](bool saved) {
+        if (saved) {
+          const std::lock_guard lock(mutex_);
+          if (const auto found = accounts_.find(player); found != accounts_.end()) found->second.role = role;
+        }
+        done(saved);
+      });
+}
+
 void Accounts::rehash(PlayerId player, std::string password_hash) {
   storage_.write([player, password_hash](db::Store& store) { store.accounts().set_password(player, password_hash); },
                  [this, player, password_hash](bool saved) {

@@ -15,6 +15,7 @@
 #include "common/player.hpp"
 #include "common/recipient.hpp"
 #include "elgrande/db/accounts.hpp"
+#include "elgrande/db/moderation.hpp"
 #include "storage/storage.hpp"
 
 namespace elgrande::server {
@@ -92,6 +93,8 @@ class Accounts {
   // A new password, which ends every other session.
   void change_password(PlayerId player, std::string password_hash, std::optional<SessionId> keep,
                        Storage::Done done);
+  // An admin's decision, saved with its audit entry.
+  void set_role(PlayerId player, Role role, db::AuditEntry audit, Storage::Done done);
   // A better hash of the same password, after a sign-in under older parameters.
   void rehash(PlayerId player, std::string password_hash);
 

@@ -6,6 +6,7 @@
 #include "accounts/account_requests.hpp"
 #include "common/unix_time.hpp"
 #include "history/history_requests.hpp"
+#include "moderation/moderation_requests.hpp"
 #include "identity/hello.hpp"
 #include "presence/presence.hpp"
 #include "tables/directory.hpp"
@@ -31,6 +32,10 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"account.sessions", {Access::identified, &list_sessions}},
       {"account.end_sessions", {Access::identified, &end_sessions}},
       {"account.change_password", {Access::identified, &change_password}},
+      {"mod.mute", {Access::identified, &mute}},
+      {"mod.ban", {Access::identified, &ban}},
+      {"admin.set_role", {Access::identified, &set_role}},
+      {"admin.audit", {Access::identified, &read_audit_log}},
       {"lobby.list", {Access::identified, &list_tables}},
       {"lobby.subscribe", {Access::identified, &subscribe_to_tables}},
       {"lobby.unsubscribe", {Access::identified, &unsubscribe_from_tables}},

@@ -17,6 +17,7 @@ namespace elgrande::server {
 class Accounts;
 class Identities;
 class PasswordWorkers;
+class Sanctions;
 class SignInThrottle;
 class NewIdentityQuota;
 class Presence;
@@ -57,6 +58,7 @@ struct Services {
   Accounts* accounts = nullptr;
   PasswordWorkers* password_workers = nullptr;
   SignInThrottle* sign_in_throttle = nullptr;
+  Sanctions* sanctions = nullptr;
   PasswordCost password_cost;
   // A hash of no one's password, checked when a username is unknown so that the answer
   // takes as long as for a wrong password.

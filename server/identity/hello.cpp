@@ -8,6 +8,7 @@
 #include "common/unix_time.hpp"
 #include "identity/identities.hpp"
 #include "identity/new_identity_quota.hpp"
+#include "moderation/sanctions.hpp"
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
@@ -116,6 +117,11 @@ void hello(const Services& services, Client& client, Request& request) {
     if (name && *name != player->name) {
       player->name = std::move(*name);
       renamed = true;
+    }
+  }
+  if (player) {
+    if (const auto banned = services.sanctions->in_force(player->id, SanctionKind::ban, unix_milliseconds())) {
+      return refuse(services, client, ErrorCode::banned, "you are " + describe(SanctionKind::ban, *banned), id);
     }
   }
   if (client.player && (!player || player->id != client.player->id)) {

@@ -31,6 +31,7 @@
 
 namespace elgrande::server {
 
+class Sanctions;
 class Webhook;
 
 // What every table needs from the server around it, handed over at construction.
@@ -47,6 +48,7 @@ struct TableServices {
   // standings and ratings will hear of it.
   std::function<void(const db::GameResult&)> on_finished;
   ChatLimits chat_limits;  // one for all tables: a player's lines count wherever they are said
+  const Sanctions* sanctions = nullptr;  // who is muted; none: nobody
 };
 
 // A request for a table, as the connection's handler hands it over.

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/unix_time.hpp"
+#include "moderation/sanctions.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -141,6 +142,11 @@ void Table::chat(const TableRequest& r) {
   const auto seat = seating_.seat_of(r.player.id);
   if (!seat && !feed_.watching(r.from.get())) {
     return refuse(r, ErrorCode::wrong_state, "join or spectate the table to chat");
+  }
+  if (services_.sanctions) {
+    if (const auto muted = services_.sanctions->in_force(r.player.id, SanctionKind::mute, unix_milliseconds())) {
+      return refuse(r, ErrorCode::forbidden, "you are " + describe(SanctionKind::mute, *muted));
+    }
   }
   switch (services_.chat_limits.say(r.player.id, text->get_ref<const std::string&>(), r.received)) {
     case ChatLimits::Verdict::said:

@@ -316,6 +316,29 @@ TEST_CASE("accounts and their sessions read back as written, usernames unique ig
   CHECK(f.store->accounts().sessions().empty());
 }
 
+TEST_CASE("sanctions replace one of their kind and are lifted, the audit log pages newest first", "[db]") {
+  Fixture f;
+  f.add_player(1, "Mod");
+  f.add_player(2, "Troll");
+  f.store->moderation().impose({2, "mute", 5000, "spam"});
+  f.store->moderation().impose({2, "mute", 9000, "more spam"});  // replaces the first
+  f.store->moderation().impose({2, "ban", std::nullopt, "threats"});
+  f.open();
+  CHECK(f.store->moderation().sanctions() ==
+        std::vector<db::SanctionRecord>{{2, "ban", std::nullopt, "threats"}, {2, "mute", 9000, "more spam"}});
+  f.store->moderation().lift(2, "ban");
+  CHECK(f.store->moderation().sanctions().size() == 1);
+
+  for (int i = 1; i <= 5; ++i) f.store->moderation().audit({0, 100 * i, 1, "mute", 2, "until " + std::to_string(i), "r"});
+  const auto newest = f.store->moderation().audit_log(std::nullopt, 2);
+  REQUIRE(newest.size() == 2);
+  CHECK(newest[0] == db::AuditEntry{5, 500, 1, "mute", 2, "until 5", "r"});
+  const auto older = f.store->moderation().audit_log(newest[1].id, 10);
+  REQUIRE(older.size() == 3);
+  CHECK(older[0].id == 3);
+  CHECK(older[2].id == 1);
+}
+
 TEST_CASE("a table comes back with its last chat lines, oldest first, under the players' names", "[db]") {
   Fixture f;
   f.add_player(1, "Ana");

@@ -104,7 +104,8 @@ struct Server {
                            db::Store store(reader);
                            on_disk_when_finished.push_back(store.result(result.table));
                          },
-                         {}};
+                         {},
+                         nullptr};
   TableFactory factory{io.get_executor(), services};
 };
 

@@ -10,6 +10,7 @@
 
 #include "elgrande/db/accounts.hpp"
 #include "elgrande/db/database.hpp"
+#include "elgrande/db/moderation.hpp"
 #include "elgrande/db/snapshot.hpp"
 #include "elgrande/engine/game.hpp"
 #include "elgrande/engine/record.hpp"
@@ -126,7 +127,7 @@ struct FinishedGame {
   std::vector<std::optional<std::string>> names;  // per seat: the player's name, if any
 };
 
-// The server's records in SQLite: identities and accounts, tables with their seats, command logs and
+// The server's records in SQLite: identities, accounts and moderation, tables with their seats, command logs and
 // snapshots. Every method runs on the connection's thread; writes are meant to be grouped
 // in a caller's Transaction.
 class Store {
@@ -141,6 +142,7 @@ class Store {
   void rename_player(std::int64_t id, const std::string& name);
   std::vector<PlayerRecord> players();
   AccountStore& accounts() { return accounts_; }
+  ModerationStore& moderation() { return moderation_; }
 
   // --- Tables. ---
   // Inserts or replaces the table's row and its seats.
@@ -205,6 +207,7 @@ class Store {
 
   Database& database_;
   AccountStore accounts_;
+  ModerationStore moderation_;
   Statement insert_player_;
   Statement rename_player_;
   Statement save_table_;

@@ -36,6 +36,7 @@ enum class ErrorCode {
   limit_reached,  // a cap on creation: new identities per address, open tables per host
   name_taken,       // account.sign_up with a username someone has, ignoring case
   bad_credentials,  // an unknown username or a wrong password: the same answer for both
+  banned,           // a banned player's hello or sign-in; the message says until when and why
   table_full,
   not_found,
   internal,
@@ -49,6 +50,7 @@ std::string_view to_string(ErrorCode code);
 // (1001 going away, 1008 policy, 1009 too big).
 enum class CloseCode : std::uint16_t {
   session_ended = 4001,  // the account's session was ended: signed out, or the password changed
+  banned = 4003,         // a moderator banned the player; the reason says until when and why
 };
 std::optional<ErrorCode> error_code_from_string(std::string_view name);
 

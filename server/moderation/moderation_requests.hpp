@@ -1,0 +1,17 @@
+#pragma once
+
+#include "app/client.hpp"
+#include "app/services.hpp"
+
+namespace elgrande::server {
+
+// mod.mute: a player's chat is refused until a time (moderators and admins).
+void mute(const Services& services, Client& client, Request& request);
+// mod.ban: a player may not sign in until a time; their connections close (moderators and admins).
+void ban(const Services& services, Client& client, Request& request);
+// admin.set_role: makes an account a player, moderator or admin (admins).
+void set_role(const Services& services, Client& client, Request& request);
+// admin.audit: every moderator's action, newest first (admins).
+void read_audit_log(const Services& services, Client& client, Request& request);
+
+}  // namespace elgrande::server

@@ -1,0 +1,134 @@
+// Moderation against the real binary: an admin made from the command line names a
+// moderator; the moderator mutes and bans players, each told why and until when; a ban
+// closes the player's connections and refuses their sign-ins; nobody acts above their
+// role; and the audit log records every action for admins.
+
+#include <string>
+
+#include "game_helpers.hpp"
+
+using namespace elgrande::test;
+
+namespace {
+
+
+Json sign_in(WsClient& client, const std::string& username, const std::string& password) {
+  return request(client, "account.sign_in", {{"protocol", 1}, {"username", username}, {"password", password}});
+}
+
+std::uint16_t closed_with(WsClient& client) {
+  for (int i = 0; i < 1000; ++i) {
+    if (client.read_any().error) return client.close_code();
+  }
+  FAIL("the connection stayed open");
+  return 0;
+}
+
+struct Community {
+  TempDir dir;
+  std::unique_ptr<ServerProcess> server;
+  std::int64_t admin_id = 0;
+
+  Community() {
+    SpawnOptions admin_password;
+    admin_password.standard_input = "the admin's password\n";
+    const Completed made = run_to_exit({"--data-dir", (dir.path() / "data").string(), "--password-memory-kib", "64",
+                                        "--password-passes", "1", "--create-admin", "root"},
+                                       10s, admin_password);
+    REQUIRE(made.exit_code == 0);
+    server = std::make_unique<ServerProcess>(server_args(dir));
+  }
+  std::unique_ptr<WsClient> connect() { return std::make_unique<WsClient>(server->address(), server->port()); }
+};
+
+}  // namespace
+
+TEST_CASE("a moderator mutes and bans with reasons, a ban closes connections and refuses sign-in, all audited",
+          "[moderation]") {
+  Community c;
+  auto admin = c.connect();
+  const Json admin_in = sign_in(*admin, "root", "the admin's password");
+  REQUIRE(admin_in["type"] == "account.sign_in.ok");
+  const std::int64_t root = admin_in["payload"]["player"]["id"];
+
+  auto ana = c.connect();
+  const std::int64_t ana_id = hello(*ana, "Ana")["player"]["id"];
+  REQUIRE(request(*ana, "account.sign_up", {{"username", "ana"}, {"password", "ana's password"}})["type"] ==
+          "account.sign_up.ok");
+  auto bea = c.connect();
+  const Json bea_hello = hello(*bea, "Bea");
+  const std::int64_t bea_id = bea_hello["player"]["id"];
+  const std::int64_t table = create_table(*bea, kTwoPlayers)["id"];
+
+  // Only admins name moderators; a player cannot moderate.
+  CHECK(code_of(request(*bea, "mod.mute", {{"player", ana_id}, {"minutes", 5}, {"reason", "no"}})) == "forbidden");
+  CHECK(code_of(request(*admin, "admin.set_role", {{"player", bea_id}, {"role", "moderator"}, {"reason", "x"}})) ==
+        "wrong_state");  // a guest has no role
+  REQUIRE(request(*admin, "admin.set_role", {{"player", ana_id}, {"role", "moderator"}, {"reason", "helps out"}})
+              ["type"] == "admin.set_role.ok");
+  CHECK(push(*ana, "moderation.notice")["role"] == "moderator");
+  CHECK(code_of(request(*ana, "admin.set_role", {{"player", bea_id}, {"role", "admin"}, {"reason", "x"}})) ==
+        "forbidden");
+  CHECK(code_of(request(*ana, "mod.ban", {{"player", root}, {"duration", "1h"}, {"reason", "coup"}})) == "forbidden");
+  CHECK(code_of(request(*ana, "mod.mute", {{"player", ana_id}, {"minutes", 5}, {"reason", "me"}})) == "wrong_state");
+  CHECK(code_of(request(*ana, "mod.mute", {{"player", 999}, {"minutes", 5}, {"reason", "who"}})) == "not_found");
+  CHECK(code_of(bad_request(*ana, "mod.mute", {{"player", bea_id}, {"minutes", 5}, {"reason", "a\nb"}})) ==
+        "bad_payload");
+
+  // A mute: Bea is told why and until when, and her chat is refused with the reason.
+  REQUIRE(request(*ana, "mod.mute", {{"player", bea_id}, {"minutes", 10}, {"reason", "shouting"}})["type"] ==
+          "mod.mute.ok");
+  const Json muted = push(*bea, "moderation.notice");
+  CHECK(muted["action"] == "mute");
+  CHECK(muted["reason"] == "shouting");
+  CHECK(muted["until"].get<std::int64_t>() > 0);
+  const Json refused = request(*bea, "table.chat", {{"table", table}, {"text", "HELLO"}});
+  CHECK(code_of(refused) == "forbidden");
+  CHECK(refused["payload"]["message"].get<std::string>().find("shouting") != std::string::npos);
+  REQUIRE(request(*ana, "mod.mute", {{"player", bea_id}, {"minutes", 0}, {"reason", "calmer now"}})["type"] ==
+          "mod.mute.ok");
+  CHECK(request(*bea, "table.chat", {{"table", table}, {"text", "sorry"}})["type"] == "table.chat.ok");
+
+  // A ban: Bea's open connection is told and closed with 4003; her token is refused with
+  // the reason until the ban is lifted.
+  REQUIRE(request(*ana, "mod.ban", {{"player", bea_id}, {"duration", "24h"}, {"reason", "threats"}})["type"] ==
+          "mod.ban.ok");
+  CHECK(closed_with(*bea) == 4003);
+  auto bea_again = c.connect();
+  const Json banned = request(*bea_again, "hello", {{"protocol", 1}, {"token", bea_hello["token"]}});
+  CHECK(code_of(banned) == "banned");
+  CHECK(banned["payload"]["message"].get<std::string>().find("threats") != std::string::npos);
+  REQUIRE(request(*admin, "mod.ban", {{"player", bea_id}, {"duration", "lift"}, {"reason", "appeal"}})["type"] ==
+          "mod.ban.ok");
+  CHECK(request(*bea_again, "hello", {{"protocol", 1}, {"token", bea_hello["token"]}})["type"] == "hello.ok");
+
+  // An account's ban is said only to whoever gives its password; it outlives a restart.
+  REQUIRE(request(*admin, "mod.ban", {{"player", ana_id}, {"duration", "permanent"}, {"reason", "abuse of power"}})
+              ["type"] == "mod.ban.ok");
+  CHECK(closed_with(*ana) == 4003);
+  c.server.reset();
+  c.server = std::make_unique<ServerProcess>(server_args(c.dir));
+  auto someone = c.connect();
+  CHECK(code_of(sign_in(*someone, "ana", "a guess")) == "bad_credentials");
+  const Json ana_banned = sign_in(*someone, "ana", "ana's password");
+  CHECK(code_of(ana_banned) == "banned");
+  CHECK(ana_banned["payload"]["message"].get<std::string>().find("until a moderator lifts it") != std::string::npos);
+
+  // The audit log: every action, newest first, with who, whom, what and why; admins only.
+  auto admin_again = c.connect();
+  REQUIRE(sign_in(*admin_again, "root", "the admin's password")["type"] == "account.sign_in.ok");
+  const Json log = request(*admin_again, "admin.audit", Json::object())["payload"];
+  CHECK(log["more"] == false);
+  std::vector<std::string> actions;
+  for (const Json& entry : log["entries"]) actions.push_back(entry["action"]);
+  CHECK(actions == std::vector<std::string>{"ban", "unban", "ban", "unmute", "mute", "set_role"});
+  const Json& first_ban = log["entries"][2];
+  CHECK(first_ban["moderator"]["name"] == "Ana");
+  CHECK(first_ban["player"]["name"] == "Bea");
+  CHECK(first_ban["reason"] == "threats");
+  CHECK(first_ban["detail"].get<std::string>().starts_with("until "));
+  CHECK(log["entries"][5]["detail"] == "moderator");
+  auto bea_last = c.connect();
+  hello(*bea_last, "Bea again");
+  CHECK(code_of(request(*bea_last, "admin.audit", Json::object())) == "forbidden");
+}
