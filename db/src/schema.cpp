@@ -153,7 +153,7 @@ CREATE TABLE audit_log (
   id        INTEGER PRIMARY KEY,
   time      INTEGER NOT NULL,
   moderator INTEGER NOT NULL REFERENCES players(id),
-  action    TEXT NOT NULL,  -- mute, unmute, ban, unban, set_role
+  action    TEXT NOT NULL,  -- mute, unmute, ban, unban, kick, set_role
   player    INTEGER NOT NULL REFERENCES players(id),  -- whom
   detail    TEXT NOT NULL,  -- what exactly: until when, which role
   reason    TEXT NOT NULL

@@ -34,6 +34,7 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"account.change_password", {Access::identified, &change_password}},
       {"mod.mute", {Access::identified, &mute}},
       {"mod.ban", {Access::identified, &ban}},
+      {"mod.kick", {Access::identified, &kick}},
       {"admin.set_role", {Access::identified, &set_role}},
       {"admin.audit", {Access::identified, &read_audit_log}},
       {"lobby.list", {Access::identified, &list_tables}},

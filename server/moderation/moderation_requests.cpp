@@ -10,6 +10,7 @@
 #include "presence/presence.hpp"
 #include "storage/reader.hpp"
 #include "storage/storage.hpp"
+#include "tables/lobby_requests.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -164,6 +165,13 @@ void ban(const Services& services, Client& client, Request& request) {
     banned = Sanction{length ? std::optional(unix_milliseconds() + *length) : std::nullopt, target->reason};
   }
   sanction(services, client, request, *target, SanctionKind::ban, banned);
+}
+
+void kick(const Services& services, Client& client, Request& request) {
+  if (!allowed(services, client, request, Role::moderator)) return;
+  if (!read_target(services, client, request)) return;
+  // The table does the rest on its strand, the audit entry saved with the seat.
+  forward_to_table(services, client, request, &Table::kick);
 }
 
 void set_role(const Services& services, Client& client, Request& request) {

@@ -9,6 +9,8 @@ namespace elgrande::server {
 void mute(const Services& services, Client& client, Request& request);
 // mod.ban: a player may not sign in until a time; their connections close (moderators and admins).
 void ban(const Services& services, Client& client, Request& request);
+// mod.kick: takes a player's seat at a table that has not started (moderators and admins).
+void kick(const Services& services, Client& client, Request& request);
 // admin.set_role: makes an account a player, moderator or admin (admins).
 void set_role(const Services& services, Client& client, Request& request);
 // admin.audit: every moderator's action, newest first (admins).

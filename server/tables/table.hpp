@@ -106,6 +106,7 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   void start(const TableRequest& r);
   void spectate(const TableRequest& r);
   void chat(const TableRequest& r);
+  void kick(const TableRequest& r);  // a moderator's, checked by mod.kick before it comes here
   void command(const TableRequest& r);
   void resign(const TableRequest& r);
 
@@ -174,6 +175,9 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   std::string game_update(int viewer, const Events& events) const;
   void send_table_update();  // to the directory, then to every member
   void send_recent_chat(const RecipientPtr& to);
+  // Frees the player's seat before the start, and saves; true when that left the table to
+  // bots alone and closed it (the caller then removes it from the directory).
+  bool unseat(PlayerId player);
   void notify_turns(std::uint8_t before);  // the webhook, for seats whose turn just came
   void publish_turns();                    // whose turn it is, for "my games"
 

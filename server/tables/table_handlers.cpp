@@ -73,24 +73,45 @@ void Table::leave(const TableRequest& r) {
       reply(r);
       return send_table_update();
     }
-    seating_.leave(r.player.id);
-    feed_.forget(r.player.id);
-    welcomed_.erase(r.player.id);
-    if (!seating_.anyone_human()) {
-      // Bots alone do not keep a table that has not started.
-      closed_ = true;
-      persist([id = id_](db::Store& store) { store.delete_table(id); });
-      reply(r);
-      services_.directory.remove(id_);
-      return;
-    }
-    save();
+    const bool closed = unseat(r.player.id);
     reply(r);
-    return send_table_update();
+    return closed ? services_.directory.remove(id_) : send_table_update();
   }
   if (!feed_.stop_watching(r.from.get())) return refuse(r, ErrorCode::wrong_state, "you are not at this table");
   reply(r);
   send_table_update();
+}
+
+void Table::kick(const TableRequest& r) {
+  const Json& payload = r.envelope.payload;
+  const PlayerId player = payload.at("player").get<PlayerId>();  // checked by the moderation handler
+  const std::string reason = payload.at("reason").get<std::string>();
+  if (status_ != TableStatus::open) {
+    return refuse(r, ErrorCode::wrong_state, "the game has started: a player can be kicked only before the start");
+  }
+  if (!seating_.seat_of(player)) return refuse(r, ErrorCode::not_found, "that player does not sit at this table");
+  persist([audit = db::AuditEntry{0, unix_milliseconds(), r.player.id, "kick", player, "table " + std::to_string(id_),
+                                  reason}](db::Store& store) { store.moderation().audit(audit); });
+  const bool closed = unseat(player);
+  reply(r);
+  const std::string notice =
+      protocol::push_message("moderation.notice", {{"action", "kick"}, {"table", id_}, {"reason", reason}});
+  for (const RecipientPtr& connection : services_.presence.connections_of(player)) feed_.send(connection, notice);
+  return closed ? services_.directory.remove(id_) : send_table_update();
+}
+
+bool Table::unseat(PlayerId player) {
+  seating_.leave(player);
+  feed_.forget(player);
+  welcomed_.erase(player);
+  if (seating_.anyone_human()) {
+    save();
+    return false;
+  }
+  // Bots alone do not keep a table that has not started.
+  closed_ = true;
+  persist([id = id_](db::Store& store) { store.delete_table(id); });
+  return true;
 }
 
 void Table::add_bot(const TableRequest& r) {

@@ -89,6 +89,21 @@ TEST_CASE("a moderator mutes and bans with reasons, a ban closes connections and
           "mod.mute.ok");
   CHECK(request(*bea, "table.chat", {{"table", table}, {"text", "sorry"}})["type"] == "table.chat.ok");
 
+  // A kick: Bea loses her seat at Cid's table before the start, and is told why.
+  auto cid = c.connect();
+  hello(*cid, "Cid");
+  const std::int64_t cids = create_table(*cid, kTwoPlayers)["id"];
+  REQUIRE(request(*bea, "table.join", {{"table", cids}})["type"] == "table.join.ok");
+  CHECK(code_of(request(*ana, "mod.kick", {{"table", cids}, {"player", ana_id}, {"reason", "x"}})) == "wrong_state");
+  REQUIRE(request(*ana, "mod.kick", {{"table", cids}, {"player", bea_id}, {"reason", "seat squatting"}})["type"] ==
+          "mod.kick.ok");
+  const Json kicked = push(*bea, "moderation.notice");
+  CHECK(kicked["action"] == "kick");
+  CHECK(kicked["table"] == cids);
+  CHECK(kicked["reason"] == "seat squatting");
+  CHECK(code_of(request(*ana, "mod.kick", {{"table", cids}, {"player", bea_id}, {"reason", "again"}})) == "not_found");
+  CHECK(request(*bea, "table.join", {{"table", cids}})["type"] == "table.join.ok");  // a kick is not a ban
+
   // A ban: Bea's open connection is told and closed with 4003; her token is refused with
   // the reason until the ban is lifted.
   REQUIRE(request(*ana, "mod.ban", {{"player", bea_id}, {"duration", "24h"}, {"reason", "threats"}})["type"] ==
@@ -121,13 +136,14 @@ TEST_CASE("a moderator mutes and bans with reasons, a ban closes connections and
   CHECK(log["more"] == false);
   std::vector<std::string> actions;
   for (const Json& entry : log["entries"]) actions.push_back(entry["action"]);
-  CHECK(actions == std::vector<std::string>{"ban", "unban", "ban", "unmute", "mute", "set_role"});
+  CHECK(actions == std::vector<std::string>{"ban", "unban", "ban", "kick", "unmute", "mute", "set_role"});
+  CHECK(log["entries"][3]["detail"] == "table " + std::to_string(cids));
   const Json& first_ban = log["entries"][2];
   CHECK(first_ban["moderator"]["name"] == "Ana");
   CHECK(first_ban["player"]["name"] == "Bea");
   CHECK(first_ban["reason"] == "threats");
   CHECK(first_ban["detail"].get<std::string>().starts_with("until "));
-  CHECK(log["entries"][5]["detail"] == "moderator");
+  CHECK(log["entries"][6]["detail"] == "moderator");
   auto bea_last = c.connect();
   hello(*bea_last, "Bea again");
   CHECK(code_of(request(*bea_last, "admin.audit", Json::object())) == "forbidden");
