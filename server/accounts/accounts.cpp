@@ -184,8 +184,10 @@ bool Accounts::end_session(PlayerId player, SessionId id, Storage::Done done) {
   }
   storage_.write([id](db::Store& store) { store.accounts().end_session(id); },
                  [this, id, done = std::move(done)](bool saved) {
-                   done(saved);  // first, so that the answer goes out before the close
-                   if (saved) forget_sessions({id});
+                   std::vector<WeakRecipient> connections;
+                   if (saved) connections = forget_sessions({id});
+                   done(saved);  // before the close, so that the answer goes out first
+                   close_all(connections);
                  });
   return true;
 }
@@ -215,8 +217,9 @@ void Accounts::change_password(PlayerId player, std::string password_hash, std::
               if (stored.session.player == player && id != keep) ended.push_back(id);
             }
           }
-          done(saved);  // first, so that the answer goes out before the close
-          forget_sessions(ended);
+          const std::vector<WeakRecipient> connections = forget_sessions(ended);
+          done(saved);  // before the close, so that the answer goes out first
+          close_all(connections);
           return;
         }
         done(saved);
@@ -248,7 +251,7 @@ void Accounts::rehash(PlayerId player, std::string password_hash) {
                  });
 }
 
-void Accounts::forget_sessions(const std::vector<SessionId>& ended) {
+std::vector<WeakRecipient> Accounts::forget_sessions(const std::vector<SessionId>& ended) {
   std::vector<WeakRecipient> to_close;
   {
     const std::lock_guard lock(mutex_);
@@ -263,7 +266,11 @@ void Accounts::forget_sessions(const std::vector<SessionId>& ended) {
       }
     }
   }
-  for (const WeakRecipient& weak : to_close) {
+  return to_close;
+}
+
+void Accounts::close_all(const std::vector<WeakRecipient>& connections) {
+  for (const WeakRecipient& weak : connections) {
     if (const RecipientPtr connection = weak.lock()) {
       connection->end(protocol::CloseCode::session_ended, "this session was ended; sign in again");
     }

@@ -99,7 +99,9 @@ class Accounts {
   void rehash(PlayerId player, std::string password_hash);
 
  private:
-  void forget_sessions(const std::vector<SessionId>& ended);
+  // Ends the sessions in memory; their connections, to be closed.
+  std::vector<WeakRecipient> forget_sessions(const std::vector<SessionId>& ended);
+  static void close_all(const std::vector<WeakRecipient>& connections);
 
   Storage& storage_;
   Identities& identities_;

@@ -23,10 +23,18 @@ constexpr std::size_t kMaxNameBytes = 32;
 
 // Answers hello once the identity is saved (nothing: it could not be).
 void finish_hello(const Services& services, Client& client, const std::optional<protocol::RequestId>& id,
-                  const std::optional<Player>& player, const std::string& token, std::optional<std::int64_t> session) {
+                  const std::optional<Player>& player, const std::string& token, std::optional<std::int64_t> session,
+                  bool renamed) {
   if (!player) {
     refuse(services, client, ErrorCode::unavailable, "the server could not save your identity; try again", id);
     return client.resume_reading();
+  }
+  if (renamed) {
+    // The new name everywhere at once: the player's tables, and those this connection watches.
+    for (const auto& table : services.tables->tables_of(player->id)) table->player_renamed(*player);
+    for (const TableId watched : client.watching) {
+      if (const auto table = services.tables->find(watched)) table->player_renamed(*player);
+    }
   }
   spdlog::debug("hello from player {} ({})", player->id, player->name);
   protocol::Json answer{{"protocol", protocol::kProtocolVersion},
@@ -143,18 +151,18 @@ void hello(const Services& services, Client& client, Request& request) {
                     id);
     }
     client.pause_reading();
-    const auto answer = [&services, connection = client.self(), id, session](const Identities::Issued& issued,
-                                                                              bool saved) {
-      connection->post([&services, connection, id, issued, saved, session] {
+    const auto answer = [&services, connection = client.self(), id, session, renamed](
+                            const Identities::Issued& issued, bool saved) {
+      connection->post([&services, connection, id, issued, saved, session, renamed] {
         finish_hello(services, *connection, id, saved ? std::optional(issued.player) : std::nullopt, issued.token,
-                     session);
+                     session, renamed);
       });
     };
     if (!player) return identities.create(std::move(name), answer);
     return identities.rename(player->id, player->name,
                              [answer, issued = Identities::Issued{*player, secret}](bool saved) { answer(issued, saved); });
   }
-  finish_hello(services, client, id, player, secret, session);
+  finish_hello(services, client, id, player, secret, session, false);
 }
 
 }  // namespace elgrande::server

@@ -172,4 +172,15 @@ bool Seating::forget(PlayerId player) {
   return true;
 }
 
+bool Seating::rename(const Player& player) {
+  bool found = false;
+  for (Seat& seat : seats_) {
+    if (seat.player && seat.player->id == player.id) {
+      seat.player->name = player.name;
+      found = true;
+    }
+  }
+  return found;
+}
+
 }  // namespace elgrande::server

@@ -79,6 +79,8 @@ class Seating {
   void replace(int seat);  // after too many timeouts in a row
   // Off a finished table's list of members (and so off the player's games).
   bool forget(PlayerId player);
+  // The player's new name on every seat they have or had; whether they have one.
+  bool rename(const Player& player);
 
  private:
   std::optional<Refusal> require_host(PlayerId by) const;

@@ -155,6 +155,25 @@ void Table::player_connected(RecipientPtr connection, PlayerId player) {
   });
 }
 
+void Table::player_renamed(Player player) {
+  net::post(strand_, [self = shared_from_this(), player = std::move(player)] {
+    self->guarded([&] {
+      if (self->closed_) return;
+      const bool seated = self->seating_.rename(player);
+      bool spoke = false;
+      for (db::ChatLine& line : self->recent_chat_) {
+        if (line.player != player.id) continue;
+        line.name = player.name;
+        spoke = true;
+      }
+      if (!seated && !spoke) return;
+      if (seated) self->send_table_update();
+      self->feed_.send_to_members(self->seating_, protocol::push_message("player.renamed", {{"table", self->id_},
+                                                                                           {"player", to_json(player)}}));
+    });
+  });
+}
+
 void Table::connection_closed(const Recipient* connection) {
   net::post(strand_, [self = shared_from_this(), connection] {
     self->guarded([&] {

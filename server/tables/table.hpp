@@ -95,6 +95,8 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   // A connection of a member opened (it gets the table and its view) or one closed.
   void player_connected(RecipientPtr connection, PlayerId player);
   void connection_closed(const Recipient* connection);
+  // The player's new name on their seat and their chat lines here; the members are told.
+  void player_renamed(Player player);
   void close();  // removed or shutting down: stops the timers
 
   // --- Requests, run by handle() on the strand; each answers with a reply or an error. ---

@@ -242,8 +242,9 @@ async function signInWithNewPassword(page) {
   say('B signed in again with the new password');
 }
 
-// The signed-out browser A: a new guest, who then signs in from the account page; the
-// connection switches to the account, whose table is listed again.
+// The signed-out browser A: a new guest, whose sign-up with a username taken is refused, and
+// who then signs in from the account page; the connection switches to the account, whose
+// table is listed again.
 async function guestSignsInFromTheAccountPage(page, tableId, account) {
   await page.click('[data-testid=new-player]');
   await page.fill('[data-testid=name-input]', 'Stranger');
@@ -255,6 +256,13 @@ async function guestSignsInFromTheAccountPage(page, tableId, account) {
   assert.notEqual(guest.id, account.id, 'a new guest');
   await page.click('[data-testid=nav-account]');
   await page.waitForSelector('[data-testid=account-page][data-kind=guest]');
+  // The username is someone's, in other capitals: the server's refusal is shown by the form.
+  await page.fill('[data-testid=sign-up-username]', USERNAME.toUpperCase());
+  await page.fill('[data-testid=sign-up-password]', PASSWORD);
+  await page.fill('[data-testid=sign-up-repeat]', PASSWORD);
+  await submitWithEnter(page, 'sign-up', 'sign-up-repeat');
+  const taken = await page.textContent('[data-testid=sign-up-error]');
+  assert.match(taken, /^The server refused: .*taken.*pick another\.$/, taken);
   await page.fill('[data-testid=sign-in-username]', USERNAME);
   await page.fill('[data-testid=sign-in-password]', NEW_PASSWORD);
   await page.click('[data-testid=sign-in-submit]');
@@ -264,7 +272,7 @@ async function guestSignsInFromTheAccountPage(page, tableId, account) {
   assert.equal((await storedIdentity(page)).id, account.id, 'the account\'s player');
   await page.click('[data-testid=nav-lobby]');
   await page.waitForSelector(`[data-testid=my-game-${tableId}]`, {timeout: 10_000});
-  say('a guest in browser A signed in from the account page and found the table again');
+  say(`a guest in browser A was refused the username ("${taken}"), signed in from the account page and found the table again`);
 }
 
 async function main() {

@@ -14,7 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const Json kThreePlayers = {{"players", 3}, {"short_game", false}, {"automa", false}, {"four_stacks", false}};
 
 Json sign_up(WsClient& client, const std::string& username, const std::string& password) {
   return request(client, "account.sign_up", {{"username", username}, {"password", password}, {"device", "laptop"}});
@@ -273,4 +272,41 @@ TEST_CASE("a database made by the release before accounts upgrades with its gues
   WsClient phone(server.address(), server.port());
   REQUIRE(sign_in(phone, "ana", "correct horse battery")["type"] == "account.sign_in.ok");
   CHECK(push(phone, "game.update")["table"] == 1);
+}
+
+TEST_CASE("a new name shows at once on the seat and on old chat lines, without a restart", "[accounts]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  const Json ana_hello = hello(ana, "Ana");
+  const std::int64_t table = create_table(ana, kThreePlayers)["id"];
+  WsClient bea(server.address(), server.port());
+  hello(bea, "Bea");
+  REQUIRE(request(bea, "table.join", {{"table", table}})["type"] == "table.join.ok");
+  REQUIRE(request(ana, "table.chat", {{"table", table}, {"text", "hola"}})["type"] == "table.chat.ok");
+
+  REQUIRE(request(ana, "hello", {{"protocol", 1}, {"token", ana_hello["token"]}, {"name", "Anita"}})["type"] ==
+          "hello.ok");
+  // Bea sees the seat renamed, then is told of the new name for the lines she has.
+  Json update;
+  Json renamed = read(bea);
+  for (; renamed["type"] != "player.renamed"; renamed = read(bea)) {
+    if (renamed["type"] == "table.update") update = renamed["payload"];
+  }
+  CHECK(renamed["payload"]["table"] == table);
+  CHECK(renamed["payload"]["player"] == Json{{"id", ana_hello["player"]["id"]}, {"name", "Anita"}});
+  CHECK(update["table"]["seats"][0]["player"]["name"] == "Anita");
+
+  // Whoever comes later reads the old line under the new name.
+  WsClient cid(server.address(), server.port());
+  hello(cid, "Cid");
+  std::vector<Json> pushes;
+  REQUIRE(request(cid, "table.spectate", {{"table", table}}, &pushes)["type"] == "table.spectate.ok");
+  Json history;
+  for (const Json& message : pushes) {
+    if (message["type"] == "table.chat_history") history = message["payload"];
+  }
+  if (history.is_null()) history = push(cid, "table.chat_history");
+  REQUIRE(history["lines"].size() == 1);
+  CHECK(history["lines"][0]["from"]["name"] == "Anita");
 }

@@ -8,6 +8,8 @@ export class ServerError extends Error {
     super(payload.message || payload.code);
     this.code = payload.code;
     this.reason = payload.reason;
+    // rate_limited after failed sign-ins: when to try again.
+    this.retryAfterMs = payload.retry_after_ms;
   }
 }
 
@@ -34,6 +36,10 @@ export function refusalText(err, prefix = 'The server refused') {
   if (err && err.code === 'disconnected') return err.message;
   return `${prefix}: ${err && err.message}`;
 }
+
+// The close code of a connection whose account session was ended, here or on another device
+// (protocol.md, Close codes): its token is dead, so reconnecting with it is pointless.
+export const SESSION_ENDED = 4001;
 
 export class Connection {
   constructor(url) {
@@ -76,11 +82,16 @@ export class Connection {
       if (ws !== this.ws) return;
       this.receive(event.data);
     });
-    ws.addEventListener('close', () => {
+    ws.addEventListener('close', (event) => {
       if (ws !== this.ws) return;
       this.ws = null;
       this.failPending();
       this.setState('closed');
+      if (event.code === SESSION_ENDED) {
+        // The app forgets the token and decides when to connect again, without it.
+        this.emit('session_ended');
+        return;
+      }
       // Reconnect on our own: an identity outlives its connections (protocol.md, Reconnection).
       this.retryTimer = setTimeout(() => this.connect(), this.retryDelay);
       this.retryDelay = Math.min(this.retryDelay * 2, 8000);

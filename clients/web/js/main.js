@@ -1,19 +1,24 @@
 // The client's entry point: the connection, who I am, what I know of tables and games,
-// and which screen shows (#/ the lobby, #/table/ID a table).
+// and which screen shows (#/ the lobby, #/table/ID a table, #/account the account).
 
 import {Connection, PROTOCOL_VERSION, isTemporary, refusalText, serverUrl} from './connection.js';
 import {h, replaceKeepingFocus} from './dom.js';
-import {forgetToken, loadIdentity, nameBytes, saveIdentity} from './identity.js';
+import {AccountScreen, deviceName, roleText, signInForm} from './account.js';
+import {forgetIdentity, forgetToken, loadIdentity, nameBytes, saveIdentity} from './identity.js';
 import {EventLog} from './log.js';
 import {LobbyScreen, mySeatAt, renderWaitingRoom} from './lobby.js';
 import {GameScreen} from './game.js';
 import {describeEvent, eventTone, formerSeat, involves, seatNames} from './texts.js';
 import {startClock} from './time.js';
 
+// The welcome screen's message after the server closed this device's session (code 4001).
+const SIGNED_OUT_ELSEWHERE = 'You were signed out on this device: its session was ended in another tab or on another device, or the password was changed. Sign in again to go on playing.';
+
 class App {
   constructor() {
     this.identity = loadIdentity();
     this.me = null;
+    this.account = null;  // {username, role, session} when signed in to an account
     this.conn = new Connection(serverUrl());
     this.tables = new Map();
     this.games = new Map();
@@ -33,6 +38,7 @@ class App {
     this.screen = null;
     this.currentTable = null;
     this.main = document.getElementById('app');
+    this.navLinks = document.querySelectorAll('.top-nav a');
     this.header = document.getElementById('identity');
     this.connectionLabel = document.getElementById('connection');
     this.toasts = document.getElementById('toasts');
@@ -55,6 +61,10 @@ class App {
       this.connectionLabel.dataset.state = state;
     });
     c.on('open', () => this.onOpen());
+    c.on('session_ended', () => {
+      this.signedOut({message: SIGNED_OUT_ELSEWHERE, alert: true});
+      this.conn.connect();
+    });
     c.on('table.update', ({table}) => this.onTable(table));
     c.on('game.update', (update) => this.onGameUpdate(update));
     c.on('game.over', ({table, result}) => {
@@ -84,12 +94,21 @@ class App {
   async onOpen() {
     clearTimeout(this.helloRetry);
     for (const game of this.games.values()) game.stale = true;
+    // Another tab of this browser may have signed up, in or out meanwhile: speak for what it stored.
+    const stored = loadIdentity();
+    if (stored.token || stored.name) this.identity = stored;
     try {
       if (this.identity.token) {
         try {
           await this.hello({token: this.identity.token});
         } catch (err) {
           if (err.code !== 'unknown_token') throw err;
+          if (this.identity.username) {
+            // An account's session that ended or lay idle too long: only the password opens
+            // the account again, and a new guest would not be that player.
+            this.signedOut({message: 'Your session on this device has ended: sign in again.', alert: true});
+            return;
+          }
           // The server forgot us (or this is another server): a new identity, same name.
           this.identity = forgetToken(this.identity);
           if (!this.identity.name) {
@@ -123,11 +142,70 @@ class App {
 
   async hello(fields) {
     const reply = await this.conn.request('hello', {protocol: PROTOCOL_VERSION, ...fields});
-    this.me = reply.player;
-    this.identity = {token: reply.token, name: reply.player.name, id: reply.player.id};
+    this.speakFor(reply);
+    return reply;
+  }
+
+  // The answer of hello, account.sign_in or account.sign_up: who this browser is now. An
+  // account's session token is kept where a guest's is, and resumed by hello alike.
+  speakFor({player, token, account}) {
+    this.me = player;
+    this.account = account || null;
+    this.identity = {token, name: player.name, id: player.id, username: this.account ? this.account.username : null};
     saveIdentity(this.identity);
     this.renderHeader();
-    return reply;
+  }
+
+  // Needs no hello: from the welcome screen no guest is made; on a guest's connection the
+  // server switches it to the account, ending all it did for the guest (protocol.md, Accounts).
+  async signIn(username, password) {
+    const reply = await this.conn.request('account.sign_in', {protocol: PROTOCOL_VERSION, username, password, device: deviceName()});
+    // The account's tables and games follow this answer as after hello.
+    this.forgetPlayerState();
+    this.speakFor(reply);
+    this.toast(`Signed in as ${reply.account.username}.`);
+    await this.afterHello();
+  }
+
+  // The guest becomes an account, keeping its id and games; its guest token stops working.
+  async signUp(username, password) {
+    const reply = await this.conn.request('account.sign_up', {username, password, device: deviceName()});
+    this.speakFor(reply);
+    this.toast(`Your account ${reply.account.username} is made: sign in with it on any device.`);
+    if (this.screen instanceof AccountScreen) this.showAccount();
+  }
+
+  // Ends this device's session: the browser forgets token and name, and a fresh connection
+  // waits for the welcome screen's answer.
+  async signOut(session) {
+    await this.conn.request('account.end_sessions', {session});
+    this.signedOut({message: 'You signed out.', offerSignIn: false});
+    if (location.hash !== '#/') history.replaceState(null, '', '#/');
+    this.conn.reconnect();
+  }
+
+  // The session is over (signed out here or elsewhere, or ended on the server): nothing of
+  // the identity stays, and the welcome screen offers to sign in again.
+  signedOut({message, alert = false, offerSignIn = true}) {
+    clearTimeout(this.helloRetry);
+    const username = offerSignIn ? this.identity.username || (this.account && this.account.username) || '' : '';
+    this.identity = forgetIdentity(this.identity.token);
+    this.me = null;
+    this.account = null;
+    this.forgetPlayerState();
+    this.renderHeader();
+    this.showWelcome({message, alert, signIn: Boolean(username), username});
+  }
+
+  // What this page knew as the former player: another identity has other tables and games.
+  forgetPlayerState() {
+    this.tables.clear();
+    this.games.clear();
+    this.lobbyTables.clear();
+    this.spectating.clear();
+    if (this.myGames !== null) this.myGames = [];
+    Object.assign(this.history, {games: [], more: false, loaded: false, loading: false, error: null});
+    this.currentTable = null;
   }
 
   async afterHello() {
@@ -140,13 +218,44 @@ class App {
     this.refreshMyGames();
   }
 
-  showWelcome(message) {
+  // The first screen of a browser that has neither token nor name: a name makes a guest;
+  // "I have an account" signs in instead, so that no throwaway guest is made.
+  showWelcome({message = null, alert = false, signIn = false, username = ''} = {}) {
+    const notice = message ? h('p', {class: ['notice', alert && 'alert'], role: alert ? 'alert' : 'status', 'data-testid': 'welcome-message'}, message) : null;
+    const again = (mode) => this.showWelcome({message, alert, signIn: mode, username});
+    let body;
+    if (signIn) {
+      body = [
+        h('h2', {class: 'welcome-heading'}, 'Sign in to your account'),
+        signInForm(this, {prefix: 'welcome-sign-in', username}),
+        h('p', {class: 'welcome-switch'}, 'New here? ',
+          h('button', {type: 'button', class: 'link-button', 'data-testid': 'new-player', onClick: () => again(false)}, 'Pick a name and play as a guest')),
+      ];
+    } else {
+      body = [this.nameForm(), h('p', {class: 'welcome-switch'}, 'Played here before? ',
+        h('button', {type: 'button', class: 'link-button', 'data-testid': 'have-account', onClick: () => again(true)}, 'I have an account'))];
+    }
+    const panel = h('div', {class: 'welcome panel', 'data-testid': 'welcome', 'data-mode': signIn ? 'sign-in' : 'name'},
+      h('h1', {class: 'welcome-title'}, 'El Grande'),
+      h('p', {class: 'welcome-sub'}, 'Power, intrigue and caballeros in 15th-century Spain. Play with friends or bots, right here in the browser.'),
+      notice,
+      body);
+    if (this.screen && this.screen.destroy) this.screen.destroy();
+    this.screen = null;
+    document.title = 'El Grande';
+    this.setMain(panel);
+    const first = panel.querySelector('input:not([hidden])');
+    const empty = [...panel.querySelectorAll('input:not([hidden])')].find((input) => !input.value);
+    (empty || first).focus();
+  }
+
+  nameForm() {
     const input = h('input', {
       type: 'text', id: 'welcome-name', required: true, maxlength: 32, autocomplete: 'nickname',
       value: this.identity.name || '', 'data-testid': 'name-input',
     });
-    const error = h('p', {class: 'error', role: 'alert', hidden: !message, 'data-testid': 'name-error'}, message || '');
-    const form = h('form', {class: 'welcome panel', 'data-testid': 'welcome', onSubmit: async (event) => {
+    const error = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': 'name-error'});
+    return h('form', {class: 'welcome-form', onSubmit: async (event) => {
       event.preventDefault();
       const name = input.value.trim();
       if (!name) return;
@@ -165,16 +274,10 @@ class App {
         error.hidden = false;
       }
     }},
-    h('h1', {class: 'welcome-title'}, 'El Grande'),
-    h('p', {class: 'welcome-sub'}, 'Power, intrigue and caballeros in 15th-century Spain. Play with friends or bots, right here in the browser.'),
     h('label', {for: 'welcome-name'}, 'Your name'),
     input,
     error,
     h('button', {type: 'submit', class: 'primary big', 'data-testid': 'name-submit'}, 'Enter'));
-    if (this.screen && this.screen.destroy) this.screen.destroy();
-    this.screen = null;
-    this.setMain(form);
-    input.focus();
   }
 
   renderHeader() {
@@ -182,9 +285,14 @@ class App {
       replaceKeepingFocus(this.header);
       return;
     }
+    const account = this.account;
     const show = h('span', {class: 'who'},
       'Playing as ', h('strong', {'data-testid': 'my-name'}, this.me.name), ' ',
-      h('button', {type: 'button', class: 'link-button', 'data-testid': 'rename', onClick: () => this.renderRename()}, 'rename'));
+      h('button', {type: 'button', class: 'link-button', 'data-testid': 'rename', onClick: () => this.renderRename()}, 'rename'),
+      account ? [' · ', h('a', {
+        href: '#/account', class: 'account-link', 'data-testid': 'my-username', 'aria-label': `Your account: ${account.username}`,
+      }, account.username), account.role !== 'player' ? h('span', {class: 'role-tag', 'data-testid': 'my-role'}, roleText(account.role)) : null]
+        : [' · ', h('span', {class: 'guest-tag', 'data-testid': 'my-guest'}, 'guest')]);
     replaceKeepingFocus(this.header, show);
   }
 
@@ -221,18 +329,42 @@ class App {
     if (!this.me) return;
     const m = location.hash.match(/^#\/table\/(\d+)/);
     const id = m ? Number(m[1]) : null;
+    const account = /^#\/account\b/.test(location.hash);
+    for (const link of this.navLinks) {
+      const here = account ? link.hash === '#/account' : (id === null && link.hash === '#/');
+      if (here) link.setAttribute('aria-current', 'page');
+      else link.removeAttribute('aria-current');
+    }
     if (this.currentTable !== null && this.currentTable !== id && this.spectating.has(this.currentTable)) {
       const leaving = this.currentTable;
       this.spectating.delete(leaving);
       this.games.delete(leaving);
       this.conn.request('table.leave', {table: leaving}).catch(() => {});
     }
-    if (id === null) {
+    if (account) {
+      this.currentTable = null;
+      this.showAccount();
+    } else if (id === null) {
       this.currentTable = null;
       this.showLobby();
     } else {
       await this.openTable(id);
     }
+  }
+
+  // The account page for who this is now: kept as it is (typed text included) while that
+  // does not change, as on a reconnection.
+  showAccount() {
+    const kind = this.account ? 'account' : 'guest';
+    document.title = 'Your account — El Grande';
+    if (this.screen instanceof AccountScreen && this.screen.kind === kind && this.main.contains(this.screen.root)) {
+      this.screen.update();
+      if (kind === 'account') this.screen.loadSessions();
+      return;
+    }
+    if (this.screen && this.screen.destroy) this.screen.destroy();
+    this.screen = new AccountScreen(this);
+    this.setMain(this.screen.root);
   }
 
   showLobby() {
@@ -324,6 +456,7 @@ class App {
 
   refreshScreen(tableId) {
     if (tableId !== null && tableId === this.currentTable) this.renderTable();
+    else if (this.screen instanceof AccountScreen) this.screen.update();
     else this.refreshLobby();
   }
 

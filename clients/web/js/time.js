@@ -85,3 +85,11 @@ export function startClock() {
 export function dateText(ms) {
   return new Date(ms).toLocaleString(undefined, {day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit'});
 }
+
+// How long to wait, for a person: "40 seconds", "10 minutes (at 18:52)".
+export function waitText(ms, now = Date.now()) {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  if (seconds < 60) return plural(seconds, 'second');
+  const at = new Date(now + seconds * 1000).toLocaleTimeString(undefined, {hour: '2-digit', minute: '2-digit'});
+  return `${plural(Math.ceil(seconds / 60), 'minute')} (at ${at})`;
+}

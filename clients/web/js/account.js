@@ -1,0 +1,353 @@
+// Accounts (docs/accounts.md): the sign-in and sign-up forms, the account page (#/account)
+// with the devices signed in and the password, and refusals in words. The server stays the
+// judge of usernames and passwords; the checks here only spare a round trip.
+
+import {h, replaceKeepingFocus} from './dom.js';
+import {isTemporary, refusalText} from './connection.js';
+import {dateText, waitText} from './time.js';
+
+const USERNAME = /^[A-Za-z0-9_-]*$/;
+const ROLE_WORDS = {player: 'Player', moderator: 'Moderator', admin: 'Administrator'};
+
+const bytes = (text) => new TextEncoder().encode(text).length;
+
+export function roleText(role) {
+  return ROLE_WORDS[role] || role;
+}
+
+function usernameProblem(username) {
+  if (!username) return 'Enter a username.';
+  if (!USERNAME.test(username)) return 'A username may hold only the letters A–Z and a–z, digits, _ and -.';
+  if (username.length < 3 || username.length > 20) return 'A username has 3 to 20 characters.';
+  return null;
+}
+
+function passwordProblem(password) {
+  if (bytes(password) < 8) return 'A password has at least 8 characters.';
+  if (bytes(password) > 256) return 'A password has at most 256 bytes.';
+  return null;
+}
+
+// How a session is listed ("Firefox on Linux"). Built from fixed words only, so it always
+// fits the server's rule for devices: at most 64 bytes, no control characters.
+const BROWSERS = [
+  [/Edg(e|A|iOS)?\//, 'Edge'], [/OPR\/|Opera/, 'Opera'], [/SamsungBrowser\//, 'Samsung Internet'],
+  [/Firefox\/|FxiOS\//, 'Firefox'], [/HeadlessChrome\//, 'Headless Chrome'], [/Chromium\//, 'Chromium'],
+  [/Chrome\/|CriOS\//, 'Chrome'], [/Version\/[\d.]+.*Safari\//, 'Safari'],
+];
+const SYSTEMS = [
+  [/Android/, 'Android'], [/iPhone|iPad|iPod/, 'iOS'], [/CrOS/, 'ChromeOS'], [/Windows/, 'Windows'],
+  [/Macintosh|Mac OS X/, 'macOS'], [/Linux/, 'Linux'],
+];
+
+export function deviceName(userAgent = navigator.userAgent) {
+  const ua = String(userAgent || '');
+  const browser = (BROWSERS.find(([pattern]) => pattern.test(ua)) || [null, 'Web browser'])[1];
+  const system = (SYSTEMS.find(([pattern]) => pattern.test(ua)) || [null, null])[1];
+  return system ? `${browser} on ${system}` : browser;
+}
+
+// A refusal of a sign-in, sign-up or password change, for people.
+function accountRefusal(err, wrongPassword = 'Unknown username or wrong password.') {
+  switch (err && err.code) {
+    case 'bad_credentials':
+      return wrongPassword;
+    case 'rate_limited':
+      if (!Number.isFinite(err.retryAfterMs)) return refusalText(err);
+      return `Too many failed sign-ins for this username or from this network: try again in ${waitText(err.retryAfterMs)}.`;
+    case 'name_taken':
+      return `${refusalText(err)}. Usernames count as taken in any mix of capitals: pick another.`;
+    default:
+      return refusalText(err);
+  }
+}
+
+// A labelled input with an optional hint under it.
+function field({id, label, hint, ...attrs}) {
+  const hintId = hint ? `${id}-hint` : null;
+  const input = h('input', {id, 'aria-describedby': hintId, ...attrs});
+  return {input, nodes: [h('label', {for: id}, label), input, hint ? h('span', {class: 'note muted', id: hintId}, hint) : null]};
+}
+
+// A form whose submit runs `action`, which returns null when done or what went wrong:
+// {text, temporary?, input?} (the input to mark and focus). One submit at a time.
+function accountForm({testid, submitText, busyText, children, action}) {
+  const error = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': `${testid}-error`});
+  const submit = h('button', {type: 'submit', class: 'primary', 'data-testid': `${testid}-submit`}, submitText);
+  let busy = false;
+  const form = h('form', {class: 'account-form', novalidate: true, 'data-testid': testid, onSubmit: async (event) => {
+    event.preventDefault();
+    if (busy) return;
+    busy = true;
+    error.hidden = true;
+    for (const input of form.querySelectorAll('[aria-invalid]')) input.removeAttribute('aria-invalid');
+    form.setAttribute('aria-busy', 'true');
+    submit.textContent = busyText;
+    let problem;
+    try {
+      problem = await action();
+    } finally {
+      busy = false;
+      form.removeAttribute('aria-busy');
+      submit.textContent = submitText;
+    }
+    if (!problem) return;
+    error.textContent = problem.text;
+    error.classList.toggle('temporary', Boolean(problem.temporary));
+    error.hidden = false;
+    if (problem.input) {
+      problem.input.setAttribute('aria-invalid', 'true');
+      problem.input.focus();
+      if (problem.input.type === 'password') problem.input.select();
+    }
+  }},
+  children, error, submit);
+  return form;
+}
+
+const refused = (err, wrongPassword) => ({text: accountRefusal(err, wrongPassword), temporary: isTemporary(err)});
+
+// Sign in with a username and a password: on the welcome screen (no guest is made) and on a
+// guest's account page (the connection then speaks for the account).
+export function signInForm(app, {prefix, username = ''}) {
+  const user = field({
+    id: `${prefix}-username`, label: 'Username', type: 'text', value: username, maxlength: 20,
+    autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', required: true, 'data-testid': 'sign-in-username',
+  });
+  const password = field({
+    id: `${prefix}-password`, label: 'Password', type: 'password', autocomplete: 'current-password', required: true,
+    'data-testid': 'sign-in-password',
+  });
+  return accountForm({
+    testid: 'sign-in', submitText: 'Sign in', busyText: 'Signing in…',
+    children: [...user.nodes, ...password.nodes],
+    action: async () => {
+      const name = user.input.value.trim();
+      if (!name) return {text: 'Enter your username.', input: user.input};
+      if (!password.input.value) return {text: 'Enter your password.', input: password.input};
+      try {
+        await app.signIn(name, password.input.value);
+        return null;
+      } catch (err) {
+        return {...refused(err), input: err.code === 'bad_credentials' ? password.input : null};
+      }
+    },
+  });
+}
+
+// A new password twice, so that a typing slip does not lock its owner out.
+function newPasswordFields(prefix, testid, label) {
+  const password = field({
+    id: `${prefix}-password`, label, type: 'password', autocomplete: 'new-password', required: true,
+    hint: 'At least 8 characters; a few words make a good one.', 'data-testid': `${testid}-password`,
+  });
+  const repeat = field({
+    id: `${prefix}-repeat`, label: 'The same again', type: 'password', autocomplete: 'new-password', required: true,
+    'data-testid': `${testid}-repeat`,
+  });
+  const problem = () => {
+    const wrong = passwordProblem(password.input.value);
+    if (wrong) return {text: wrong, input: password.input};
+    if (repeat.input.value !== password.input.value) return {text: 'The two passwords differ: type the same one twice.', input: repeat.input};
+    return null;
+  };
+  return {password, repeat, problem, nodes: [...password.nodes, ...repeat.nodes]};
+}
+
+function signUpForm(app) {
+  const user = field({
+    id: 'sign-up-username', label: 'Username', type: 'text', maxlength: 20, autocomplete: 'username',
+    autocapitalize: 'none', spellcheck: 'false', required: true, 'data-testid': 'sign-up-username',
+    hint: '3 to 20 letters (A–Z), digits, _ or -. What you sign in with; your name at tables stays as it is.',
+  });
+  const secret = newPasswordFields('sign-up', 'sign-up', 'Password');
+  return accountForm({
+    testid: 'sign-up', submitText: 'Make my account', busyText: 'Making your account…',
+    children: [...user.nodes, ...secret.nodes],
+    action: async () => {
+      const username = user.input.value.trim();
+      const wrongName = usernameProblem(username);
+      if (wrongName) return {text: wrongName, input: user.input};
+      const wrongPassword = secret.problem();
+      if (wrongPassword) return wrongPassword;
+      try {
+        await app.signUp(username, secret.password.input.value);
+        return null;
+      } catch (err) {
+        return {...refused(err), input: err.code === 'name_taken' ? user.input : null};
+      }
+    },
+  });
+}
+
+// The account page: a guest may make an account or sign in to one; an account sees its
+// devices and may sign them out, and change its password.
+export class AccountScreen {
+  constructor(app) {
+    this.app = app;
+    this.kind = app.account ? 'account' : 'guest';
+    this.summary = h('section', {class: 'panel account-summary', 'aria-labelledby': 'account-title'});
+    this.root = h('div', {class: 'account-page', 'data-testid': 'account-page', 'data-kind': this.kind});
+    if (this.kind === 'guest') {
+      this.root.append(this.summary,
+        h('section', {class: 'panel', 'aria-labelledby': 'sign-up-title'},
+          h('h2', {id: 'sign-up-title'}, 'Make an account'),
+          h('p', {}, 'With a username and a password you can play from any device. You stay the same player: your name, seats and games come along.'),
+          signUpForm(app)),
+        h('section', {class: 'panel', 'aria-labelledby': 'sign-in-title'},
+          h('h2', {id: 'sign-in-title'}, 'I have an account'),
+          h('p', {class: 'muted'}, 'Signing in here leaves this guest behind: its games can then no longer be opened in this browser. To keep them, make an account instead.'),
+          signInForm(app, {prefix: 'account-sign-in'})));
+    } else {
+      this.sessions = null;
+      this.sessionsBox = h('div', {class: 'sessions-box', 'data-testid': 'sessions-box', tabindex: -1});
+      this.sessionsStatus = h('p', {class: 'ok', role: 'status', 'data-testid': 'sessions-status'});
+      this.sessionsError = null;
+      this.root.append(this.summary,
+        h('section', {class: 'panel sessions', 'aria-labelledby': 'sessions-title'},
+          h('h2', {id: 'sessions-title'}, 'Devices signed in'),
+          this.sessionsStatus,
+          this.sessionsBox),
+        h('section', {class: 'panel', 'aria-labelledby': 'password-title'},
+          h('h2', {id: 'password-title'}, 'Change the password'),
+          this.passwordForm()));
+      this.loadSessions();
+    }
+    this.update();
+  }
+
+  destroy() {}
+
+  // The part that follows the identity (a rename from the top bar).
+  update() {
+    const {me, account} = this.app;
+    if (!me) return;
+    // Table pushes call this often: redraw only what changed, so no click lands on a button
+    // being replaced.
+    const shown = JSON.stringify([me.name, account, this.signOutError]);
+    if (shown === this.shown) return;
+    this.shown = shown;
+    if (this.kind === 'guest') {
+      replaceKeepingFocus(this.summary,
+        h('h2', {id: 'account-title'}, 'Your account'),
+        h('p', {'data-testid': 'account-guest'}, 'You play as the guest ', h('strong', {}, me.name),
+          ': only this browser knows you. On another device, or here once the browser’s data is cleared, you would be a stranger.'));
+      return;
+    }
+    replaceKeepingFocus(this.summary,
+      h('h2', {id: 'account-title'}, 'Your account'),
+      h('dl', {class: 'account-facts'},
+        h('dt', {}, 'Username'), h('dd', {}, h('strong', {'data-testid': 'account-username'}, account.username)),
+        h('dt', {}, 'Role'), h('dd', {'data-testid': 'account-role', 'data-role': account.role}, roleText(account.role)),
+        h('dt', {}, 'Name at tables'), h('dd', {}, me.name, h('span', {class: 'muted'}, ' (rename it in the top bar)'))),
+      h('p', {class: 'muted', id: 'sign-out-note'}, 'Signing out ends this device’s session; this browser then forgets you until you sign in again.'),
+      h('button', {type: 'button', class: 'secondary', 'aria-describedby': 'sign-out-note', 'data-testid': 'sign-out', onClick: () => this.signOut()}, 'Sign out'),
+      this.signOutError ? h('p', {class: ['error', this.signOutError.temporary && 'temporary'], role: 'alert', 'data-testid': 'sign-out-error'}, this.signOutError.text) : null);
+  }
+
+  async signOut() {
+    this.signOutError = null;
+    const current = (this.sessions || []).find((s) => s.current);
+    try {
+      await this.app.signOut(this.app.account.session ?? (current && current.id));
+    } catch (err) {
+      this.signOutError = refused(err);
+      this.update();
+    }
+  }
+
+  async loadSessions() {
+    try {
+      const {sessions} = await this.app.conn.request('account.sessions');
+      this.sessions = sessions;
+      this.sessionsError = null;
+    } catch (err) {
+      this.sessionsError = refused(err);
+    }
+    this.renderSessions();
+  }
+
+  // Ends sessions ({session: id} or {which: "others"}); their devices are closed at once.
+  async endSessions(payload, done) {
+    this.sessionsStatus.textContent = '';
+    this.sessionsError = null;
+    try {
+      await this.app.conn.request('account.end_sessions', payload);
+      this.sessionsStatus.textContent = done;
+      this.forgetSessions((s) => (payload.session ? s.id === payload.session : !s.current));
+    } catch (err) {
+      this.sessionsError = refused(err);
+      this.renderSessions();
+    }
+  }
+
+  // The answer says which sessions are over; the server may still list them for a moment,
+  // so the list is not asked again.
+  forgetSessions(ended) {
+    if (this.sessions) this.sessions = this.sessions.filter((s) => !ended(s));
+    this.renderSessions();
+  }
+
+  renderSessions() {
+    const rows = (this.sessions || []).map((s) => h('li', {
+      class: ['session-row', s.current && 'current'], 'data-testid': `session-${s.id}`, 'data-current': String(s.current),
+    },
+    h('div', {class: 'table-main'},
+      h('div', {class: 'table-title'},
+        h('strong', {'data-testid': `session-device-${s.id}`}, s.device),
+        s.current ? h('span', {class: 'status-badge turn', 'data-testid': 'session-current'}, 'this device') : null),
+      h('div', {class: 'muted'},
+        'Signed in ', h('time', {datetime: new Date(s.created_at).toISOString()}, dateText(s.created_at)),
+        ' · last seen ', h('time', {datetime: new Date(s.last_seen).toISOString()}, dateText(s.last_seen)))),
+    s.current ? null : h('div', {class: 'table-actions'},
+      h('button', {
+        type: 'button', class: 'secondary small', 'data-testid': `end-session-${s.id}`,
+        'aria-label': `Sign out ${s.device}, signed in ${dateText(s.created_at)}`,
+        onClick: () => this.endSessions({session: s.id}, `${s.device} is signed out.`),
+      }, 'Sign out'))));
+    const others = (this.sessions || []).filter((s) => !s.current).length;
+    let body;
+    if (this.sessions === null && !this.sessionsError) body = h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Loading…');
+    else body = h('ul', {class: 'game-list', 'data-testid': 'sessions'}, rows);
+    replaceKeepingFocus(this.sessionsBox,
+      this.sessionsError ? h('p', {class: ['error', this.sessionsError.temporary && 'temporary'], role: 'alert', 'data-testid': 'sessions-error'}, this.sessionsError.text) : null,
+      body,
+      h('div', {class: 'actions'},
+        h('button', {
+          type: 'button', class: 'secondary', 'data-testid': 'end-other-sessions', disabled: others === 0,
+          onClick: () => this.endSessions({which: 'others'}, `Signed out everywhere else (${others} ${others === 1 ? 'device' : 'devices'}).`),
+        }, 'Sign out everywhere else'),
+        others === 0 && this.sessions ? h('span', {class: 'muted'}, 'No other device is signed in.') : null));
+  }
+
+  passwordForm() {
+    const current = field({
+      id: 'password-current', label: 'Current password', type: 'password', autocomplete: 'current-password', required: true,
+      'data-testid': 'password-current',
+    });
+    const secret = newPasswordFields('password-new', 'password-new', 'New password');
+    const done = h('p', {class: 'ok', role: 'status', 'data-testid': 'password-done'});
+    // For password managers: which account the password belongs to.
+    const username = h('input', {type: 'text', autocomplete: 'username', value: this.app.account.username, hidden: true, readonly: true, tabindex: -1, 'aria-hidden': 'true'});
+    const form = accountForm({
+      testid: 'password', submitText: 'Change the password', busyText: 'Changing…',
+      children: [username, ...current.nodes, ...secret.nodes],
+      action: async () => {
+        done.textContent = '';
+        if (!current.input.value) return {text: 'Enter your current password.', input: current.input};
+        const wrong = secret.problem();
+        if (wrong) return wrong;
+        try {
+          await this.app.conn.request('account.change_password', {password: current.input.value, new_password: secret.password.input.value});
+        } catch (err) {
+          return {...refused(err, 'The current password is wrong.'), input: err.code === 'bad_credentials' ? current.input : null};
+        }
+        for (const input of [current.input, secret.password.input, secret.repeat.input]) input.value = '';
+        done.textContent = 'The password is changed; every other device was signed out.';
+        this.forgetSessions((s) => !s.current);
+        return null;
+      },
+    });
+    return [form, done];
+  }
+}
