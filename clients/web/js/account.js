@@ -5,6 +5,7 @@
 import {h, replaceKeepingFocus} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
 import {dateText, waitText} from './time.js';
+import {AuditLog, bannedText} from './moderation.js';
 
 const USERNAME = /^[A-Za-z0-9_-]*$/;
 const ROLE_WORDS = {player: 'Player', moderator: 'Moderator', admin: 'Administrator'};
@@ -55,6 +56,8 @@ function accountRefusal(err, wrongPassword = 'Unknown username or wrong password
     case 'rate_limited':
       if (!Number.isFinite(err.retryAfterMs)) return refusalText(err);
       return `Too many failed sign-ins for this username or from this network: try again in ${waitText(err.retryAfterMs)}.`;
+    case 'banned':
+      return bannedText(err.message);
     case 'name_taken':
       return `${refusalText(err)}. Usernames count as taken in any mix of capitals: pick another.`;
     default:
@@ -227,6 +230,12 @@ export class AccountScreen {
     const shown = JSON.stringify([me.name, account, this.signOutError]);
     if (shown === this.shown) return;
     this.shown = shown;
+    if (account && (account.role === 'admin') !== Boolean(this.audit)) {
+      // Admins read the audit log; a role taken away takes it along.
+      if (this.audit) this.audit.root.remove();
+      this.audit = account.role === 'admin' ? new AuditLog(this.app) : null;
+      if (this.audit) this.root.append(this.audit.root);
+    }
     if (this.kind === 'guest') {
       replaceKeepingFocus(this.summary,
         h('h2', {id: 'account-title'}, 'Your account'),

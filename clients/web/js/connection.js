@@ -40,6 +40,9 @@ export function refusalText(err, prefix = 'The server refused') {
 // The close code of a connection whose account session was ended, here or on another device
 // (protocol.md, Close codes): its token is dead, so reconnecting with it is pointless.
 export const SESSION_ENDED = 4001;
+// A moderator banned the player (its reason says until when and why): the same token would
+// only be refused again.
+export const BANNED = 4003;
 
 export class Connection {
   constructor(url) {
@@ -90,6 +93,10 @@ export class Connection {
       if (event.code === SESSION_ENDED) {
         // The app forgets the token and decides when to connect again, without it.
         this.emit('session_ended');
+        return;
+      }
+      if (event.code === BANNED) {
+        this.emit('banned', event.reason);
         return;
       }
       // Reconnect on our own: an identity outlives its connections (protocol.md, Reconnection).

@@ -8,6 +8,7 @@ import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, seatNames, se
 import {STALE_TEXT, UNAVAILABLE_TEXT, isStale, isTemporary, refusalText} from './connection.js';
 import {limitText, policyText} from './time.js';
 import {mySeatAt} from './lobby.js';
+import {canModerate, moderateButton} from './moderation.js';
 
 export class GameScreen {
   constructor(app, tableId) {
@@ -40,13 +41,19 @@ export class GameScreen {
     this.announcer = h('div', {class: 'sr-only', role: 'status', 'aria-live': 'assertive'});
     this.tools = h('div', {class: 'table-tools'});
     this.chatInput = h('input', {type: 'text', maxlength: 500, placeholder: 'Say something to the table…', 'aria-label': 'Chat message', 'data-testid': 'chat-input'});
+    // A refusal (a mute says until when and why) stays under the input until the next line.
+    this.chatError = h('p', {class: 'error chat-error', role: 'alert', hidden: true, 'data-testid': 'chat-error'});
     this.chat = h('form', {class: 'chat', onSubmit: (event) => {
       event.preventDefault();
       const text = this.chatInput.value.trim();
       if (!text) return;
+      this.chatError.hidden = true;
       this.app.conn.request('table.chat', {table: this.tableId, text}).then(() => {
         this.chatInput.value = '';
-      }, (err) => this.app.toast(refusalText(err, 'The server refused the message')));
+      }, (err) => {
+        this.chatError.textContent = refusalText(err, 'The server refused the message');
+        this.chatError.hidden = false;
+      });
     }}, this.chatInput, h('button', {type: 'submit', class: 'secondary small'}, 'Send'));
     this.resignStep = false;
 
@@ -84,7 +91,8 @@ export class GameScreen {
         this.decisionBox,
         h('h2', {class: 'panel-title'}, 'Event log'),
         this.logBox,
-        this.chat));
+        this.chat,
+        this.chatError));
     this.decisionBox.tabIndex = -1;
   }
 
@@ -302,6 +310,7 @@ export class GameScreen {
       h('div', {class: 'player-head'},
         colourBadge(seat, view),
         h('span', {class: 'player-name'}, names[seat]),
+        moderateButton(this.app, seatInfo && seatInfo.player, this.tableId),
         h('span', {class: 'player-score', title: 'Score', 'data-testid': `score-${seat}`}, String(p.score))),
       h('dl', {class: 'player-stats'},
         stat('Court', p.court, 'Caballeros ready to be placed'),
@@ -390,17 +399,23 @@ export class GameScreen {
 
   renderLog() {
     const log = this.app.logFor(this.tableId);
-    if (log === this.lastLog && log.revision === this.lastLogRevision) return;
+    // Moderators get a button by each chat line's name; a new role redraws the log.
+    const moderating = canModerate(this.app.account);
+    if (log === this.lastLog && log.revision === this.lastLogRevision && moderating === this.lastModerating) return;
     clear(this.logList);
     if (!log.entries.length) {
       this.logList.append(h('li', {class: 'log-entry muted'},
         this.mySeat === null ? 'You are watching from here on: what happened before is not replayed.' : 'Nothing has happened yet.'));
     }
     for (const entry of log.entries.slice(-200)) {
-      this.logList.append(h('li', {class: `log-entry ${entry.tone || ''}`, 'data-version': String(entry.version ?? '')}, entry.text));
+      const text = moderating && entry.from && entry.said !== undefined
+        ? [h('span', {class: 'chat-name'}, entry.from.name), moderateButton(this.app, entry.from, this.tableId), `: “${entry.said}”`]
+        : entry.text;
+      this.logList.append(h('li', {class: `log-entry ${entry.tone || ''}`, 'data-version': String(entry.version ?? '')}, text));
     }
     this.lastLog = log;
     this.lastLogRevision = log.revision;
+    this.lastModerating = moderating;
 
   }
 }

@@ -5,6 +5,11 @@ const PREFIX = 'elgrande.log.';
 const MAX_ENTRIES = 400;
 const MAX_TABLES = 12;
 
+// A chat line as the log shows it.
+export function chatText(name, said) {
+  return `${name}: “${said}”`;
+}
+
 export class EventLog {
   constructor(tableId) {
     this.key = PREFIX + tableId;
@@ -29,6 +34,19 @@ export class EventLog {
     this.entries.push(entry);
     this.revision++;
     if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+  }
+
+  // The player's chat lines take their new name; false when none is theirs.
+  rename(player) {
+    let changed = false;
+    for (const entry of this.entries) {
+      if (!entry.chat || !entry.from || entry.from.id !== player.id || entry.from.name === player.name) continue;
+      entry.from = {...entry.from, name: player.name};
+      entry.text = chatText(player.name, entry.said);
+      changed = true;
+    }
+    if (changed) this.revision++;
+    return changed;
   }
 
   save() {

@@ -5,7 +5,8 @@ import {Connection, PROTOCOL_VERSION, isTemporary, refusalText, serverUrl} from 
 import {h, replaceKeepingFocus} from './dom.js';
 import {AccountScreen, deviceName, roleText, signInForm} from './account.js';
 import {forgetIdentity, forgetToken, loadIdentity, nameBytes, saveIdentity} from './identity.js';
-import {EventLog} from './log.js';
+import {EventLog, chatText} from './log.js';
+import {bannedText, noticeText} from './moderation.js';
 import {LobbyScreen, mySeatAt, renderWaitingRoom} from './lobby.js';
 import {GameScreen} from './game.js';
 import {describeEvent, eventTone, formerSeat, involves, seatNames} from './texts.js';
@@ -42,6 +43,10 @@ class App {
     this.header = document.getElementById('identity');
     this.connectionLabel = document.getElementById('connection');
     this.toasts = document.getElementById('toasts');
+    this.notices = document.getElementById('notices');
+    // The server's words when it banned the player this browser speaks for: no hello is said
+    // with that identity again on this page, so reconnecting does not loop into refusals.
+    this.banned = null;
     this.wire();
   }
 
@@ -65,6 +70,12 @@ class App {
       this.signedOut({message: SIGNED_OUT_ELSEWHERE, alert: true});
       this.conn.connect();
     });
+    c.on('banned', (reason) => {
+      this.showBanned(reason);
+      this.conn.connect();
+    });
+    c.on('player.renamed', ({table, player}) => this.onRenamed(table, player));
+    c.on('moderation.notice', (notice) => this.onModerationNotice(notice));
     c.on('table.update', ({table}) => this.onTable(table));
     c.on('game.update', (update) => this.onGameUpdate(update));
     c.on('game.over', ({table, result}) => {
@@ -93,6 +104,7 @@ class App {
 
   async onOpen() {
     clearTimeout(this.helloRetry);
+    if (this.banned !== null) return;  // the welcome screen says why; signing in to another account is up to the person
     for (const game of this.games.values()) game.stale = true;
     // Another tab of this browser may have signed up, in or out meanwhile: speak for what it stored.
     const stored = loadIdentity();
@@ -125,6 +137,10 @@ class App {
       await this.afterHello();
     } catch (err) {
       if (err.code === 'disconnected') return;
+      if (err.code === 'banned') {
+        this.showBanned(err.message);
+        return;
+      }
       this.toast(refusalText(err, 'Could not sign in'));
       // A new identity the server could not save yet: ask again in a moment.
       if (isTemporary(err)) {
@@ -149,6 +165,7 @@ class App {
   // The answer of hello, account.sign_in or account.sign_up: who this browser is now. An
   // account's session token is kept where a guest's is, and resumed by hello alike.
   speakFor({player, token, account}) {
+    this.banned = null;
     this.me = player;
     this.account = account || null;
     this.identity = {token, name: player.name, id: player.id, username: this.account ? this.account.username : null};
@@ -195,6 +212,20 @@ class App {
     this.forgetPlayerState();
     this.renderHeader();
     this.showWelcome({message, alert, signIn: Boolean(username), username});
+  }
+
+  // A ban (close code 4003, or hello refused with `banned`): the page forgets what it knew of
+  // the player but keeps the stored token, so a reload once the ban is over plays on. The
+  // welcome screen offers to sign in to another account.
+  showBanned(detail) {
+    clearTimeout(this.helloRetry);
+    this.banned = detail || '';
+    this.me = null;
+    this.account = null;
+    this.forgetPlayerState();
+    this.renderHeader();
+    replaceKeepingFocus(this.notices);
+    this.showWelcome({message: bannedText(detail), alert: true, signIn: true});
   }
 
   // What this page knew as the former player: another identity has other tables and games.
@@ -647,10 +678,49 @@ class App {
     for (const line of lines) {
       const key = `${line.time}|${line.from.id}|${line.text}`;
       if (line.time < last || known.has(key)) continue;
-      log.add({text: `${line.from.name}: “${line.text}”`, tone: 'chat', chat: key, time: line.time});
+      log.add(chatEntry(line, key));
     }
     log.save();
     this.refreshScreen(tableId);
+  }
+
+  // A player's new name shows on their seat and on every chat line of theirs, old ones too.
+  onRenamed(tableId, player) {
+    const table = this.tables.get(tableId);
+    if (table) {
+      const seats = table.seats.map((seat) => (seat.player && seat.player.id === player.id ? {...seat, player} : seat));
+      this.tables.set(tableId, {...table, seats});
+    }
+    const log = this.logFor(tableId);
+    if (log.rename(player)) log.save();
+    if (this.me && this.me.id === player.id && this.me.name !== player.name) {
+      // Renamed in another tab of this player.
+      this.me = {...this.me, name: player.name};
+      this.renderHeader();
+    }
+    this.refreshScreen(tableId);
+  }
+
+  // Mutes and bans stay as a banner until lifted, over or dismissed; the rest is a toast.
+  onModerationNotice(notice) {
+    const {text, banner} = noticeText(notice, notice.table ? this.tables.get(notice.table) : null);
+    if (notice.action === 'set_role' && this.account) {
+      this.account = {...this.account, role: notice.role};
+      this.renderHeader();
+      this.refreshScreen(this.currentTable);
+    }
+    const kind = notice.action.replace(/^un/, '');
+    for (const old of this.notices.querySelectorAll(`[data-kind="${kind}"]`)) old.remove();
+    if (!banner) {
+      this.toast(text);
+      return;
+    }
+    const el = h('div', {class: 'notice alert mod-notice', role: 'alert', 'data-testid': 'mod-notice', 'data-kind': kind},
+      h('span', {}, text),
+      h('button', {type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice', onClick: () => el.remove()}, 'OK'));
+    this.notices.append(el);
+    const left = notice.until ? notice.until - Date.now() : null;
+    if (left !== null && left < 2 ** 31 - 1) setTimeout(() => el.remove(), Math.max(0, left));
   }
 
   logFor(tableId) {
@@ -715,6 +785,10 @@ class App {
     this.toasts.append(el);
     setTimeout(() => el.remove(), 6000);
   }
+}
+
+function chatEntry(line, key) {
+  return {text: chatText(line.from.name, line.text), tone: 'chat', chat: key, time: line.time, from: line.from, said: line.text};
 }
 
 function finishedTable(table) {
