@@ -36,6 +36,7 @@
 #include "accounts/password_workers.hpp"
 #include "accounts/sign_in_throttle.hpp"
 #include "identity/identities.hpp"
+#include "moderation/block_lists.hpp"
 #include "moderation/sanctions.hpp"
 #include "identity/new_identity_quota.hpp"
 #include "net/connection_limit.hpp"
@@ -332,6 +333,7 @@ int serve(const Config& config) {
   std::vector<db::AccountRecord> accounts_stored;
   std::vector<db::SessionRecord> sessions_stored;
   std::vector<db::SanctionRecord> sanctions_stored;
+  std::vector<std::pair<PlayerId, PlayerId>> blocks_stored;
   std::int64_t highest_table = 0;
   const std::chrono::milliseconds session_idle_limit = std::chrono::days(config.session_idle_days);
   {
@@ -342,6 +344,7 @@ int serve(const Config& config) {
     accounts_stored = store.accounts().all();
     sessions_stored = store.accounts().sessions();
     sanctions_stored = store.moderation().sanctions();
+    blocks_stored = store.moderation().blocks();
     // Tables finished within their lifetime come back too, for players returning to see the end.
     const auto finished_since = std::chrono::system_clock::now() - table_settings.finished_lifetime;
     restored = store.live_tables(unix_milliseconds(finished_since));
@@ -414,12 +417,13 @@ int serve(const Config& config) {
   SignInThrottle sign_in_throttle({.per_username = config.sign_in_failures_per_username,
                                    .per_address = config.sign_in_failures_per_address});
   Sanctions sanctions(storage);
+  BlockLists block_lists(storage);
   // After what its jobs use, so that it stops first.
   PasswordWorkers password_workers(config.password_threads, kMaxWaitingPasswordHashes);
   Presence presence;
   TableDirectory directory;
   TableServices table_services{storage, *services->metrics, webhook.get(), presence, directory, table_settings,
-                               config.max_queued_messages, {}, {}, &sanctions};
+                               config.max_queued_messages, {}, {}, &sanctions, &block_lists};
   TableFactory table_factory(io.get_executor(), table_services);
   services->storage = &storage;
   services->reader = &reader;
@@ -429,6 +433,7 @@ int serve(const Config& config) {
   services->password_workers = &password_workers;
   services->sign_in_throttle = &sign_in_throttle;
   services->sanctions = &sanctions;
+  services->block_lists = &block_lists;
   services->password_cost = PasswordCost{std::size_t{config.password_memory_kib} * 1024, config.password_passes};
   services->decoy_password_hash = hash_password(new_token(), services->password_cost);
   services->presence = &presence;
@@ -438,6 +443,7 @@ int serve(const Config& config) {
   identities.restore(players);
   accounts.restore(accounts_stored, sessions_stored, unix_milliseconds());
   sanctions.restore(sanctions_stored);
+  block_lists.restore(blocks_stored);
   table_factory.restore(std::move(restored.tables), highest_table,
                         [&identities](PlayerId id) { return identities.find(id); });
   const std::shared_ptr<SessionRegistry> sessions = services->sessions;

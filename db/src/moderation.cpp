@@ -51,4 +51,19 @@ std::vector<AuditEntry> ModerationStore::audit_log(std::optional<std::int64_t> b
   return entries;
 }
 
+void ModerationStore::block(std::int64_t player, std::int64_t blocked) {
+  database_.prepare("INSERT OR IGNORE INTO blocks (player, blocked) VALUES (?1, ?2)").bind(1, player).bind(2, blocked).run();
+}
+
+void ModerationStore::unblock(std::int64_t player, std::int64_t blocked) {
+  database_.prepare("DELETE FROM blocks WHERE player = ?1 AND blocked = ?2").bind(1, player).bind(2, blocked).run();
+}
+
+std::vector<std::pair<std::int64_t, std::int64_t>> ModerationStore::blocks() {
+  Statement rows = database_.prepare("SELECT player, blocked FROM blocks ORDER BY player, blocked");
+  std::vector<std::pair<std::int64_t, std::int64_t>> blocks;
+  while (rows.step()) blocks.emplace_back(rows.integer(0), rows.integer(1));
+  return blocks;
+}
+
 }  // namespace elgrande::db

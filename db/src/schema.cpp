@@ -139,7 +139,8 @@ CREATE TABLE sessions (
 CREATE INDEX sessions_by_player ON sessions(player);
 )sql";
 
-// Moderation: the mutes and bans in force, and every moderator's action with its reason.
+// Moderation: the mutes and bans in force, every moderator's action with its reason, and
+// each player's own block list.
 constexpr std::string_view kVersion6 = R"sql(
 CREATE TABLE sanctions (
   player INTEGER NOT NULL REFERENCES players(id),
@@ -158,6 +159,12 @@ CREATE TABLE audit_log (
   detail    TEXT NOT NULL,  -- what exactly: until when, which role
   reason    TEXT NOT NULL
 );
+
+CREATE TABLE blocks (
+  player  INTEGER NOT NULL REFERENCES players(id),  -- who blocks
+  blocked INTEGER NOT NULL REFERENCES players(id),
+  PRIMARY KEY (player, blocked)
+) WITHOUT ROWID;
 )sql";
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "accounts/account_requests.hpp"
 #include "common/unix_time.hpp"
 #include "history/history_requests.hpp"
+#include "moderation/block_requests.hpp"
 #include "moderation/moderation_requests.hpp"
 #include "identity/hello.hpp"
 #include "presence/presence.hpp"
@@ -41,6 +42,9 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"lobby.subscribe", {Access::identified, &subscribe_to_tables}},
       {"lobby.unsubscribe", {Access::identified, &unsubscribe_from_tables}},
       {"player.games", {Access::identified, &my_games}},
+      {"player.block", {Access::identified, &block}},
+      {"player.unblock", {Access::identified, &unblock}},
+      {"player.blocks", {Access::identified, &list_blocks}},
       {"history.list", {Access::identified, &list_history}},
       {"table.create", {Access::identified, &create_table}},
       {"table.join", at_table(&Table::join)},

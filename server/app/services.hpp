@@ -15,6 +15,7 @@
 namespace elgrande::server {
 
 class Accounts;
+class BlockLists;
 class Identities;
 class PasswordWorkers;
 class Sanctions;
@@ -59,6 +60,7 @@ struct Services {
   PasswordWorkers* password_workers = nullptr;
   SignInThrottle* sign_in_throttle = nullptr;
   Sanctions* sanctions = nullptr;
+  BlockLists* block_lists = nullptr;
   PasswordCost password_cost;
   // A hash of no one's password, checked when a username is unknown so that the answer
   // takes as long as for a wrong password.

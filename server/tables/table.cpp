@@ -143,7 +143,7 @@ void Table::player_connected(RecipientPtr connection, PlayerId player) {
       if (self->closed_ || !self->seating_.member_seat(player)) return;
       self->feed_.connect(player, connection);
       self->send_table_update();  // the player shows as connected again
-      self->send_recent_chat(connection);
+      self->send_recent_chat(connection, player);
       if (!self->game_) return;
       // A player whose seat a bot took over watches like a spectator.
       self->feed_.send(connection, self->game_update(self->seating_.seat_of(player).value_or(kSpectator), {}));

@@ -31,6 +31,7 @@
 
 namespace elgrande::server {
 
+class BlockLists;
 class Sanctions;
 class Webhook;
 
@@ -49,6 +50,7 @@ struct TableServices {
   std::function<void(const db::GameResult&)> on_finished;
   ChatLimits chat_limits;  // one for all tables: a player's lines count wherever they are said
   const Sanctions* sanctions = nullptr;  // who is muted; none: nobody
+  const BlockLists* block_lists = nullptr;  // whom each player blocks; none: nobody blocks
 };
 
 // A request for a table, as the connection's handler hands it over.
@@ -176,7 +178,10 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   protocol::Json result() const;       // scores and winners
   std::string game_update(int viewer, const Events& events) const;
   void send_table_update();  // to the directory, then to every member
-  void send_recent_chat(const RecipientPtr& to);
+  // The recent chat, without the lines of whom `player` blocks.
+  void send_recent_chat(const RecipientPtr& to, PlayerId player);
+  // Whether `player` has blocked `other`.
+  bool blocks(PlayerId player, PlayerId other) const;
   // Frees the player's seat before the start, and saves; true when that left the table to
   // bots alone and closed it (the caller then removes it from the directory).
   bool unseat(PlayerId player);

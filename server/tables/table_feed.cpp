@@ -42,17 +42,22 @@ void TableFeed::disconnect(const Recipient* connection) {
     it = it->second.empty() ? players_.erase(it) : std::next(it);
   }
   erase(spectators_, connection);
+  spectator_players_.erase(connection);
 }
 
-bool TableFeed::watch(const RecipientPtr& connection) {
+bool TableFeed::watch(const RecipientPtr& connection, PlayerId player) {
   if (contains(spectators_, connection.get())) return false;
   spectators_.push_back(connection);
+  spectator_players_[connection.get()] = player;
   return true;
 }
 
 bool TableFeed::watching(const Recipient* connection) const { return contains(spectators_, connection); }
 
-bool TableFeed::stop_watching(const Recipient* connection) { return erase(spectators_, connection); }
+bool TableFeed::stop_watching(const Recipient* connection) {
+  spectator_players_.erase(connection);
+  return erase(spectators_, connection);
+}
 
 void TableFeed::forget(PlayerId player) { players_.erase(player); }
 
@@ -125,13 +130,20 @@ void TableFeed::send_to_player(PlayerId player, const Message& message) {
   }
 }
 
-void TableFeed::send_to_members(const Seating& seating, std::string text) {
+void TableFeed::send_to_members(const Seating& seating, std::string text,
+                                const std::function<bool(PlayerId)>& wants) {
   const auto message = std::make_shared<const std::string>(std::move(text));
-  for (const PlayerId player : seating.members()) send_to_player(player, message);
+  for (const PlayerId player : seating.members()) {
+    if (!wants || wants(player)) send_to_player(player, message);
+  }
   std::erase_if(spectators_, [](const WeakRecipient& weak) { return weak.expired(); });
   const std::vector<WeakRecipient> spectators = spectators_;
   for (const auto& weak : spectators) {
-    if (auto connection = weak.lock()) send(connection, message);
+    auto connection = weak.lock();
+    if (!connection) continue;
+    const auto player = spectator_players_.find(connection.get());
+    if (wants && player != spectator_players_.end() && !wants(player->second)) continue;
+    send(connection, message);
   }
 }
 

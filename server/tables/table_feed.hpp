@@ -36,7 +36,7 @@ class TableFeed {
   // --- Members' connections. ---
   void connect(PlayerId player, const RecipientPtr& connection);  // idempotent
   void disconnect(const Recipient* connection);                     // a player's or a spectator's
-  bool watch(const RecipientPtr& connection);  // false if it watches already
+  bool watch(const RecipientPtr& connection, PlayerId player);  // false if it watches already
   bool watching(const Recipient* connection) const;
   bool stop_watching(const Recipient* connection);
   std::size_t spectators() const { return spectators_.size(); }
@@ -61,8 +61,10 @@ class TableFeed {
   }
   void notify(std::string body);  // the turn webhook, if there is one
   void send_to_player(PlayerId player, const Message& message);
-  // To every member: seated players (also those who gave up their seat) and spectators.
-  void send_to_members(const Seating& seating, std::string message);
+  // To every member: seated players (also those who gave up their seat) and spectators;
+  // with `wants`, only to those players for whom it says true.
+  void send_to_members(const Seating& seating, std::string message,
+                       const std::function<bool(PlayerId)>& wants = nullptr);
   // Each seat played by a person gets the message `for_viewer(seat)`, built only if that
   // player is connected; everyone else who watches gets `for_viewer(kSpectator)`.
   void send_per_seat(const Seating& seating, const std::function<std::string(int viewer)>& for_viewer);
@@ -83,6 +85,7 @@ class TableFeed {
 
   std::unordered_map<PlayerId, std::vector<WeakRecipient>> players_;
   std::vector<WeakRecipient> spectators_;
+  std::unordered_map<const Recipient*, PlayerId> spectator_players_;  // who each spectator is
 
   std::uint64_t saves_ = 0;      // saves handed to storage
   std::uint64_t committed_ = 0;  // of which committed

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 
 #include "common/unix_time.hpp"
+#include "moderation/block_lists.hpp"
 #include "moderation/sanctions.hpp"
 
 namespace elgrande::server {
@@ -38,6 +39,9 @@ ErrorCode error_for(Rejection::Code code) {
 
 void Table::join(const TableRequest& r) {
   if (!require_status(r, TableStatus::open, "join")) return;
+  if (blocks(seating_.host(), r.player.id)) {
+    return refuse(r, ErrorCode::forbidden, "the host of this table does not take you at their tables");
+  }
   std::optional<int> seat;
   if (!read_seat(r, false, seat)) return;
   const SeatOrRefusal joined = seating_.join(r.player, seat);
@@ -45,7 +49,7 @@ void Table::join(const TableRequest& r) {
   feed_.stop_watching(r.from.get());
   save();
   reply(r, {{"table", description()}, {"seat", std::get<int>(joined)}});
-  send_recent_chat(r.from);
+  send_recent_chat(r.from, r.player.id);
   send_table_update();
   if (auto_start_ && seating_.full()) start_game();
 }
@@ -147,9 +151,9 @@ void Table::spectate(const TableRequest& r) {
   // A player who gave the seat up (resigned, replaced) hears the table as a member already.
   const bool member = seating_.member_seat(r.player.id).has_value();
   if (member) feed_.connect(r.player.id, r.from);
-  const bool new_spectator = !member && feed_.watch(r.from);
+  const bool new_spectator = !member && feed_.watch(r.from, r.player.id);
   reply(r, {{"table", description()}});
-  send_recent_chat(r.from);
+  send_recent_chat(r.from, r.player.id);
   if (game_) feed_.send(r.from, game_update(kSpectator, {}));
   if (new_spectator) send_table_update();
 }
@@ -186,14 +190,21 @@ void Table::chat(const TableRequest& r) {
   Json message = chat_line_json(line);
   message["table"] = id_;
   reply(r);
-  feed_.send_to_members(seating_, protocol::push_message("table.chat", std::move(message)));
+  feed_.send_to_members(seating_, protocol::push_message("table.chat", std::move(message)),
+                        [this, speaker = r.player.id](PlayerId member) { return !blocks(member, speaker); });
 }
 
-void Table::send_recent_chat(const RecipientPtr& to) {
-  if (recent_chat_.empty()) return;
+void Table::send_recent_chat(const RecipientPtr& to, PlayerId player) {
   Json lines = Json::array();
-  for (const db::ChatLine& line : recent_chat_) lines.push_back(chat_line_json(line));
+  for (const db::ChatLine& line : recent_chat_) {
+    if (!blocks(player, line.player)) lines.push_back(chat_line_json(line));
+  }
+  if (lines.empty()) return;
   feed_.send(to, protocol::push_message("table.chat_history", {{"table", id_}, {"lines", std::move(lines)}}));
+}
+
+bool Table::blocks(PlayerId player, PlayerId other) const {
+  return services_.block_lists && services_.block_lists->blocks(player, other);
 }
 
 // --- Requests during the game. ---

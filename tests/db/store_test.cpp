@@ -316,7 +316,7 @@ TEST_CASE("accounts and their sessions read back as written, usernames unique ig
   CHECK(f.store->accounts().sessions().empty());
 }
 
-TEST_CASE("sanctions replace one of their kind and are lifted, the audit log pages newest first", "[db]") {
+TEST_CASE("sanctions replace one of their kind and are lifted, the audit log pages newest first, blocks are pairs", "[db]") {
   Fixture f;
   f.add_player(1, "Mod");
   f.add_player(2, "Troll");
@@ -337,6 +337,12 @@ TEST_CASE("sanctions replace one of their kind and are lifted, the audit log pag
   REQUIRE(older.size() == 3);
   CHECK(older[0].id == 3);
   CHECK(older[2].id == 1);
+
+  f.store->moderation().block(1, 2);
+  f.store->moderation().block(1, 2);  // once is enough
+  f.store->moderation().block(2, 1);
+  f.store->moderation().unblock(2, 1);
+  CHECK(f.store->moderation().blocks() == std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 2}});
 }
 
 TEST_CASE("a table comes back with its last chat lines, oldest first, under the players' names", "[db]") {

@@ -148,3 +148,45 @@ TEST_CASE("a moderator mutes and bans with reasons, a ban closes connections and
   hello(*bea_last, "Bea again");
   CHECK(code_of(request(*bea_last, "admin.audit", Json::object())) == "forbidden");
 }
+
+TEST_CASE("a blocked player's chat is not shown to the blocker, and they may not sit at the blocker's tables",
+          "[moderation]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  const Json ana_hello = hello(ana, "Ana");
+  WsClient bea(server.address(), server.port());
+  const std::int64_t bea_id = hello(bea, "Bea")["player"]["id"];
+  WsClient cid(server.address(), server.port());
+  hello(cid, "Cid");
+  const std::int64_t cids = create_table(cid, kThreePlayers)["id"];
+  REQUIRE(request(ana, "table.join", {{"table", cids}})["type"] == "table.join.ok");
+  REQUIRE(request(bea, "table.join", {{"table", cids}})["type"] == "table.join.ok");
+
+  REQUIRE(request(ana, "player.block", {{"player", bea_id}})["type"] == "player.block.ok");
+  CHECK(request(ana, "player.blocks", Json::object())["payload"]["players"] ==
+        Json::array({{{"id", bea_id}, {"name", "Bea"}}}));
+  REQUIRE(request(bea, "table.chat", {{"table", cids}, {"text", "from Bea"}})["type"] == "table.chat.ok");
+  std::vector<Json> cid_heard;
+  REQUIRE(request(cid, "table.chat", {{"table", cids}, {"text", "from Cid"}}, &cid_heard)["type"] == "table.chat.ok");
+  bool heard_bea = false;  // others hear her
+  for (const Json& message : cid_heard) {
+    heard_bea |= message["type"] == "table.chat" && message["payload"]["text"] == "from Bea";
+  }
+  CHECK(heard_bea);
+  CHECK(push(ana, "table.chat")["text"] == "from Cid");  // Ana does not: Cid's line comes first
+  // Nor in the history a new connection of Ana's gets.
+  WsClient ana_phone(server.address(), server.port());
+  REQUIRE(request(ana_phone, "hello", {{"protocol", 1}, {"token", ana_hello["token"]}})["type"] == "hello.ok");
+  const Json history = push(ana_phone, "table.chat_history");
+  REQUIRE(history["lines"].size() == 1);
+  CHECK(history["lines"][0]["text"] == "from Cid");
+
+  // Bea may not sit at Ana's tables, until Ana lets her.
+  const std::int64_t anas = create_table(ana, kThreePlayers)["id"];
+  CHECK(code_of(request(bea, "table.join", {{"table", anas}})) == "forbidden");
+  REQUIRE(request(ana, "player.unblock", {{"player", bea_id}})["type"] == "player.unblock.ok");
+  CHECK(request(bea, "table.join", {{"table", anas}})["type"] == "table.join.ok");
+  CHECK(code_of(request(ana, "player.block", {{"player", ana_hello["player"]["id"]}})) == "wrong_state");
+  CHECK(code_of(request(ana, "player.block", {{"player", 4242}})) == "not_found");
+}

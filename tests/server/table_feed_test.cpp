@@ -203,7 +203,7 @@ TEST_CASE("each seated player gets their own view, and spectators and resigned p
   f.feed.connect(ana.id, ana_phone);
   f.feed.connect(ana.id, ana_laptop);
   f.feed.connect(cid.id, cid_connection);  // Ben is not connected
-  REQUIRE(f.feed.watch(spectator));
+  REQUIRE(f.feed.watch(spectator, 99));
 
   std::vector<int> built_for;
   f.feed.send_per_seat(seating, [&](int viewer) {
@@ -243,8 +243,8 @@ TEST_CASE("connecting or watching twice on the same connection delivers each mes
   const auto spectator = connection();
   f.feed.connect(ana.id, ana_connection);
   f.feed.connect(ana.id, ana_connection);
-  CHECK(f.feed.watch(spectator));
-  CHECK_FALSE(f.feed.watch(spectator));
+  CHECK(f.feed.watch(spectator, 99));
+  CHECK_FALSE(f.feed.watch(spectator, 99));
   CHECK(f.feed.spectators() == 1);
 
   f.feed.send_to_members(seating, "news");
@@ -263,7 +263,7 @@ TEST_CASE("a closed connection, a spectator who stopped watching and a forgotten
   f.feed.connect(ana.id, ana_connection);
   f.feed.connect(ben.id, ben_connection);
   f.feed.connect(cid.id, cid_connection);
-  f.feed.watch(spectator);
+  f.feed.watch(spectator, 99);
 
   f.feed.send_to_members(seating, "first");
   f.feed.disconnect(ana_connection.get());
@@ -298,7 +298,7 @@ TEST_CASE("a connection that is gone is skipped", "[feed]") {
   const Seating seating = four_seats();
   auto spectator = connection();
   const auto ana_connection = connection();
-  f.feed.watch(spectator);
+  f.feed.watch(spectator, 99);
   f.feed.connect(ana.id, ana_connection);
   spectator.reset();
 

@@ -105,6 +105,7 @@ struct Server {
                            on_disk_when_finished.push_back(store.result(result.table));
                          },
                          {},
+                         nullptr,
                          nullptr};
   TableFactory factory{io.get_executor(), services};
 };

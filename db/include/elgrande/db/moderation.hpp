@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "elgrande/db/database.hpp"
@@ -30,7 +31,7 @@ struct AuditEntry {
   friend bool operator==(const AuditEntry&, const AuditEntry&) = default;
 };
 
-// Sanctions and the audit log in SQLite; part of Store, on the same connection and thread.
+// Sanctions, the audit log and block lists in SQLite; part of Store, on the same connection and thread.
 class ModerationStore {
  public:
   explicit ModerationStore(Database& database);
@@ -42,6 +43,11 @@ class ModerationStore {
   void audit(const AuditEntry& entry);
   // Newest first: entries with ids below `before`, at most `limit`.
   std::vector<AuditEntry> audit_log(std::optional<std::int64_t> before, int limit);
+
+  // Block lists: (player, blocked) pairs.
+  void block(std::int64_t player, std::int64_t blocked);
+  void unblock(std::int64_t player, std::int64_t blocked);
+  std::vector<std::pair<std::int64_t, std::int64_t>> blocks();
 
  private:
   Database& database_;
