@@ -334,6 +334,7 @@ int serve(const Config& config) {
   std::vector<db::SessionRecord> sessions_stored;
   std::vector<db::SanctionRecord> sanctions_stored;
   std::vector<std::pair<PlayerId, PlayerId>> blocks_stored;
+  std::int64_t last_chat_line = 0;
   std::int64_t highest_table = 0;
   const std::chrono::milliseconds session_idle_limit = std::chrono::days(config.session_idle_days);
   {
@@ -345,6 +346,7 @@ int serve(const Config& config) {
     sessions_stored = store.accounts().sessions();
     sanctions_stored = store.moderation().sanctions();
     blocks_stored = store.moderation().blocks();
+    last_chat_line = store.max_chat_id();
     // Tables finished within their lifetime come back too, for players returning to see the end.
     const auto finished_since = std::chrono::system_clock::now() - table_settings.finished_lifetime;
     restored = store.live_tables(unix_milliseconds(finished_since));
@@ -416,6 +418,7 @@ int serve(const Config& config) {
   Accounts accounts(storage, identities, session_idle_limit);
   SignInThrottle sign_in_throttle({.per_username = config.sign_in_failures_per_username,
                                    .per_address = config.sign_in_failures_per_address});
+  std::atomic<std::int64_t> chat_line_ids{last_chat_line};
   Sanctions sanctions(storage);
   BlockLists block_lists(storage);
   // After what its jobs use, so that it stops first.
@@ -423,7 +426,8 @@ int serve(const Config& config) {
   Presence presence;
   TableDirectory directory;
   TableServices table_services{storage, *services->metrics, webhook.get(), presence, directory, table_settings,
-                               config.max_queued_messages, {}, {}, &sanctions, &block_lists};
+                               config.max_queued_messages, {}, {}, &sanctions, &block_lists,
+                               &chat_line_ids};
   TableFactory table_factory(io.get_executor(), table_services);
   services->storage = &storage;
   services->reader = &reader;

@@ -154,11 +154,13 @@ CREATE TABLE audit_log (
   id        INTEGER PRIMARY KEY,
   time      INTEGER NOT NULL,
   moderator INTEGER NOT NULL REFERENCES players(id),
-  action    TEXT NOT NULL,  -- mute, unmute, ban, unban, kick, set_role
+  action    TEXT NOT NULL,  -- mute, unmute, ban, unban, kick, delete_chat, set_role
   player    INTEGER NOT NULL REFERENCES players(id),  -- whom
   detail    TEXT NOT NULL,  -- what exactly: until when, which role
   reason    TEXT NOT NULL
 );
+
+ALTER TABLE chat ADD COLUMN removed_by INTEGER REFERENCES players(id);  -- a moderator; the text is then ''
 
 CREATE TABLE blocks (
   player  INTEGER NOT NULL REFERENCES players(id),  -- who blocks

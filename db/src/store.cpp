@@ -121,10 +121,10 @@ Store::Store(Database& database)
       seats_(database.prepare("SELECT kind, player, resigned, deadline, timeouts, replaced FROM seats "
                               "WHERE table_id = ?1 ORDER BY seat")),
       add_chat_(database.prepare(
-          "INSERT INTO chat (table_id, player, seat, text, time) VALUES (?1, ?2, ?3, ?4, ?5)")),
+          "INSERT INTO chat (id, table_id, player, seat, text, time) VALUES (NULLIF(?6, 0), ?1, ?2, ?3, ?4, ?5)")),
       recent_chat_(database.prepare(
-          "SELECT c.player, p.name, c.seat, c.text, c.time FROM chat c JOIN players p ON p.id = c.player "
-          "WHERE c.table_id = ?1 ORDER BY c.id DESC LIMIT ?2")),
+          "SELECT c.player, p.name, c.seat, c.text, c.time, c.id, c.removed_by IS NOT NULL "
+          "FROM chat c JOIN players p ON p.id = c.player WHERE c.table_id = ?1 ORDER BY c.id DESC LIMIT ?2")),
       player_name_(database.prepare("SELECT name FROM players WHERE id = ?1")) {}
 
 // --- Identities. ---
@@ -399,7 +399,22 @@ void Store::add_chat(std::int64_t table, const ChatLine& line) {
       .bind(3, line.seat ? std::optional<std::int64_t>(*line.seat) : std::nullopt)
       .bind(4, line.text)
       .bind(5, line.time)
+      .bind(6, line.id)
       .run();
+}
+
+void Store::remove_chat(std::int64_t table, std::int64_t line, std::int64_t moderator) {
+  database_.prepare("UPDATE chat SET text = '', removed_by = ?3 WHERE table_id = ?1 AND id = ?2")
+      .bind(1, table)
+      .bind(2, line)
+      .bind(3, moderator)
+      .run();
+}
+
+std::int64_t Store::max_chat_id() {
+  Statement row = database_.prepare("SELECT coalesce(max(id), 0) FROM chat");
+  row.step();
+  return row.integer(0);
 }
 
 std::vector<ChatLine> Store::recent_chat(std::int64_t table, int limit) {
@@ -409,7 +424,7 @@ std::vector<ChatLine> Store::recent_chat(std::int64_t table, int limit) {
     std::optional<int> seat;
     if (!recent_chat_.is_null(2)) seat = static_cast<int>(recent_chat_.integer(2));
     lines.push_back(ChatLine{recent_chat_.integer(0), recent_chat_.text(1), seat, recent_chat_.text(3),
-                             recent_chat_.integer(4)});
+                             recent_chat_.integer(4), recent_chat_.integer(5), recent_chat_.integer(6) != 0});
   }
   recent_chat_.reset();
   return {lines.rbegin(), lines.rend()};

@@ -36,6 +36,7 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"mod.mute", {Access::identified, &mute}},
       {"mod.ban", {Access::identified, &ban}},
       {"mod.kick", {Access::identified, &kick}},
+      {"mod.delete_chat", {Access::identified, &delete_chat}},
       {"admin.set_role", {Access::identified, &set_role}},
       {"admin.audit", {Access::identified, &read_audit_log}},
       {"lobby.list", {Access::identified, &list_tables}},

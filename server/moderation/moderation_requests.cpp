@@ -174,6 +174,18 @@ void kick(const Services& services, Client& client, Request& request) {
   forward_to_table(services, client, request, &Table::kick);
 }
 
+void delete_chat(const Services& services, Client& client, Request& request) {
+  if (!allowed(services, client, request, Role::moderator)) return;
+  const auto reason = request.envelope.payload.find("reason");
+  if (reason == request.envelope.payload.end() || !reason->is_string()) {
+    return refuse(services, client, ErrorCode::bad_payload, "reason: required, shown to the player", request.envelope.id);
+  }
+  if (const auto why_not = why_not_a_name(reason->get_ref<const std::string&>(), kMaxReasonBytes)) {
+    return refuse(services, client, ErrorCode::bad_payload, "reason: " + *why_not, request.envelope.id);
+  }
+  forward_to_table(services, client, request, &Table::remove_chat);
+}
+
 void set_role(const Services& services, Client& client, Request& request) {
   if (!allowed(services, client, request, Role::admin)) return;
   const auto target = read_target(services, client, request);

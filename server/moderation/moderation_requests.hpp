@@ -11,6 +11,9 @@ void mute(const Services& services, Client& client, Request& request);
 void ban(const Services& services, Client& client, Request& request);
 // mod.kick: takes a player's seat at a table that has not started (moderators and admins).
 void kick(const Services& services, Client& client, Request& request);
+// mod.delete_chat: removes a chat line for everyone; its text goes to the audit log
+// (moderators and admins).
+void delete_chat(const Services& services, Client& client, Request& request);
 // admin.set_role: makes an account a player, moderator or admin (admins).
 void set_role(const Services& services, Client& client, Request& request);
 // admin.audit: every moderator's action, newest first (admins).

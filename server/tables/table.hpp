@@ -51,6 +51,9 @@ struct TableServices {
   ChatLimits chat_limits;  // one for all tables: a player's lines count wherever they are said
   const Sanctions* sanctions = nullptr;  // who is muted; none: nobody
   const BlockLists* block_lists = nullptr;  // whom each player blocks; none: nobody blocks
+  // The last chat line's id, across tables: lines are numbered here, before they are saved,
+  // so that a moderator can name one to remove.
+  std::atomic<std::int64_t>* chat_line_ids = nullptr;
 };
 
 // A request for a table, as the connection's handler hands it over.
@@ -111,6 +114,7 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   void spectate(const TableRequest& r);
   void chat(const TableRequest& r);
   void kick(const TableRequest& r);  // a moderator's, checked by mod.kick before it comes here
+  void remove_chat(const TableRequest& r);  // a moderator's, checked by mod.delete_chat
   void command(const TableRequest& r);
   void resign(const TableRequest& r);
 

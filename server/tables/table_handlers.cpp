@@ -3,6 +3,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "common/unix_time.hpp"
 #include "moderation/block_lists.hpp"
 #include "moderation/sanctions.hpp"
@@ -17,7 +19,12 @@ constexpr std::size_t kMaxChatBytes = 500;
 
 // A chat line as table.chat and table.chat_history carry it (without the table).
 Json chat_line_json(const db::ChatLine& line) {
-  Json json = {{"from", to_json(Player{line.player, line.name})}, {"text", line.text}, {"time", line.time}};
+  Json json = {{"id", line.id}, {"from", to_json(Player{line.player, line.name})}, {"time", line.time}};
+  if (line.removed) {
+    json["removed"] = true;
+  } else {
+    json["text"] = line.text;
+  }
   if (line.seat) json["seat"] = *line.seat;
   return json;
 }
@@ -104,6 +111,33 @@ void Table::kick(const TableRequest& r) {
   return closed ? services_.directory.remove(id_) : send_table_update();
 }
 
+void Table::remove_chat(const TableRequest& r) {
+  const Json& payload = r.envelope.payload;
+  const auto id = payload.find("line");
+  if (id == payload.end() || !id->is_number_integer()) return refuse(r, ErrorCode::bad_payload, "line: a chat line's id");
+  const auto line = std::find_if(recent_chat_.begin(), recent_chat_.end(),
+                                 [id = id->get<std::int64_t>()](const db::ChatLine& l) { return l.id == id; });
+  if (line == recent_chat_.end() || line->removed) {
+    return refuse(r, ErrorCode::not_found, "no such line among this table's last " +
+                                               std::to_string(db::kRecentChat) + " chat lines");
+  }
+  const std::string reason = payload.at("reason").get<std::string>();  // checked by the moderation handler
+  // What was said goes to the audit log, for admins to review; the chat keeps no trace.
+  persist([table = id_, audit = db::AuditEntry{0, unix_milliseconds(), r.player.id, "delete_chat", line->player,
+                                              "table " + std::to_string(id_) + ": " + line->text, reason},
+           line = line->id](db::Store& store) {
+    store.remove_chat(table, line, audit.moderator);
+    store.moderation().audit(audit);
+  });
+  line->removed = true;
+  line->text.clear();
+  reply(r);
+  feed_.send_to_members(seating_, protocol::push_message("table.chat_removed", {{"table", id_}, {"line", line->id}}));
+  const std::string notice =
+      protocol::push_message("moderation.notice", {{"action", "delete_chat"}, {"table", id_}, {"reason", reason}});
+  for (const RecipientPtr& connection : services_.presence.connections_of(line->player)) feed_.send(connection, notice);
+}
+
 bool Table::unseat(PlayerId player) {
   seating_.leave(player);
   feed_.forget(player);
@@ -183,7 +217,8 @@ void Table::chat(const TableRequest& r) {
     case ChatLimits::Verdict::repeated:
       return refuse(r, ErrorCode::rate_limited, "you said that just now");
   }
-  const db::ChatLine line{r.player.id, r.player.name, seat, text->get<std::string>(), unix_milliseconds()};
+  const std::int64_t id = services_.chat_line_ids ? ++*services_.chat_line_ids : 0;
+  const db::ChatLine line{r.player.id, r.player.name, seat, text->get<std::string>(), unix_milliseconds(), id};
   persist([id = id_, line](db::Store& store) { store.add_chat(id, line); });
   recent_chat_.push_back(line);
   if (recent_chat_.size() > static_cast<std::size_t>(db::kRecentChat)) recent_chat_.pop_front();

@@ -2,8 +2,10 @@
 // End-to-end test of moderation in the web client (clients/web/), in Debian's headless
 // Chromium driven by playwright-core: the first admin is made from the command line; a guest
 // starts a game with two bots and says a line in the chat; the admin signs in in a second
-// browser, watches the table from the lobby and mutes the guest for 10 minutes from the
-// moderation button by their chat name, with a reason; the guest is told why and until when,
+// browser and watches the table from the lobby. The guest blocks the admin from the menu by
+// his chat name: his line goes from her page at once and his next one never comes; she
+// unblocks him from her account page. The admin mutes the guest for 10 minutes from the menu
+// by her chat name, with a reason; the guest is told why and until when,
 // and their next line is refused with the server's words; the guest renames themself, and
 // the admin's page shows the new name on the old chat line. The admin bans the guest, whose page
 // shows the welcome screen with the reason and says no hello again. Last, the admin's account
@@ -58,10 +60,8 @@ async function guestChats(page) {
   await page.click('[data-testid=add-bot-2]');
   await page.locator('[data-testid=start-game]:enabled').click();
   await nextDecision(page);
-  await page.fill('[data-testid=chat-input]', 'Hola a todos');
-  await page.press('[data-testid=chat-input]', 'Enter');
-  await page.waitForSelector('[data-testid=log] .log-entry.chat >> text=Hola a todos');
-  assert.equal(await page.locator('.mod-button').count(), 0, 'a player is offered no moderation');
+  await chat(page, 'Hola a todos');
+  assert.equal(await page.locator('.player-button').count(), 0, 'no menu by her own name or the bots\'');
   say(`the guest Ana started table ${tableId} and said a line`);
   return tableId;
 }
@@ -83,22 +83,71 @@ async function adminWatches(browser, url, tableId) {
   return page;
 }
 
-// From the button by the chat name: Escape closes the dialog; a reason is required.
-async function mute(page, ana) {
-  const button = page.locator(`[data-testid=log] [data-testid=moderate-${ana}]`);
-  await button.waitFor({timeout: 10_000});
-  assert.equal(await button.getAttribute('aria-label'), 'Moderate Ana');
+const focused = (page) => page.evaluate(() => document.activeElement.dataset.testid);
+
+// The menu by a name, then its "Moderate…".
+async function openModeration(page, button) {
   await button.click();
+  await page.click('[data-testid=player-menu] [data-testid=moderate]');
   await page.waitForSelector('[data-testid=mod-dialog][open]');
-  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'mod-action', 'the action has focus');
+}
+
+async function chat(page, text) {
+  await page.fill('[data-testid=chat-input]', text);
+  await page.press('[data-testid=chat-input]', 'Enter');
+  await page.waitForSelector(`[data-testid=log] .log-entry.chat >> text=${text}`, {timeout: 10_000});
+}
+
+const logShows = (page, text) => page.evaluate((t) => document.querySelector('[data-testid=log]').textContent.includes(t), text);
+
+// Ana blocks the admin from his chat name, by keyboard after a confirmation: his line already
+// there goes at once, and his next one never reaches her. Her account page unblocks him.
+async function blockAndUnblock(player, admin, adminId, tableId) {
+  await chat(admin, 'Buenas tardes');
+  const button = player.locator(`[data-testid=log] [data-testid=player-menu-${adminId}]`);
+  await button.waitFor({timeout: 10_000});
+  await button.click();
+  await player.waitForSelector('[data-testid=player-menu][open]');
+  assert.equal(await player.locator('[data-testid=player-menu] [data-testid=moderate]').count(), 0, 'a player is offered no moderation');
+  await player.keyboard.press('Enter');
+  const means = await player.textContent('[data-testid=block-means]');
+  assert.match(means, /their chat is hidden from you, and they cannot join tables you host/, means);
+  assert.equal(await focused(player), 'block-confirm');
+  await shot(player, 'moderation-0-block');
+  await player.keyboard.press('Enter');
+  const toast = player.locator('.toast', {hasText: 'You blocked'});
+  await toast.waitFor({timeout: 10_000});
+  await player.waitForSelector('[data-testid=player-menu]', {state: 'detached'});
+  assert.equal(await logShows(player, 'Buenas tardes'), false, 'the blocked line is hidden at once');
+  await chat(admin, 'Sigo aquí');
+  await chat(player, 'Vale');
+  assert.equal(await logShows(player, 'Sigo aquí'), false, 'the blocked player\'s next line does not come');
+  say(`Ana blocked the admin: "${await toast.textContent()}"; his lines do not show on her page`);
+  await player.click('[data-testid=nav-account]');
+  await player.click(`[data-testid=blocked-${adminId}] [data-testid=unblock-${adminId}]`);
+  await player.waitForSelector('[data-testid=blocks-empty]', {timeout: 10_000});
+  assert.match(await player.textContent('[data-testid=blocks-status]'), /is unblocked/);
+  await player.evaluate((id) => { location.hash = `#/table/${id}`; }, tableId);
+  await player.waitForSelector('[data-testid=chat-input]');
+  say('Ana unblocked him from her account page');
+}
+
+// From the menu by the chat name: Escape closes the dialog; a reason is required.
+async function mute(page, ana) {
+  const button = page.locator(`[data-testid=log] [data-testid=player-menu-${ana}]`).first();
+  await button.waitFor({timeout: 10_000});
+  assert.equal(await button.getAttribute('aria-label'), 'Actions for Ana');
+  await openModeration(page, button);
+  assert.equal(await focused(page), 'mod-action', 'the action has focus');
   await page.keyboard.press('Escape');
   await page.waitForSelector('[data-testid=mod-dialog]', {state: 'detached'});
-  await button.click();
+  assert.equal(await focused(page), `player-menu-${ana}`, 'focus is back on the menu button');
+  await openModeration(page, button);
   await page.selectOption('[data-testid=mod-action]', 'mute-10');
   await page.click('[data-testid=mod-submit]');
   assert.match(await page.textContent('[data-testid=mod-error]'), /Give a reason/);
   await page.fill('[data-testid=mod-reason]', REASON);
-  await shot(page, 'moderation-0-dialog');
+  await shot(page, 'moderation-1-dialog');
   await page.click('[data-testid=mod-submit]');
   await page.waitForSelector('[data-testid=mod-dialog]', {state: 'detached', timeout: 10_000});
   await page.waitForSelector('.toast >> text=Ana is muted for 10 minutes.');
@@ -116,7 +165,7 @@ async function mutedPlayer(page) {
   await error.waitFor({timeout: 10_000});
   const refusal = await error.textContent();
   assert.match(refusal, /muted until .*shouting at the table/, refusal);
-  await shot(page, 'moderation-1-muted');
+  await shot(page, 'moderation-2-muted');
   say(`Ana is told "${text}" and her next line is refused: "${refusal}"`);
 }
 
@@ -128,8 +177,8 @@ async function renamed(player, admin) {
     .some((el) => el.textContent === 'Ana María'), null, {timeout: 10_000});
   const line = await admin.locator('[data-testid=log] .log-entry.chat').first().textContent();
   assert.match(line, /^Ana María.*: “Hola a todos”$/, line);
-  assert.equal(await admin.getAttribute('[data-testid=log] .mod-button', 'aria-label'), 'Moderate Ana María');
-  await shot(admin, 'moderation-2-renamed');
+  assert.equal(await admin.getAttribute('[data-testid=log] .player-button', 'aria-label'), 'Actions for Ana María');
+  await shot(admin, 'moderation-3-renamed');
   say('Ana renamed herself: the admin\'s page shows the new name on her old line');
 }
 
@@ -147,7 +196,7 @@ function recordHellos(page) {
 // A ban from the player's card: the server closes Ana's connection with 4003; her page shows
 // the welcome screen with the reason and does not say hello again.
 async function ban(admin, player, ana, hellos) {
-  await admin.click(`[data-testid=players] [data-testid=moderate-${ana}]`);
+  await openModeration(admin, admin.locator(`[data-testid=players] [data-testid=player-menu-${ana}]`));
   await admin.selectOption('[data-testid=mod-action]', 'ban-1h');
   await admin.fill('[data-testid=mod-reason]', 'insults');
   await admin.press('[data-testid=mod-reason]', 'Enter');
@@ -159,7 +208,7 @@ async function ban(admin, player, ana, hellos) {
   await player.waitForSelector('#connection[data-state=open]', {timeout: 5000});
   await player.waitForTimeout(1500);
   assert.deepEqual(hellos.filter((at) => at >= before), [], 'no hello after the ban');
-  await shot(player, 'moderation-3-banned');
+  await shot(player, 'moderation-4-banned');
   say(`the admin banned Ana for an hour: "${text}"`);
 }
 
@@ -186,6 +235,7 @@ async function main() {
   const tableId = await guestChats(player);
   const ana = (await storedIdentity(player)).id;
   const admin = await adminWatches(browser, url, tableId);
+  await blockAndUnblock(player, admin, (await storedIdentity(admin)).id, tableId);
   await mute(admin, ana);
   await mutedPlayer(player);
   checkProblems();

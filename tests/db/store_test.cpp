@@ -380,6 +380,16 @@ TEST_CASE("a table comes back with its last chat lines, oldest first, under the 
   CHECK_FALSE(chat.back().seat);
   CHECK(f.store->recent_chat(4, 3).front().text == "line " + std::to_string(said - 3));
   CHECK(f.store->recent_chat(5, 3).empty());
+
+  // Lines keep the ids the server gave them; a removed one keeps no text.
+  CHECK(chat.back().id == said);
+  f.store->add_chat(4, {1, "", 0, "rude", 2000, 500});
+  f.store->remove_chat(4, 500, 2);
+  const db::ChatLine removed = f.store->recent_chat(4, 1).front();
+  CHECK(removed.id == 500);
+  CHECK(removed.removed);
+  CHECK(removed.text.empty());
+  CHECK(f.store->max_chat_id() == 500);
 }
 
 TEST_CASE("a game is rebuilt from its snapshot and the commands after it, or from the log alone", "[db]") {

@@ -87,7 +87,32 @@ TEST_CASE("a moderator mutes and bans with reasons, a ban closes connections and
   CHECK(refused["payload"]["message"].get<std::string>().find("shouting") != std::string::npos);
   REQUIRE(request(*ana, "mod.mute", {{"player", bea_id}, {"minutes", 0}, {"reason", "calmer now"}})["type"] ==
           "mod.mute.ok");
-  CHECK(request(*bea, "table.chat", {{"table", table}, {"text", "sorry"}})["type"] == "table.chat.ok");
+  REQUIRE(request(*bea, "table.chat", {{"table", table}, {"text", "you are all idiots"}})["type"] == "table.chat.ok");
+  const std::int64_t line = push(*bea, "table.chat")["id"];
+
+  // A line removed: everyone at the table is told, whoever comes later sees it removed,
+  // and Bea is told why.
+  REQUIRE(request(*ana, "mod.delete_chat", {{"table", table}, {"line", line}, {"reason", "insults"}})["type"] ==
+          "mod.delete_chat.ok");
+  const Json removed = push(*bea, "table.chat_removed");
+  CHECK(removed == Json{{"table", table}, {"line", line}});
+  const Json told = push(*bea, "moderation.notice");
+  CHECK(told["action"] == "delete_chat");
+  CHECK(told["reason"] == "insults");
+  CHECK(code_of(request(*ana, "mod.delete_chat", {{"table", table}, {"line", line}, {"reason", "again"}})) ==
+        "not_found");
+  auto watcher = c.connect();
+  hello(*watcher, "Watcher");
+  std::vector<Json> pushes;
+  REQUIRE(request(*watcher, "table.spectate", {{"table", table}}, &pushes)["type"] == "table.spectate.ok");
+  Json history;
+  for (const Json& message : pushes) {
+    if (message["type"] == "table.chat_history") history = message["payload"];
+  }
+  if (history.is_null()) history = push(*watcher, "table.chat_history");
+  REQUIRE(history["lines"].size() == 1);
+  CHECK(history["lines"][0]["removed"] == true);
+  CHECK_FALSE(history["lines"][0].contains("text"));
 
   // A kick: Bea loses her seat at Cid's table before the start, and is told why.
   auto cid = c.connect();
@@ -136,14 +161,16 @@ TEST_CASE("a moderator mutes and bans with reasons, a ban closes connections and
   CHECK(log["more"] == false);
   std::vector<std::string> actions;
   for (const Json& entry : log["entries"]) actions.push_back(entry["action"]);
-  CHECK(actions == std::vector<std::string>{"ban", "unban", "ban", "kick", "unmute", "mute", "set_role"});
+  CHECK(actions ==
+        std::vector<std::string>{"ban", "unban", "ban", "kick", "delete_chat", "unmute", "mute", "set_role"});
+  CHECK(log["entries"][4]["detail"] == "table " + std::to_string(table) + ": you are all idiots");
   CHECK(log["entries"][3]["detail"] == "table " + std::to_string(cids));
   const Json& first_ban = log["entries"][2];
   CHECK(first_ban["moderator"]["name"] == "Ana");
   CHECK(first_ban["player"]["name"] == "Bea");
   CHECK(first_ban["reason"] == "threats");
   CHECK(first_ban["detail"].get<std::string>().starts_with("until "));
-  CHECK(log["entries"][6]["detail"] == "moderator");
+  CHECK(log["entries"][7]["detail"] == "moderator");
   auto bea_last = c.connect();
   hello(*bea_last, "Bea again");
   CHECK(code_of(request(*bea_last, "admin.audit", Json::object())) == "forbidden");

@@ -88,6 +88,7 @@ struct Server {
   Storage storage;
   Presence presence;
   TableDirectory directory;
+  std::atomic<std::int64_t> chat_line_ids{0};
   std::vector<db::GameResult> finished;
   // What another connection found in the database when the hook ran.
   std::vector<std::optional<db::GameResult>> on_disk_when_finished;
@@ -106,7 +107,8 @@ struct Server {
                          },
                          {},
                          nullptr,
-                         nullptr};
+                         nullptr,
+                         &chat_line_ids};
   TableFactory factory{io.get_executor(), services};
 };
 

@@ -6,6 +6,7 @@ import {h, replaceKeepingFocus} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
 import {dateText, waitText} from './time.js';
 import {AuditLog, bannedText} from './moderation.js';
+import {BlockedPlayers} from './blocks.js';
 
 const USERNAME = /^[A-Za-z0-9_-]*$/;
 const ROLE_WORDS = {player: 'Player', moderator: 'Moderator', admin: 'Administrator'};
@@ -184,7 +185,7 @@ function signUpForm(app) {
 }
 
 // The account page: a guest may make an account or sign in to one; an account sees its
-// devices and may sign them out, and change its password.
+// devices and may sign them out, and change its password. Both see whom they block.
 export class AccountScreen {
   constructor(app) {
     this.app = app;
@@ -216,6 +217,8 @@ export class AccountScreen {
           this.passwordForm()));
       this.loadSessions();
     }
+    this.blocked = new BlockedPlayers(app);
+    this.root.append(this.blocked.root);
     this.update();
   }
 
@@ -225,6 +228,7 @@ export class AccountScreen {
   update() {
     const {me, account} = this.app;
     if (!me) return;
+    this.blocked.render();
     // Table pushes call this often: redraw only what changed, so no click lands on a button
     // being replaced.
     const shown = JSON.stringify([me.name, account, this.signOutError]);

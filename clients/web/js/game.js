@@ -8,7 +8,7 @@ import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, seatNames, se
 import {STALE_TEXT, UNAVAILABLE_TEXT, isStale, isTemporary, refusalText} from './connection.js';
 import {limitText, policyText} from './time.js';
 import {mySeatAt} from './lobby.js';
-import {canModerate, moderateButton} from './moderation.js';
+import {playerButton} from './blocks.js';
 
 export class GameScreen {
   constructor(app, tableId) {
@@ -310,7 +310,7 @@ export class GameScreen {
       h('div', {class: 'player-head'},
         colourBadge(seat, view),
         h('span', {class: 'player-name'}, names[seat]),
-        moderateButton(this.app, seatInfo && seatInfo.player, this.tableId),
+        playerButton(this.app, seatInfo && seatInfo.player, this.tableId),
         h('span', {class: 'player-score', title: 'Score', 'data-testid': `score-${seat}`}, String(p.score))),
       h('dl', {class: 'player-stats'},
         stat('Court', p.court, 'Caballeros ready to be placed'),
@@ -399,24 +399,23 @@ export class GameScreen {
 
   renderLog() {
     const log = this.app.logFor(this.tableId);
-    // Moderators get a button by each chat line's name; a new role redraws the log.
-    const moderating = canModerate(this.app.account);
-    if (log === this.lastLog && log.revision === this.lastLogRevision && moderating === this.lastModerating) return;
+    // A block hides the player's lines already here; the server sends no new ones.
+    const blocks = this.app.blocks;
+    if (log === this.lastLog && log.revision === this.lastLogRevision && blocks.revision === this.lastBlocksRevision) return;
     clear(this.logList);
     if (!log.entries.length) {
       this.logList.append(h('li', {class: 'log-entry muted'},
         this.mySeat === null ? 'You are watching from here on: what happened before is not replayed.' : 'Nothing has happened yet.'));
     }
     for (const entry of log.entries.slice(-200)) {
-      const text = moderating && entry.from && entry.said !== undefined
-        ? [h('span', {class: 'chat-name'}, entry.from.name), moderateButton(this.app, entry.from, this.tableId), `: “${entry.said}”`]
-        : entry.text;
+      if (entry.from && blocks.has(entry.from.id)) continue;
+      const menu = entry.from && entry.said !== undefined ? playerButton(this.app, entry.from, this.tableId) : null;
+      const text = menu ? [h('span', {class: 'chat-name'}, entry.from.name), menu, `: “${entry.said}”`] : entry.text;
       this.logList.append(h('li', {class: `log-entry ${entry.tone || ''}`, 'data-version': String(entry.version ?? '')}, text));
     }
     this.lastLog = log;
     this.lastLogRevision = log.revision;
-    this.lastModerating = moderating;
-
+    this.lastBlocksRevision = blocks.revision;
   }
 }
 

@@ -4,7 +4,7 @@
 import {h, icon, replaceKeepingFocus} from './dom.js';
 import {isTemporary} from './connection.js';
 import {colourOf, seatNames, seatNote} from './texts.js';
-import {moderateButton} from './moderation.js';
+import {playerButton} from './blocks.js';
 import {MAX_TURN_SECONDS, TURN_CHOICES, countdown, dateText, durationText, limitText, policyText} from './time.js';
 
 const STATUS_WORDS = {open: 'Open', playing: 'Playing', finished: 'Finished'};
@@ -437,7 +437,7 @@ export function renderWaitingRoom(app, table, container) {
     if (seat.kind === 'empty') who = h('span', {class: 'muted'}, 'Empty');
     else if (seat.kind === 'bot') who = h('span', {}, 'Bot (played by the server)');
     else {
-      who = h('span', {}, seat.player.name, moderateButton(app, seat.player, table.id), seat.player.id === me.id ? ' (you)' : '', table.host === seat.player.id ? ' · host' : '',
+      who = h('span', {}, seat.player.name, playerButton(app, seat.player, table.id), seat.player.id === me.id ? ' (you)' : '', table.host === seat.player.id ? ' · host' : '',
         seat.connected ? '' : h('span', {class: 'tag offline'}, 'offline'));
     }
     return h('li', {class: 'seat-row', 'data-testid': `seat-${seat.seat}`, 'data-kind': seat.kind},

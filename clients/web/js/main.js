@@ -7,6 +7,7 @@ import {AccountScreen, deviceName, roleText, signInForm} from './account.js';
 import {forgetIdentity, forgetToken, loadIdentity, nameBytes, saveIdentity} from './identity.js';
 import {EventLog, chatText} from './log.js';
 import {bannedText, noticeText} from './moderation.js';
+import {BlockList} from './blocks.js';
 import {LobbyScreen, mySeatAt, renderWaitingRoom} from './lobby.js';
 import {GameScreen} from './game.js';
 import {describeEvent, eventTone, formerSeat, involves, seatNames} from './texts.js';
@@ -21,6 +22,7 @@ class App {
     this.me = null;
     this.account = null;  // {username, role, session} when signed in to an account
     this.conn = new Connection(serverUrl());
+    this.blocks = new BlockList(this.conn, () => this.refreshScreen(this.currentTable));
     this.tables = new Map();
     this.games = new Map();
     this.lobbyTables = new Map();
@@ -234,6 +236,7 @@ class App {
     this.games.clear();
     this.lobbyTables.clear();
     this.spectating.clear();
+    this.blocks.forget();
     if (this.myGames !== null) this.myGames = [];
     Object.assign(this.history, {games: [], more: false, loaded: false, loading: false, error: null});
     this.currentTable = null;
@@ -245,8 +248,17 @@ class App {
     this.lobbyMore = more;
     for (const t of tables) if (this.tables.has(t.id)) this.tables.set(t.id, t);
     this.spectating.clear();
+    this.loadBlocks();
     await this.route();
     this.refreshMyGames();
+  }
+
+  // Whom this player blocks, so that the menu by a name offers Block or Unblock. Without
+  // it the menu offers Block to everyone, which the server still judges.
+  loadBlocks() {
+    this.blocks.load().catch((err) => {
+      if (err.code !== 'disconnected') this.toast(refusalText(err, 'Could not read your block list'));
+    });
   }
 
   // The first screen of a browser that has neither token nor name: a name makes a guest;

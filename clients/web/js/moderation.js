@@ -67,18 +67,9 @@ function choices(player, table) {
   return groups;
 }
 
-// The small button next to a name, for moderators, never on one's own name.
-export function moderateButton(app, player, tableId) {
-  if (!canModerate(app.account) || !player || !app.me || player.id === app.me.id) return null;
-  return h('button', {
-    type: 'button', class: 'mod-button', 'aria-label': `Moderate ${player.name}`, title: `Moderate ${player.name}`,
-    'aria-haspopup': 'dialog', 'data-testid': `moderate-${player.id}`,
-    onClick: (event) => openModeration(app, player, tableId, event.currentTarget),
-  }, '⚑');
-}
-
-// A modal dialog: what to do, why, then the request; Escape or Cancel closes it.
-function openModeration(app, player, tableId, opener) {
+// A modal dialog: what to do, why, then the request; Escape or Cancel closes it. Opened from
+// the menu by a player's name (blocks.js); focus goes back to `opener`.
+export function openModeration(app, player, tableId, opener) {
   const table = tableId === null || tableId === undefined ? null : app.tables.get(tableId);
   const groups = choices(player, table);
   const requests = new Map(groups.flatMap(([, items]) => items.map(([value, , request]) => [value, request])));

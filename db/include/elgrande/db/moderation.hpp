@@ -24,7 +24,7 @@ struct AuditEntry {
   std::int64_t id = 0;  // given by the database
   std::int64_t time = 0;
   std::int64_t moderator = 0;
-  std::string action;  // "mute", "unmute", "ban", "unban", "kick", "set_role"
+  std::string action;  // "mute", "unmute", "ban", "unban", "kick", "delete_chat", "set_role"
   std::int64_t player = 0;  // whom
   std::string detail;
   std::string reason;

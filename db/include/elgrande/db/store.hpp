@@ -92,6 +92,8 @@ struct ChatLine {
   std::optional<int> seat;  // none for a spectator
   std::string text;
   UnixMillis time = 0;
+  std::int64_t id = 0;   // 0: the database gives one
+  bool removed = false;  // by a moderator (schema 6): the text is gone
 };
 
 // The chat lines a table keeps to show whoever comes (back) to it.
@@ -162,6 +164,9 @@ class Store {
   Restored live_tables(UnixMillis finished_since);
 
   void add_chat(std::int64_t table, const ChatLine& line);
+  // A moderator removed the line: its text is gone for good.
+  void remove_chat(std::int64_t table, std::int64_t line, std::int64_t moderator);
+  std::int64_t max_chat_id();
   // The table's last `limit` lines, oldest first.
   std::vector<ChatLine> recent_chat(std::int64_t table, int limit);
 

@@ -1,0 +1,187 @@
+// The personal block list (protocol.md, player.block): the menu by another player's name
+// (Block or Unblock for everyone, Moderate… for moderators), the confirmation before a
+// block, and the account page's list. The server stops sending a blocked player's chat;
+// the lines already on screen are hidden here.
+
+import {h, replaceKeepingFocus} from './dom.js';
+import {refusalText} from './connection.js';
+import {canModerate, openModeration} from './moderation.js';
+
+// Whom this player blocks, as the server last said. `revision` tells screens to redraw.
+export class BlockList {
+  constructor(conn, changed) {
+    this.conn = conn;
+    this.changed = changed;
+    this.players = new Map();
+    this.loaded = false;
+    this.revision = 0;
+  }
+
+  has(id) {
+    return this.players.has(id);
+  }
+
+  get sorted() {
+    return [...this.players.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async load() {
+    const {players} = await this.conn.request('player.blocks');
+    this.players = new Map(players.map((p) => [p.id, p]));
+    this.loaded = true;
+    this.bump();
+  }
+
+  async block(player) {
+    await this.conn.request('player.block', {player: player.id});
+    this.players.set(player.id, {id: player.id, name: player.name});
+    this.bump();
+  }
+
+  async unblock(player) {
+    await this.conn.request('player.unblock', {player: player.id});
+    this.players.delete(player.id);
+    this.bump();
+  }
+
+  // Another identity has a list of its own.
+  forget() {
+    this.players.clear();
+    this.loaded = false;
+    this.revision++;
+  }
+
+  bump() {
+    this.revision++;
+    this.changed();
+  }
+}
+
+const BLOCK_MEANS = 'their chat is hidden from you, and they cannot join tables you host. They are not told.';
+
+// The small button by another player's name; none by one's own.
+export function playerButton(app, player, tableId) {
+  if (!player || !app.me || player.id === app.me.id) return null;
+  return h('button', {
+    type: 'button', class: 'player-button', 'aria-label': `Actions for ${player.name}`, title: `Actions for ${player.name}`,
+    'aria-haspopup': 'dialog', 'data-testid': `player-menu-${player.id}`,
+    onClick: (event) => openPlayerMenu(app, player, tableId, event.currentTarget),
+  }, '⋯');
+}
+
+// A modal dialog, so that focus stays in it and Escape closes it: first what may be done,
+// then, for a block, the confirmation. Focus goes back to the button when it closes.
+function openPlayerMenu(app, player, tableId, opener) {
+  const {name} = player;
+  let next = null;  // a dialog to open once this one is closed, instead of focusing the button
+  const body = h('div', {class: 'player-menu-body'});
+  const error = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': 'player-menu-error'});
+  const dialog = h('dialog', {class: 'mod-dialog player-dialog panel', 'aria-labelledby': 'player-menu-title', 'data-testid': 'player-menu'},
+    h('h2', {id: 'player-menu-title'}, name), body, error);
+
+  const send = async (button, action, done) => {
+    button.disabled = true;
+    error.hidden = true;
+    try {
+      await action();
+      dialog.close();
+      app.toast(done);
+    } catch (err) {
+      error.textContent = refusalText(err);
+      error.hidden = false;
+      button.disabled = false;
+    }
+  };
+  const close = h('button', {type: 'button', class: 'secondary', 'data-testid': 'player-menu-close', onClick: () => dialog.close()}, 'Close');
+
+  const confirmBlock = () => {
+    const yes = h('button', {
+      type: 'button', class: 'danger', 'aria-describedby': 'block-means', 'data-testid': 'block-confirm',
+      onClick: () => send(yes, () => app.blocks.block(player), `You blocked ${name}: ${BLOCK_MEANS}`),
+    }, `Block ${name}`);
+    replaceKeepingFocus(body,
+      h('p', {id: 'block-means', 'data-testid': 'block-means'}, `Block ${name}? Then ${BLOCK_MEANS}`),
+      h('div', {class: 'actions'}, yes,
+        h('button', {type: 'button', class: 'secondary', 'data-testid': 'block-cancel', onClick: () => dialog.close()}, 'Cancel')));
+    yes.focus();
+  };
+
+  const choices = [];
+  if (app.blocks.has(player.id)) {
+    const unblock = h('button', {
+      type: 'button', class: 'secondary', 'data-testid': 'unblock',
+      onClick: () => send(unblock, () => app.blocks.unblock(player), `You unblocked ${name}.`),
+    }, 'Unblock');
+    choices.push(h('p', {class: 'muted'}, `You block ${name}: ${BLOCK_MEANS}`), unblock);
+  } else {
+    choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'block', onClick: confirmBlock}, 'Block…'));
+  }
+  if (canModerate(app.account)) {
+    choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'moderate', onClick: () => {
+      next = () => openModeration(app, player, tableId, opener);
+      dialog.close();
+    }}, 'Moderate…'));
+  }
+  replaceKeepingFocus(body, h('div', {class: 'actions player-menu-choices'}, choices, close));
+
+  dialog.addEventListener('close', () => {
+    dialog.remove();
+    if (next) next();
+    else if (opener.isConnected) opener.focus();
+  });
+  document.body.append(dialog);
+  dialog.showModal();
+}
+
+// The account page's section, for guests and accounts alike: each blocked player with an
+// Unblock button.
+export class BlockedPlayers {
+  constructor(app) {
+    this.app = app;
+    this.shown = null;
+    this.error = null;
+    this.status = h('p', {class: 'ok', role: 'status', 'data-testid': 'blocks-status'});
+    this.box = h('div', {class: 'blocks-box', 'data-testid': 'blocks-box', tabindex: -1});
+    this.root = h('section', {class: 'panel blocks', 'aria-labelledby': 'blocks-title', 'data-testid': 'blocks'},
+      h('h2', {id: 'blocks-title'}, 'Blocked players'),
+      h('p', {class: 'muted'}, `Block someone from the ⋯ button by their name: ${BLOCK_MEANS}`),
+      this.status, this.box);
+    this.render();
+  }
+
+  async unblock(player) {
+    this.status.textContent = '';
+    this.error = null;
+    try {
+      await this.app.blocks.unblock(player);
+      this.status.textContent = `${player.name} is unblocked: you see their chat again, and they may join your tables.`;
+    } catch (err) {
+      this.error = refusalText(err, 'Could not unblock');
+    }
+    this.render();
+  }
+
+  // Redraws only on a change, as the account page's update runs on every table push.
+  render() {
+    const {blocks} = this.app;
+    const shown = `${blocks.revision}|${blocks.loaded}|${this.error}`;
+    if (shown === this.shown) return;
+    this.shown = shown;
+    const players = blocks.sorted;
+    let list;
+    if (!blocks.loaded && !players.length) list = h('p', {class: 'muted'}, 'Loading…');
+    else if (!players.length) list = h('p', {class: 'muted', 'data-testid': 'blocks-empty'}, 'You block nobody.');
+    else {
+      list = h('ul', {class: 'game-list', 'data-testid': 'blocked-list'}, players.map((p) => h('li', {class: 'blocked-row', 'data-testid': `blocked-${p.id}`},
+        h('strong', {class: 'table-main'}, p.name),
+        h('div', {class: 'table-actions'},
+          h('button', {
+            type: 'button', class: 'secondary small', 'aria-label': `Unblock ${p.name}`, 'data-testid': `unblock-${p.id}`,
+            onClick: () => this.unblock(p),
+          }, 'Unblock')))));
+    }
+    replaceKeepingFocus(this.box,
+      this.error ? h('p', {class: 'error', role: 'alert', 'data-testid': 'blocks-error'}, this.error) : null,
+      list);
+  }
+}
