@@ -4,12 +4,13 @@
 // starts a game with two bots and says a line in the chat; the admin signs in in a second
 // browser and watches the table from the lobby. The guest blocks the admin from the menu by
 // his chat name: his line goes from her page at once and his next one never comes; she
-// unblocks him from her account page. The admin mutes the guest for 10 minutes from the menu
+// unblocks him from her account page. The admin removes one of her lines from the menu on
+// it, with a reason: both pages show it removed in place, and she is told why. The admin mutes the guest for 10 minutes from the menu
 // by her chat name, with a reason; the guest is told why and until when,
 // and their next line is refused with the server's words; the guest renames themself, and
 // the admin's page shows the new name on the old chat line. The admin bans the guest, whose page
 // shows the welcome screen with the reason and says no hello again. Last, the admin's account
-// page lists the ban and the mute in the audit log. Screenshots go to $ELGRANDE_ARTIFACTS (moderation-*).
+// page lists the ban, the mute and the removed line in the audit log. Screenshots go to $ELGRANDE_ARTIFACTS (moderation-*).
 //
 //   ELGRANDE_SERVER=/path/to/elgrande-server node tests/browser/moderation.test.mjs
 //
@@ -132,6 +133,34 @@ async function blockAndUnblock(player, admin, adminId, tableId) {
   say('Ana unblocked him from her account page');
 }
 
+// The admin removes Ana's new line from the menu by her name on it, giving a reason.
+async function removeLine(admin, player, ana, tableId) {
+  await chat(player, 'Qué aburrido');
+  const entry = admin.locator('[data-testid=log] li.chat', {hasText: 'Qué aburrido'});
+  await entry.waitFor({timeout: 10_000});
+  const line = await entry.getAttribute('data-line');
+  await entry.locator(`[data-testid=player-menu-${ana}]`).click();
+  await admin.click('[data-testid=player-menu] [data-testid=remove-line]');
+  await admin.waitForSelector('[data-testid=mod-dialog][open]');
+  assert.equal(await admin.textContent('[data-testid=mod-line]'), '“Qué aburrido”');
+  assert.equal(await focused(admin), 'mod-reason', 'the reason has focus');
+  await admin.fill('[data-testid=mod-reason]', 'rude to the bots');
+  await admin.press('[data-testid=mod-reason]', 'Enter');
+  await admin.waitForSelector('.toast >> text=The line is removed for everyone at the table.', {timeout: 10_000});
+  const notice = player.locator('.toast', {hasText: 'removed one of your chat lines'});
+  await notice.waitFor({timeout: 10_000});
+  const text = await notice.textContent();
+  assert.match(text, new RegExp(`^A moderator removed one of your chat lines at “Moderation test” \\(table ${tableId}\\)\\. Reason given: “rude to the bots”\\.`), text);
+  for (const page of [player, admin]) {
+    const removed = page.locator(`[data-testid=log] li.chat.removed[data-line="${line}"]`);
+    await removed.waitFor({timeout: 10_000});
+    assert.match(await removed.textContent(), /^Ana⋯?: removed by a moderator$/, 'in place of the text; ⋯ is the menu by her name');
+    assert.equal(await logShows(page, 'Qué aburrido'), false, 'the removed text is gone');
+  }
+  await shot(player, 'moderation-0-line-removed');
+  say(`the admin removed Ana's line ${line}; both pages show it removed, and she is told "${text}"`);
+}
+
 // From the menu by the chat name: Escape closes the dialog; a reason is required.
 async function mute(page, ana) {
   const button = page.locator(`[data-testid=log] [data-testid=player-menu-${ana}]`).first();
@@ -217,10 +246,11 @@ async function auditLog(page) {
   const rows = page.locator('[data-testid=audit-table] tbody tr');
   await rows.first().waitFor({timeout: 10_000});
   const texts = await rows.allTextContents();
-  assert.equal(texts.length, 2, texts.join(' / '));
+  assert.equal(texts.length, 3, texts.join(' / '));
   assert.match(texts[0], /root.*ban.*Ana María.*insults/, texts[0]);
   assert.match(texts[1], /root.*mute.*Ana.*shouting at the table/, texts[1]);
-  say('the account page lists the ban and the mute in the audit log');
+  assert.match(texts[2], /root.*delete_chat.*Ana.*Qué aburrido.*rude to the bots/, texts[2]);
+  say('the account page lists the ban, the mute and the removed line in the audit log');
 }
 
 async function main() {
@@ -236,6 +266,7 @@ async function main() {
   const ana = (await storedIdentity(player)).id;
   const admin = await adminWatches(browser, url, tableId);
   await blockAndUnblock(player, admin, (await storedIdentity(admin)).id, tableId);
+  await removeLine(admin, player, ana, tableId);
   await mute(admin, ana);
   await mutedPlayer(player);
   checkProblems();

@@ -126,7 +126,7 @@ async function spectatorSeesBoardButNoHand(browser, url, tableId, chatBefore) {
     assert.equal(await page.locator('.player-card.me').count(), 0, 'a spectator has no seat');
     assert.equal(await page.locator('[data-testid=castillo-mine]').count(), 0, 'a spectator sees no castillo count');
     assert.notEqual(await page.getAttribute('[data-testid=decision]', 'data-kind'), 'power_card');
-    assert.equal(await page.locator('[data-testid^="player-"]').count(), 3, 'the spectator sees the three players');
+    assert.equal(await page.locator('.player-card[data-testid^="player-"]').count(), 3, 'the spectator sees the three players');
     // Said before they came: the server's chat history brings it.
     await page.waitForSelector(`[data-testid=log] li.chat:has-text("${chatBefore}")`, {timeout: 5000});
     await shot(page, '3-spectator');

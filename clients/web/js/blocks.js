@@ -1,6 +1,6 @@
 // The personal block list (protocol.md, player.block): the menu by another player's name
-// (Block or Unblock for everyone, Moderate… for moderators), the confirmation before a
-// block, and the account page's list. The server stops sending a blocked player's chat;
+// (Block or Unblock for everyone, Moderate… and, on a chat line, Remove this line… for
+// moderators), the confirmation before a block, and the account page's list. The server stops sending a blocked player's chat;
 // the lines already on screen are hidden here.
 
 import {h, replaceKeepingFocus} from './dom.js';
@@ -59,19 +59,24 @@ export class BlockList {
 
 const BLOCK_MEANS = 'their chat is hidden from you, and they cannot join tables you host. They are not told.';
 
-// The small button by another player's name; none by one's own.
-export function playerButton(app, player, tableId) {
-  if (!player || !app.me || player.id === app.me.id) return null;
+// The small button by another player's name. By one's own, only on a chat line
+// `{id, said}` that a moderator may remove.
+export function playerButton(app, player, tableId, line = null) {
+  if (!player || !app.me) return null;
+  const own = player.id === app.me.id;
+  if (own && !(line && canModerate(app.account))) return null;
+  const label = own ? 'Actions for your line' : `Actions for ${player.name}`;
   return h('button', {
-    type: 'button', class: 'player-button', 'aria-label': `Actions for ${player.name}`, title: `Actions for ${player.name}`,
+    type: 'button', class: 'player-button', 'aria-label': label, title: label,
     'aria-haspopup': 'dialog', 'data-testid': `player-menu-${player.id}`,
-    onClick: (event) => openPlayerMenu(app, player, tableId, event.currentTarget),
+    onClick: (event) => openPlayerMenu(app, player, tableId, line, event.currentTarget),
   }, '⋯');
 }
 
 // A modal dialog, so that focus stays in it and Escape closes it: first what may be done,
 // then, for a block, the confirmation. Focus goes back to the button when it closes.
-function openPlayerMenu(app, player, tableId, opener) {
+function openPlayerMenu(app, player, tableId, line, opener) {
+  const own = player.id === app.me.id;
   const {name} = player;
   let next = null;  // a dialog to open once this one is closed, instead of focusing the button
   const body = h('div', {class: 'player-menu-body'});
@@ -107,16 +112,23 @@ function openPlayerMenu(app, player, tableId, opener) {
   };
 
   const choices = [];
-  if (app.blocks.has(player.id)) {
+  // By one's own name (a moderator's chat line) there is nobody to block.
+  if (!own && app.blocks.has(player.id)) {
     const unblock = h('button', {
       type: 'button', class: 'secondary', 'data-testid': 'unblock',
       onClick: () => send(unblock, () => app.blocks.unblock(player), `You unblocked ${name}.`),
     }, 'Unblock');
     choices.push(h('p', {class: 'muted'}, `You block ${name}: ${BLOCK_MEANS}`), unblock);
-  } else {
+  } else if (!own) {
     choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'block', onClick: confirmBlock}, 'Block…'));
   }
-  if (canModerate(app.account)) {
+  if (canModerate(app.account) && line) {
+    choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'remove-line', onClick: () => {
+      next = () => openModeration(app, player, tableId, opener, line);
+      dialog.close();
+    }}, 'Remove this line…'));
+  }
+  if (canModerate(app.account) && !own) {
     choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'moderate', onClick: () => {
       next = () => openModeration(app, player, tableId, opener);
       dialog.close();

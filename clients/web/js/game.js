@@ -9,6 +9,7 @@ import {STALE_TEXT, UNAVAILABLE_TEXT, isStale, isTemporary, refusalText} from '.
 import {limitText, policyText} from './time.js';
 import {mySeatAt} from './lobby.js';
 import {playerButton} from './blocks.js';
+import {REMOVED_WORDS} from './log.js';
 
 export class GameScreen {
   constructor(app, tableId) {
@@ -409,13 +410,24 @@ export class GameScreen {
     }
     for (const entry of log.entries.slice(-200)) {
       if (entry.from && blocks.has(entry.from.id)) continue;
-      const menu = entry.from && entry.said !== undefined ? playerButton(this.app, entry.from, this.tableId) : null;
-      const text = menu ? [h('span', {class: 'chat-name'}, entry.from.name), menu, `: “${entry.said}”`] : entry.text;
-      this.logList.append(h('li', {class: `log-entry ${entry.tone || ''}`, 'data-version': String(entry.version ?? '')}, text));
+      // Lines stored by an older client may lack `said`: those keep their stored words.
+      const chat = entry.chat && entry.from && (entry.said !== undefined || entry.removed);
+      this.logList.append(chat ? this.chatLine(entry)
+        : h('li', {class: `log-entry ${entry.tone || ''}`, 'data-version': String(entry.version ?? '')}, entry.text));
     }
     this.lastLog = log;
     this.lastLogRevision = log.revision;
     this.lastBlocksRevision = blocks.revision;
+  }
+
+  // The name with its ⋯ menu (which can remove a line that still says something), then
+  // what was said, or that a moderator removed it.
+  chatLine(entry) {
+    const line = entry.removed || entry.line === undefined ? null : {id: entry.line, said: entry.said};
+    const menu = playerButton(this.app, entry.from, this.tableId, line);
+    const said = entry.removed ? [': ', h('span', {class: 'chat-removed muted'}, REMOVED_WORDS)] : `: “${entry.said}”`;
+    return h('li', {class: `log-entry chat${entry.removed ? ' removed' : ''}`, 'data-line': String(entry.line ?? '')},
+      h('span', {class: 'chat-name'}, entry.from.name), menu, said);
   }
 }
 

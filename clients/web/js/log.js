@@ -6,8 +6,15 @@ const MAX_ENTRIES = 400;
 const MAX_TABLES = 12;
 
 // A chat line as the log shows it.
-export function chatText(name, said) {
+function chatText(name, said) {
   return `${name}: “${said}”`;
+}
+
+export const REMOVED_WORDS = 'removed by a moderator';
+
+// A chat entry's text, whether it still says something or a moderator removed it.
+export function chatEntryText(entry) {
+  return entry.removed ? `${entry.from.name}: ${REMOVED_WORDS}` : chatText(entry.from.name, entry.said);
 }
 
 export class EventLog {
@@ -42,11 +49,23 @@ export class EventLog {
     for (const entry of this.entries) {
       if (!entry.chat || !entry.from || entry.from.id !== player.id || entry.from.name === player.name) continue;
       entry.from = {...entry.from, name: player.name};
-      entry.text = chatText(player.name, entry.said);
+      entry.text = chatEntryText(entry);
       changed = true;
     }
     if (changed) this.revision++;
     return changed;
+  }
+
+  // The chat line `id` (protocol.md, table.chat_removed) keeps its place but loses its
+  // text; false when this log does not show it, or shows it removed already.
+  removeLine(id) {
+    const entry = this.entries.find((e) => e.chat && e.line === id);
+    if (!entry || entry.removed) return false;
+    entry.removed = true;
+    delete entry.said;
+    entry.text = chatEntryText(entry);
+    this.revision++;
+    return true;
   }
 
   save() {

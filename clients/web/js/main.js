@@ -5,7 +5,7 @@ import {Connection, PROTOCOL_VERSION, isTemporary, refusalText, serverUrl} from 
 import {h, replaceKeepingFocus} from './dom.js';
 import {AccountScreen, deviceName, roleText, signInForm} from './account.js';
 import {forgetIdentity, forgetToken, loadIdentity, nameBytes, saveIdentity} from './identity.js';
-import {EventLog, chatText} from './log.js';
+import {EventLog, chatEntryText} from './log.js';
 import {bannedText, noticeText} from './moderation.js';
 import {BlockList} from './blocks.js';
 import {LobbyScreen, mySeatAt, renderWaitingRoom} from './lobby.js';
@@ -99,6 +99,12 @@ class App {
     });
     c.on('table.chat', (chat) => this.addChat(chat.table, [chat]));
     c.on('table.chat_history', ({table, lines}) => this.addChat(table, lines));
+    c.on('table.chat_removed', ({table, line}) => {
+      const log = this.logFor(table);
+      if (!log.removeLine(line)) return;
+      log.save();
+      this.refreshScreen(table);
+    });
     c.on('error', (err) => this.toast(refusalText(err, 'The server says')));
   }
 
@@ -681,16 +687,20 @@ class App {
   }
 
   // Chat lines the table's log does not show yet: a history after a reconnection repeats
-  // what this page (or its stored log) already has, and only what came after is new.
+  // what this page (or its stored log) already has, told apart by the line's id, and only
+  // what came after is new. A line removed meanwhile is shown removed.
   addChat(tableId, lines) {
     const log = this.logFor(tableId);
     const shown = log.entries.filter((entry) => entry.chat);
-    const known = new Set(shown.map((entry) => entry.chat));
+    const known = new Set(shown.map((entry) => entry.line));
     const last = Math.max(-1, ...shown.map((entry) => entry.time));
     for (const line of lines) {
-      const key = `${line.time}|${line.from.id}|${line.text}`;
-      if (line.time < last || known.has(key)) continue;
-      log.add(chatEntry(line, key));
+      if (known.has(line.id)) {
+        if (line.removed) log.removeLine(line.id);
+        continue;
+      }
+      if (line.time < last) continue;
+      log.add(chatEntry(line));
     }
     log.save();
     this.refreshScreen(tableId);
@@ -799,8 +809,11 @@ class App {
   }
 }
 
-function chatEntry(line, key) {
-  return {text: chatText(line.from.name, line.text), tone: 'chat', chat: key, time: line.time, from: line.from, said: line.text};
+function chatEntry(line) {
+  const entry = {tone: 'chat', chat: true, line: line.id, time: line.time, from: line.from};
+  if (line.removed) entry.removed = true;
+  else entry.said = line.text;
+  return {...entry, text: chatEntryText(entry)};
 }
 
 function finishedTable(table) {

@@ -31,6 +31,10 @@ export function noticeText(notice, table) {
       const name = table ? `“${table.name}” (table ${notice.table})` : `table ${notice.table}`;
       return {text: `A moderator took your seat at ${name}. ${reason} You may join it again.`};
     }
+    case 'delete_chat': {
+      const name = table ? `“${table.name}” (table ${notice.table})` : `table ${notice.table}`;
+      return {text: `A moderator removed one of your chat lines at ${name}. ${reason} Thank you for keeping the table friendly.`};
+    }
     case 'set_role':
       return {text: `An administrator made you ${ROLE_WORDS[notice.role] || notice.role}. ${reason}`};
     default:
@@ -46,8 +50,12 @@ export function bannedText(detail) {
 }
 
 // The choices of the dialog, grouped: [group, [[value, label, request]]]. `request(reason)`
-// gives [type, payload, what the answer means].
-function choices(player, table) {
+// gives [type, payload, what the answer means]. For a chat line, removing it is the one choice.
+function choices(player, table, tableId, line) {
+  if (line) {
+    return [['Chat', [['delete-chat', 'Remove this line',
+      (reason) => ['mod.delete_chat', {table: tableId, line: line.id, reason}, 'The line is removed for everyone at the table.']]]]];
+  }
   const mute = (minutes, span) => [`mute-${minutes}`, minutes ? `Mute for ${span}` : 'Unmute',
     (reason) => ['mod.mute', {player: player.id, minutes, reason},
       minutes ? `${player.name} is muted for ${span}.` : `${player.name} may chat again.`]];
@@ -68,10 +76,11 @@ function choices(player, table) {
 }
 
 // A modal dialog: what to do, why, then the request; Escape or Cancel closes it. Opened from
-// the menu by a player's name (blocks.js); focus goes back to `opener`.
-export function openModeration(app, player, tableId, opener) {
+// the menu by a player's name (blocks.js); focus goes back to `opener`. With a chat `line`
+// ({id, said}) it only removes that line, and quotes it instead of offering a choice.
+export function openModeration(app, player, tableId, opener, line = null) {
   const table = tableId === null || tableId === undefined ? null : app.tables.get(tableId);
-  const groups = choices(player, table);
+  const groups = choices(player, table, tableId, line);
   const requests = new Map(groups.flatMap(([, items]) => items.map(([value, , request]) => [value, request])));
   const action = h('select', {id: 'mod-action', 'data-testid': 'mod-action'},
     groups.map(([label, items]) => h('optgroup', {label}, items.map(([value, text]) => h('option', {value}, text)))));
@@ -80,7 +89,7 @@ export function openModeration(app, player, tableId, opener) {
     maxlength: REASON_BYTES,
   });
   const error = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': 'mod-error'});
-  const submit = h('button', {type: 'submit', class: 'primary', 'data-testid': 'mod-submit'}, 'Apply');
+  const submit = h('button', {type: 'submit', class: 'primary', 'data-testid': 'mod-submit'}, line ? 'Remove' : 'Apply');
   const dialog = h('dialog', {class: 'mod-dialog panel', 'aria-labelledby': 'mod-title', 'data-testid': 'mod-dialog'},
     h('form', {class: 'account-form', novalidate: true, onSubmit: async (event) => {
       event.preventDefault();
@@ -107,8 +116,8 @@ export function openModeration(app, player, tableId, opener) {
         submit.disabled = false;
       }
     }},
-    h('h2', {id: 'mod-title'}, `Moderate ${player.name}`),
-    h('label', {for: 'mod-action'}, 'Action'), action,
+    h('h2', {id: 'mod-title'}, line ? `Remove a line of ${player.name}` : `Moderate ${player.name}`),
+    line ? h('blockquote', {class: 'mod-line', 'data-testid': 'mod-line'}, `“${line.said}”`) : [h('label', {for: 'mod-action'}, 'Action'), action],
     h('label', {for: 'mod-reason'}, 'Reason'), reason,
     h('span', {class: 'note muted', id: 'mod-reason-hint'}, `${player.name} is shown it. 1 to ${REASON_BYTES} bytes.`),
     error,
@@ -120,7 +129,7 @@ export function openModeration(app, player, tableId, opener) {
   });
   document.body.append(dialog);
   dialog.showModal();
-  action.focus();
+  (line ? reason : action).focus();
 }
 
 // The account page's section for admins: admin.audit, newest first, "Older" pages back.
