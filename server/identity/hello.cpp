@@ -30,11 +30,9 @@ void finish_hello(const Services& services, Client& client, const std::optional<
     return client.resume_reading();
   }
   if (renamed) {
-    // The new name everywhere at once: the player's tables, and those this connection watches.
-    for (const auto& table : services.tables->tables_of(player->id)) table->player_renamed(*player);
-    for (const TableId watched : client.watching) {
-      if (const auto table = services.tables->find(watched)) table->player_renamed(*player);
-    }
+    // The new name everywhere at once: each table checks whether the player sits there or
+    // has lines in its chat (renames are rare; a table with neither does nothing).
+    for (const auto& table : services.tables->all()) table->player_renamed(*player);
   }
   spdlog::debug("hello from player {} ({})", player->id, player->name);
   protocol::Json answer{{"protocol", protocol::kProtocolVersion},

@@ -246,6 +246,14 @@ void TableDirectory::push(const std::string& message) {
   for (const auto& subscriber : receivers) subscriber->deliver(shared);
 }
 
+std::vector<std::shared_ptr<Table>> TableDirectory::all() const {
+  std::vector<std::shared_ptr<Table>> tables;
+  const std::lock_guard lock(mutex_);
+  tables.reserve(tables_.size());
+  for (const auto& [id, table] : tables_) tables.push_back(table);
+  return tables;
+}
+
 void TableDirectory::close_all() {
   std::map<TableId, std::shared_ptr<Table>> tables;
   {

@@ -82,6 +82,8 @@ class TableDirectory {
 
   // The tables a player sits or sat at (a seat resigned or lost to timeouts stays).
   std::vector<std::shared_ptr<Table>> tables_of(PlayerId player) const;
+  // Every table, for the rare news that concerns any of them (a rename).
+  std::vector<std::shared_ptr<Table>> all() const;
 
   // Tables the player hosts that have not finished, for the cap on open tables.
   std::size_t hosted_unfinished(PlayerId host) const;

@@ -299,7 +299,7 @@ TEST_CASE("a new name shows at once on the seat and on old chat lines, without a
 
   // Whoever comes later reads the old line under the new name.
   WsClient cid(server.address(), server.port());
-  hello(cid, "Cid");
+  const Json cid_hello = hello(cid, "Cid");
   std::vector<Json> pushes;
   REQUIRE(request(cid, "table.spectate", {{"table", table}}, &pushes)["type"] == "table.spectate.ok");
   Json history;
@@ -309,4 +309,11 @@ TEST_CASE("a new name shows at once on the seat and on old chat lines, without a
   if (history.is_null()) history = push(cid, "table.chat_history");
   REQUIRE(history["lines"].size() == 1);
   CHECK(history["lines"][0]["from"]["name"] == "Anita");
+
+  // A spectator's line too, renamed from another connection that watches nothing.
+  REQUIRE(request(cid, "table.chat", {{"table", table}, {"text", "just watching"}})["type"] == "table.chat.ok");
+  WsClient cid_phone(server.address(), server.port());
+  REQUIRE(request(cid_phone, "hello", {{"protocol", 1}, {"token", cid_hello["token"]}, {"name", "Cidinho"}})["type"] ==
+          "hello.ok");
+  CHECK(push(bea, "player.renamed")["player"]["name"] == "Cidinho");
 }
