@@ -19,26 +19,10 @@ Json sign_up(WsClient& client, const std::string& username, const std::string& p
   return request(client, "account.sign_up", {{"username", username}, {"password", password}, {"device", "laptop"}});
 }
 
-Json sign_in(WsClient& client, const std::string& username, const std::string& password,
-             const std::string& device = "phone") {
-  return request(client, "account.sign_in",
-                 {{"protocol", 1}, {"username", username}, {"password", password}, {"device", device}});
-}
-
 SpawnOptions reading(std::string input) {
   SpawnOptions options;
   options.standard_input = std::move(input);
   return options;
-}
-
-// Reads until the server closes the connection; the close frame's code.
-std::uint16_t closed_with(WsClient& client) {
-  for (int i = 0; i < 1000; ++i) {
-    const WsReceived received = client.read_any();
-    if (received.error) return client.close_code();
-  }
-  FAIL("the connection stayed open");
-  return 0;
 }
 
 // A table of Ana's with two server bots, started: the game waits for one of its seats.

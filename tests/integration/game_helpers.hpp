@@ -151,6 +151,21 @@ inline Json push(WsClient& client, const std::string& type) {
   return {};
 }
 
+inline Json sign_in(WsClient& client, const std::string& username, const std::string& password,
+                    const std::string& device = "phone") {
+  return request(client, "account.sign_in",
+                 {{"protocol", 1}, {"username", username}, {"password", password}, {"device", device}});
+}
+
+// Reads until the server closes the connection; the close frame's code.
+inline std::uint16_t closed_with(WsClient& client) {
+  for (int i = 0; i < 1000; ++i) {
+    if (client.read_any().error) return client.close_code();
+  }
+  FAIL("the connection stayed open");
+  return 0;
+}
+
 inline std::string code_of(const Json& message) {
   if (message.value("type", "") != "error") return "not an error: " + message.dump();
   return message["payload"].value("code", "");

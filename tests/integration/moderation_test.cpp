@@ -12,22 +12,9 @@ using namespace elgrande::test;
 namespace {
 
 
-Json sign_in(WsClient& client, const std::string& username, const std::string& password) {
-  return request(client, "account.sign_in", {{"protocol", 1}, {"username", username}, {"password", password}});
-}
-
-std::uint16_t closed_with(WsClient& client) {
-  for (int i = 0; i < 1000; ++i) {
-    if (client.read_any().error) return client.close_code();
-  }
-  FAIL("the connection stayed open");
-  return 0;
-}
-
 struct Community {
   TempDir dir;
   std::unique_ptr<ServerProcess> server;
-  std::int64_t admin_id = 0;
 
   Community() {
     SpawnOptions admin_password;
