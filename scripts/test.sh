@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs the whole suite
-# twice: optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer; then builds
+# twice: optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer (without the
+# browser tests, which check the web client); then builds
 # the libFuzzer targets with clang and runs each a few seconds (docs/fuzzing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -290,8 +290,10 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
   finished_replaced["replace_after"] = 3;
   finished_replaced["seats"][2] = {{"seat", 2}, {"kind", "bot"}, {"player", player(12, "Bea")}, {"replaced", true},
                                    {"timeouts", 3}};
-  const Json chat_line = {{"from", player(11, "Ana")}, {"seat", 0}, {"text", "¡Hola!"}, {"time", 1795328400000}};
-  const Json spectator_line = {{"from", player(12, "Bea")}, {"text", "watching"}, {"time", 1795328400001}};
+  const Json chat_line = {
+      {"id", 501}, {"from", player(11, "Ana")}, {"seat", 0}, {"text", "¡Hola!"}, {"time", 1795328400000}};
+  const Json spectator_line = {{"id", 502}, {"from", player(12, "Bea")}, {"text", "watching"}, {"time", 1795328400001}};
+  const Json removed_line = {{"id", 503}, {"from", player(12, "Bea")}, {"removed", true}, {"time", 1795328400002}};
 
   const std::vector<Json> messages = {
       reply("hello", {{"protocol", 1},
@@ -340,12 +342,16 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
       push("table.update", {{"table", resigned}}),
       push("table.update", {{"table", table("finished", 2, true)}}),
       push("game.over", {{"table", kTableId}, {"result", {{"scores", {50, 61, 61}}, {"winners", {1, 2}}}}}),
-      push("table.chat", {{"table", kTableId}, {"from", player(11, "Ana")}, {"seat", 0}, {"text", "¡Hola!"},
-                          {"time", 1795328400000}}),
-      push("table.chat", {{"table", kTableId}, {"from", player(12, "Bea")}, {"text", "watching"},
+      push("table.chat", {{"table", kTableId}, {"id", 501}, {"from", player(11, "Ana")}, {"seat", 0},
+                          {"text", "¡Hola!"}, {"time", 1795328400000}}),
+      push("table.chat", {{"table", kTableId}, {"id", 502}, {"from", player(12, "Bea")}, {"text", "watching"},
                           {"time", 1795328400000}}),
       push("table.chat_history", {{"table", kTableId}, {"lines", {chat_line}}}),
-      push("table.chat_history", {{"table", kTableId}, {"lines", {chat_line, spectator_line}}}),
+      push("table.chat_history", {{"table", kTableId}, {"lines", {chat_line, spectator_line, removed_line}}}),
+      push("table.chat_removed", {{"table", kTableId}, {"line", 503}}),
+      push("player.renamed", {{"table", kTableId}, {"player", player(11, "Anita")}}),
+      push("moderation.notice", {{"action", "mute"}, {"reason", "shouting"}, {"until", 1795328400000}}),
+      push("moderation.notice", {{"action", "kick"}, {"table", kTableId}, {"reason", "seat squatting"}}),
       push("lobby.table", {{"table", table("open")}}),
       push("lobby.table", {{"table", table("finished", 3)}}),
       push("lobby.table_removed", {{"table", kTableId}}),
@@ -545,14 +551,18 @@ TEST_CASE("the server schema refuses broken tables and replies") {
   require_invalid(reply("table.join", {{"table", table("open")}}), "server");
   require_invalid(reply("table.start", {{"table", table("playing")}}), "server");
 
-  const Json chat = push("table.chat", {{"table", kTableId}, {"from", player(11, "Ana")}, {"text", "hi"}, {"time", 1}});
+  const Json chat =
+      push("table.chat", {{"table", kTableId}, {"id", 9}, {"from", player(11, "Ana")}, {"text", "hi"}, {"time", 1}});
   require_valid(chat, "server");
+  require_invalid(with(chat, "/payload/id", std::nullopt), "server");
+  require_invalid(with(chat, "/payload/removed", Json(true)), "server");  // a removed line has no text
+  require_valid(with(with(chat, "/payload/removed", Json(true)), "/payload/text", std::nullopt), "server");
   require_invalid(with(chat, "/payload/from", std::nullopt), "server");
   require_invalid(with(chat, "/payload/text", Json("")), "server");
   require_invalid(with(chat, "/payload/time", Json(-1)), "server");
   require_invalid(with(chat, "/payload/table", std::nullopt), "server");
 
-  const Json line = {{"from", player(11, "Ana")}, {"text", "hi"}, {"time", 1}};
+  const Json line = {{"id", 9}, {"from", player(11, "Ana")}, {"text", "hi"}, {"time", 1}};
   const Json history = push("table.chat_history", {{"table", kTableId}, {"lines", {line}}});
   require_valid(history, "server");
   require_invalid(with(history, "/payload/lines", Json::array()), "server");  // sent only when there is chat
