@@ -47,13 +47,6 @@ std::optional<std::string> read_device(const Json& payload, Fields& fields) {
   return std::nullopt;
 }
 
-bool storage_refuses(const Services& services, Client& client, const Request& request) {
-  if (services.storage->accepting()) return false;
-  refuse(services, client, ErrorCode::unavailable, "the server cannot save changes at the moment; try again shortly",
-         request.envelope.id);
-  return true;
-}
-
 // Refuses a password check while the name or the address has failed too often.
 bool throttled(const Services& services, Client& client, const Request& request, std::string_view username) {
   const auto wait = services.sign_in_throttle->wait(username, client.address, std::chrono::steady_clock::now());
@@ -139,7 +132,7 @@ void sign_up(const Services& services, Client& client, Request& request) {
   if (services.accounts->of(client.player->id)) {
     return refuse(services, client, ErrorCode::wrong_state, "you have an account already", request.envelope.id);
   }
-  if (storage_refuses(services, client, request)) return;
+  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
   if (!services.accounts->hold(fields.username)) {
     return refuse(services, client, ErrorCode::name_taken, "the username " + fields.username + " is taken",
                   request.envelope.id);
@@ -174,7 +167,7 @@ void sign_in(const Services& services, Client& client, Request& request) {
     if (wrong) return refuse(services, client, ErrorCode::bad_payload, *wrong, request.envelope.id);
   }
   if (throttled(services, client, request, fields.username)) return;
-  if (storage_refuses(services, client, request)) return;
+  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
   hash_off_strand(services, client, request, [&services, connection = client.self(), request,
                                               fields = std::move(fields)]() mutable {
     // An unknown username costs a check against the decoy, so that it answers as slowly as
@@ -230,7 +223,7 @@ void end_sessions(const Services& services, Client& client, Request& request) {
     return refuse(services, client, ErrorCode::bad_payload,
                   "give either session (a session id) or which (\"others\" or \"all\")", request.envelope.id);
   }
-  if (storage_refuses(services, client, request)) return;
+  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
   const auto answer = [&services, connection = client.self(), request](bool saved) {
     connection->post([&services, connection, request, saved] {
       if (!saved) {
@@ -262,7 +255,7 @@ void change_password(const Services& services, Client& client, Request& request)
     return refuse(services, client, ErrorCode::bad_payload, "new_password: " + *why_not, request.envelope.id);
   }
   if (throttled(services, client, request, account->username)) return;
-  if (storage_refuses(services, client, request)) return;
+  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
   hash_off_strand(services, client, request, [&services, connection = client.self(), request, account = *account,
                                               keep = client.session, fields = std::move(fields)] {
     if (!verify_password(account.password_hash, fields.password)) {

@@ -11,6 +11,7 @@
 #include "identity/hello.hpp"
 #include "presence/presence.hpp"
 #include "tables/directory.hpp"
+#include "storage/storage.hpp"
 #include "tables/lobby_requests.hpp"
 
 namespace elgrande::server {
@@ -67,6 +68,14 @@ const std::unordered_map<std::string_view, Route>& routes() {
 const Route* route_for(std::string_view type) {
   const auto found = routes().find(type);
   return found == routes().end() ? nullptr : &found->second;
+}
+
+bool refuse_while_storage_refuses(const Services& services, Client& client,
+                                  const std::optional<protocol::RequestId>& id) {
+  if (services.storage->accepting()) return false;
+  refuse(services, client, ErrorCode::unavailable,
+         "the server cannot save changes at the moment; nothing changed, try again shortly", id);
+  return true;
 }
 
 void dispatch(const Services& services, Client& client, std::string_view text,

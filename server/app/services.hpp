@@ -70,6 +70,11 @@ struct Services {
   TableFactory* table_factory = nullptr;
 };
 
+// Whether changes are refused now because storage cannot take them (a failing disk, a full
+// queue); if so, `client` is answered `unavailable`. Asked before anything is changed.
+bool refuse_while_storage_refuses(const Services& services, Client& client,
+                                  const std::optional<protocol::RequestId>& id);
+
 // Answers `client` with an error and counts it.
 inline void refuse(const Services& services, Client& client, protocol::ErrorCode code, std::string_view message,
                    const std::optional<protocol::RequestId>& id = std::nullopt) {

@@ -136,10 +136,7 @@ void hello(const Services& services, Client& client, Request& request) {
   }
   if (!player || renamed) {
     // A new identity or a new name is saved before hello.ok hands it out.
-    if (!services.storage->accepting()) {
-      return refuse(services, client, ErrorCode::unavailable,
-                    "the server cannot save changes at the moment; try again shortly", id);
-    }
+    if (refuse_while_storage_refuses(services, client, id)) return;
     if (!player && !services.new_identity_quota->take(client.address, std::chrono::steady_clock::now())) {
       spdlog::debug("refused a new identity to {}: {} made within the hour", client.address,
                    services.new_identity_quota->per_hour());

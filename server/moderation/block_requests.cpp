@@ -22,10 +22,7 @@ void set_block(const Services& services, Client& client, const Request& request,
   if (!services.identities->find(other)) {
     return refuse(services, client, ErrorCode::not_found, "no such player", request.envelope.id);
   }
-  if (!services.storage->accepting()) {
-    return refuse(services, client, ErrorCode::unavailable, "the server cannot save changes at the moment",
-                  request.envelope.id);
-  }
+  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
   services.block_lists->set(
       client.player->id, other, blocked,
       [&services, connection = client.self(), id = request.envelope.id, type = request.envelope.type](bool saved) {

@@ -36,6 +36,20 @@ bool allowed(const Services& services, Client& client, const Request& request, R
   return false;
 }
 
+// The reason the person concerned is shown, or a refusal.
+std::optional<std::string> read_reason(const Services& services, Client& client, const Request& request) {
+  const auto reason = request.envelope.payload.find("reason");
+  if (reason == request.envelope.payload.end() || !reason->is_string()) {
+    refuse(services, client, ErrorCode::bad_payload, "reason: required, shown to the player", request.envelope.id);
+    return std::nullopt;
+  }
+  if (const auto why_not = why_not_a_name(reason->get_ref<const std::string&>(), kMaxReasonBytes)) {
+    refuse(services, client, ErrorCode::bad_payload, "reason: " + *why_not, request.envelope.id);
+    return std::nullopt;
+  }
+  return reason->get<std::string>();
+}
+
 struct Target {
   Player player;
   std::string reason;
@@ -51,15 +65,8 @@ std::optional<Target> read_target(const Services& services, Client& client, cons
     refuse(services, client, ErrorCode::bad_payload, "player: must be a player id", id);
     return std::nullopt;
   }
-  const auto reason = payload.find("reason");
-  if (reason == payload.end() || !reason->is_string()) {
-    refuse(services, client, ErrorCode::bad_payload, "reason: required, shown to the player", id);
-    return std::nullopt;
-  }
-  if (const auto why_not = why_not_a_name(reason->get_ref<const std::string&>(), kMaxReasonBytes)) {
-    refuse(services, client, ErrorCode::bad_payload, "reason: " + *why_not, id);
-    return std::nullopt;
-  }
+  const std::optional<std::string> reason = read_reason(services, client, request);
+  if (!reason) return std::nullopt;
   const auto found = services.identities->find(player->get<PlayerId>());
   if (!found) {
     refuse(services, client, ErrorCode::not_found, "no such player", id);
@@ -73,7 +80,7 @@ std::optional<Target> read_target(const Services& services, Client& client, cons
     refuse(services, client, ErrorCode::forbidden, "only an admin acts on a moderator or an admin", id);
     return std::nullopt;
   }
-  return Target{*found, reason->get<std::string>()};
+  return Target{*found, *reason};
 }
 
 db::AuditEntry audit_entry(const Client& client, std::string action, const Target& target, std::string detail) {
@@ -102,10 +109,7 @@ std::string close_reason(std::string text) {
 // Saves a sanction (or its lifting), answers, and tells the player.
 void sanction(const Services& services, Client& client, const Request& request, const Target& target,
               SanctionKind kind, std::optional<Sanction> sanction) {
-  if (!services.storage->accepting()) {
-    return refuse(services, client, ErrorCode::unavailable, "the server cannot save changes at the moment",
-                  request.envelope.id);
-  }
+  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
   const std::string action = sanction ? std::string(to_string(kind)) : "un" + std::string(to_string(kind));
   services.sanctions->set(
       target.player.id, kind, sanction, audit_entry(client, action, target, detail_of(sanction)),
@@ -175,14 +179,7 @@ void kick(const Services& services, Client& client, Request& request) {
 }
 
 void delete_chat(const Services& services, Client& client, Request& request) {
-  if (!allowed(services, client, request, Role::moderator)) return;
-  const auto reason = request.envelope.payload.find("reason");
-  if (reason == request.envelope.payload.end() || !reason->is_string()) {
-    return refuse(services, client, ErrorCode::bad_payload, "reason: required, shown to the player", request.envelope.id);
-  }
-  if (const auto why_not = why_not_a_name(reason->get_ref<const std::string&>(), kMaxReasonBytes)) {
-    return refuse(services, client, ErrorCode::bad_payload, "reason: " + *why_not, request.envelope.id);
-  }
+  if (!allowed(services, client, request, Role::moderator) || !read_reason(services, client, request)) return;
   forward_to_table(services, client, request, &Table::remove_chat);
 }
 
@@ -202,10 +199,7 @@ void set_role(const Services& services, Client& client, Request& request) {
     return refuse(services, client, ErrorCode::wrong_state, "only accounts have roles; this player is a guest",
                   request.envelope.id);
   }
-  if (!services.storage->accepting()) {
-    return refuse(services, client, ErrorCode::unavailable, "the server cannot save changes at the moment",
-                  request.envelope.id);
-  }
+  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
   services.accounts->set_role(
       target->player.id, *role, audit_entry(client, "set_role", *target, std::string(to_string(*role))),
       [&services, connection = client.self(), id = request.envelope.id, type = request.envelope.type,

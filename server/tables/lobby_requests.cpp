@@ -43,11 +43,7 @@ void create_table(const Services& services, Client& client, Request& request) {
                       " tables that have not finished, as many as one player may; finish or leave one first",
                   request.envelope.id);
   }
-  if (!services.storage->accepting()) {
-    return refuse(services, client, ErrorCode::unavailable,
-                  "the server cannot save changes at the moment; nothing changed, try again shortly",
-                  request.envelope.id);
-  }
+  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
   const auto table = services.table_factory->create(TableSpec::hosted_by(*client.player, std::move(config.value())),
                                                     client.self(), request.envelope.id);
   spdlog::debug("player {} created table {}", client.player->id, table->id());
