@@ -39,6 +39,8 @@ std::optional<std::string> percent_decode(std::string_view text) {
 std::optional<std::filesystem::path> resolve_static_file(const std::filesystem::path& web_root,
                                                          std::string_view target) {
   target = target.substr(0, target.find_first_of("?#"));
+  // A path begins with a literal '/'; an encoded one ("%2F...") is not a path.
+  if (!target.starts_with('/')) return std::nullopt;
   // Decoding first means "%2e%2e" is checked as the ".." it stands for.
   const std::optional<std::string> path = percent_decode(target);
   if (!path || !path->starts_with('/')) return std::nullopt;

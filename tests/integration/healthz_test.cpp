@@ -69,7 +69,8 @@ TEST_CASE("The server answers health checks and static files and stops on SIGTER
   CHECK(http_request(server, http::verb::get, "/board.svg")[http::field::content_type] ==
         "image/svg+xml");
 
-  for (const char* escape : {"/../secret.txt", "/%2e%2e/secret.txt", "/js/..%2f..%2fsecret.txt"}) {
+  for (const char* escape :
+       {"/../secret.txt", "/%2e%2e/secret.txt", "/js/..%2f..%2fsecret.txt", "%2Fboard.svg"}) {
     INFO(escape);
     const HttpResponse refused = http_request(server, http::verb::get, escape);
     CHECK(refused.result() == http::status::bad_request);
