@@ -50,7 +50,9 @@ GameState new_game(const Options& options, std::uint64_t seed, Events* events) {
     s.rng.shuffle(s.automa.region_deck);
   }
 
-  s.first_player = static_cast<Seat>(s.rng.below(static_cast<std::uint32_t>(options.players)));
+  s.first_player = options.first_player >= 0
+                       ? static_cast<Seat>(options.first_player)
+                       : static_cast<Seat>(s.rng.below(static_cast<std::uint32_t>(options.players)));
   started.first_player = s.first_player;
   ev.push_back(to_all(started));
   start_round(s, options.short_game ? 2 : 1, ev);

@@ -9,6 +9,7 @@ std::optional<std::string> check(const Options& o) {
   if (o.automa && o.players != 2) return "the automa plays only in 2-player games";
   if (o.four_stacks && o.players != 3 && !o.automa)
     return "four stacks is a 3-player option (the 2-player automa game always merges them)";
+  if (o.first_player < -1 || o.first_player >= o.players) return "first_player must be one of the seats";
   return std::nullopt;
 }
 

@@ -64,6 +64,9 @@ Options read_options(const Reader& r) {
   options.short_game = r.field("short_game").boolean();
   options.automa = r.field("automa").boolean();
   options.four_stacks = r.field("four_stacks").boolean();
+  if (const auto first = r.optional_field("first_player")) {
+    options.first_player = static_cast<int>(first->integer(0, options.players - 1));
+  }
   if (const auto problem = check(options)) r.fail(*problem);
   return options;
 }
@@ -71,10 +74,12 @@ Options read_options(const Reader& r) {
 }  // namespace detail
 
 Json to_json(const Options& options) {
-  return {{"players", options.players},
-          {"short_game", options.short_game},
-          {"automa", options.automa},
-          {"four_stacks", options.four_stacks}};
+  Json json{{"players", options.players},
+            {"short_game", options.short_game},
+            {"automa", options.automa},
+            {"four_stacks", options.four_stacks}};
+  if (options.first_player >= 0) json["first_player"] = options.first_player;
+  return json;
 }
 
 Decoded<Options> options_from_json(const Json& json) {

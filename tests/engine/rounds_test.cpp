@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <set>
 #include <vector>
 
 #include "builder.hpp"
@@ -69,6 +70,22 @@ Options with(Options o, bool short_game, bool four_stacks) {
 // ---------------------------------------------------------------------------------------
 // Power cards and turn order
 // ---------------------------------------------------------------------------------------
+
+TEST_CASE("A tournament's seat order decides the first player, and without it the seed draws one", "[rounds]") {
+  std::set<Seat> drawn;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    Options options;
+    options.players = 4;
+    drawn.insert(new_game(options, seed).first_player);
+    options.first_player = 2;
+    CHECK(new_game(options, seed).first_player == 2);
+  }
+  CHECK(drawn.size() == 4);
+  Options wrong;
+  wrong.players = 3;
+  wrong.first_player = 3;
+  CHECK(check(wrong));
+}
 
 SCENARIO("Power cards: played clockwise from the first player, every value different", "[rounds][power]") {
   GIVEN("a new 4-player game") {

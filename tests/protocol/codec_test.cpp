@@ -363,7 +363,8 @@ TEST_CASE("parse_json refuses malformed text and deep nesting") {
 
 TEST_CASE("options round-trip and are checked") {
   for (const Options& options : {Options{}, Options{2, true, true, true},
-                                 Options{3, false, false, true}, Options{5, true, false, false}}) {
+                                 Options{3, false, false, true}, Options{5, true, false, false},
+                                 Options{4, false, false, false, 3}}) {
     const Json json = protocol::to_json(options);
     const auto decoded = protocol::options_from_json(json);
     REQUIRE(decoded.ok());
@@ -377,6 +378,8 @@ TEST_CASE("options round-trip and are checked") {
         R"({"players":4,"short_game":false,"automa":false,"four_stacks":true})",
         R"({"players":"4","short_game":false,"automa":false,"four_stacks":false})",
         R"({"players":4,"short_game":0,"automa":false,"four_stacks":false})", R"({"players":4})",
+        R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"first_player":3})",
+        R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"first_player":-1})",
         R"([4])"}) {
     INFO(text);
     const auto decoded = protocol::options_from_json(Json::parse(text));
