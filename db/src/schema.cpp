@@ -169,11 +169,80 @@ CREATE TABLE blocks (
 ) WITHOUT ROWID;
 )sql";
 
+// Tournaments (docs/tournaments.md): the event with its settings and seed, its entrants, and
+// its rounds with their boards (each a table of the tables above) and byes. A round is a
+// function of the seed and the results stored before it, so anyone can recompute it.
+constexpr std::string_view kVersion7 = R"sql(
+CREATE TABLE tournaments (
+  id          INTEGER PRIMARY KEY,
+  name        TEXT NOT NULL,
+  director    INTEGER NOT NULL REFERENCES players(id),  -- who created it and runs it
+  settings    TEXT NOT NULL,  -- JSON: format and stages, table sizes, points, tie-breaks, game, clock, windows
+  seed        INTEGER NOT NULL,  -- public: every round can be recomputed from it and the results
+  status      TEXT NOT NULL CHECK (status IN ('registering', 'running', 'paused', 'finished', 'cancelled')),
+  created_at  INTEGER NOT NULL,
+  started_at  INTEGER,
+  finished_at INTEGER
+);
+
+CREATE TABLE entrants (
+  tournament    INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+  player        INTEGER NOT NULL REFERENCES players(id),
+  registered_at INTEGER NOT NULL,
+  checked_in_at INTEGER,
+  status        TEXT NOT NULL
+                CHECK (status IN ('registered', 'playing', 'withdrawn', 'disqualified', 'removed')),
+  reason        TEXT NOT NULL DEFAULT '',  -- why withdrawn, disqualified or removed
+  PRIMARY KEY (tournament, player)
+) WITHOUT ROWID;
+CREATE INDEX entrants_by_player ON entrants(player);
+
+CREATE TABLE tournament_rounds (
+  tournament  INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+  round       INTEGER NOT NULL,  -- 1, 2, ...
+  stage       INTEGER NOT NULL,  -- which of the settings' stages it belongs to, from 0
+  started_at  INTEGER NOT NULL,
+  finished_at INTEGER,
+  PRIMARY KEY (tournament, round)
+) WITHOUT ROWID;
+
+CREATE TABLE round_boards (
+  tournament INTEGER NOT NULL,
+  round      INTEGER NOT NULL,
+  board      INTEGER NOT NULL,  -- 1 holds the leaders
+  table_id   INTEGER UNIQUE REFERENCES tables(id),  -- the game; none until the table is saved
+  seats      TEXT NOT NULL,     -- JSON: the players in seat order; seat 0 begins
+  PRIMARY KEY (tournament, round, board),
+  FOREIGN KEY (tournament, round) REFERENCES tournament_rounds(tournament, round) ON DELETE CASCADE
+) WITHOUT ROWID;
+
+CREATE TABLE round_byes (
+  tournament INTEGER NOT NULL,
+  round      INTEGER NOT NULL,
+  player     INTEGER NOT NULL REFERENCES players(id),
+  PRIMARY KEY (tournament, round, player),
+  FOREIGN KEY (tournament, round) REFERENCES tournament_rounds(tournament, round) ON DELETE CASCADE
+) WITHOUT ROWID;
+
+-- A director's correction of a board's result; the game's own result stays as it was.
+CREATE TABLE result_overrides (
+  tournament INTEGER NOT NULL,
+  round      INTEGER NOT NULL,
+  board      INTEGER NOT NULL,
+  result     TEXT NOT NULL,  -- JSON: {"scores": [...], "forfeited": [...]} in seat order
+  reason     TEXT NOT NULL,
+  director   INTEGER NOT NULL REFERENCES players(id),
+  time       INTEGER NOT NULL,
+  PRIMARY KEY (tournament, round, board),
+  FOREIGN KEY (tournament, round, board) REFERENCES round_boards(tournament, round, board) ON DELETE CASCADE
+) WITHOUT ROWID;
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
-  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3,
-                                                         kVersion4, kVersion5, kVersion6};
+  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4,
+                                                         kVersion5, kVersion6, kVersion7};
   return kMigrations;
 }
 

@@ -90,6 +90,7 @@ Store::Store(Database& database)
     : database_(database),
       accounts_(database),
       moderation_(database),
+      tournaments_(database),
       insert_player_(database.prepare(
           "INSERT INTO players (id, name, token_hash, created_at) VALUES (?1, ?2, ?3, ?4)")),
       rename_player_(database.prepare("UPDATE players SET name = ?2 WHERE id = ?1")),

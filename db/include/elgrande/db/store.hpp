@@ -11,6 +11,7 @@
 #include "elgrande/db/accounts.hpp"
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/moderation.hpp"
+#include "elgrande/db/tournaments.hpp"
 #include "elgrande/db/snapshot.hpp"
 #include "elgrande/engine/game.hpp"
 #include "elgrande/engine/record.hpp"
@@ -129,7 +130,7 @@ struct FinishedGame {
   std::vector<std::optional<std::string>> names;  // per seat: the player's name, if any
 };
 
-// The server's records in SQLite: identities, accounts and moderation, tables with their seats, command logs and
+// The server's records in SQLite: identities, accounts, moderation and tournaments, tables with their seats, command logs and
 // snapshots. Every method runs on the connection's thread; writes are meant to be grouped
 // in a caller's Transaction.
 class Store {
@@ -145,6 +146,7 @@ class Store {
   std::vector<PlayerRecord> players();
   AccountStore& accounts() { return accounts_; }
   ModerationStore& moderation() { return moderation_; }
+  TournamentStore& tournaments() { return tournaments_; }
 
   // --- Tables. ---
   // Inserts or replaces the table's row and its seats.
@@ -213,6 +215,7 @@ class Store {
   Database& database_;
   AccountStore accounts_;
   ModerationStore moderation_;
+  TournamentStore tournaments_;
   Statement insert_player_;
   Statement rename_player_;
   Statement save_table_;
