@@ -18,15 +18,17 @@ constexpr std::array<std::pair<Format, std::string_view>, 3> format_names{{
     {Format::elimination, "elimination"},
 }};
 
+std::vector<TableResult> results_of(const Round& round) {
+  std::vector<TableResult> tables;
+  for (const auto& r : round.results) {
+    if (r) tables.push_back(*r);
+  }
+  return tables;
+}
+
 std::vector<RoundResults> played(const std::vector<Round>& rounds) {
   std::vector<RoundResults> result;
-  for (const Round& round : rounds) {
-    RoundResults& r = result.emplace_back();
-    r.byes = round.plan.byes;
-    for (const auto& table : round.results) {
-      if (table) r.tables.push_back(*table);
-    }
-  }
+  for (const Round& round : rounds) result.push_back({results_of(round), round.plan.byes});
   return result;
 }
 
@@ -76,8 +78,11 @@ std::vector<PlayerId> entered_stage(const Event& event, int stage, std::size_t f
   const int qualifiers = event.stages[static_cast<std::size_t>(stage)].qualifiers;
   std::vector<PlayerId> players;
   for (PlayerId p : in_order(event_standings(start))) {
-    if (was_out.contains(p)) continue;
-    if (begun ? !in_first.contains(p) : qualifiers > 0 && static_cast<int>(players.size()) >= qualifiers) continue;
+    // Withdrawals since the stage began must not change who entered it (nor its pools).
+    if (begun ? !in_first.contains(p) : was_out.contains(p) ||
+                                            (qualifiers > 0 && static_cast<int>(players.size()) >= qualifiers)) {
+      continue;
+    }
     players.push_back(p);
   }
   return players;
@@ -86,7 +91,10 @@ std::vector<PlayerId> entered_stage(const Event& event, int stage, std::size_t f
 std::vector<std::vector<RoundPlan>> pool_schedules(const Event& event, int stage, std::size_t first) {
   const Stage& rules = event.stages[static_cast<std::size_t>(stage)];
   std::vector<std::vector<RoundPlan>> schedules;
-  const auto pools = split_into_pools(entered_stage(event, stage, first), rules.pools);
+  const auto entered = entered_stage(event, stage, first);
+  // No pool smaller than a table: fewer pools than asked for if the field is small.
+  const int most = std::max(1, static_cast<int>(entered.size()) / rules.sizes.minimum);
+  const auto pools = split_into_pools(entered, std::min(rules.pools, most));
   for (std::size_t i = 0; i < pools.size(); ++i) {
     schedules.push_back(round_robin(pools[i], rules.sizes, rules.meetings,
                                     lot(event.scoring.seed, 1000 * static_cast<std::uint64_t>(stage + 1) + i)));
@@ -113,14 +121,6 @@ RoundPlan pool_round(const std::vector<std::vector<RoundPlan>>& schedules, std::
     }
   }
   return plan;
-}
-
-std::vector<TableResult> results_of(const Round& round) {
-  std::vector<TableResult> tables;
-  for (const auto& r : round.results) {
-    if (r) tables.push_back(*r);
-  }
-  return tables;
 }
 
 }  // namespace
@@ -165,7 +165,7 @@ std::optional<std::string> problem(const std::vector<Stage>& stages) {
 }
 
 bool Round::finished() const {
-  return std::all_of(results.begin(), results.end(), [](const auto& r) { return r.has_value(); });
+  return results.size() == plan.tables.size() && std::all_of(results.begin(), results.end(), [](const auto& r) { return r.has_value(); });
 }
 
 std::uint64_t round_seed(std::uint64_t event_seed, int number) {
@@ -182,10 +182,14 @@ std::vector<Standing> event_standings(const Event& event) {
     if (event.stages[static_cast<std::size_t>(round.stage)].format != Format::elimination) continue;
     const bool final_table = round.plan.tables.size() == 1 && round.finished();
     for (std::size_t t = 0; t < round.plan.tables.size(); ++t) {
-      std::vector<Placing> placed;
-      if (final_table) placed = placings(*round.results[t], event.scoring.placement);
-      for (std::size_t s = 0; s < round.plan.tables[t].size(); ++s) {
-        reached[round.plan.tables[t][s]] = {static_cast<int>(i) + 1, final_table ? -placed[s].place : 0};
+      if (final_table) {
+        const TableResult& result = *round.results[t];
+        const std::vector<Placing> placed = placings(result, event.scoring.placement);
+        for (std::size_t s = 0; s < result.seats.size(); ++s) {
+          reached[result.seats[s]] = {static_cast<int>(i) + 1, -placed[s].place};
+        }
+      } else {
+        for (PlayerId p : round.plan.tables[t]) reached[p] = {static_cast<int>(i) + 1, 0};
       }
     }
   }
@@ -200,7 +204,8 @@ std::vector<Standing> event_standings(const Event& event) {
   });
   for (std::size_t i = 0; i < rows.size(); ++i) {
     rows[i].rank = static_cast<int>(i) + 1;
-    if (i > 0 && key(rows[i]) != key(rows[i - 1])) rows[i].tied_with_previous = false;
+    rows[i].tied_with_previous = i > 0 && key(rows[i]) == key(rows[i - 1]) &&
+                                 equal_on_tie_breaks(rows[i - 1], rows[i], event.scoring);
   }
   return rows;
 }
@@ -239,16 +244,22 @@ std::optional<NextRound> next_round(const Event& event) {
       }
       case Format::round_robin: {
         const auto schedules = pool_schedules(event, stage, first);
+        std::size_t length = 0;
+        for (const auto& schedule : schedules) length = std::max(length, schedule.size());
+        if (static_cast<std::size_t>(played_in_stage) >= length) break;
+        // A round that withdrawals left without a table is still played, as byes only, so
+        // that the rounds after it keep their place in the schedule.
         plan = pool_round(schedules, static_cast<std::size_t>(played_in_stage), out, rules.sizes);
-        if (plan->tables.empty()) plan.reset();
+        if (!plan->tables.empty() || !plan->byes.empty()) return NextRound{stage, std::move(*plan)};
         break;
       }
       case Format::elimination: {
         const EliminationRules elimination{rules.advance_per_table, rules.sizes};
         std::vector<PlayerId> seeded;
         if (played_in_stage == 0) {
+          // As many as whole tables fit; the lowest in the standing beyond them do not enter.
           seeded = entered_stage(event, stage, first);
-          std::erase_if(seeded, [&](PlayerId p) { return out.contains(p); });
+          while (!seeded.empty() && seating(static_cast<int>(seeded.size()), rules.sizes).byes > 0) seeded.pop_back();
         } else {
           seeded = advancing(results_of(event.rounds.back()), elimination, out,
                              round_seed(event.scoring.seed, number - 1));

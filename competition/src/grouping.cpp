@@ -174,15 +174,21 @@ class Exhaustive {
   Cost best_cost_{std::numeric_limits<long>::max(), 0};
 };
 
+double log_factorial(int n) {
+  double sum = 0;
+  for (int i = 2; i <= n; ++i) sum += std::log(i);
+  return sum;
+}
+
 double ways_to_split(const std::vector<int>& sizes) {
   // n! / (Π size! · Π (tables of equal size)!)
-  double ways = std::lgamma(std::accumulate(sizes.begin(), sizes.end(), 0) + 1.0);
+  double ways = log_factorial(std::accumulate(sizes.begin(), sizes.end(), 0));
   std::array<int, 6> same{};
   for (int s : sizes) {
-    ways -= std::lgamma(s + 1.0);
+    ways -= log_factorial(s);
     ++same[static_cast<std::size_t>(s)];
   }
-  for (int k : same) ways -= std::lgamma(k + 1.0);
+  for (int k : same) ways -= log_factorial(k);
   return std::exp(ways);
 }
 
@@ -356,6 +362,7 @@ std::vector<std::vector<PlayerId>> group(const std::vector<PlayerId>& players,
 
 std::vector<PlayerId> seat_order(std::vector<PlayerId> table, const History& history,
                                  std::uint64_t seed) {
+  if (table.empty()) return table;
   std::vector<std::size_t> order(table.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::vector<std::vector<std::size_t>> best;

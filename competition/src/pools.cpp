@@ -61,7 +61,7 @@ RoundPlan seated(std::vector<std::vector<PlayerId>> tables, std::vector<PlayerId
                  History& history, std::uint64_t seed) {
   RoundPlan round{{}, std::move(byes)};
   for (auto& table : tables) {
-    round.tables.push_back(seat_order(std::move(table), history, lot(seed, round.tables.size())));
+    round.tables.push_back(seat_order(std::move(table), history, lot(seed, round.tables.size() + 1)));
     history.add_table(round.tables.back());
   }
   for (PlayerId p : round.byes) history.add_bye(p);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
 
 namespace elgrande::competition {
 
@@ -45,6 +46,7 @@ std::optional<std::string> PlacementPoints::problem(int smallest_table, int larg
 
 std::vector<Placing> placings(const TableResult& table, const PlacementPoints& points) {
   const std::size_t size = table.seats.size();
+  if (table.scores.size() != size) throw std::invalid_argument("a table result needs a score for every seat");
   std::vector<std::size_t> order(size);
   std::iota(order.begin(), order.end(), std::size_t{0});
   // Finishers first by score, forfeits after them; a tie is equal on both.

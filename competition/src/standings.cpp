@@ -54,6 +54,12 @@ std::optional<TieBreak> tie_break_named(std::string_view text) {
   return std::nullopt;
 }
 
+bool equal_on_tie_breaks(const Standing& a, const Standing& b, const ScoringRules& rules) {
+  return a.disqualified == b.disqualified &&
+         std::all_of(rules.order.begin(), rules.order.end(),
+                     [&](TieBreak k) { return measure(a, k) == measure(b, k); });
+}
+
 std::vector<Standing> standings(const std::vector<Entrant>& entrants,
                                 const std::vector<RoundResults>& rounds, const ScoringRules& rules) {
   std::unordered_map<PlayerId, Tally> tally;
@@ -110,11 +116,6 @@ std::vector<Standing> standings(const std::vector<Entrant>& entrants,
     if (t.row.played > 0) t.row.percent_of_winner = t.percent_sum / t.row.played;
     rows.push_back(t.row);
   }
-  const auto same = [&](const Standing& a, const Standing& b) {
-    if (a.disqualified != b.disqualified) return false;
-    return std::all_of(rules.order.begin(), rules.order.end(),
-                       [&](TieBreak k) { return measure(a, k) == measure(b, k); });
-  };
   std::sort(rows.begin(), rows.end(), [&](const Standing& a, const Standing& b) {
     if (a.disqualified != b.disqualified) return b.disqualified;
     for (TieBreak k : rules.order) {
@@ -127,7 +128,7 @@ std::vector<Standing> standings(const std::vector<Entrant>& entrants,
   });
   for (std::size_t i = 0; i < rows.size(); ++i) {
     rows[i].rank = static_cast<int>(i) + 1;
-    rows[i].tied_with_previous = i > 0 && same(rows[i - 1], rows[i]);
+    rows[i].tied_with_previous = i > 0 && equal_on_tie_breaks(rows[i - 1], rows[i], rules);
   }
   return rows;
 }

@@ -70,12 +70,17 @@ TEST_CASE("A 25-player elimination, top 2 of each table, goes down to one final 
     CHECK(playing.size() == seeded.size());
     const auto next = advancing(results, rules, {}, 7);
     for (PlayerId p : next) CHECK(playing.contains(p));  // only this round's players go on
-    // Every table's top 2 go on.
+    // Every table's top 2 go on: its winner, and at least two of its players.
     for (const TableResult& r : results) {
+      if (next.empty()) break;  // the final table
       const auto placed = placings(r, PlacementPoints::linear());
+      int going_on = 0;
       for (std::size_t s = 0; s < r.seats.size(); ++s) {
-        if (placed[s].place == 0 && !next.empty()) CHECK(std::count(next.begin(), next.end(), r.seats[s]) == 1);
+        const bool goes = std::count(next.begin(), next.end(), r.seats[s]) == 1;
+        going_on += goes;
+        if (placed[s].place == 0 && placed[s].tied == 1) CHECK(goes);
       }
+      CHECK(going_on >= 2);
     }
     seeded = next;
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <random>
+#include <map>
 #include <set>
 
 #include "elgrande/competition/draw.hpp"
@@ -194,4 +195,100 @@ TEST_CASE("Stages are checked: an elimination advancing more than half a table i
   CHECK(problem({}));
   CHECK(format_named("swiss") == Format::swiss);
   CHECK_FALSE(format_named("knockout"));
+}
+
+TEST_CASE("A withdrawal during a round robin keeps the pools: the others play the schedule as drawn") {
+  Stage pools;
+  pools.format = Format::round_robin;
+  pools.sizes = {4, 3};
+  pools.pools = 2;
+  Event event = event_of(16, {pools}, 5);
+  std::mt19937_64 rng(5);
+  const auto first = next_round(event);
+  REQUIRE(first);
+  play(event, *first, rng);
+  // The two pools as round 1 drew them: who sat with whom.
+  std::map<PlayerId, int> pool_of;
+  const Event untouched = event;
+  Event replay = untouched;
+  while (const auto next = next_round(replay)) play(replay, *next, rng);
+  {
+    History all;
+    for (const Round& r : replay.rounds) {
+      for (const auto& t : r.plan.tables) all.add_table(t);
+    }
+    int pool = 0;
+    for (PlayerId p = 1; p <= 16; ++p) {
+      if (pool_of.contains(p)) continue;
+      pool_of[p] = ++pool;
+      for (const auto& [other, count] : all.opponents(p)) pool_of[other] = pool;
+    }
+  }
+  withdraw(event, 1);
+  while (const auto next = next_round(event)) {
+    for (const auto& table : next->plan.tables) {
+      CHECK(std::find(table.begin(), table.end(), 1) == table.end());
+      for (PlayerId p : table) CHECK(pool_of[p] == pool_of[table[0]]);  // nobody changes pool
+    }
+    play(event, *next, rng);
+  }
+  CHECK(event.rounds.size() == replay.rounds.size());
+}
+
+TEST_CASE("A round-robin round that withdrawals leave without a table is played as byes, and the rest follow") {
+  Stage pool;
+  pool.format = Format::round_robin;
+  pool.sizes = {3, 3};
+  Event event = event_of(6, {pool}, 11);
+  std::mt19937_64 rng(11);
+  Event full = event;
+  while (const auto next = next_round(full)) play(full, *next, rng);
+  REQUIRE(full.rounds.size() >= 3);
+  // Before round 3, one player of each of its tables withdraws.
+  for (int r = 0; r < 2; ++r) play(event, *next_round(event), rng);
+  const auto third = full.rounds[2].plan.tables;
+  withdraw(event, third[0][0]);
+  withdraw(event, third[1][0]);
+  const auto next = next_round(event);
+  REQUIRE(next);
+  CHECK(next->plan.tables.empty());
+  CHECK(next->plan.byes.size() == 4);
+  play(event, *next, rng);
+  int later = 0;
+  while (const auto more = next_round(event)) {
+    ++later;
+    play(event, *more, rng);
+  }
+  CHECK(static_cast<std::size_t>(later) == full.rounds.size() - 3);
+}
+
+TEST_CASE("An elimination stage seats only as many as whole tables fit: no byes, the lowest do not enter") {
+  Stage elimination;
+  elimination.format = Format::elimination;
+  elimination.sizes = {5, 4};
+  Event event = event_of(11, {elimination}, 2);
+  const auto first = next_round(event);
+  REQUIRE(first);
+  CHECK(first->plan.byes.empty());
+  CHECK(seated(first->plan).size() == 10);
+}
+
+TEST_CASE("A round is finished only with a result for every board") {
+  Round round;
+  round.plan.tables = {{1, 2, 3}};
+  CHECK_FALSE(round.finished());
+  round.results.push_back(TableResult{{1, 2, 3}, {1, 2, 3}, {}});
+  CHECK(round.finished());
+}
+
+TEST_CASE("Pools are never smaller than a table: fewer pools than asked when the field is small") {
+  Stage pools;
+  pools.format = Format::round_robin;
+  pools.sizes = {5, 4};
+  pools.pools = 3;
+  Event event = event_of(10, {pools}, 4);
+  const auto first = next_round(event);
+  REQUIRE(first);
+  CHECK(seated(first->plan).size() == 10);
+  CHECK(first->plan.byes.empty());
 }

@@ -59,6 +59,9 @@ struct Standing {
   bool tied_with_previous = false;
 };
 
+// Whether only the lot can split the two rows: every tie-break of the order is equal.
+bool equal_on_tie_breaks(const Standing& a, const Standing& b, const ScoringRules& rules);
+
 // Everyone in `entrants`, best first. Results of players not among the entrants still count
 // for their co-players' Sonneborn–Berger.
 std::vector<Standing> standings(const std::vector<Entrant>& entrants,
