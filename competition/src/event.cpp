@@ -66,7 +66,7 @@ Event before(const Event& event, std::size_t index) {
 // standings as it began: once it has begun, its first round says who; before, the top
 // `qualifiers` (or everyone) still in.
 std::vector<PlayerId> entered_stage(const Event& event, int stage, std::size_t first) {
-  const Event start = before(event, first);
+  Event start = before(event, first);
   const auto was_out = out_of(start);
   const bool begun = first < event.rounds.size();
   std::unordered_set<PlayerId> in_first;
@@ -74,6 +74,11 @@ std::vector<PlayerId> entered_stage(const Event& event, int stage, std::size_t f
     const RoundPlan& plan = event.rounds[first].plan;
     for (const auto& table : plan.tables) in_first.insert(table.begin(), table.end());
     in_first.insert(plan.byes.begin(), plan.byes.end());
+    // Nobody who entered was disqualified then: a later disqualification must not move
+    // them down the order the stage began with.
+    for (Entrant& e : start.entrants) {
+      if (in_first.contains(e.player)) e.disqualified = false;
+    }
   }
   const int qualifiers = event.stages[static_cast<std::size_t>(stage)].qualifiers;
   std::vector<PlayerId> players;

@@ -292,3 +292,31 @@ TEST_CASE("Pools are never smaller than a table: fewer pools than asked when the
   CHECK(seated(first->plan).size() == 10);
   CHECK(first->plan.byes.empty());
 }
+
+TEST_CASE("A disqualification during a round robin keeps the pools as they were drawn") {
+  Stage pools;
+  pools.format = Format::round_robin;
+  pools.sizes = {4, 3};
+  pools.pools = 2;
+  Event event = event_of(16, {pools}, 8);
+  std::mt19937_64 rng(8);
+  play(event, *next_round(event), rng);
+  Event undisturbed = event;
+  const auto expected = next_round(undisturbed);
+  REQUIRE(expected);
+  const PlayerId first_seed = event_standings(event)[0].player;
+  for (Entrant& e : event.entrants) {
+    if (e.player == first_seed) e.disqualified = true;
+  }
+  const auto next = next_round(event);
+  REQUIRE(next);
+  // The same tables as without the disqualification, less the disqualified player.
+  std::vector<std::vector<PlayerId>> without;
+  for (auto table : expected->plan.tables) {
+    std::erase(table, first_seed);
+    without.push_back(table);
+  }
+  std::vector<std::vector<PlayerId>> got = next->plan.tables;
+  std::erase_if(without, [&](const auto& t) { return static_cast<int>(t.size()) < pools.sizes.minimum; });
+  CHECK(got == without);
+}
