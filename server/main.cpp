@@ -50,6 +50,7 @@
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
 #include "tables/table_factory.hpp"
+#include "tournaments/tournaments.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -336,6 +337,8 @@ int serve(const Config& config) {
   std::vector<std::pair<PlayerId, PlayerId>> blocks_stored;
   std::int64_t last_chat_line = 0;
   std::int64_t highest_table = 0;
+  std::vector<db::StoredTournament> tournaments_stored;
+  std::int64_t highest_tournament = 0;
   const std::chrono::milliseconds session_idle_limit = std::chrono::days(config.session_idle_days);
   {
     db::Store store(*database);
@@ -351,6 +354,8 @@ int serve(const Config& config) {
     const auto finished_since = std::chrono::system_clock::now() - table_settings.finished_lifetime;
     restored = store.live_tables(unix_milliseconds(finished_since));
     highest_table = store.max_table_id();
+    tournaments_stored = store.tournaments().all();
+    highest_tournament = store.tournaments().max_id();
   }
   for (const db::Unrestorable& failed : restored.failed) {
     spdlog::critical("table {} cannot be restored and stays out of play: {}; see elgrande-server --check-table {}",
@@ -429,6 +434,11 @@ int serve(const Config& config) {
                                config.max_queued_messages, {}, {}, &sanctions, &block_lists,
                                &chat_line_ids};
   TableFactory table_factory(io.get_executor(), table_services);
+  TournamentServices tournament_services{storage, table_factory, presence, identities, *services->metrics};
+  Tournaments tournaments(io.get_executor(), tournament_services);
+  table_services.on_finished = [&tournaments](const db::GameResult& result, const std::vector<Seat>& seats) {
+    tournaments.game_finished(result, seats);
+  };
   services->storage = &storage;
   services->reader = &reader;
   services->identities = &identities;
@@ -443,6 +453,8 @@ int serve(const Config& config) {
   services->presence = &presence;
   services->tables = &directory;
   services->table_factory = &table_factory;
+  services->tournaments = &tournaments;
+  services->tournament_creators = role_from_string(config.tournament_creators).value_or(Role::admin);
 
   identities.restore(players);
   accounts.restore(accounts_stored, sessions_stored, unix_milliseconds());
@@ -450,6 +462,7 @@ int serve(const Config& config) {
   block_lists.restore(blocks_stored);
   table_factory.restore(std::move(restored.tables), highest_table,
                         [&identities](PlayerId id) { return identities.find(id); });
+  tournaments.restore(std::move(tournaments_stored), highest_tournament);
   const std::shared_ptr<SessionRegistry> sessions = services->sessions;
   auto listener = std::make_shared<Listener>(
       io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port), services);
@@ -459,10 +472,11 @@ int serve(const Config& config) {
   net::signal_set signals(io, SIGINT, SIGTERM);
   // Bounds the goodbye to WebSocket peers, which may be slow to answer the close frame.
   net::steady_timer grace(io);
-  signals.async_wait([&io, &grace, listener, sessions, &directory](beast::error_code ec, int signal) {
+  signals.async_wait([&io, &grace, listener, sessions, &directory, &tournaments](beast::error_code ec, int signal) {
     if (ec) return;
     spdlog::info("received signal {}, shutting down", signal);
     directory.close_all();
+    tournaments.close_all();
     listener->stop([&io, &grace, sessions] {
       spdlog::info("closing {} WebSocket session(s)", sessions->size());
       grace.expires_after(kShutdownGrace);

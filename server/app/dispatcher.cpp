@@ -13,6 +13,7 @@
 #include "tables/directory.hpp"
 #include "storage/storage.hpp"
 #include "tables/lobby_requests.hpp"
+#include "tournaments/tournament_requests.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -59,6 +60,20 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"table.chat", at_table(&Table::chat)},
       {"game.command", at_table(&Table::command)},
       {"game.resign", at_table(&Table::resign)},
+      {"tournament.create", {Access::identified, &create_tournament}},
+      {"tournament.list", {Access::identified, &list_tournaments}},
+      {"tournament.get", {Access::identified, &get_tournament}},
+      {"tournament.register", {Access::identified, &forward_to_tournament}},
+      {"tournament.unregister", {Access::identified, &forward_to_tournament}},
+      {"tournament.check_in", {Access::identified, &forward_to_tournament}},
+      {"tournament.withdraw", {Access::identified, &forward_to_tournament}},
+      {"tournament.start", {Access::identified, &forward_to_tournament}},
+      {"tournament.pause", {Access::identified, &forward_to_tournament}},
+      {"tournament.resume", {Access::identified, &forward_to_tournament}},
+      {"tournament.remove", {Access::identified, &forward_to_tournament}},
+      {"tournament.disqualify", {Access::identified, &forward_to_tournament}},
+      {"tournament.override", {Access::identified, &forward_to_tournament}},
+      {"tournament.cancel", {Access::identified, &forward_to_tournament}},
   };
   return kRoutes;
 }

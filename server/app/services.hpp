@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -28,6 +29,8 @@ class Storage;
 class Reader;
 class SessionRegistry;
 class ConnectionLimit;
+class Tournaments;
+enum class Role : std::uint8_t;
 
 // Per-connection WebSocket limits, from the configuration.
 struct WsLimits {
@@ -68,6 +71,8 @@ struct Services {
   Presence* presence = nullptr;
   TableDirectory* tables = nullptr;
   TableFactory* table_factory = nullptr;
+  Tournaments* tournaments = nullptr;
+  Role tournament_creators{};  // the least role that may create tournaments (player: any account)
 };
 
 // Whether changes are refused now because storage cannot take them (a failing disk, a full

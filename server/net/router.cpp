@@ -17,6 +17,8 @@
 #include "ops/metrics.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
+#include "tournaments/tournament_report.hpp"
+#include "tournaments/tournaments.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -144,6 +146,37 @@ http::message_generator static_file(const HttpRequest& request, const std::files
   return http::message_generator(std::move(response));
 }
 
+// The public read-only tournament API (docs/tournaments.md#http): the list, one event's
+// detail (also the JSON export), and its standings and results as CSV.
+std::optional<http::message_generator> tournament_api(const HttpRequest& request, const Services& services) {
+  const std::string_view target = request.target();
+  std::string_view path = target.substr(0, target.find('?'));
+  constexpr std::string_view kPrefix = "/api/tournaments";
+  if (!path.starts_with(kPrefix) || !services.tournaments) return std::nullopt;
+  path.remove_prefix(kPrefix.size());
+  const auto answer = [&](http::status status, std::string_view type, std::string body) {
+    auto response = make_response(request, status, type, std::move(body), request.keep_alive());
+    response.set(http::field::cache_control, "no-cache");
+    return http::message_generator(std::move(response));
+  };
+  if (path.empty() || path == "/") {
+    return answer(http::status::ok, "application/json", services.tournaments->list(std::nullopt, std::nullopt, 200).dump());
+  }
+  path.remove_prefix(1);
+  const std::string_view number = path.substr(0, path.find('/'));
+  const std::string_view rest = path.substr(number.size());
+  TournamentId id = 0;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), id);
+  const auto tournament = error == std::errc() && end == number.data() + number.size() ? services.tournaments->find(id)
+                                                                                      : nullptr;
+  if (!tournament) return answer(http::status::not_found, "text/plain; charset=utf-8", "no such tournament\n");
+  const auto detail = tournament->detail();
+  if (rest.empty()) return answer(http::status::ok, "application/json", detail->dump());
+  if (rest == "/standings.csv") return answer(http::status::ok, "text/csv; charset=utf-8", standings_csv(*detail));
+  if (rest == "/results.csv") return answer(http::status::ok, "text/csv; charset=utf-8", results_csv(*detail));
+  return answer(http::status::not_found, "text/plain; charset=utf-8", "not found\n");
+}
+
 std::optional<http::message_generator> probe(const HttpRequest& request, const Services& services) {
   const std::string_view target = request.target();
   const std::string_view path = target.substr(0, target.find('?'));
@@ -176,6 +209,7 @@ http::message_generator handle_request(const HttpRequest& request, const Service
     return method_not_allowed(request);
   }
   if (auto answer = probe(request, services)) return std::move(*answer);
+  if (auto answer = tournament_api(request, services)) return std::move(*answer);
   if (!services.web_root) {
     return text_response(request, http::status::not_found, "not found\n", request.keep_alive());
   }

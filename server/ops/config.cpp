@@ -193,6 +193,14 @@ void set_new_identities_per_address_per_hour(Config& config, const json& value) 
   config.new_identities_per_address_per_hour = static_cast<unsigned>(integer_in(value, 0, 1000000));
 }
 
+void set_tournament_creators(Config& config, const json& value) {
+  const std::string role = value.is_string() ? value.get<std::string>() : std::string();
+  if (role != "player" && role != "moderator" && role != "admin") {
+    throw ConfigError("expected player, moderator or admin");
+  }
+  config.tournament_creators = role;
+}
+
 void set_open_tables_per_player(Config& config, const json& value) {
   config.open_tables_per_player = static_cast<unsigned>(integer_in(value, 0, 1000000));
 }
@@ -245,7 +253,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 27> kSettings{{
+constexpr std::array<Setting, 28> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -300,6 +308,9 @@ constexpr std::array<Setting, 27> kSettings{{
     {"open_tables_per_player", "--open-tables-per-player", Kind::integer,
      "unfinished tables one player may host at once; 0: no cap", set_open_tables_per_player,
      [](const Config& c) { return std::to_string(c.open_tables_per_player); }},
+    {"tournament_creators", "--tournament-creators", Kind::text,
+     "the least role whose accounts may create tournaments: player|moderator|admin", set_tournament_creators,
+     [](const Config& c) { return c.tournament_creators; }},
     {"max_connections", "--max-connections", Kind::integer,
      "connections served at once; 0: the descriptor limit less a reserve", set_max_connections,
      [](const Config& c) { return std::to_string(c.max_connections); }},

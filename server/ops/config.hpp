@@ -43,6 +43,9 @@ struct Config {
   // Caps on creation; 0 switches one off.
   unsigned new_identities_per_address_per_hour = 30;
   unsigned open_tables_per_player = 10;  // tables a player hosts that have not finished
+  // The least role whose accounts may create tournaments: "player" (any account),
+  // "moderator" or "admin".
+  std::string tournament_creators = "player";
   // Connections served at once; 0: the process's descriptor limit less a reserve for the
   // database, files and health checks.
   unsigned max_connections = 0;

@@ -42,6 +42,7 @@ Table::Table(net::any_io_executor strand, TableServices& services, TableId id, T
                                                      spec.config.replace_after}
                                        : spec.config),
       auto_start_(spec.auto_start),
+      first_save_(std::move(spec.first_save)),
       created_at_ms_(unix_milliseconds()),
       seating_(Seating::from(spec)),
       saver_(std::nullopt, 0),
@@ -110,6 +111,8 @@ void Table::resume() {
                           self->services_.settings.finished_lifetime;
         return self->expire(std::chrono::duration_cast<Clock::duration>(ends - std::chrono::system_clock::now()));
       }
+      // Saved full but not yet started (a tournament's table, cut off by a restart).
+      if (self->status_ == TableStatus::open && self->auto_start_ && self->seating_.full()) return self->start_game();
       if (self->status_ != TableStatus::playing) return;
       self->publish_turns();
       if (self->waiting_bot()) self->turns_.schedule_bot();
@@ -377,6 +380,12 @@ void Table::save() {
   }
   auto work = saver_.changes(record(), game_ ? &*game_ : nullptr, std::move(result));
   if (!work) return;
+  if (first_save_) {
+    work = [changes = std::move(*work), also = std::exchange(first_save_, nullptr), id = id_](db::Store& store) {
+      changes(store);
+      also(store, id);
+    };
+  }
   persist(std::move(*work));
   if (finishing_ && !result_saved_) {
     result_saved_ = true;
@@ -404,7 +413,7 @@ void Table::saved(std::uint64_t save, bool committed) {
     if (finishing_ && save >= finishing_save_) {
       const db::GameResult result = std::move(*finishing_);
       finishing_.reset();
-      if (services_.on_finished) services_.on_finished(result);
+      if (services_.on_finished) services_.on_finished(result, seating_.seats());
     }
   });
 }

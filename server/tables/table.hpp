@@ -45,9 +45,9 @@ struct TableServices {
   TableSettings settings;
   // Messages a table may hold for one connection until their save commits (see TableFeed).
   std::size_t max_held_messages = 1024;
-  // Runs on the table's strand once a finished game's result rows are committed: where
-  // standings and ratings will hear of it.
-  std::function<void(const db::GameResult&)> on_finished;
+  // Runs on the table's strand once a finished game's result rows are committed, with its
+  // seats (who resigned or was replaced): where tournaments, and ratings, hear of it.
+  std::function<void(const db::GameResult&, const std::vector<Seat>&)> on_finished;
   ChatLimits chat_limits;  // one for all tables: a player's lines count wherever they are said
   const Sanctions* sanctions = nullptr;  // who is muted; none: nobody
   const BlockLists* block_lists = nullptr;  // whom each player blocks; none: nobody blocks
@@ -197,6 +197,7 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   const TableId id_;
   const TableConfig config_;
   const bool auto_start_;
+  std::function<void(db::Store&, TableId)> first_save_;  // see TableSpec; none once saved
   std::int64_t created_at_ms_ = 0;
   std::optional<std::int64_t> started_at_ms_;
   std::optional<std::int64_t> finished_at_ms_;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "common/player.hpp"
+#include "elgrande/db/store.hpp"
 #include "elgrande/engine/options.hpp"
 #include "elgrande/protocol/codec.hpp"
 
@@ -64,6 +66,9 @@ struct TableSpec {
   std::vector<SeatSpec> seats;
   // Starts the game as soon as no seat is empty, without waiting for the host.
   bool auto_start = false;
+  // Runs in the transaction that first saves the table, with its id: what made the table
+  // (a tournament's board) records it there, so that the two are saved together or not at all.
+  std::function<void(db::Store&, TableId)> first_save;
 
   // The lobby's table: its creator hosts it from seat 0, and starts it when ready.
   static TableSpec hosted_by(Player host, TableConfig config);

@@ -35,10 +35,6 @@ std::optional<Points> read_points(const Json& value) {
   return Points::halves(static_cast<std::int64_t>(halves));
 }
 
-Json points_json(Points p) {
-  return p.n % Points::unit == 0 ? Json(p.n / Points::unit) : Json(p.value());
-}
-
 protocol::Decoded<Stage> read_stage(const Json& json, const std::string& where) {
   if (!json.is_object()) return refused(where + "must be an object");
   Stage stage;
@@ -63,6 +59,8 @@ protocol::Decoded<Stage> read_stage(const Json& json, const std::string& where) 
 }
 
 }  // namespace
+
+Json to_json(Points p) { return p.n % Points::unit == 0 ? Json(p.n / Points::unit) : Json(p.value()); }
 
 protocol::Decoded<TournamentSettings> tournament_settings_from_json(const Json& payload) {
   if (!payload.is_object()) return refused("settings: must be an object");
@@ -162,7 +160,7 @@ Json to_json(const TournamentSettings& s) {
   Json points = Json::object();
   for (int size = 2; size <= 5; ++size) {
     Json list = Json::array();
-    for (Points p : s.scoring.placement.by_table_size[static_cast<std::size_t>(size)]) list.push_back(points_json(p));
+    for (Points p : s.scoring.placement.by_table_size[static_cast<std::size_t>(size)]) list.push_back(to_json(p));
     points[std::to_string(size)] = std::move(list);
   }
   Json order = Json::array();
@@ -172,7 +170,7 @@ Json to_json(const TournamentSettings& s) {
             {"on_timeout", name(s.game.on_timeout)}};
   if (s.game.on_timeout == OnTimeout::replace_seat) game["replace_after"] = s.game.replace_after;
   Json json{{"stages", std::move(stages)},       {"placement_points", std::move(points)},
-            {"bye_points", points_json(s.scoring.bye)}, {"tie_breaks", std::move(order)},
+            {"bye_points", to_json(s.scoring.bye)}, {"tie_breaks", std::move(order)},
             {"game", std::move(game)},           {"max_players", s.max_players},
             {"check_in_minutes", s.check_in_minutes}, {"withdraw_replaced", s.withdraw_replaced}};
   json["starts_at"] = s.starts_at ? Json(*s.starts_at) : Json(nullptr);

@@ -29,6 +29,8 @@ inline constexpr int kMaxCheckInMinutes = 7 * 24 * 60;
 
 // Reads tournament.create's settings; the error's message names the field.
 protocol::Decoded<TournamentSettings> tournament_settings_from_json(const protocol::Json& payload);
+// Points as JSON: a whole number, or one with a half.
+protocol::Json to_json(competition::Points points);
 // The same object back (also what the database keeps).
 protocol::Json to_json(const TournamentSettings& settings);
 

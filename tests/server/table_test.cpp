@@ -99,7 +99,7 @@ struct Server {
                          directory,
                          TableSettings{.bot_delay = 1ms, .finished_lifetime = 60min, .restart_grace = 60s},
                          1024,
-                         [this](const db::GameResult& result) {
+                         [this](const db::GameResult& result, const std::vector<Seat>& /*seats*/) {
                            finished.push_back(result);
                            db::Database reader(file);
                            db::Store store(reader);

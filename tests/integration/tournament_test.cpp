@@ -1,0 +1,223 @@
+// Tournaments against the real binary: accounts register, the director starts the event,
+// every round's tables are made by the server and announced to their players, a kill -9
+// right after the start loses nothing, results close rounds, a director's correction
+// counts, and the CSV exports agree with each other.
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "game_helpers.hpp"
+
+namespace elgrande::test {
+namespace {
+
+std::vector<std::string> args_on(const TempDir& dir, std::uint16_t port) {
+  std::vector<std::string> args = server_args(dir);
+  args[3] = std::to_string(port);  // after "--port"
+  return args;
+}
+
+struct Account {
+  std::string username;
+  std::int64_t id = 0;
+  std::unique_ptr<WsClient> ws;
+};
+
+constexpr const char* kPassword = "tournament password";
+
+void connect(Account& account, const ServerProcess& server, bool sign_up) {
+  account.ws = std::make_unique<WsClient>(server.address(), server.port());
+  if (sign_up) {
+    account.id = hello(*account.ws, account.username)["player"]["id"];
+    const Json reply = request(*account.ws, "account.sign_up",
+                               {{"username", account.username}, {"password", kPassword}, {"device", "test"}});
+    REQUIRE(reply["type"] == "account.sign_up.ok");
+  } else {
+    const Json reply = sign_in(*account.ws, account.username, kPassword);
+    REQUIRE(reply["type"] == "account.sign_in.ok");
+  }
+}
+
+Json tournament_request(Account& account, const std::string& type, Json payload) {
+  return request(*account.ws, "tournament." + type, std::move(payload));
+}
+
+Json tournament_of(Account& account, std::int64_t tournament) {
+  const Json reply = tournament_request(account, "get", {{"tournament", tournament}});
+  REQUIRE(reply["type"] == "tournament.get.ok");
+  return reply["payload"]["tournament"];
+}
+
+// Resigns every game of the round the player sits in (a bot then finishes it at once),
+// once its table has started.
+void resign_games(Account& account) {
+  for (int attempt = 0; attempt < 200; ++attempt) {
+    const Json games = request(*account.ws, "player.games", Json::object())["payload"]["games"];
+    bool waiting = false;
+    for (const Json& game : games) {
+      const Json& table = game["table"];
+      if (table["status"] == "finished") continue;
+      if (table["seats"][game["seat"].get<int>()].value("resigned", false)) continue;
+      if (table["status"] != "playing") {
+        waiting = true;
+        continue;
+      }
+      const Json reply = request(*account.ws, "game.resign", {{"table", table["id"]}});
+      CHECK(reply["type"] == "game.resign.ok");
+    }
+    if (!waiting) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  FAIL("a table of " << account.username << " never started");
+}
+
+Json wait_for(Account& account, std::int64_t tournament, const std::function<bool(const Json&)>& ready) {
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    Json now = tournament_of(account, tournament);
+    if (ready(now)) return now;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  FAIL("the tournament never got there");
+  return {};
+}
+
+std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    std::string cell;
+    while (std::getline(fields, cell, ',')) cells.push_back(cell);
+    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("a Swiss tournament runs from registration to its exports, across a kill -9 after the start",
+          "[integration][tournaments]") {
+  TempDir dir;
+  auto server = std::make_unique<ServerProcess>(args_on(dir, 0));
+  const std::uint16_t port = server->port();
+
+  Account director;
+  director.username = "Director";
+  connect(director, *server, true);
+  std::vector<Account> players(9);
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    players[i].username = "Player_" + std::to_string(i + 1);
+    connect(players[i], *server, true);
+  }
+
+  const Json settings = {
+      {"stages", {{{"format", "swiss"}, {"rounds", 2}, {"table_sizes", {{"preferred", 4}, {"minimum", 4}}}}}},
+      {"game", {{"short_game", true}}}};
+  CHECK(code_of(bad_request(*director.ws, "tournament.create", {{"name", ""}, {"settings", settings}})) ==
+        "bad_payload");
+  CHECK(code_of(tournament_request(director, "create", {{"name", "Cup"}, {"settings", {{"stages", Json::array()}}}})) ==
+        "bad_payload");
+  const Json created = tournament_request(director, "create", {{"name", "Autumn Cup"}, {"settings", settings}});
+  REQUIRE(created["type"] == "tournament.create.ok");
+  const std::int64_t id = created["payload"]["tournament"]["id"];
+  CHECK(created["payload"]["tournament"]["status"] == "registering");
+
+  // A guest may not register; accounts may, once.
+  WsClient guest(server->address(), server->port());
+  hello(guest, "Guest");
+  CHECK(code_of(request(guest, "tournament.register", {{"tournament", id}})) == "forbidden");
+  for (Account& p : players) REQUIRE(tournament_request(p, "register", {{"tournament", id}})["type"] == "tournament.register.ok");
+  CHECK(code_of(tournament_request(players[0], "register", {{"tournament", id}})) == "wrong_state");
+  CHECK(code_of(tournament_request(players[0], "start", {{"tournament", id}})) == "forbidden");
+  CHECK(code_of(tournament_request(players[0], "register", {{"tournament", id + 100}})) == "not_found");
+  REQUIRE(tournament_of(director, id)["players"] == 9);
+
+  const Json listed = request(guest, "tournament.list", Json::object());
+  REQUIRE(listed["payload"]["tournaments"].size() == 1);
+
+  // Nine players at tables of exactly 4: two tables and a bye, from the server's own lot.
+  REQUIRE(tournament_request(director, "start", {{"tournament", id}})["type"] == "tournament.start.ok");
+  {
+    const Json round = push(*players[0].ws, "tournament.round");
+    CHECK(round["tournament"] == id);
+    CHECK(round["round"] == 1);
+  }
+
+  // kill -9 at once: whatever the server had not saved of round 1 it makes again.
+  server->signal(SIGKILL);
+  REQUIRE(server->wait_for_exit(std::chrono::seconds(5)) == 128 + SIGKILL);
+  server = std::make_unique<ServerProcess>(args_on(dir, port));
+  connect(director, *server, false);
+  for (Account& p : players) connect(p, *server, false);
+
+  Json now = wait_for(director, id, [](const Json& t) {
+    return t["rounds"].size() == 1 && t["rounds"][0]["boards"][0]["table"].is_number() &&
+           t["rounds"][0]["boards"][1]["table"].is_number();
+  });
+  CHECK(now["status"] == "running");
+  REQUIRE(now["rounds"][0]["boards"].size() == 2);
+  CHECK(now["rounds"][0]["byes"].size() == 1);
+  for (const Json& board : now["rounds"][0]["boards"]) CHECK(board["seats"].size() == 4);
+
+  // Withdrawing is for players of the event; nobody withdraws here.
+  CHECK(code_of(tournament_request(director, "withdraw", {{"tournament", id}})) == "wrong_state");
+
+  for (Account& p : players) resign_games(p);
+  now = wait_for(director, id, [](const Json& t) { return t["rounds"].size() == 2; });
+  CHECK(now["rounds"][0]["finished_at"].is_number());
+  // The player with round 1's bye sits at a table in round 2.
+  const std::int64_t had_bye = now["rounds"][0]["byes"][0]["id"];
+  CHECK(std::none_of(now["rounds"][1]["byes"].begin(), now["rounds"][1]["byes"].end(),
+                     [&](const Json& p) { return p["id"] == had_bye; }));
+
+  // The director corrects board 1 of round 2 before its game ends: the correction stands.
+  const Json board = now["rounds"][1]["boards"][0];
+  const Json corrected = tournament_request(director, "override",
+                                            {{"tournament", id}, {"round", 2}, {"board", 1}, {"scores", {90, 80, 80, 10}},
+                                             {"forfeited", {false, false, false, true}}, {"reason", "scored by hand"}});
+  REQUIRE(corrected["type"] == "tournament.override.ok");
+  CHECK(code_of(tournament_request(players[0], "override",
+                                   {{"tournament", id}, {"round", 2}, {"board", 1}, {"scores", {1, 2, 3, 4}},
+                                    {"reason", "mine"}})) == "forbidden");
+  for (Account& p : players) resign_games(p);
+  now = wait_for(director, id, [](const Json& t) { return t["status"] == "finished"; });
+  const Json& result = now["rounds"][1]["boards"][0]["result"];
+  CHECK(result["scores"] == Json({90, 80, 80, 10}));
+  CHECK(result["places"] == Json({1, 2, 2, 4}));
+  CHECK(result["points"] == Json({6, 3, 3, 0}));
+  CHECK(result["override"]["reason"] == "scored by hand");
+  CHECK(now["standings"].size() == 9);
+
+  // The exports: every player's points in the standings are the sum of their points in
+  // the results, byes included; ranks run 1..9 in order of points.
+  const auto results = csv_rows(http_request(*server, http::verb::get, "/api/tournaments/" + std::to_string(id) +
+                                                                           "/results.csv").body());
+  const auto standings = csv_rows(http_request(*server, http::verb::get, "/api/tournaments/" + std::to_string(id) +
+                                                                             "/standings.csv").body());
+  REQUIRE(results.size() == 1 + 2 * (8 + 1));
+  REQUIRE(standings.size() == 1 + 9);
+  CHECK(results[0][5] == "player");
+  CHECK(results[0][10] == "points");
+  std::map<std::string, double> points;
+  for (std::size_t row = 1; row < results.size(); ++row) points[results[row][5]] += std::stod(results[row][10]);
+  double previous = 1e9;
+  for (std::size_t row = 1; row < standings.size(); ++row) {
+    CHECK(standings[row][0] == std::to_string(row));
+    const double total = std::stod(standings[row][3]);
+    CHECK(total == points[standings[row][1]]);
+    CHECK(total <= previous);
+    previous = total;
+  }
+  const auto json = http_request(*server, http::verb::get, "/api/tournaments/" + std::to_string(id));
+  CHECK(json.result() == http::status::ok);
+  CHECK(Json::parse(json.body())["standings"] == now["standings"]);
+  CHECK(http_request(*server, http::verb::get, "/api/tournaments/999").result() == http::status::not_found);
+}
+
+}  // namespace elgrande::test
