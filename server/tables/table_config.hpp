@@ -9,9 +9,12 @@
 #include <vector>
 
 #include "common/player.hpp"
-#include "elgrande/db/store.hpp"
 #include "elgrande/engine/options.hpp"
 #include "elgrande/protocol/codec.hpp"
+
+namespace elgrande::db {
+class Store;
+}
 
 namespace elgrande::server {
 
