@@ -132,7 +132,7 @@ void Client::on_read(beast::error_code ec, std::size_t /*bytes*/) {
 void Client::fail(std::string_view what, beast::error_code ec) {
   const bool was_open = open_;
   open_ = false;
-  if (game_over_ || ec == net::error::operation_aborted) return;
+  if (done() || ec == net::error::operation_aborted) return;
   if (swarm_.settings().reconnect && (was_open || what == "connect" || what == "handshake")) {
     // The server went away (a restart): come back with the token until it answers.
     ++reconnections_;
@@ -158,9 +158,19 @@ void Client::on_message(const Json& message) {
   }
   if (type == "game.update") return on_game_update(payload);
   if (type == "game.over") {
+    if (entrant_ && payload.value("table", std::int64_t{0}) != table_.value_or(0)) return;
     game_over_ = true;
     result_ = payload.at("result");
     return swarm_.check_done();
+  }
+  if (type == "tournament.update" && entrant_ && payload.at("tournament").at("id") == entrant_->tournament) {
+    const std::string status = payload["tournament"].at("status");
+    tournament_over_ = status == "finished" || status == "cancelled";
+    return swarm_.check_done();
+  }
+  if (type == "account.sign_up.ok") {
+    token_ = payload.at("token").get<std::string>();  // the session's: the guest's no longer works
+    entrant_->account = true;
   }
   if (type == "game.command.ok" || (type == "error" && in_flight_)) {
     // Replies come in request order and a client has one command in flight, so an
@@ -193,6 +203,15 @@ void Client::on_message(const Json& message) {
 }
 
 void Client::on_game_update(const Json& payload) {
+  const std::int64_t table = payload.at("table").get<std::int64_t>();
+  if (entrant_ && table != table_) {
+    // The tournament seated it at its next table: a new game from its first version.
+    table_ = table;
+    latest_version_ = acted_version_ = -1;
+    latest_ = Json();
+    in_flight_.reset();
+    game_over_ = false;
+  }
   const std::int64_t version = payload.at("version").get<std::int64_t>();
   if (version < latest_version_) {
     swarm_.failure("client " + std::to_string(index_) + ": game.update went back in time");
@@ -285,7 +304,23 @@ Report Swarm::run(std::chrono::seconds limit) {
   return report_;
 }
 
+void Swarm::add_entrants(std::size_t count, std::int64_t tournament, const std::string& prefix) {
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t index = clients_.size();
+    clients_.push_back(std::make_shared<Client>(*this, index, "bot " + std::to_string(index),
+                                                settings_.seed * 1000003 + index));
+    clients_.back()->entrant_ = Client::Entrant{tournament, prefix + std::to_string(i + 1)};
+  }
+}
+
 void Swarm::on_hello(Client& client) {
+  if (client.entrant_) {
+    if (client.entrant_->account) return;  // a reconnection: the server pushes its table and view
+    return client.send({{"type", "account.sign_up"},
+                        {"payload", {{"username", client.entrant_->username},
+                                     {"password", "elgrande-bot password"},
+                                     {"device", "elgrande-bot"}}}});
+  }
   TableRun& table = tables_[table_of_client_.at(client.index())];
   if (client.table_) return;  // a reconnection: the server pushes the table and the view
   const bool host = table.seated.front() == client.index();
@@ -306,7 +341,6 @@ void Swarm::on_reply(Client& client, const Json& message,
                      std::optional<Clock::time_point> sent) {
   const std::string& type = message.at("type").get_ref<const std::string&>();
   const Json& payload = message.at("payload");
-  TableRun& table = tables_[table_of_client_.at(client.index())];
   if (type == "error") {
     // By code and, for refused game commands, the engine's reason.
     std::string key = payload.at("code").get<std::string>();
@@ -314,6 +348,14 @@ void Swarm::on_reply(Client& client, const Json& message,
     if (++report_.errors[key] == 1) report_.error_examples[key] = payload.value("message", "");
     return;
   }
+  if (client.entrant_) {
+    if (type == "account.sign_up.ok") {
+      client.send({{"type", "tournament.register"}, {"payload", {{"tournament", client.entrant_->tournament}}}});
+    }
+    if (type == "game.command.ok") ++report_.commands;
+    return;
+  }
+  TableRun& table = tables_[table_of_client_.at(client.index())];
   if (type == "table.create.ok") {
     table.id = payload.at("table").at("id").get<std::int64_t>();
     client.table_ = table.id;
@@ -353,6 +395,7 @@ void Swarm::on_reply(Client& client, const Json& message,
 }
 
 void Swarm::on_version_seen(Client& client, std::int64_t /*version*/) {
+  if (client.entrant_) return;
   TableRun& table = tables_[table_of_client_.at(client.index())];
   if (table.pending.empty()) return;
   std::int64_t everyone = std::numeric_limits<std::int64_t>::max();
@@ -371,7 +414,7 @@ void Swarm::failure(std::string what) { report_.failures.push_back(std::move(wha
 
 void Swarm::check_done() {
   const bool done = std::all_of(clients_.begin(), clients_.end(),
-                                [](const auto& client) { return client->game_over(); });
+                                [](const auto& client) { return client->done(); });
   if (done) io_.stop();
 }
 

@@ -64,6 +64,9 @@ class Client : public std::enable_shared_from_this<Client> {
   std::optional<std::int64_t> table() const { return table_; }
   std::optional<int> seat() const { return seat_; }
   bool game_over() const { return game_over_; }
+  // An entrant's work is done when its tournament is; anyone else's when its game is.
+  bool done() const { return entrant_ ? tournament_over_ : game_over_; }
+  bool entrant() const { return entrant_.has_value(); }
   bool spectator() const { return spectator_; }
   const Json& result() const { return result_; }
   std::size_t reconnections() const { return reconnections_; }
@@ -89,6 +92,15 @@ class Client : public std::enable_shared_from_this<Client> {
   std::size_t index_;
   std::string name_;
   Rng rng_;
+  // A tournament's entrant: signs up as this account, registers, and plays every table the
+  // server seats it at, until the tournament is over.
+  struct Entrant {
+    std::int64_t tournament = 0;
+    std::string username;
+    bool account = false;  // signed up: reconnections say hello with the session's token
+  };
+  std::optional<Entrant> entrant_;
+  bool tournament_over_ = false;
 
   std::unique_ptr<websocket::stream<beast::tcp_stream, false>> ws_;  // no permessage-deflate
   tcp::resolver resolver_;
@@ -163,6 +175,9 @@ class Swarm {
   Swarm& operator=(const Swarm&) = delete;
 
   void add_table(const TableSpec& spec);
+  // `count` clients that sign up as accounts `<prefix><n>`, register for the tournament,
+  // and play every table it seats them at; run() then lasts until the tournament is over.
+  void add_entrants(std::size_t count, std::int64_t tournament, const std::string& prefix);
   // Runs until every table's game is over at every seat, or until `limit`.
   Report run(std::chrono::seconds limit);
 

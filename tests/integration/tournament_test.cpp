@@ -4,7 +4,12 @@
 // counts, and the CSV exports agree with each other.
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
 #include <map>
+#include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -97,6 +102,70 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
     rows.push_back(std::move(cells));
   }
   return rows;
+}
+
+// Under the sanitizers the events are smaller: the same paths, a fraction of the games.
+bool sanitized() { return std::getenv("ELGRANDE_SANITIZED") != nullptr; }
+
+Json get_json(const ServerProcess& server, const std::string& target) {
+  const auto answer = http_request(server, http::verb::get, target);
+  REQUIRE(answer.result() == http::status::ok);
+  return Json::parse(answer.body());
+}
+
+// The standings recomputed from the results export alone, by the formulas of
+// docs/tournaments.md, and compared column by column with the standings export.
+void check_standings_recompute(const ServerProcess& server, std::int64_t id) {
+  const std::string base = "/api/tournaments/" + std::to_string(id);
+  const auto results = csv_rows(http_request(server, http::verb::get, base + "/results.csv").body());
+  const auto standings = csv_rows(http_request(server, http::verb::get, base + "/standings.csv").body());
+  REQUIRE(results.size() > 1);
+  REQUIRE(standings.size() > 1);
+  struct Column {
+    double points = 0, sonneborn_berger = 0, percent = 0;
+    long game_points = 0;
+    int wins = 0, played = 0, byes = 0;
+  };
+  std::map<std::string, Column> rows;
+  // (round, board) -> seats as (player, place)
+  std::map<std::pair<std::string, std::string>, std::vector<std::pair<std::string, int>>> boards;
+  for (std::size_t r = 1; r < results.size(); ++r) {
+    const auto& row = results[r];
+    Column& c = rows[row[5]];
+    c.points += std::stod(row[10]);
+    if (row[2].empty()) {  // a bye
+      ++c.byes;
+      continue;
+    }
+    ++c.played;
+    c.game_points += std::stol(row[7]);
+    c.percent += std::stod(row[11]);
+    if (row[9] == "1") ++c.wins;
+    boards[{row[0], row[2]}].push_back({row[5], std::stoi(row[9])});
+  }
+  for (const auto& [key, seats] : boards) {
+    for (const auto& [player, place] : seats) {
+      for (const auto& [other, other_place] : seats) {
+        if (other == player) continue;
+        const int factor = place < other_place ? 2 : place == other_place ? 1 : 0;
+        rows[player].sonneborn_berger += factor * rows[other].points;
+      }
+    }
+  }
+  REQUIRE(standings[0][3] == "points");
+  for (std::size_t r = 1; r < standings.size(); ++r) {
+    const auto& row = standings[r];
+    INFO("standings row " << r << ": player " << row[1]);
+    CHECK(row[0] == std::to_string(r));
+    const Column& c = rows[row[1]];
+    CHECK(std::stod(row[3]) == c.points);
+    CHECK(std::stod(row[4]) == c.sonneborn_berger);
+    CHECK(std::abs(std::stod(row[5]) - (c.played ? c.percent / c.played : 0)) < 0.01);
+    CHECK(std::stol(row[6]) == c.game_points);
+    CHECK(std::stoi(row[7]) == c.wins);
+    CHECK(std::stoi(row[8]) == c.played);
+    CHECK(std::stoi(row[9]) == c.byes);
+  }
 }
 
 }  // namespace
@@ -218,6 +287,145 @@ TEST_CASE("a Swiss tournament runs from registration to its exports, across a ki
   CHECK(json.result() == http::status::ok);
   CHECK(Json::parse(json.body())["standings"] == now["standings"]);
   CHECK(http_request(*server, http::verb::get, "/api/tournaments/999").result() == http::status::not_found);
+}
+
+TEST_CASE("elgrande-bot clients play a Swiss event to the end: withdrawals, a kill -9 mid-round, standings that "
+          "recompute from the results", "[integration][tournaments]") {
+  const int entrants = sanitized() ? 20 : 64;
+  const int rounds = sanitized() ? 2 : 4;
+  TempDir dir;
+  auto server = std::make_unique<ServerProcess>(args_on(dir, 0));
+  const std::uint16_t port = server->port();
+  Account director;
+  director.username = "Swiss_Director";
+  connect(director, *server, true);
+  const Json settings = {
+      {"stages", {{{"format", "swiss"}, {"rounds", rounds}, {"table_sizes", {{"preferred", 5}, {"minimum", 4}}}}}},
+      {"game", {{"short_game", true}}}};
+  const Json created = tournament_request(director, "create", {{"name", "Bot Swiss"}, {"settings", settings}});
+  REQUIRE(created["type"] == "tournament.create.ok");
+  const std::int64_t id = created["payload"]["tournament"]["id"];
+
+  bot::SwarmSettings swarm_config = swarm_settings(*server, 64);
+  swarm_config.reconnect = true;
+  std::atomic<int> registered{0};
+  std::atomic<int> last_round{0};
+  std::set<std::int64_t> withdrew;
+  std::map<std::int64_t, std::set<int>> seated_in;  // player -> rounds with a table or a bye
+  swarm_config.on_message = [&](bot::Client& client, const Json& message) {
+    check_schema(message, "server");
+    if (message["type"] == "tournament.register.ok") ++registered;
+    if (message["type"] != "tournament.round") return;
+    const int round = message["payload"]["round"];
+    last_round = std::max(last_round.load(), round);
+    seated_in[*client.player_id()].insert(round);
+    // Three players withdraw once they hear of round 1; they still play its game.
+    if (round == 1 && client.index() < 3 && withdrew.insert(*client.player_id()).second) {
+      client.send({{"type", "tournament.withdraw"}, {"payload", {{"tournament", id}}}});
+    }
+  };
+  bot::Swarm swarm(swarm_config);
+  swarm.add_entrants(static_cast<std::size_t>(entrants), id, "Swiss_");
+
+  int kills = 0;
+  std::thread director_thread([&] {
+    while (registered < entrants) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    director.ws->send(Json{{"type", "tournament.start"}, {"id", "start"}, {"payload", {{"tournament", id}}}});
+    // Mid-round: once the last round has begun and its games are under way.
+    while (last_round < rounds) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    std::this_thread::sleep_for(std::chrono::milliseconds(std::mt19937(7)() % 300 + 200));
+    server->signal(SIGKILL);
+    if (server->wait_for_exit(std::chrono::seconds(5)) == 128 + SIGKILL) ++kills;
+    server = std::make_unique<ServerProcess>(args_on(dir, port));
+  });
+  const bot::Report report = swarm.run(std::chrono::seconds(sanitized() ? 400 : 300));
+  director_thread.join();
+
+  CHECK(kills == 1);
+  INFO("failures: " << Json(report.failures).dump());
+  CHECK(report.failures.empty());
+  for (const auto& [code, count] : report.errors) {
+    INFO("error " << code << " x" << count << ", first: " << report.error_examples.at(code));
+    CHECK((code == "not_your_turn/not_your_turn" || code == "illegal_command/wrong_command" || code == "stale_version"));
+  }
+  CHECK(report.commands > 0);
+
+  const Json event = get_json(*server, "/api/tournaments/" + std::to_string(id));
+  CHECK(event["status"] == "finished");
+  REQUIRE(event["rounds"].size() == static_cast<std::size_t>(rounds));
+  std::set<std::int64_t> withdrawn;
+  for (const Json& e : event["entrants"]) {
+    if (e["status"] == "withdrawn") withdrawn.insert(e["player"]["id"].get<std::int64_t>());
+  }
+  CHECK(withdrawn == withdrew);
+  // Every round seats every player still in exactly once, at tables of 4 or 5, or gives a bye.
+  for (const Json& round : event["rounds"]) {
+    std::multiset<std::int64_t> seen;
+    for (const Json& board : round["boards"]) {
+      CHECK(board["seats"].size() >= 4);
+      CHECK(board["seats"].size() <= 5);
+      CHECK(board.contains("result"));
+      for (const Json& p : board["seats"]) seen.insert(p["id"].get<std::int64_t>());
+    }
+    for (const Json& p : round["byes"]) seen.insert(p["id"].get<std::int64_t>());
+    const std::size_t expected = round["round"] == 1 ? static_cast<std::size_t>(entrants)
+                                                     : static_cast<std::size_t>(entrants) - withdrew.size();
+    CHECK(seen.size() == expected);
+    CHECK(std::set<std::int64_t>(seen.begin(), seen.end()).size() == seen.size());
+    if (round["round"] != 1) {
+      for (const std::int64_t p : withdrew) CHECK_FALSE(seen.contains(p));
+    }
+  }
+  CHECK(event["standings"].size() == static_cast<std::size_t>(entrants));
+  check_standings_recompute(*server, id);
+}
+
+TEST_CASE("elgrande-bot clients play a multiplayer elimination down to a final table", "[integration][tournaments]") {
+  const int entrants = sanitized() ? 13 : 25;
+  TempDir dir;
+  ServerProcess server(args_on(dir, 0));
+  Account director;
+  director.username = "Knockout_Director";
+  connect(director, server, true);
+  const Json settings = {{"stages",
+                          {{{"format", "elimination"},
+                            {"advance_per_table", 2},
+                            {"table_sizes", {{"preferred", 5}, {"minimum", 4}}}}}},
+                         {"game", {{"short_game", true}}}};
+  const Json created = tournament_request(director, "create", {{"name", "Bot Knockout"}, {"settings", settings}});
+  REQUIRE(created["type"] == "tournament.create.ok");
+  const std::int64_t id = created["payload"]["tournament"]["id"];
+
+  bot::SwarmSettings swarm_config = swarm_settings(server, 25);
+  std::atomic<int> registered{0};
+  swarm_config.on_message = [&](bot::Client&, const Json& message) {
+    check_schema(message, "server");
+    if (message["type"] == "tournament.register.ok") ++registered;
+  };
+  bot::Swarm swarm(swarm_config);
+  swarm.add_entrants(static_cast<std::size_t>(entrants), id, "Knockout_");
+  std::thread director_thread([&] {
+    while (registered < entrants) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    director.ws->send(Json{{"type", "tournament.start"}, {"id", "start"}, {"payload", {{"tournament", id}}}});
+  });
+  const bot::Report report = swarm.run(std::chrono::seconds(300));
+  director_thread.join();
+  INFO("failures: " << Json(report.failures).dump());
+  CHECK(report.failures.empty());
+
+  const Json event = get_json(server, "/api/tournaments/" + std::to_string(id));
+  CHECK(event["status"] == "finished");
+  std::vector<std::size_t> tables;
+  for (const Json& round : event["rounds"]) tables.push_back(round["boards"].size());
+  if (!sanitized()) CHECK(tables == std::vector<std::size_t>{5, 2, 1});
+  REQUIRE(tables.back() == 1);
+  // The final table's players rank above everyone who went out before it.
+  std::set<std::int64_t> finalists;
+  for (const Json& p : event["rounds"].back()["boards"][0]["seats"]) finalists.insert(p["id"].get<std::int64_t>());
+  for (std::size_t i = 0; i < event["standings"].size(); ++i) {
+    CHECK(finalists.contains(event["standings"][i]["player"]["id"].get<std::int64_t>()) == (i < finalists.size()));
+  }
+  check_standings_recompute(server, id);
 }
 
 }  // namespace elgrande::test
