@@ -392,9 +392,11 @@ std::optional<Tournament::Target> Tournament::read_target(const TournamentReques
 
 void Tournament::save(std::function<void(db::Store&)> work, std::function<void()> then) {
   // Its own stream, apart from the tables' ids: the tournament's writes commit in order.
+  ++saves_in_flight_;
   services_.storage.write(-id_, std::move(work), [self = shared_from_this(), then = std::move(then)](bool committed) {
     net::post(self->strand_, [self, then, committed] {
       self->guarded([&] {
+        --self->saves_in_flight_;
         if (!committed) return self->stop("a save failed for good");
         self->refresh();
         if (then) then();
@@ -589,9 +591,15 @@ void Tournament::refresh() {
     return player ? player->name : "Player " + std::to_string(id);
   };
   Json summary = tournament_summary(stored_, settings_, name_of);
+  {
+    const std::lock_guard lock(snapshot_mutex_);
+    summary_ = std::move(summary);
+  }
+  // The detail (standings and all) only once the saves asked for are in: a burst of
+  // registrations or results builds it once, not once per change.
+  if (saves_in_flight_ > 0) return;
   auto detail = std::make_shared<const Json>(tournament_detail(stored_, settings_, name_of));
   const std::lock_guard lock(snapshot_mutex_);
-  summary_ = std::move(summary);
   detail_ = std::move(detail);
 }
 

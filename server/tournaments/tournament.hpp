@@ -136,7 +136,8 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   void create_tables(db::RoundRecord& round);
   void finish(std::string status);  // finished or cancelled
 
-  void refresh();  // the summary and detail from stored_
+  // The summary from stored_, and the detail too unless more saves are on their way.
+  void refresh();
   void push_update();  // tournament.update to every entrant
   void tell(PlayerId player, protocol::Json round);  // tournament.round: a board's table, or a bye
 
@@ -148,6 +149,7 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   db::StoredTournament stored_;
   net::steady_timer start_timer_;
   bool broken_ = false;
+  int saves_in_flight_ = 0;  // asked of storage, not yet reported
 
   mutable std::mutex snapshot_mutex_;
   protocol::Json summary_;
