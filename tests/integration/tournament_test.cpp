@@ -291,7 +291,7 @@ TEST_CASE("a Swiss tournament runs from registration to its exports, across a ki
 
 TEST_CASE("elgrande-bot clients play a Swiss event to the end: withdrawals, a kill -9 mid-round, standings that "
           "recompute from the results", "[integration][tournaments]") {
-  const int entrants = sanitized() ? 20 : 64;
+  const int entrants = sanitized() ? 16 : 64;
   const int rounds = sanitized() ? 2 : 4;
   TempDir dir;
   auto server = std::make_unique<ServerProcess>(args_on(dir, 0));
