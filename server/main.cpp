@@ -455,6 +455,7 @@ int serve(const Config& config) {
   services->table_factory = &table_factory;
   services->tournaments = &tournaments;
   services->tournament_creators = role_from_string(config.tournament_creators).value_or(Role::admin);
+  services->guests_enter_tournaments = config.tournament_entrants == "everyone";
 
   identities.restore(players);
   accounts.restore(accounts_stored, sessions_stored, unix_milliseconds());

@@ -73,6 +73,7 @@ struct Services {
   TableFactory* table_factory = nullptr;
   Tournaments* tournaments = nullptr;
   Role tournament_creators{};  // the least role that may create tournaments (player: any account)
+  bool guests_enter_tournaments = false;  // guests may register too (tournament_entrants "everyone")
 };
 
 // Whether changes are refused now because storage cannot take them (a failing disk, a full

@@ -201,6 +201,12 @@ void set_tournament_creators(Config& config, const json& value) {
   config.tournament_creators = role;
 }
 
+void set_tournament_entrants(Config& config, const json& value) {
+  const std::string who = value.is_string() ? value.get<std::string>() : std::string();
+  if (who != "accounts" && who != "everyone") throw ConfigError("expected accounts or everyone");
+  config.tournament_entrants = who;
+}
+
 void set_open_tables_per_player(Config& config, const json& value) {
   config.open_tables_per_player = static_cast<unsigned>(integer_in(value, 0, 1000000));
 }
@@ -253,7 +259,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 28> kSettings{{
+constexpr std::array<Setting, 29> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -311,6 +317,9 @@ constexpr std::array<Setting, 28> kSettings{{
     {"tournament_creators", "--tournament-creators", Kind::text,
      "the least role whose accounts may create tournaments: player|moderator|admin", set_tournament_creators,
      [](const Config& c) { return c.tournament_creators; }},
+    {"tournament_entrants", "--tournament-entrants", Kind::text,
+     "who may register for tournaments: accounts|everyone (guests too)", set_tournament_entrants,
+     [](const Config& c) { return c.tournament_entrants; }},
     {"max_connections", "--max-connections", Kind::integer,
      "connections served at once; 0: the descriptor limit less a reserve", set_max_connections,
      [](const Config& c) { return std::to_string(c.max_connections); }},

@@ -46,6 +46,8 @@ struct Config {
   // The least role whose accounts may create tournaments: "player" (any account),
   // "moderator" or "admin".
   std::string tournament_creators = "player";
+  // Who may register for tournaments: "accounts", or "everyone" (guests too).
+  std::string tournament_entrants = "accounts";
   // Connections served at once; 0: the process's descriptor limit less a reserve for the
   // database, files and health checks.
   unsigned max_connections = 0;

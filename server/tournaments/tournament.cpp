@@ -141,7 +141,7 @@ std::shared_ptr<const Json> Tournament::detail() const {
 
 void Tournament::enrol(const TournamentRequest& r) {
   if (!require_status(r, {"registering"}, "register")) return;
-  if (!r.has_account) return refuse(r, ErrorCode::forbidden, "tournaments are for accounts: sign up first");
+  if (!r.may_enter) return refuse(r, ErrorCode::forbidden, "tournaments are for accounts: sign up first");
   db::EntrantRecord* e = entrant(r.player.id);
   if (e && e->status == "registered") return refuse(r, ErrorCode::wrong_state, "you are registered already");
   if (e && !e->reason.empty() && e->reason.starts_with("removed")) {

@@ -43,7 +43,7 @@ struct TournamentRequest {
   RecipientPtr from;
   Player player;
   bool admin = false;      // admins may do whatever the director may
-  bool has_account = false;  // registration is for accounts
+  bool may_enter = false;  // an account, or a guest where the configuration lets guests register
   protocol::Envelope envelope;
 };
 

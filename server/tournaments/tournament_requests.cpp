@@ -119,7 +119,8 @@ void forward_to_tournament(const Services& services, Client& client, Request& re
   const Tournament::Handler handler = kHandlers.at(request.envelope.type);  // before the envelope moves
   tournament->handle(handler,
                      TournamentRequest{client.self(), *client.player, account && account->role == Role::admin,
-                                       account.has_value(), std::move(request.envelope)});
+                                       account.has_value() || services.guests_enter_tournaments,
+                                       std::move(request.envelope)});
 }
 
 }  // namespace elgrande::server

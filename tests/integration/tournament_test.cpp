@@ -289,6 +289,38 @@ TEST_CASE("a Swiss tournament runs from registration to its exports, across a ki
   CHECK(http_request(*server, http::verb::get, "/api/tournaments/999").result() == http::status::not_found);
 }
 
+TEST_CASE("where the configuration lets everyone enter, guests register and are seated, but still create nothing",
+          "[integration][tournaments]") {
+  TempDir dir;
+  std::vector<std::string> args = args_on(dir, 0);
+  args.insert(args.end(), {"--tournament-entrants", "everyone"});
+  ServerProcess server(args);
+  Account director;
+  director.username = "Director";
+  connect(director, server, true);
+  const Json settings = {{"stages", {{{"format", "swiss"}, {"rounds", 1}, {"table_sizes", {{"preferred", 3}, {"minimum", 3}}}}}}};
+  const Json created = tournament_request(director, "create", {{"name", "Open Night"}, {"settings", settings}});
+  REQUIRE(created["type"] == "tournament.create.ok");
+  const std::int64_t id = created["payload"]["tournament"]["id"];
+
+  std::vector<std::unique_ptr<WsClient>> guests;
+  std::set<std::int64_t> ids;
+  for (const char* name : {"Ana", "Bea", "Cruz"}) {
+    guests.push_back(std::make_unique<WsClient>(server.address(), server.port()));
+    ids.insert(hello(*guests.back(), name)["player"]["id"].get<std::int64_t>());
+    REQUIRE(request(*guests.back(), "tournament.register", {{"tournament", id}})["type"] == "tournament.register.ok");
+  }
+  CHECK(code_of(request(*guests[0], "tournament.create", {{"name", "Mine"}, {"settings", settings}})) == "forbidden");
+
+  REQUIRE(tournament_request(director, "start", {{"tournament", id}})["type"] == "tournament.start.ok");
+  const Json round = push(*guests[0], "tournament.round");
+  CHECK(round["round"] == 1);
+  const Json board = tournament_of(director, id)["rounds"][0]["boards"][0];
+  std::set<std::int64_t> seated;
+  for (const Json& p : board["seats"]) seated.insert(p["id"].get<std::int64_t>());
+  CHECK(seated == ids);
+}
+
 TEST_CASE("elgrande-bot clients play a Swiss event to the end: withdrawals, a kill -9 mid-round, standings that "
           "recompute from the results", "[integration][tournaments]") {
   const int entrants = sanitized() ? 16 : 64;
