@@ -168,7 +168,7 @@ void Client::on_message(const Json& message) {
     tournament_over_ = status == "finished" || status == "cancelled";
     return swarm_.check_done();
   }
-  if (type == "account.sign_up.ok") {
+  if (type == "account.sign_up.ok" && entrant_) {
     token_ = payload.at("token").get<std::string>();  // the session's: the guest's no longer works
     entrant_->account = true;
   }
