@@ -1,4 +1,4 @@
-// What the browser tests share (play.test.mjs, accounts.test.mjs, moderation.test.mjs): the
+// What the browser tests share (play, accounts, moderation and tournaments .test.mjs): the
 // real server binary on a free port with a temporary data directory (or the test's own),
 // Debian's headless Chromium driven by playwright-core, pages that fail the test on any
 // error, screenshots, a seeded random choice among the enabled controls of a decision, and a

@@ -1,5 +1,6 @@
 // The client's entry point: the connection, who I am, what I know of tables and games,
-// and which screen shows (#/ the lobby, #/table/ID a table, #/account the account).
+// and which screen shows (#/ the lobby, #/table/ID a table, #/account the account,
+// #/tournaments the tournaments, #/tournament/ID one of them).
 
 import {Connection, PROTOCOL_VERSION, isTemporary, refusalText, serverUrl} from './connection.js';
 import {h, replaceKeepingFocus} from './dom.js';
@@ -10,6 +11,7 @@ import {bannedText, noticeText} from './moderation.js';
 import {BlockList} from './blocks.js';
 import {LobbyScreen, mySeatAt, renderWaitingRoom} from './lobby.js';
 import {GameScreen} from './game.js';
+import {TournamentListScreen, TournamentScreen, roundNoticeText} from './tournaments.js';
 import {describeEvent, eventTone, formerSeat, involves, seatNames} from './texts.js';
 import {startClock} from './time.js';
 
@@ -34,6 +36,7 @@ class App {
     this.logs = new Map();
     this.tableError = null;
     this.tableErrorTemporary = false;
+    this.tournamentForm = null;  // what the create form holds (tournaments.js)
     this.createForm = {
       players: 3, short_game: false, automa: false, four_stacks: false, name: '',
       turn: '0', custom_seconds: '', on_timeout: 'bot_answers', replace_after: 3,
@@ -105,6 +108,14 @@ class App {
       log.save();
       this.refreshScreen(table);
     });
+    c.on('tournament.update', ({tournament}) => {
+      if (tournament.status === 'finished' || tournament.status === 'cancelled') {
+        for (const old of this.notices.querySelectorAll(`.round-notice[data-tournament="${tournament.id}"]`)) old.remove();
+      }
+      if (this.screen instanceof TournamentListScreen) this.screen.onSummary(tournament);
+      if (this.screen instanceof TournamentScreen && this.screen.id === tournament.id) this.screen.onPush();
+    });
+    c.on('tournament.round', (push) => this.onTournamentRound(push));
     c.on('error', (err) => this.toast(refusalText(err, 'The server says')));
   }
 
@@ -238,6 +249,7 @@ class App {
 
   // What this page knew as the former player: another identity has other tables and games.
   forgetPlayerState() {
+    for (const notice of this.notices.querySelectorAll('.round-notice')) notice.remove();
     this.tables.clear();
     this.games.clear();
     this.lobbyTables.clear();
@@ -379,9 +391,14 @@ class App {
     const m = location.hash.match(/^#\/table\/(\d+)/);
     const id = m ? Number(m[1]) : null;
     const account = /^#\/account\b/.test(location.hash);
+    const event = location.hash.match(/^#\/tournament\/(\d+)/);
+    const events = /^#\/tournaments\b/.test(location.hash);
+    // The nav link of the page's section: a tournament's page is under Tournaments.
+    let section = id === null ? '#/' : null;
+    if (account) section = '#/account';
+    else if (event || events) section = '#/tournaments';
     for (const link of this.navLinks) {
-      const here = account ? link.hash === '#/account' : (id === null && link.hash === '#/');
-      if (here) link.setAttribute('aria-current', 'page');
+      if (link.hash === section) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
     }
     if (this.currentTable !== null && this.currentTable !== id && this.spectating.has(this.currentTable)) {
@@ -393,6 +410,12 @@ class App {
     if (account) {
       this.currentTable = null;
       this.showAccount();
+    } else if (event) {
+      this.currentTable = null;
+      this.showTournament(Number(event[1]));
+    } else if (events) {
+      this.currentTable = null;
+      this.showScreen(new TournamentListScreen(this), 'Tournaments — El Grande');
     } else if (id === null) {
       this.currentTable = null;
       this.showLobby();
@@ -414,6 +437,23 @@ class App {
     if (this.screen && this.screen.destroy) this.screen.destroy();
     this.screen = new AccountScreen(this);
     this.setMain(this.screen.root);
+  }
+
+  // An event's page: kept as it is (typed text, rounds opened) while it shows the same event,
+  // as on a reconnection, and asked for again.
+  showTournament(id) {
+    if (this.screen instanceof TournamentScreen && this.screen.id === id && this.main.contains(this.screen.root)) {
+      this.screen.load();
+      return;
+    }
+    this.showScreen(new TournamentScreen(this, id), 'Tournament — El Grande');
+  }
+
+  showScreen(screen, title) {
+    if (this.screen && this.screen.destroy) this.screen.destroy();
+    document.title = title;
+    this.screen = screen;
+    this.setMain(screen.root);
   }
 
   showLobby() {
@@ -721,6 +761,23 @@ class App {
       this.renderHeader();
     }
     this.refreshScreen(tableId);
+  }
+
+  // A table of mine in a tournament's new round (or a bye): a banner with a link to the
+  // table, until dismissed or followed; "my games" lists the table too.
+  onTournamentRound(push) {
+    const name = this.screen instanceof TournamentScreen && this.screen.detail && this.screen.id === push.tournament
+      ? this.screen.detail.name : null;
+    const {text, href} = roundNoticeText(push, name);
+    const el = h('div', {class: 'notice round-notice', role: 'status', 'data-testid': 'round-notice', 'data-tournament': String(push.tournament)},
+      h('span', {}, text),
+      href ? h('a', {href, class: 'button primary small', 'data-testid': 'round-notice-open', onClick: () => el.remove()}, 'Go to the table') : null,
+      h('a', {href: `#/tournament/${push.tournament}`, class: 'button secondary small', onClick: () => el.remove()}, 'The tournament'),
+      h('button', {type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice', onClick: () => el.remove()}, 'OK'));
+    for (const old of this.notices.querySelectorAll(`.round-notice[data-tournament="${push.tournament}"]`)) old.remove();
+    this.notices.append(el);
+    this.refreshMyGames();
+    if (this.screen instanceof TournamentScreen && this.screen.id === push.tournament) this.screen.onPush();
   }
 
   // Mutes and bans stay as a banner until lifted, over or dismissed; the rest is a toast.
