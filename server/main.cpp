@@ -434,7 +434,8 @@ int serve(const Config& config) {
                                config.max_queued_messages, {}, {}, &sanctions, &block_lists,
                                &chat_line_ids};
   TableFactory table_factory(io.get_executor(), table_services);
-  TournamentServices tournament_services{storage, table_factory, presence, identities, *services->metrics};
+  TournamentServices tournament_services{storage, table_factory, directory, presence, identities,
+                                         *services->metrics};
   Tournaments tournaments(io.get_executor(), tournament_services);
   table_services.on_finished = [&tournaments](const db::GameResult& result, const std::vector<Seat>& seats) {
     tournaments.game_finished(result, seats);

@@ -187,6 +187,24 @@ void Table::connection_closed(const Recipient* connection) {
   });
 }
 
+void Table::call_time() {
+  net::post(strand_, [self = shared_from_this()] {
+    self->guarded([&] {
+      if (self->closed_ || self->broken_ || self->status_ != TableStatus::playing) return;
+      spdlog::info("table {}: time is called; the game ends with the scores as they stand", self->id_);
+      self->status_ = TableStatus::finished;
+      self->finished_at_ms_ = unix_milliseconds();
+      self->waiting_ = 0;
+      self->turns_.update(0, std::nullopt);  // no deadline is saved with the end
+      self->save();
+      self->publish_turns();
+      // The views without their decisions, then the result.
+      self->feed_.send_per_seat(self->seating_, [&](int viewer) { return self->game_update(viewer, {}); });
+      self->finish();
+    });
+  });
+}
+
 void Table::close() {
   net::post(strand_, [self = shared_from_this()] {
     self->guarded([&] {
@@ -422,7 +440,19 @@ void Table::saved(std::uint64_t save, bool committed) {
 
 Json Table::result() const {
   const Json summary = protocol::summary_json(*game_);
-  return {{"scores", summary["scores"]}, {"winners", summary["winners"]}};
+  Json result = {{"scores", summary["scores"]}, {"winners", summary["winners"]}};
+  if (!is_over(*game_)) {
+    // Time was called: the game stands as it was, led by the most points.
+    const int best = std::max_element(game_->players.begin(), game_->players.begin() + seating_.size(),
+                                      [](const auto& a, const auto& b) { return a.score < b.score; })->score;
+    Json leaders = Json::array();
+    for (int s = 0; s < seating_.size(); ++s) {
+      if (game_->players[static_cast<std::size_t>(s)].score == best) leaders.push_back(s);
+    }
+    result["winners"] = std::move(leaders);
+    result["time_called"] = true;
+  }
+  return result;
 }
 
 Json Table::description() const {
@@ -455,6 +485,11 @@ std::string Table::game_update(int viewer, const Events& events) const {
                   {"version", game_->version},
                   {"view", protocol::to_json(view(*game_, viewer))},
                   {"events", std::move(shown)}};
+  // A game whose time was called poses nothing more.
+  if (status_ == TableStatus::finished) {
+    payload["view"].erase("decision");
+    payload["view"]["waiting_for"] = Json::array();
+  }
   if (viewer != kSpectator && turns_.has_deadline(viewer)) payload["deadline"] = turns_.deadline_unix_ms(viewer);
   return protocol::push_message("game.update", std::move(payload));
 }

@@ -102,6 +102,9 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   void connection_closed(const Recipient* connection);
   // The player's new name on their seat and their chat lines here; the members are told.
   void player_renamed(Player player);
+  // Time is called (a tournament round's limit): a game in play ends at once with the
+  // scores as they stand, and its result is saved like that of a game played out.
+  void call_time();
   void close();  // removed or shutting down: stops the timers
 
   // --- Requests, run by handle() on the strand; each answers with a reply or an error. ---

@@ -131,7 +131,7 @@ int main(int argc, char* argv[]) {
   TableDirectory directory;
   TableServices table_services{storage, *metrics, nullptr, presence, directory, TableSettings{}, 1024, {}, {}};
   TableFactory table_factory(io.get_executor(), table_services);
-  TournamentServices tournament_services{storage, table_factory, presence, identities, *metrics};
+  TournamentServices tournament_services{storage, table_factory, directory, presence, identities, *metrics};
   Tournaments tournaments(io.get_executor(), tournament_services);
   std::vector<std::thread> threads;
   for (int t = 0; t < 2; ++t) threads.emplace_back([&io] { io.run(); });

@@ -10,6 +10,7 @@
 #include "ops/metrics.hpp"
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
+#include "tables/directory.hpp"
 #include "tables/table.hpp"
 #include "tables/table_factory.hpp"
 #include "tournaments/tournament_report.hpp"
@@ -23,6 +24,8 @@ using protocol::Json;
 
 constexpr std::int64_t kMinuteMs = 60'000;
 constexpr std::size_t kMaxDirectorReasonBytes = 200;
+// A timer that finds storage not taking changes waits this long before it tries again.
+constexpr auto kRetryAfterOutage = std::chrono::seconds(5);
 
 bool has_result(const db::StoredTournament& stored, int round, int board) {
   return std::any_of(stored.results.begin(), stored.results.end(),
@@ -39,7 +42,8 @@ Tournament::Tournament(net::any_io_executor strand, TournamentServices& services
       id_(stored.tournament.id),
       settings_(std::move(settings)),
       stored_(std::move(stored)),
-      start_timer_(strand_) {
+      start_timer_(strand_),
+      round_timer_(strand_) {
   refresh();
 }
 
@@ -66,6 +70,7 @@ void Tournament::resume() {
       // Only the last round can lack tables: a round begins once the one before finished.
       if (!self->stored_.rounds.empty() && !self->stored_.rounds.back().finished_at) {
         self->create_tables(self->stored_.rounds.back());
+        self->schedule_round_time();
       }
       self->advance();
       self->refresh();
@@ -124,7 +129,10 @@ void Tournament::game_finished(db::GameResult result, std::vector<Seat> seats) {
 }
 
 void Tournament::close() {
-  net::post(strand_, [self = shared_from_this()] { self->start_timer_.cancel(); });
+  net::post(strand_, [self = shared_from_this()] {
+    self->start_timer_.cancel();
+    self->round_timer_.cancel();
+  });
 }
 
 Json Tournament::summary() const {
@@ -439,13 +447,51 @@ void Tournament::schedule_start() {
       if (self->broken_ || self->stored_.tournament.status != "registering") return;
       if (!self->services_.storage.accepting()) {
         // Tried again shortly: a start must not be lost to a passing outage.
-        self->start_timer_.expires_after(std::chrono::seconds(5));
-        return self->schedule_start();
+        self->start_timer_.expires_after(kRetryAfterOutage);
+        return self->start_timer_.async_wait([self](boost::system::error_code again) {
+          if (!again) self->schedule_start();
+        });
       }
       if (const auto why_not = self->begin()) {
         spdlog::warn("tournament {} could not start at its scheduled time and is cancelled: {}", self->id_, *why_not);
         self->finish("cancelled");
       }
+    });
+  });
+}
+
+void Tournament::schedule_round_time() {
+  if (settings_.round_time_seconds == 0 || stored_.rounds.empty() || stored_.rounds.back().finished_at) return;
+  const db::RoundRecord& round = stored_.rounds.back();
+  const auto ends = std::chrono::system_clock::time_point(std::chrono::milliseconds(round.started_at)) +
+                    std::chrono::seconds(settings_.round_time_seconds);
+  round_timer_.expires_after(std::max(std::chrono::steady_clock::duration::zero(),
+                                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                          ends - std::chrono::system_clock::now())));
+  round_timer_.async_wait([self = shared_from_this(), number = round.round](boost::system::error_code ec) {
+    if (ec) return;
+    self->guarded([&] {
+      const auto& rounds = self->stored_.rounds;
+      if (self->broken_ || rounds.empty() || rounds.back().round != number || rounds.back().finished_at) return;
+      if (!self->services_.storage.accepting()) {
+        // The games cannot save their end yet: tried again shortly.
+        self->round_timer_.expires_after(kRetryAfterOutage);
+        return self->round_timer_.async_wait([self](boost::system::error_code again) {
+          if (!again) self->schedule_round_time();
+        });
+      }
+      // Each game still in play ends and reports its result as any game does; a board the
+      // director has already decided keeps the director's result.
+      int called = 0;
+      for (const db::BoardRecord& board : rounds.back().boards) {
+        if (!board.table || has_result(self->stored_, number, board.board)) continue;
+        if (const auto table = self->services_.tables.find(*board.table)) {
+          table->call_time();
+          ++called;
+        }
+      }
+      spdlog::info("tournament {}: round {} reached its time limit; time is called at {} tables", self->id_, number,
+                   called);
     });
   });
 }
@@ -514,6 +560,7 @@ void Tournament::advance() {
     spdlog::info("tournament {}: round {} begins with {} tables and {} byes", id_, round.round, round.boards.size(),
                  round.byes.size());
     create_tables(stored_.rounds.back());
+    schedule_round_time();
     // A round of byes only (a round robin's pool emptied by withdrawals) is over at once.
     if (!stored_.rounds.back().boards.empty()) return;
   }
@@ -576,6 +623,7 @@ void Tournament::create_tables(db::RoundRecord& round) {
 
 void Tournament::finish(std::string status) {
   start_timer_.cancel();
+  round_timer_.cancel();
   stored_.tournament.status = std::move(status);
   stored_.tournament.finished_at = unix_milliseconds();
   spdlog::info("tournament {} {}", id_, stored_.tournament.status);

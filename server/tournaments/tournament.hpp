@@ -24,6 +24,7 @@ class Identities;
 class Metrics;
 class Presence;
 class Storage;
+class TableDirectory;
 class TableFactory;
 class Tournaments;
 
@@ -31,6 +32,7 @@ class Tournaments;
 struct TournamentServices {
   Storage& storage;
   TableFactory& table_factory;
+  const TableDirectory& tables;
   Presence& presence;
   const Identities& identities;
   Metrics& metrics;
@@ -68,12 +70,12 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   // Saves the new tournament, then answers its creator with tournament.create.ok.
   void open(RecipientPtr creator, std::optional<protocol::RequestId> request_id);
   // After a restart: the tables its boards lack, the round that finished meanwhile, the
-  // scheduled start.
+  // scheduled start, the round's time limit.
   void resume();
   void handle(Handler handler, TournamentRequest request);
   // A board's game is over and its result saved (the table's strand calls this).
   void game_finished(db::GameResult result, std::vector<Seat> seats);
-  void close();  // shutting down: stops the start timer
+  void close();  // shutting down: stops the timers
 
   // What the list and the detail show, as last saved; readable from any thread.
   protocol::Json summary() const;
@@ -128,6 +130,9 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
 
   // The event's clock: the scheduled start, and the rounds.
   void schedule_start();
+  // With round_time_seconds: calls time on the current round's games still in play once
+  // the round has lasted that long.
+  void schedule_round_time();
   // Starts the event: check-in enforced, entrants playing, round 1. Why not, if it cannot.
   std::optional<std::string> begin();
   // Closes the last round if every board has its result, then starts the next one (or
@@ -148,6 +153,7 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   const TournamentSettings settings_;
   db::StoredTournament stored_;
   net::steady_timer start_timer_;
+  net::steady_timer round_timer_;
   bool broken_ = false;
   int saves_in_flight_ = 0;  // asked of storage, not yet reported
 

@@ -137,6 +137,7 @@ protocol::Decoded<TournamentSettings> tournament_settings_from_json(const Json& 
   }
   if (auto e = read_int(payload, "check_in_minutes", 0, kMaxCheckInMinutes, settings.check_in_minutes)) return *e;
   if (settings.check_in_minutes > 0 && !settings.starts_at) return refused("check_in_minutes: needs starts_at");
+  if (auto e = read_int(payload, "round_time_seconds", 0, kMaxRoundTimeSeconds, settings.round_time_seconds)) return *e;
   if (const auto field = payload.find("withdraw_replaced"); field != payload.end()) {
     if (!field->is_boolean()) return refused("withdraw_replaced: true or false");
     settings.withdraw_replaced = field->get<bool>();
@@ -172,7 +173,8 @@ Json to_json(const TournamentSettings& s) {
   Json json{{"stages", std::move(stages)},       {"placement_points", std::move(points)},
             {"bye_points", to_json(s.scoring.bye)}, {"tie_breaks", std::move(order)},
             {"game", std::move(game)},           {"max_players", s.max_players},
-            {"check_in_minutes", s.check_in_minutes}, {"withdraw_replaced", s.withdraw_replaced}};
+            {"check_in_minutes", s.check_in_minutes}, {"round_time_seconds", s.round_time_seconds},
+            {"withdraw_replaced", s.withdraw_replaced}};
   json["starts_at"] = s.starts_at ? Json(*s.starts_at) : Json(nullptr);
   return json;
 }

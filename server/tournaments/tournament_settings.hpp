@@ -20,12 +20,16 @@ struct TournamentSettings {
   int max_players = 0;  // 0: no cap
   std::optional<std::int64_t> starts_at;  // Unix ms; none: the director starts it
   int check_in_minutes = 0;  // before starts_at; 0: no check-in
+  // How long a round may last from its start; then time is called on the games still in
+  // play, which end with the scores as they stand. 0: a round lasts until its last game ends.
+  int round_time_seconds = 0;
   // A player whose seat was handed to a bot after timeouts plays no later rounds.
   bool withdraw_replaced = true;
 };
 
 inline constexpr int kMaxTournamentPlayers = 10'000;
 inline constexpr int kMaxCheckInMinutes = 7 * 24 * 60;
+inline constexpr int kMaxRoundTimeSeconds = 31 * 24 * 60 * 60;
 
 // Reads tournament.create's settings; the error's message names the field.
 protocol::Decoded<TournamentSettings> tournament_settings_from_json(const protocol::Json& payload);

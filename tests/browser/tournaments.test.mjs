@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // End-to-end test of tournaments in the web client (clients/web/), in Debian's headless
 // Chromium driven by playwright-core. Dora makes an account and creates an elimination event
-// from the form: tables of 3, the winner of each advancing, starting in 20 minutes with a
-// check-in open now. Ana makes an account, finds the event in the list, registers and checks
-// in; nine more players register and check in over the protocol from a third page. Dora
-// sees the ten, removes one with a reason, and starts the event: three tables are made.
+// from the form: tables of 3, the winner of each advancing, rounds of at most a week,
+// starting in 20 minutes with a check-in open now. Ana makes an account, finds the event in
+// the list, registers and checks in; nine more players register and check in over the
+// protocol from a third page. Dora sees the ten, removes one with a reason, and starts the
+// event: three tables are made, and the round says when time is called.
 // Ana is told her table is ready and follows the link to her game; Dora watches another
 // table from its board. Dora pauses, sets the three results (Ana first at hers): the round
 // ends but the final waits until she resumes. The final table's result, set by Dora, ends
@@ -60,6 +61,7 @@ async function createCup(page) {
   await page.selectOption('[data-testid=stage-0-minimum]', '3');
   await page.fill('[data-testid=stage-0-advance_per_table]', '1');
   await page.selectOption('[data-testid=tournament-turn]', '0');
+  await page.selectOption('[data-testid=tournament-round-time]', '604800');
   await page.fill('[data-testid=tournament-max-players]', '12');
   await page.fill('[data-testid=tournament-starts-at]', await localTime(page, 20));
   await page.fill('[data-testid=tournament-check-in]', '30');
@@ -68,7 +70,7 @@ async function createCup(page) {
   await page.waitForSelector('[data-testid=tournament][data-status=registering] [data-testid=director-panel]', {timeout: 10_000});
   const id = Number(await page.getAttribute('[data-testid=tournament]', 'data-tournament'));
   assert.equal(await page.textContent('[data-testid=tournament-name]'), 'Autumn Cup');
-  assert.match(await page.textContent('.tournament-head'), /Elimination, the top 1 of each table advancing at tables of 3/);
+  assert.match(await page.textContent('.tournament-head'), /Elimination, the top 1 of each table advancing at tables of 3\. Full game, no time limit, rounds of at most 7 days\./);
   say(`Dora created tournament ${id}`);
   return id;
 }
@@ -179,6 +181,7 @@ async function main() {
   await dora.click('[data-testid=director-start]');
   await dora.waitForSelector('[data-testid=tournament][data-status=running]');
   await waitForBoards(dora, 1, 3);
+  assert.match(await dora.textContent('[data-testid=round-1] summary'), /0 of 3 tables finished · time is called at /);
   say('Dora started the event: three tables');
   await shot(dora, 'tournament-2-round-1');
 

@@ -321,6 +321,67 @@ TEST_CASE("where the configuration lets everyone enter, guests register and are 
   CHECK(seated == ids);
 }
 
+TEST_CASE("at a round's time limit time is called: its games end as they stand, and the next round begins, "
+          "after a restart too", "[integration][tournaments]") {
+  TempDir dir;
+  auto server = std::make_unique<ServerProcess>(args_on(dir, 0));
+  const std::uint16_t port = server->port();
+  Account director;
+  director.username = "Director";
+  connect(director, *server, true);
+  std::vector<Account> players(3);
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    players[i].username = "Timed_" + std::to_string(i + 1);
+    connect(players[i], *server, true);
+  }
+  constexpr int kRoundSeconds = 2;
+  const Json settings = {
+      {"stages", {{{"format", "swiss"}, {"rounds", 2}, {"table_sizes", {{"preferred", 3}, {"minimum", 3}}}}}},
+      {"round_time_seconds", kRoundSeconds}};
+  CHECK(code_of(tournament_request(director, "create",
+                                   {{"name", "Blitz"}, {"settings", {{"stages", settings["stages"]}, {"round_time_seconds", -1}}}})) ==
+        "bad_payload");
+  const Json created = tournament_request(director, "create", {{"name", "Blitz"}, {"settings", settings}});
+  REQUIRE(created["type"] == "tournament.create.ok");
+  const std::int64_t id = created["payload"]["tournament"]["id"];
+  for (Account& p : players) REQUIRE(tournament_request(p, "register", {{"tournament", id}})["type"] == "tournament.register.ok");
+  REQUIRE(tournament_request(director, "start", {{"tournament", id}})["type"] == "tournament.start.ok");
+  const std::int64_t table = push(*players[0].ws, "tournament.round")["table"];
+
+  // Nobody moves and there is no turn clock: only the round's limit ends the game.
+  const auto started = std::chrono::steady_clock::now();
+  const Json over = push(*players[0].ws, "game.over");
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(kRoundSeconds + 5));
+  CHECK(over["table"] == table);
+  CHECK(over["result"]["time_called"] == true);
+  CHECK(over["result"]["scores"] == Json({0, 0, 0}));
+  CHECK(over["result"]["winners"] == Json({0, 1, 2}));
+  CHECK(code_of(request(*players[0].ws, "game.command", {{"table", table}, {"command", {{"type", "skip_special_action"}}}})) ==
+        "wrong_state");
+
+  // The board's result is the game's as it stood; round 2 begins with its own limit.
+  Json now = wait_for(director, id, [](const Json& t) { return t["rounds"].size() == 2; });
+  const Json& result = now["rounds"][0]["boards"][0]["result"];
+  CHECK(result["scores"] == Json({0, 0, 0}));
+  CHECK(result["places"] == Json({1, 1, 1}));
+  CHECK_FALSE(result.contains("override"));
+  CHECK(now["settings"]["round_time_seconds"] == kRoundSeconds);
+
+  // kill -9 during round 2, back after its limit passed: time is called at the restart.
+  push(*players[0].ws, "tournament.round");
+  server->signal(SIGKILL);
+  REQUIRE(server->wait_for_exit(std::chrono::seconds(5)) == 128 + SIGKILL);
+  std::this_thread::sleep_for(std::chrono::seconds(kRoundSeconds));
+  server = std::make_unique<ServerProcess>(args_on(dir, port));
+  connect(director, *server, false);
+  now = wait_for(director, id, [](const Json& t) { return t["status"] == "finished"; });
+  CHECK(now["rounds"][1]["boards"][0]["result"]["scores"] == Json({0, 0, 0}));
+  // The game is finished like any: its record is published, and stops where time was called.
+  const Json record = get_json(*server, "/api/games/" + std::to_string(table) + "/record");
+  CHECK(record["table"]["result"]["winners"] == Json({0, 1, 2}));
+  CHECK(record["commands"].empty());
+}
+
 TEST_CASE("elgrande-bot clients play a Swiss event to the end: withdrawals, a kill -9 mid-round, standings that "
           "recompute from the results", "[integration][tournaments]") {
   const int entrants = sanitized() ? 16 : 64;

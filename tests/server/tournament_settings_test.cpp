@@ -28,6 +28,7 @@ TEST_CASE("Tournament settings: Swiss heats then an elimination final, read and 
     "max_players": 64,
     "starts_at": 1795000000000,
     "check_in_minutes": 30,
+    "round_time_seconds": 604800,
     "withdraw_replaced": false
   })");
   const auto settings = tournament_settings_from_json(payload);
@@ -48,6 +49,7 @@ TEST_CASE("Tournament settings: Swiss heats then an elimination final, read and 
   CHECK(s.game.replace_after == 2);
   CHECK(s.max_players == 64);
   CHECK(s.starts_at == 1795000000000);
+  CHECK(s.round_time_seconds == 604800);
   CHECK_FALSE(s.withdraw_replaced);
 
   const auto again = tournament_settings_from_json(to_json(s));
@@ -67,6 +69,7 @@ TEST_CASE("Tournament settings: a Swiss with nothing else chosen takes the docum
   CHECK(s.game.turn_seconds == 0);
   CHECK(s.max_players == 0);
   CHECK_FALSE(s.starts_at);
+  CHECK(s.round_time_seconds == 0);
   CHECK(s.withdraw_replaced);
 }
 
@@ -92,4 +95,6 @@ TEST_CASE("Tournament settings that cannot run are refused, naming the field") {
             .starts_with("check_in_minutes"));
   CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss"}], "max_players": 100000})"))
             .starts_with("max_players"));
+  CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss"}], "round_time_seconds": 5000000})"))
+            .starts_with("round_time_seconds"));
 }

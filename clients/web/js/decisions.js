@@ -92,8 +92,10 @@ export class DecisionPanel {
     let body;
     let title;
     let explain = null;
-    if (view.phase === 'game_over') {
-      title = 'The game is over';
+    const timeCalled = Boolean(ctx.table && ctx.table.result && ctx.table.result.time_called);
+    if (view.phase === 'game_over' || timeCalled) {
+      title = timeCalled ? 'Time was called' : 'The game is over';
+      explain = timeCalled ? 'The tournament round reached its time limit: the game ended with the scores as they stood.' : null;
       body = this.finalScores();
     } else if (!decision) {
       title = ctx.mySeat === null ? 'Watching' : 'Waiting';
@@ -108,7 +110,7 @@ export class DecisionPanel {
     const section = h('section', {
       class: `decision-inner${decision ? ' my-turn' : ''}`,
       'data-testid': 'decision',
-      'data-kind': decision ? decision.kind : (view.phase === 'game_over' ? 'over' : 'none'),
+      'data-kind': decision ? decision.kind : (view.phase === 'game_over' || timeCalled ? 'over' : 'none'),
       'data-busy': String(Boolean(busy)),
       'data-special': decision && decision.kind === 'use_action_card' ? decision.special : null,
       'data-key': `${view.version}:${decision ? decision.kind : 'none'}`,
@@ -181,8 +183,8 @@ export class DecisionPanel {
       h('p', {class: 'winner-line'}, `♛ ${winners.map((s) => names[s]).join(' and ')} ${winners.length > 1 ? 'share the win' : 'wins'}!`),
       h('table', {class: 'final-table'},
         h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Player'), h('th', {}, 'Score'))),
-        h('tbody', {}, ranking.map((r, i) => h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
-          h('td', {}, String(i + 1)),
+        h('tbody', {}, ranking.map((r) => h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
+          h('td', {}, String(1 + scores.filter((score) => score > r.score).length)),  // equal scores share a place
           h('td', {}, colourBadge(r.seat, view), ' ', names[r.seat]),
           h('td', {class: 'num'}, String(r.score)))))),
       h('a', {href: '#/', class: 'button', 'data-testid': 'back-to-lobby'}, 'Back to the lobby'));

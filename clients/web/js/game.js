@@ -211,7 +211,7 @@ export class GameScreen {
 
   renderTools(view) {
     const seated = this.mySeat !== null;
-    const playing = view.phase !== 'game_over';
+    const playing = view.phase !== 'game_over' && !(this.table && this.table.status === 'finished');
     const parts = [];
     if (seated && playing && !this.resigned) {
       if (!this.resignStep) {

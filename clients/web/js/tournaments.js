@@ -16,6 +16,11 @@ const TIE_BREAK_WORDS = {
   percent_of_winner: '% of the winner’s score', game_points: 'Game points', wins: 'Wins',
 };
 const DEFAULT_TIE_BREAKS = Object.keys(TIE_BREAK_WORDS);
+// A round's time limit: none, or from an evening's hour to the weeks of a correspondence event.
+const ROUND_TIME_CHOICES = [
+  ['0', 'No limit: a round waits for its last game'], ['3600', '1 hour'], ['7200', '2 hours'], ['10800', '3 hours'],
+  ['86400', '1 day'], ['259200', '3 days'], ['604800', '1 week'], ['1209600', '2 weeks'], ['2419200', '4 weeks'],
+];
 // The server's default placement points (docs/tournaments.md, Placings and points).
 const DEFAULT_POINTS = {2: '6, 0', 3: '6, 3, 0', 4: '6, 4, 2, 0', 5: '6, 4.5, 3, 1.5, 0'};
 
@@ -154,7 +159,7 @@ class CreateForm {
     this.app = app;
     app.tournamentForm ||= {
       name: '', stages: [newStage('swiss')], short_game: false, turn: '86400', on_timeout: 'replace_seat', replace_after: 3,
-      max_players: '', starts_at: '', check_in_minutes: '', bye_points: '3', withdraw_replaced: true,
+      round_time: '0', max_players: '', starts_at: '', check_in_minutes: '', bye_points: '3', withdraw_replaced: true,
       tie_breaks: [...DEFAULT_TIE_BREAKS], points: {...DEFAULT_POINTS},
     };
     this.f = app.tournamentForm;
@@ -180,6 +185,8 @@ class CreateForm {
       h('option', {value: 'replace_seat', selected: f.on_timeout === 'replace_seat'}, 'A bot takes the seat after timeouts in a row'),
       h('option', {value: 'bot_answers', selected: f.on_timeout === 'bot_answers'}, 'A bot answers that decision only')), 'on_timeout');
     const replaceAfter = bind(numberInput('tournament-replace-after', f.replace_after, 1, 10), 'replace_after', (e) => Number(e.value));
+    const roundTime = bind(h('select', {'data-testid': 'tournament-round-time'},
+      ROUND_TIME_CHOICES.map(([v, text]) => h('option', {value: v, selected: v === f.round_time}, text))), 'round_time');
     const policy = h('div', {class: 'form-group'},
       ...labelled('tournament-on-timeout', 'When time runs out', onTimeout),
       ...labelled('tournament-replace-after', 'Timeouts in a row before a bot takes the seat', replaceAfter));
@@ -214,7 +221,9 @@ class CreateForm {
       }}, 'Add a stage')),
     h('fieldset', {}, h('legend', {}, 'Games'),
       h('label', {}, short, ' Short game (6 rounds)'),
-      ...labelled('tournament-turn', 'Time per decision', turn), policy),
+      ...labelled('tournament-turn', 'Time per decision', turn), policy,
+      ...labelled('tournament-round-time', 'Time limit of a round', roundTime,
+        'When it runs out, the games still in play end with the scores as they stand.')),
     h('fieldset', {}, h('legend', {}, 'Players and start'),
       ...labelled('tournament-max-players', 'Most players', max, 'Empty: no cap.'),
       ...labelled('tournament-starts-at', 'Starts at', startsAt, 'Your local time. Empty: you start it yourself.'),
@@ -307,6 +316,7 @@ class CreateForm {
       withdraw_replaced: f.withdraw_replaced,
       tie_breaks: f.tie_breaks,
     };
+    if (Number(f.round_time) > 0) settings.round_time_seconds = Number(f.round_time);
     if (settings.game.turn_seconds > 0) {
       settings.game.on_timeout = f.on_timeout;
       if (f.on_timeout === 'replace_seat') settings.game.replace_after = whole(f.replace_after, 'Timeouts before a bot takes the seat', 1, 10);
@@ -479,6 +489,7 @@ export class TournamentScreen {
     const s = d.settings;
     const game = [s.game.short_game ? 'Short game' : 'Full game',
       s.game.turn_seconds ? `${durationText(s.game.turn_seconds)} per decision` : 'no time limit'];
+    if (s.round_time_seconds) game.push(`rounds of at most ${durationText(s.round_time_seconds)}`);
     const checkIn = s.check_in_minutes && d.starts_at ? `check-in from ${dateText(d.starts_at - s.check_in_minutes * 60_000)}` : null;
     return h('section', {class: 'panel tournament-head', 'aria-labelledby': 'tournament-title'},
       h('div', {class: 'panel-head'}, h('h2', {id: 'tournament-title', 'data-testid': 'tournament-name'}, d.name), badge(d.status)),
@@ -698,7 +709,9 @@ export class TournamentScreen {
         const details = h('details', {class: 'round', 'data-testid': `round-${round.round}`, open: this.roundsOpen.get(round.round) ?? round.round === last},
           h('summary', {}, h('strong', {}, `Round ${round.round}`),
             h('span', {class: 'muted'}, ` · stage ${round.stage + 1} (${FORMAT_WORDS[d.settings.stages[round.stage].format]}) · `,
-              round.finished_at ? 'finished' : `${done} of ${round.boards.length} tables finished`)),
+              round.finished_at ? 'finished' : `${done} of ${round.boards.length} tables finished`,
+              !round.finished_at && d.settings.round_time_seconds
+                ? ` · time is called at ${dateText(round.started_at + d.settings.round_time_seconds * 1000)}` : '')),
           h('ol', {class: 'board-list'}, round.boards.map((board) => this.board(round, board, director))),
           round.byes.length ? h('p', {class: 'muted', 'data-testid': `byes-${round.round}`},
             `Bye (${numberText(d.settings.bye_points)} points): ${round.byes.map((p) => p.name).join(', ')}`) : null);
