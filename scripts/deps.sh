@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need and is missing: the Debian packages listed in
 # scripts/debian-packages.txt, Node.js (Debian's, unless a node is already on the PATH)
-# and the browser tests' npm packages (tests/browser, from its lock file).
+# and the tests' npm packages (tests/browser and tests/fixtures/openskill, from their lock files).
 # With --no-tests, only what building and running the server needs (no line marked
 # test-only, no Node.js). Idempotent and silent when everything is present.
 set -euo pipefail
@@ -31,9 +31,12 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 fi
 
 $tests || exit 0
-# playwright-core only: the browser is Debian's chromium, never a download.
-browser="$here/../tests/browser"
-if [[ ! -d "$browser/node_modules" || "$browser/package-lock.json" -nt "$browser/node_modules" ]]; then
-  echo "deps: npm ci in tests/browser" >&2
-  (cd "$browser" && npm ci --no-audit --no-fund --loglevel=error >/dev/null && touch node_modules)
-fi
+# The npm folders, each from its lock file: the browser tests (playwright-core only: the
+# browser is Debian's chromium, never a download) and the rating vectors (openskill).
+for folder in tests/browser tests/fixtures/openskill; do
+  dir="$here/../$folder"
+  if [[ ! -d "$dir/node_modules" || "$dir/package-lock.json" -nt "$dir/node_modules" ]]; then
+    echo "deps: npm ci in $folder" >&2
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null && touch node_modules)
+  fi
+done
