@@ -46,6 +46,8 @@
 #include "ops/config.hpp"
 #include "ops/webhook.hpp"
 #include "presence/presence.hpp"
+#include "ratings/rated_game.hpp"
+#include "ratings/ratings.hpp"
 #include "storage/reader.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
@@ -294,6 +296,28 @@ int check_table(const Config& config, std::int64_t id) {
   return check.head_matches && !check.first_gap ? 0 : 1;
 }
 
+// --recompute-ratings: every rated game replayed with this server's rating code, in one
+// transaction, with the server stopped (it keeps ratings in memory).
+int recompute(const Config& config) {
+  refuse_unwritable(config.database_path());
+  const DatabaseLock lock(config.database_path());
+  std::unique_ptr<db::Database> database = open_database(config);
+  db::Store store(*database);
+  db::Transaction transaction(*database);
+  const auto started = std::chrono::steady_clock::now();
+  const RecomputeReport report = recompute_ratings(store, true);
+  transaction.commit();
+  std::cout << "replayed " << report.games << " rated games (" << report.changes << " rating changes) in "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count()
+            << " ms\n"
+            << "  rating changes that differed from the stored ones: " << report.changes_differing << "\n"
+            << "  current ratings that differed: " << report.ratings_differing << " of " << report.ratings << "\n"
+            << "  largest difference in mu or sigma: " << report.largest_difference << "\n"
+            << (report.changes_differing + report.ratings_differing == 0 ? "  the stored ratings were reproduced exactly\n"
+                                                                         : "  the replayed ratings are stored now\n");
+  return 0;
+}
+
 // How many connections to serve at once. The soft descriptor limit is raised to the hard
 // one first (distributions often set 1,024 soft beside far more hard), and the connections
 // are what is left of it after the reserve; a configured max_connections above that is
@@ -339,6 +363,7 @@ int serve(const Config& config) {
   std::int64_t highest_table = 0;
   std::vector<db::StoredTournament> tournaments_stored;
   std::int64_t highest_tournament = 0;
+  std::vector<db::RatingRecord> ratings_stored;
   const std::chrono::milliseconds session_idle_limit = std::chrono::days(config.session_idle_days);
   {
     db::Store store(*database);
@@ -356,6 +381,7 @@ int serve(const Config& config) {
     highest_table = store.max_table_id();
     tournaments_stored = store.tournaments().all();
     highest_tournament = store.tournaments().max_id();
+    ratings_stored = store.ratings().all();
   }
   for (const db::Unrestorable& failed : restored.failed) {
     spdlog::critical("table {} cannot be restored and stays out of play: {}; see elgrande-server --check-table {}",
@@ -429,10 +455,12 @@ int serve(const Config& config) {
   // After what its jobs use, so that it stops first.
   PasswordWorkers password_workers(config.password_threads, kMaxWaitingPasswordHashes);
   Presence presence;
+  Ratings ratings;
+  ratings.restore(ratings_stored);
   TableDirectory directory;
   TableServices table_services{storage, *services->metrics, webhook.get(), presence, directory, table_settings,
                                config.max_queued_messages, {}, {}, &sanctions, &block_lists,
-                               &chat_line_ids};
+                               &chat_line_ids, &ratings};
   TableFactory table_factory(io.get_executor(), table_services);
   TournamentServices tournament_services{storage, table_factory, directory, presence, identities,
                                          *services->metrics};
@@ -452,6 +480,7 @@ int serve(const Config& config) {
   services->password_cost = PasswordCost{std::size_t{config.password_memory_kib} * 1024, config.password_passes};
   services->decoy_password_hash = hash_password(new_token(), services->password_cost);
   services->presence = &presence;
+  services->ratings = &ratings;
   services->tables = &directory;
   services->table_factory = &table_factory;
   services->tournaments = &tournaments;
@@ -540,7 +569,8 @@ int main(int argc, char* argv[]) {
     status = invocation.backup_to     ? server::backup(invocation.config, *invocation.backup_to)
              : invocation.check_table ? server::check_table(invocation.config, *invocation.check_table)
              : invocation.create_admin ? server::create_admin(invocation.config, *invocation.create_admin)
-                                      : server::serve(invocation.config);
+             : invocation.recompute_ratings ? server::recompute(invocation.config)
+                                            : server::serve(invocation.config);
   } catch (const std::exception& error) {
     spdlog::critical("{}", error.what());
   }

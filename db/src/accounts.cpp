@@ -67,6 +67,12 @@ std::optional<AccountRecord> AccountStore::find(std::string_view username) {
   return account_from(row);
 }
 
+bool AccountStore::has_account(std::int64_t player) {
+  Statement row = database_.prepare("SELECT 1 FROM accounts WHERE player = ?1");
+  row.bind(1, player);
+  return row.step();
+}
+
 void AccountStore::retire_guest_token(std::int64_t player, const TokenHash& unused) {
   database_.prepare("UPDATE players SET token_hash = ?2 WHERE id = ?1")
       .bind(1, player)

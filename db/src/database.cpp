@@ -159,6 +159,13 @@ Statement& Statement::bind(int index, std::int64_t value) {
   return *this;
 }
 
+Statement& Statement::bind(int index, double value) {
+  if (const int code = sqlite3_bind_double(statement_, index, value); code != SQLITE_OK) {
+    throw error_for(database_->handle(), code, "bind");
+  }
+  return *this;
+}
+
 Statement& Statement::bind(int index, std::string_view text) {
   if (const int code = sqlite3_bind_text64(statement_, index, text.data(), text.size(),
                                            SQLITE_TRANSIENT, SQLITE_UTF8);
@@ -212,6 +219,8 @@ bool Statement::is_null(int column) const {
 }
 
 std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(statement_, column); }
+
+double Statement::real(int column) const { return sqlite3_column_double(statement_, column); }
 
 std::string Statement::text(int column) const {
   const auto* data = sqlite3_column_text(statement_, column);

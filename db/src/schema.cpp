@@ -238,11 +238,49 @@ CREATE TABLE result_overrides (
 ) WITHOUT ROWID;
 )sql";
 
+// Ratings (docs/ratings.md): tables marked rated; every rated game in the order it was rated,
+// with each rated player's rating before and after, so that a recompute can replay them all;
+// and each player's current rating per ladder, which leaderboards read in order.
+constexpr std::string_view kVersion8 = R"sql(
+ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE rated_games (
+  seq      INTEGER PRIMARY KEY,  -- the order games were rated in, which a recompute replays
+  table_id INTEGER NOT NULL UNIQUE REFERENCES tables(id),
+  ladder   TEXT NOT NULL,        -- e.g. '4p', '2p-automa', '5p-short'
+  rated_at INTEGER NOT NULL
+);
+
+CREATE TABLE rating_changes (
+  seq          INTEGER NOT NULL REFERENCES rated_games(seq),
+  player       INTEGER NOT NULL REFERENCES players(id),
+  rank         INTEGER NOT NULL,  -- among the rated players: 1 + the number ranked ahead
+  mu_before    REAL NOT NULL,
+  sigma_before REAL NOT NULL,
+  mu           REAL NOT NULL,
+  sigma        REAL NOT NULL,
+  PRIMARY KEY (seq, player)
+) WITHOUT ROWID;
+CREATE INDEX rating_changes_by_player ON rating_changes(player, seq);
+
+CREATE TABLE ratings (
+  player   INTEGER NOT NULL REFERENCES players(id),
+  ladder   TEXT NOT NULL,
+  mu       REAL NOT NULL,
+  sigma    REAL NOT NULL,
+  ordinal  REAL NOT NULL,     -- mu - 3 sigma: what the ladder ranks by
+  games    INTEGER NOT NULL,
+  last_seq INTEGER NOT NULL,  -- the rated game that set it
+  PRIMARY KEY (player, ladder)
+) WITHOUT ROWID;
+CREATE INDEX ratings_by_ladder ON ratings(ladder, ordinal DESC, player);
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
   static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4,
-                                                         kVersion5, kVersion6, kVersion7};
+                                                         kVersion5, kVersion6, kVersion7, kVersion8};
   return kMigrations;
 }
 

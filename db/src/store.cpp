@@ -47,7 +47,7 @@ Command command_from(const std::string& text, std::int64_t table, std::int64_t s
 // The columns read_table expects, in order.
 constexpr std::string_view kTableColumns =
     "id, name, host, status, options, turn_seconds, created_at, seed, started_at, finished_at, "
-    "on_timeout, replace_after, auto_start";
+    "on_timeout, replace_after, auto_start, rated";
 
 }  // namespace
 
@@ -91,16 +91,17 @@ Store::Store(Database& database)
       accounts_(database),
       moderation_(database),
       tournaments_(database),
+      ratings_(database),
       insert_player_(database.prepare(
           "INSERT INTO players (id, name, token_hash, created_at) VALUES (?1, ?2, ?3, ?4)")),
       rename_player_(database.prepare("UPDATE players SET name = ?2 WHERE id = ?1")),
       save_table_(database.prepare(
           "INSERT INTO tables (id, name, host, status, options, turn_seconds, created_at, seed, "
-          "started_at, finished_at, on_timeout, replace_after, auto_start) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13) "
+          "started_at, finished_at, on_timeout, replace_after, auto_start, rated) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
           "ON CONFLICT (id) DO UPDATE SET name = ?2, host = ?3, status = ?4, options = ?5, "
           "turn_seconds = ?6, created_at = ?7, seed = ?8, started_at = ?9, finished_at = ?10, "
-          "on_timeout = ?11, replace_after = ?12, auto_start = ?13")),
+          "on_timeout = ?11, replace_after = ?12, auto_start = ?13, rated = ?14")),
       save_seat_(database.prepare(
           "INSERT OR REPLACE INTO seats (table_id, seat, kind, player, resigned, deadline, "
           "timeouts, replaced) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
@@ -142,6 +143,14 @@ void Store::rename_player(std::int64_t id, const std::string& name) {
   rename_player_.bind(1, id).bind(2, name).run();
 }
 
+std::optional<std::string> Store::player_name(std::int64_t id) {
+  player_name_.bind(1, id);
+  std::optional<std::string> name;
+  if (player_name_.step()) name = player_name_.text(0);
+  player_name_.reset();
+  return name;
+}
+
 std::vector<PlayerRecord> Store::players() {
   Statement rows = database_.prepare("SELECT id, name, token_hash, created_at FROM players ORDER BY id");
   std::vector<PlayerRecord> players;
@@ -173,6 +182,7 @@ void Store::save_table(const TableRecord& table) {
       .bind(11, table.on_timeout)
       .bind(12, table.replace_after)
       .bind(13, table.auto_start ? 1 : 0)
+      .bind(14, table.rated ? 1 : 0)
       .run();
   for (std::size_t s = 0; s < table.seats.size(); ++s) {
     const SeatRecord& seat = table.seats[s];
@@ -294,6 +304,7 @@ TableRecord Store::read_table(Statement& row) {
   table.on_timeout = row.text(10);
   table.replace_after = static_cast<int>(row.integer(11));
   table.auto_start = row.integer(12) != 0;
+  table.rated = row.integer(13) != 0;
   table.seats = seats(table.id);
   return table;
 }

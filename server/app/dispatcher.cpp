@@ -10,6 +10,7 @@
 #include "moderation/moderation_requests.hpp"
 #include "identity/hello.hpp"
 #include "presence/presence.hpp"
+#include "ratings/rating_requests.hpp"
 #include "tables/directory.hpp"
 #include "storage/storage.hpp"
 #include "tables/lobby_requests.hpp"
@@ -49,6 +50,8 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"player.unblock", {Access::identified, &unblock}},
       {"player.blocks", {Access::identified, &list_blocks}},
       {"history.list", {Access::identified, &list_history}},
+      {"rating.leaderboard", {Access::identified, &leaderboard}},
+      {"rating.profile", {Access::identified, &profile}},
       {"table.create", {Access::identified, &create_table}},
       {"table.join", at_table(&Table::join)},
       {"table.seat", at_table(&Table::choose_seat)},

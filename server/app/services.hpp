@@ -23,6 +23,7 @@ class Sanctions;
 class SignInThrottle;
 class NewIdentityQuota;
 class Presence;
+class Ratings;
 class TableDirectory;
 class TableFactory;
 class Storage;
@@ -69,6 +70,7 @@ struct Services {
   // takes as long as for a wrong password.
   std::string decoy_password_hash;
   Presence* presence = nullptr;
+  Ratings* ratings = nullptr;
   TableDirectory* tables = nullptr;
   TableFactory* table_factory = nullptr;
   Tournaments* tournaments = nullptr;

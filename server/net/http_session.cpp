@@ -14,6 +14,7 @@
 #include "ops/log_throttle.hpp"
 #include "net/router.hpp"
 #include "net/ws_session.hpp"
+#include "ratings/rating_requests.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -76,12 +77,13 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
                               parser_->get().keep_alive()));
   }
 
-  const bool from_database = export_game_record(
-      parser_->get(), *services_, [self = shared_from_this()](http::response<http::string_body> response) {
-        net::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
-          self->send(http::message_generator(std::move(response)));
-        });
-      });
+  const Respond respond = [self = shared_from_this()](http::response<http::string_body> response) {
+    net::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
+      self->send(http::message_generator(std::move(response)));
+    });
+  };
+  const bool from_database = export_game_record(parser_->get(), *services_, respond) ||
+                             answer_ratings_api(parser_->get(), *services_, respond);
   if (!from_database) send(handle_request(parser_->get(), *services_));
 }
 

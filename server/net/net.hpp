@@ -7,6 +7,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket/error.hpp>
+#include <functional>
 #include <string_view>
 
 namespace elgrande::server {
@@ -20,5 +21,9 @@ using tcp = boost::asio::ip::tcp;
 // Reports a failed network operation. Peers that disconnect, idle timeouts and our own
 // shutdown are routine and only logged at debug level; anything else is a warning.
 void fail(beast::error_code ec, std::string_view what);
+
+// Delivers an HTTP answer made later, on another thread (a reader's): the session posts it
+// to its own strand.
+using Respond = std::function<void(http::response<http::string_body>)>;
 
 }  // namespace elgrande::server

@@ -437,6 +437,10 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
       invocation.check_table = table;
       continue;
     }
+    if (argument == "--recompute-ratings") {
+      invocation.recompute_ratings = true;
+      continue;
+    }
     if (argument == "--create-admin" || argument.starts_with("--create-admin=")) {
       std::string username;
       if (argument.starts_with("--create-admin=")) {
@@ -517,10 +521,12 @@ std::string usage(std::string_view program) {
       << "                           its snapshot) from the database, then exit\n"
       << "  --create-admin NAME      make the account NAME an admin, with the password read\n"
       << "                           from standard input (made if it does not exist), then exit\n"
+      << "  --recompute-ratings      replay every rated game in the order it was rated, store\n"
+      << "                           the ratings that gives, report what differed, then exit\n"
       << "  -h, --help               print this help and exit\n"
       << "\n"
-      << "Exit status: 0 after a clean shutdown on SIGINT or SIGTERM (or a backup, or a sound\n"
-      << "log), 1 if the server or the backup fails or the log is damaged, 2 for a bad command\n"
+      << "Exit status: 0 after a clean shutdown on SIGINT or SIGTERM (or a backup, a sound\n"
+      << "log, or a recompute), 1 if the server or the backup fails or the log is damaged, 2 for a bad command\n"
       << "line or configuration.\n";
   return out.str();
 }

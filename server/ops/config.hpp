@@ -79,6 +79,7 @@ struct Invocation {
   std::optional<std::filesystem::path> backup_to;  // --backup-to: copy the database and exit
   std::optional<std::int64_t> check_table;         // --check-table: report on a table's log and exit
   std::optional<std::string> create_admin;         // --create-admin: make this account an admin and exit
+  bool recompute_ratings = false;                  // --recompute-ratings: replay every rated game and exit
   Config config;
 };
 

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "accounts/accounts.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
 #include "tables/table_factory.hpp"
@@ -36,6 +37,14 @@ void my_games(const Services& services, Client& client, Request& request) {
 void create_table(const Services& services, Client& client, Request& request) {
   protocol::Decoded<TableConfig> config = table_config_from_json(request.envelope.payload);
   if (!config) return refuse(services, client, ErrorCode::bad_payload, config.error().message, request.envelope.id);
+  // Rated by default when the host has an account; guests are never rated, so a guest's
+  // table is not either.
+  const bool account = services.accounts && services.accounts->of(client.player->id);
+  if (config.value().rated.value_or(false) && !account) {
+    return refuse(services, client, ErrorCode::forbidden, "rated: only players with an account host rated tables",
+                  request.envelope.id);
+  }
+  config.value().rated = config.value().rated.value_or(account);
   const std::size_t cap = services.open_tables_per_player;
   if (cap != 0 && services.tables->hosted_unfinished(client.player->id) >= cap) {
     return refuse(services, client, ErrorCode::limit_reached,

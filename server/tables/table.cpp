@@ -10,6 +10,9 @@
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/decisions.hpp"
 #include "elgrande/engine/view.hpp"
+#include "ratings/ladders.hpp"
+#include "ratings/rated_game.hpp"
+#include "ratings/ratings.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -28,7 +31,13 @@ TurnKeeper::Limits limits_of(const TableConfig& config, const TableSettings& set
 
 TableConfig config_of(const db::TableRecord& record) {
   return TableConfig{record.name, record.options, record.turn_seconds,
-                     on_timeout_from(record.on_timeout).value_or(OnTimeout::bot_answers), record.replace_after};
+                     on_timeout_from(record.on_timeout).value_or(OnTimeout::bot_answers), record.replace_after,
+                     record.rated};
+}
+
+TableConfig named_config(TableConfig config, TableId id) {
+  if (config.name.empty()) config.name = "Table " + std::to_string(id);
+  return config;
 }
 
 }  // namespace
@@ -37,10 +46,7 @@ Table::Table(net::any_io_executor strand, TableServices& services, TableId id, T
     : strand_(std::move(strand)),
       services_(services),
       id_(id),
-      config_(spec.config.name.empty() ? TableConfig{"Table " + std::to_string(id), spec.config.options,
-                                                     spec.config.turn_seconds, spec.config.on_timeout,
-                                                     spec.config.replace_after}
-                                       : spec.config),
+      config_(named_config(spec.config, id)),
       auto_start_(spec.auto_start),
       first_save_(std::move(spec.first_save)),
       created_at_ms_(unix_milliseconds()),
@@ -153,6 +159,7 @@ void Table::player_connected(RecipientPtr connection, PlayerId player) {
       // Back after the end (a connection lost at the last move): the result too.
       if (self->status_ == TableStatus::finished) {
         self->feed_.send(connection, protocol::push_message("game.over", {{"table", self->id_}, {"result", self->result()}}));
+        if (self->rated_) self->feed_.send(connection, protocol::push_message("table.rated", *self->rated_));
       }
     });
   });
@@ -375,6 +382,7 @@ db::TableRecord Table::record() const {
   record.started_at = started_at_ms_;
   record.finished_at = finished_at_ms_;
   record.auto_start = auto_start_;
+  record.rated = config_.rated.value_or(false);
   for (int s = 0; s < seating_.size(); ++s) {
     const Seat& seat = seating_[s];
     db::SeatRecord stored;
@@ -404,6 +412,20 @@ void Table::save() {
       also(store, id);
     };
   }
+  if (finishing_ && !result_saved_ && config_.rated.value_or(false) && services_.ratings && is_over(*game_)) {
+    // Rated in the transaction that saves the result: neither is ever stored without the other.
+    std::vector<RatedSeat> seats;
+    for (const db::SeatResult& r : finishing_->seats) {
+      const Seat& seat = seating_[r.seat];
+      if (r.player) seats.push_back({*r.player, r.score, seat.resigned || seat.replaced});
+    }
+    rating_ = std::make_shared<std::optional<db::RatedGame>>();
+    work = [changes = std::move(*work), rating = rating_, id = id_, ladder = ladder_of(config_.options),
+            finished_at = finishing_->finished_at, seats = std::move(seats)](db::Store& store) {
+      changes(store);
+      *rating = rate_game(store, id, ladder, finished_at, seats);
+    };
+  }
   persist(std::move(*work));
   if (finishing_ && !result_saved_) {
     result_saved_ = true;
@@ -431,12 +453,31 @@ void Table::saved(std::uint64_t save, bool committed) {
     if (finishing_ && save >= finishing_save_) {
       const db::GameResult result = std::move(*finishing_);
       finishing_.reset();
+      if (rating_ && *rating_) announce_rating(**rating_);
       if (services_.on_finished) services_.on_finished(result, seating_.seats());
     }
   });
 }
 
 // --- Messages. ---
+
+void Table::announce_rating(const db::RatedGame& game) {
+  services_.ratings->rated(game);
+  Json changes = Json::array();
+  for (const db::RatingChange& change : game.changes) {
+    const competition::Rating before{change.mu_before, change.sigma_before};
+    const competition::Rating after{change.mu, change.sigma};
+    changes.push_back({{"player", change.player},
+                       {"rank", change.rank},
+                       {"before", competition::displayed(before)},
+                       {"after", competition::displayed(after)},
+                       {"provisional", competition::provisional(after)}});
+  }
+  rated_ = Json{{"table", id_}, {"ladder", game.ladder}, {"changes", std::move(changes)}};
+  spdlog::info("table {}: rated on ladder {}", id_, game.ladder);
+  feed_.send_to_members(seating_, protocol::push_message("table.rated", *rated_));
+  send_table_update();  // the new ratings beside the names
+}
 
 Json Table::result() const {
   const Json summary = protocol::summary_json(*game_);
@@ -461,7 +502,10 @@ Json Table::description() const {
     const Seat& seat = seating_[s];
     Json entry = seat_json(static_cast<std::size_t>(s), name(seat.kind), seat.player, seat.resigned, seat.replaced,
                            seat.timeouts);
-    if (seat.kind == Seat::Kind::human) entry["connected"] = services_.presence.connected(seat.player->id);
+    if (seat.kind == Seat::Kind::human) {
+      entry["connected"] = services_.presence.connected(seat.player->id);
+      if (services_.ratings) entry["rating"] = services_.ratings->shown(seat.player->id, ladder_of(config_.options));
+    }
     seats.push_back(std::move(entry));
   }
   Json table = {{"id", id_},
@@ -471,6 +515,7 @@ Json Table::description() const {
                 {"options", protocol::to_json(config_.options)},
                 {"turn_seconds", config_.turn_seconds},
                 {"on_timeout", name(config_.on_timeout)},
+                {"rated", config_.rated.value_or(false)},
                 {"seats", std::move(seats)},
                 {"spectators", feed_.spectators()}};
   if (config_.on_timeout == OnTimeout::replace_seat) table["replace_after"] = config_.replace_after;

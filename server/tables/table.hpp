@@ -32,6 +32,7 @@
 namespace elgrande::server {
 
 class BlockLists;
+class Ratings;
 class Sanctions;
 class Webhook;
 
@@ -54,6 +55,9 @@ struct TableServices {
   // The last chat line's id, across tables: lines are numbered here, before they are saved,
   // so that a moderator can name one to remove.
   std::atomic<std::int64_t>* chat_line_ids = nullptr;
+  // Everyone's current ratings, shown beside names and moved by rated games; none: no
+  // table is rated.
+  Ratings* ratings = nullptr;
 };
 
 // A request for a table, as the connection's handler hands it over.
@@ -185,6 +189,8 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   protocol::Json result() const;       // scores and winners
   std::string game_update(int viewer, const Events& events) const;
   void send_table_update();  // to the directory, then to every member
+  // A rated game's save committed: the new ratings go to everyone at the table.
+  void announce_rating(const db::RatedGame& game);
   // The recent chat, without the lines of whom `player` blocks.
   void send_recent_chat(const RecipientPtr& to, PlayerId player);
   // Whether `player` has blocked `other`.
@@ -224,6 +230,10 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   TableListing listing_;
   std::optional<db::GameResult> finishing_;  // the result, until its save commits
   std::uint64_t finishing_save_ = 0;         // the save that carries it
+  // A rated game's rating, filled in by the save that carries the result (on the storage
+  // thread) and read once it commits.
+  std::shared_ptr<std::optional<db::RatedGame>> rating_;
+  std::optional<protocol::Json> rated_;  // table.rated's payload, for who comes back
   bool broken_ = false;  // a save failed for good, or the table's own work threw
   bool closed_ = false;  // removed from the directory or shutting down
   net::steady_timer expiry_timer_;

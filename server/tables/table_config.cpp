@@ -80,6 +80,10 @@ protocol::Decoded<TableConfig> table_config_from_json(const Json& payload) {
       config.replace_after = field->get<int>();
     }
   }
+  if (const auto field = payload.find("rated"); field != payload.end()) {
+    if (!field->is_boolean()) return bad("rated: true or false");
+    config.rated = field->get<bool>();
+  }
   return config;
 }
 

@@ -37,6 +37,9 @@ struct TableConfig {
   int turn_seconds = 0;  // 0: no limit
   OnTimeout on_timeout = OnTimeout::bot_answers;
   int replace_after = 0;  // with replace_seat: timeouts in a row that cost the seat
+  // Whether the finished game moves its players' ratings (docs/ratings.md); none: the
+  // default of whatever makes the table (the lobby: rated when the host has an account).
+  std::optional<bool> rated;
 };
 
 // The limits every table config is checked against, wherever it comes from.
@@ -49,7 +52,7 @@ inline constexpr int kDefaultReplaceAfter = 3;
 inline constexpr int kMaxReplaceAfter = 10;
 
 // Reads a table config from a request payload (table.create's fields: name, options,
-// turn_seconds, on_timeout, replace_after). The error's message names the field.
+// turn_seconds, on_timeout, replace_after, rated). The error's message names the field.
 protocol::Decoded<TableConfig> table_config_from_json(const protocol::Json& payload);
 
 // How a table is made: by the lobby for a player who creates one, and later by

@@ -129,6 +129,7 @@ protocol::Decoded<TournamentSettings> tournament_settings_from_json(const Json& 
   auto config = table_config_from_json(game);
   if (!config) return refused("game." + config.error().message);
   settings.game = config.value();
+  settings.game.rated = settings.game.rated.value_or(true);  // an event's games count, unless it says not
 
   if (auto e = read_int(payload, "max_players", 0, kMaxTournamentPlayers, settings.max_players)) return *e;
   if (const auto start = payload.find("starts_at"); start != payload.end() && !start->is_null()) {
@@ -168,7 +169,8 @@ Json to_json(const TournamentSettings& s) {
   for (TieBreak t : s.scoring.order) order.push_back(competition::name(t));
   Json game{{"short_game", s.game.options.short_game},
             {"turn_seconds", s.game.turn_seconds},
-            {"on_timeout", name(s.game.on_timeout)}};
+            {"on_timeout", name(s.game.on_timeout)},
+            {"rated", s.game.rated.value_or(true)}};
   if (s.game.on_timeout == OnTimeout::replace_seat) game["replace_after"] = s.game.replace_after;
   Json json{{"stages", std::move(stages)},       {"placement_points", std::move(points)},
             {"bye_points", to_json(s.scoring.bye)}, {"tie_breaks", std::move(order)},

@@ -94,6 +94,7 @@ Json table(const std::string& status, int players = 3, bool automa = false) {
             {"options", protocol::to_json(Options{players, false, automa, false})},
             {"turn_seconds", 0},
             {"on_timeout", "bot_answers"},
+            {"rated", true},
             {"seats", seats},
             {"spectators", 0}};
   if (status == "finished") {
@@ -256,6 +257,10 @@ TEST_CASE("every client message of the catalogue fits the client schema") {
               {{"table", kTableId}, {"command", {{"type", "answer_veto"}, {"veto", false}}}, {"version", 12}},
               Json(13)),
       request("game.resign", {{"table", kTableId}}),
+      request("table.create", {{"options", protocol::to_json(Options{4, true, false, false})}, {"rated", false}}),
+      request("rating.leaderboard", {{"ladder", "4p"}}),
+      request("rating.leaderboard", {{"ladder", "2p-automa-short"}, {"offset", 100}, {"limit", 50}}),
+      request("rating.profile", {{"player", 11}}),
       // The largest request id.
       request("ping", Json::object(), Json(std::int64_t{9223372036854775807})),
       request("ping", Json::object(), Json(std::string(128, 'i'))),
@@ -355,6 +360,18 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
       push("lobby.table", {{"table", table("open")}}),
       push("lobby.table", {{"table", table("finished", 3)}}),
       push("lobby.table_removed", {{"table", kTableId}}),
+      push("table.rated", {{"table", kTableId}, {"ladder", "3p"},
+                           {"changes", {{{"player", 11}, {"rank", 1}, {"before", 1000}, {"after", 1088}, {"provisional", true}},
+                                        {{"player", 12}, {"rank", 3}, {"before", 1210}, {"after", 1190}, {"provisional", false}}}}}),
+      reply("rating.leaderboard", {{"ladder", "4p"}, {"players", 1}, {"offset", 0},
+                                   {"entries", {{{"rank", 1}, {"player", player(11, "Ana")}, {"ladder", "4p"},
+                                                 {"rating", 1188}, {"provisional", false}, {"games", 12},
+                                                 {"mu", 28.5}, {"sigma", 6.9}}}}}),
+      reply("rating.profile", {{"player", player(11, "Ana")},
+                               {"ratings", {{{"ladder", "4p"}, {"rating", 1188}, {"provisional", false}, {"games", 12},
+                                             {"mu", 28.5}, {"sigma", 6.9}, {"rank", 1}, {"players", 40}}}},
+                               {"games", {{{"table", kTableId}, {"ladder", "4p"}, {"rated_at", 1795328400000},
+                                           {"rank", 2}, {"before", 1170}, {"after", 1188}}}}}),
   };
   for (const Json& message : messages) require_valid(message, "server");
 
@@ -518,6 +535,10 @@ TEST_CASE("the server schema refuses broken tables and replies") {
   require_invalid(with(update, "/payload/table/spectators", std::nullopt), "server");
   require_invalid(with(update, "/payload/table/turn_seconds", Json(2.5)), "server");
   require_invalid(with(update, "/payload/table/secret", Json("x")), "server");
+  require_invalid(with(update, "/payload/table/rated", std::nullopt), "server");
+  require_invalid(with(update, "/payload/table/seats/0/rating", Json{{"ladder", "6p"}, {"rating", 1000},
+                                                                     {"provisional", true}, {"games", 0}}),
+                  "server");
   require_invalid(with(update, "/payload/table/options/players", Json(3)), "server");  // 4 seats
 
   const Json finished = push("table.update", {{"table", table("finished", 3)}});

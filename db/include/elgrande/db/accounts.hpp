@@ -48,6 +48,7 @@ class AccountStore {
   void set_role(std::int64_t player, std::string_view role);
   std::vector<AccountRecord> all();
   std::optional<AccountRecord> find(std::string_view username);  // ignoring case
+  bool has_account(std::int64_t player);
 
   // A guest's token stops working once the guest becomes an account: the player row keeps
   // the hash of a secret nobody was given.

@@ -116,6 +116,7 @@ class Statement {
 
   Statement& bind(int index, std::int64_t value);
   Statement& bind(int index, int value) { return bind(index, std::int64_t{value}); }
+  Statement& bind(int index, double value);  // exact: SQLite keeps a REAL as its 8 bytes
   Statement& bind(int index, std::string_view text);
   Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
   Statement& bind(int index, std::span<const std::byte> blob);
@@ -133,6 +134,7 @@ class Statement {
 
   bool is_null(int column) const;
   std::int64_t integer(int column) const;
+  double real(int column) const;
   std::string text(int column) const;
   std::vector<std::byte> blob(int column) const;
   std::optional<std::int64_t> optional_integer(int column) const {

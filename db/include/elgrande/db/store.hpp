@@ -11,6 +11,7 @@
 #include "elgrande/db/accounts.hpp"
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/moderation.hpp"
+#include "elgrande/db/ratings.hpp"
 #include "elgrande/db/tournaments.hpp"
 #include "elgrande/db/snapshot.hpp"
 #include "elgrande/engine/game.hpp"
@@ -50,6 +51,7 @@ struct TableRecord {
   std::optional<UnixMillis> started_at;
   std::optional<UnixMillis> finished_at;
   bool auto_start = false;  // starts once every seat is filled (schema 3)
+  bool rated = false;       // its finished game moves its players' ratings (schema 8)
   std::vector<SeatRecord> seats;
   friend bool operator==(const TableRecord&, const TableRecord&) = default;
 };
@@ -130,7 +132,7 @@ struct FinishedGame {
   std::vector<std::optional<std::string>> names;  // per seat: the player's name, if any
 };
 
-// The server's records in SQLite: identities, accounts, moderation and tournaments, tables with their seats, command logs and
+// The server's records in SQLite: identities, accounts, moderation, tournaments and ratings, tables with their seats, command logs and
 // snapshots. Every method runs on the connection's thread; writes are meant to be grouped
 // in a caller's Transaction.
 class Store {
@@ -144,9 +146,11 @@ class Store {
   void insert_player(const PlayerRecord& player);
   void rename_player(std::int64_t id, const std::string& name);
   std::vector<PlayerRecord> players();
+  std::optional<std::string> player_name(std::int64_t id);
   AccountStore& accounts() { return accounts_; }
   ModerationStore& moderation() { return moderation_; }
   TournamentStore& tournaments() { return tournaments_; }
+  RatingStore& ratings() { return ratings_; }
 
   // --- Tables. ---
   // Inserts or replaces the table's row and its seats.
@@ -216,6 +220,7 @@ class Store {
   AccountStore accounts_;
   ModerationStore moderation_;
   TournamentStore tournaments_;
+  RatingStore ratings_;
   Statement insert_player_;
   Statement rename_player_;
   Statement save_table_;

@@ -1,0 +1,204 @@
+#include "ratings/rating_requests.hpp"
+
+#include <charconv>
+
+#include "ratings/ladders.hpp"
+#include "ratings/ratings.hpp"
+#include "storage/reader.hpp"
+
+namespace elgrande::server {
+namespace {
+
+using protocol::ErrorCode;
+using protocol::Json;
+
+constexpr std::string_view kApiServerName = "elgrande-server/" ELGRANDE_VERSION;
+
+Json entry_json(const db::RatingRecord& rating) {
+  Json json = rating_json(rating.ladder, {rating.mu, rating.sigma}, rating.games);
+  json["mu"] = rating.mu;
+  json["sigma"] = rating.sigma;
+  return json;
+}
+
+template <class Number>
+std::optional<Number> number_from(std::string_view digits) {
+  Number value{};
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (digits.empty() || error != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return value;
+}
+
+// `name`'s value in a query string such as "offset=50&limit=10".
+std::string_view query_value(std::string_view query, std::string_view name) {
+  while (!query.empty()) {
+    const std::string_view pair = query.substr(0, query.find('&'));
+    if (pair.starts_with(name) && pair.size() > name.size() && pair[name.size()] == '=') {
+      return pair.substr(name.size() + 1);
+    }
+    query.remove_prefix(std::min(query.size(), pair.size() + 1));
+  }
+  return {};
+}
+
+struct Page {
+  int offset = 0;
+  int limit = kLeaderboardPage;
+};
+
+// Why an offset or a limit cannot be used, if so.
+std::optional<std::string> why_not_a_page(const Page& page) {
+  if (page.offset < 0) return "offset: 0 or more";
+  if (page.limit < 1 || page.limit > kLeaderboardPage) return "limit: 1 to " + std::to_string(kLeaderboardPage);
+  return std::nullopt;
+}
+
+void read_for(const Services& services, Client& client, const std::optional<protocol::RequestId>& id,
+              std::function<Json(db::Store&)> read, std::string type) {
+  services.reader->read(
+      [connection = client.self(), id, read = std::move(read), type = std::move(type)](db::Store& store) {
+        Json answer = read(store);
+        if (answer.is_null()) {
+          return connection->deliver(protocol::error_message(ErrorCode::not_found, "no such player", id));
+        }
+        connection->deliver(protocol::reply_message(type, id, std::move(answer)));
+      },
+      [metrics = services.metrics, connection = client.self(), id](const std::string& /*why*/) {
+        metrics->count_error(ErrorCode::internal);
+        connection->deliver(protocol::error_message(ErrorCode::internal, "ratings could not be read; try again", id));
+      });
+}
+
+}  // namespace
+
+Json leaderboard_json(db::Store& store, const std::string& ladder, int offset, int limit) {
+  Json entries = Json::array();
+  int rank = offset;
+  for (const db::LadderEntry& entry : store.ratings().leaderboard(ladder, offset, limit)) {
+    Json row = entry_json(entry.rating);
+    row["rank"] = ++rank;
+    row["player"] = {{"id", entry.rating.player}, {"name", entry.name}};
+    entries.push_back(std::move(row));
+  }
+  return {{"ladder", ladder}, {"players", store.ratings().ladder_size(ladder)}, {"offset", offset},
+          {"entries", std::move(entries)}};
+}
+
+std::optional<Json> profile_json(db::Store& store, PlayerId player) {
+  const std::optional<std::string> name = store.player_name(player);
+  if (!name) return std::nullopt;
+  Json ratings = Json::array();
+  for (const std::string_view ladder : kLadders) {
+    const std::optional<db::RatingRecord> rating = store.ratings().find(player, std::string(ladder));
+    if (!rating) continue;
+    Json json = entry_json(*rating);
+    json["rank"] = *store.ratings().position(player, rating->ladder);
+    json["players"] = store.ratings().ladder_size(rating->ladder);
+    ratings.push_back(std::move(json));
+  }
+  Json games = Json::array();
+  for (const db::PlayerRatedGame& game : store.ratings().player_games(player, std::nullopt, std::nullopt, kProfileGames)) {
+    const db::RatingChange& c = game.change;
+    games.push_back({{"table", game.table},
+                     {"ladder", game.ladder},
+                     {"rated_at", game.rated_at},
+                     {"rank", c.rank},
+                     {"before", competition::displayed({c.mu_before, c.sigma_before})},
+                     {"after", competition::displayed({c.mu, c.sigma})}});
+  }
+  return Json{{"player", {{"id", player}, {"name", *name}}}, {"ratings", std::move(ratings)}, {"games", std::move(games)}};
+}
+
+void leaderboard(const Services& services, Client& client, Request& request) {
+  const Json& payload = request.envelope.payload;
+  const auto& id = request.envelope.id;
+  const auto ladder = payload.find("ladder");
+  if (ladder == payload.end() || !ladder->is_string() || !is_ladder(ladder->get<std::string>())) {
+    return refuse(services, client, ErrorCode::bad_payload, "ladder: one of 2p, 3p, 4p, 5p, 2p-automa, or one of these with -short", id);
+  }
+  Page page;
+  for (auto [name, field] : {std::pair{"offset", &page.offset}, std::pair{"limit", &page.limit}}) {
+    if (const auto value = payload.find(name); value != payload.end()) {
+      if (!value->is_number_integer() || value->get<std::int64_t>() < 0 || value->get<std::int64_t>() > 1'000'000'000) {
+        return refuse(services, client, ErrorCode::bad_payload, std::string(name) + ": a whole number", id);
+      }
+      *field = value->get<int>();
+    }
+  }
+  if (const auto why_not = why_not_a_page(page)) return refuse(services, client, ErrorCode::bad_payload, *why_not, id);
+  read_for(services, client, id,
+           [ladder = ladder->get<std::string>(), page](db::Store& store) {
+             return leaderboard_json(store, ladder, page.offset, page.limit);
+           },
+           "rating.leaderboard");
+}
+
+void profile(const Services& services, Client& client, Request& request) {
+  const auto player = request.envelope.payload.find("player");
+  if (player == request.envelope.payload.end() || !player->is_number_integer() || player->get<std::int64_t>() < 1) {
+    return refuse(services, client, ErrorCode::bad_payload, "player: a player id", request.envelope.id);
+  }
+  read_for(services, client, request.envelope.id,
+           [player = player->get<PlayerId>()](db::Store& store) { return profile_json(store, player).value_or(Json()); },
+           "rating.profile");
+}
+
+bool answer_ratings_api(const http::request<http::string_body>& request, const Services& services,
+                        const Respond& respond) {
+  if (request.method() != http::verb::get && request.method() != http::verb::head) return false;
+  const std::string_view target = request.target();
+  const std::string_view path = target.substr(0, target.find('?'));
+  const std::string_view query = path.size() < target.size() ? target.substr(path.size() + 1) : std::string_view();
+  constexpr std::string_view kLadderPrefix = "/api/ratings/";
+  constexpr std::string_view kPlayerPrefix = "/api/players/";
+  constexpr std::string_view kPlayerSuffix = "/ratings";
+  std::function<std::optional<Json>(db::Store&)> read;
+  std::optional<std::string> refused;
+  if (path.starts_with(kLadderPrefix)) {
+    const std::string ladder(path.substr(kLadderPrefix.size()));
+    Page page;
+    if (const auto offset = query_value(query, "offset"); !offset.empty()) page.offset = number_from<int>(offset).value_or(-1);
+    if (const auto limit = query_value(query, "limit"); !limit.empty()) page.limit = number_from<int>(limit).value_or(-1);
+    refused = is_ladder(ladder) ? why_not_a_page(page) : std::optional<std::string>("no ladder " + ladder);
+    read = [ladder, page](db::Store& store) { return std::optional(leaderboard_json(store, ladder, page.offset, page.limit)); };
+  } else if (path.starts_with(kPlayerPrefix) && path.ends_with(kPlayerSuffix) &&
+             path.size() > kPlayerPrefix.size() + kPlayerSuffix.size()) {
+    const auto player = number_from<PlayerId>(
+        path.substr(kPlayerPrefix.size(), path.size() - kPlayerPrefix.size() - kPlayerSuffix.size()));
+    if (!player || *player < 1) return false;
+    read = [player = *player](db::Store& store) { return profile_json(store, player); };
+  } else {
+    return false;
+  }
+
+  const bool head = request.method() == http::verb::head;
+  const auto answer = [head, version = request.version(), keep_alive = request.keep_alive()](
+                          http::status status, std::string_view type, std::string body) {
+    http::response<http::string_body> response{status, version};
+    response.set(http::field::server, kApiServerName);
+    response.set(http::field::content_type, type);
+    response.set(http::field::cache_control, "no-cache");
+    response.set("X-Content-Type-Options", "nosniff");
+    response.keep_alive(keep_alive);
+    response.content_length(body.size());
+    if (!head) response.body() = std::move(body);
+    return response;
+  };
+  if (refused) {
+    respond(answer(http::status::bad_request, "text/plain; charset=utf-8", *refused + "\n"));
+    return true;
+  }
+  services.reader->read(
+      [read = std::move(read), answer, respond](db::Store& store) {
+        const std::optional<Json> json = read(store);
+        respond(json ? answer(http::status::ok, "application/json", json->dump())
+                     : answer(http::status::not_found, "text/plain; charset=utf-8", "no such player\n"));
+      },
+      [answer, respond](const std::string& why) {
+        respond(answer(http::status::internal_server_error, "text/plain; charset=utf-8",
+                       "ratings could not be read: " + why + "\n"));
+      });
+  return true;
+}
+
+}  // namespace elgrande::server

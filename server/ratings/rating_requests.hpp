@@ -1,0 +1,37 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "app/client.hpp"
+#include "app/services.hpp"
+#include "elgrande/db/store.hpp"
+#include "elgrande/protocol/codec.hpp"
+#include "net/net.hpp"
+
+namespace elgrande::server {
+
+// Leaderboards and profiles (docs/ratings.md), read from the database on a reader
+// connection, for the WebSocket requests and the public HTTP API alike.
+
+// A ladder's players ranked by mu - 3 sigma from `offset`, with the ladder's size.
+protocol::Json leaderboard_json(db::Store& store, const std::string& ladder, int offset, int limit);
+// A player's ratings on every ladder they played, with their place on each, and their
+// latest rated games (for the chart of their rating over time); none for no such player.
+std::optional<protocol::Json> profile_json(db::Store& store, PlayerId player);
+
+inline constexpr int kLeaderboardPage = 50;     // entries per answer, at most
+inline constexpr int kProfileGames = 200;       // rated games in a profile, newest first
+
+// rating.leaderboard {ladder, offset?, limit?} and rating.profile {player}.
+void leaderboard(const Services& services, Client& client, Request& request);
+void profile(const Services& services, Client& client, Request& request);
+
+// GET /api/ratings/LADDER?offset=N&limit=M and GET /api/players/ID/ratings. Returns false,
+// without calling `respond`, for any other request; otherwise `respond` later receives
+// the answer on a reader thread.
+bool answer_ratings_api(const http::request<http::string_body>& request, const Services& services,
+                        const Respond& respond);
+
+}  // namespace elgrande::server

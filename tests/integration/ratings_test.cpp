@@ -1,0 +1,157 @@
+// Ratings against the real binary: rated games among accounts move their players'
+// ratings by the Weng-Lin update (competition/, checked against the openskill package's
+// vectors), a player who resigns ranks last, guests and bots are never rated, the
+// leaderboard and profiles show it all, and --recompute-ratings reproduces what is stored.
+
+#include <thread>
+
+#include "elgrande/competition/rating.hpp"
+#include "game_helpers.hpp"
+
+namespace elgrande::test {
+namespace {
+
+using namespace std::chrono_literals;
+using competition::Rating;
+
+struct Player {
+  std::string name;
+  std::int64_t id = 0;
+  std::unique_ptr<WsClient> ws;
+};
+
+Player account(const ServerProcess& server, const std::string& name) {
+  Player player{name, 0, std::make_unique<WsClient>(server.address(), server.port())};
+  player.id = hello(*player.ws, name)["player"]["id"];
+  const Json reply = request(*player.ws, "account.sign_up",
+                             {{"username", name}, {"password", "rating password"}, {"device", "test"}});
+  REQUIRE(reply["type"] == "account.sign_up.ok");
+  return player;
+}
+
+Json get_json(const ServerProcess& server, const std::string& target) {
+  const auto answer = http_request(server, http::verb::get, target);
+  INFO(target << ": " << answer.body());
+  REQUIRE(answer.result() == http::status::ok);
+  return Json::parse(answer.body());
+}
+
+// mu and sigma of the player on the ladder, as the profile says (none if not rated there).
+std::optional<Rating> rating_of(const ServerProcess& server, std::int64_t player, const std::string& ladder) {
+  const Json profile = get_json(server, "/api/players/" + std::to_string(player) + "/ratings");
+  for (const Json& r : profile["ratings"]) {
+    if (r["ladder"] == ladder) return Rating{r["mu"].get<double>(), r["sigma"].get<double>()};
+  }
+  return std::nullopt;
+}
+
+// Both play their seats to the end, each on its own connection and thread; the scores.
+Json play_out(Player& a, Player& b, std::int64_t table, const std::vector<Json>& a_earlier) {
+  Json result;
+  std::thread other([&] { play_to_end(*b.ws, table, 2); });
+  result = play_to_end(*a.ws, table, 1, a_earlier)["result"];
+  other.join();
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("rated games move account holders' ratings by the Weng-Lin update, a resigning player ranks last, "
+          "and --recompute-ratings reproduces the stored ratings exactly",
+          "[integration][ratings]") {
+  TempDir dir;
+  auto server = std::make_unique<ServerProcess>(server_args(dir));
+  Player ana = account(*server, "Ana");
+  Player bo = account(*server, "Bruno");
+  Player cy = account(*server, "Clara");
+
+  // Game 1: three accounts; Cy resigns at once and a bot plays the seat out.
+  const Json created = create_table(*ana.ws, kThreePlayers);
+  const std::int64_t first = created["id"];
+  CHECK(created["rated"] == true);  // the default for an account's table
+  CHECK(created["seats"][0]["rating"] == Json({{"ladder", "3p-short"}, {"rating", 1000}, {"provisional", true}, {"games", 0}}));
+  REQUIRE(request(*bo.ws, "table.join", {{"table", first}})["type"] == "table.join.ok");
+  REQUIRE(request(*cy.ws, "table.join", {{"table", first}})["type"] == "table.join.ok");
+  std::vector<Json> ana_pushes;
+  REQUIRE(request(*ana.ws, "table.start", {{"table", first}}, &ana_pushes)["type"] == "table.start.ok");
+  REQUIRE(request(*cy.ws, "game.resign", {{"table", first}})["type"] == "game.resign.ok");
+  const Json scores = play_out(ana, bo, first, ana_pushes)["scores"];
+  const Json rated = push(*ana.ws, "table.rated");
+  CHECK(rated["table"] == first);
+  CHECK(rated["ladder"] == "3p-short");
+  // Ranks: Ana and Bo by score, Cy last whatever the bot scored for the seat.
+  const int ana_score = scores[0];
+  const int bo_score = scores[1];
+  const std::vector<int> ranks{1 + (bo_score > ana_score), 1 + (ana_score > bo_score), 3};
+  std::map<std::int64_t, int> rank_of;
+  for (const Json& change : rated["changes"]) rank_of[change["player"]] = change["rank"];
+  CHECK(rank_of == std::map<std::int64_t, int>{{ana.id, ranks[0]}, {bo.id, ranks[1]}, {cy.id, ranks[2]}});
+  const std::vector<Rating> newcomers(3, competition::RatingModel{}.newcomer());
+  const std::vector<Rating> after_first = competition::rate(newcomers, ranks);
+  CHECK(rating_of(*server, ana.id, "3p-short") == after_first[0]);
+  CHECK(rating_of(*server, bo.id, "3p-short") == after_first[1]);
+  CHECK(rating_of(*server, cy.id, "3p-short") == after_first[2]);
+  CHECK(rating_of(*server, cy.id, "3p-short")->mu < 25.0);
+
+  // Game 2: Ana and Bo beside a server bot: the two humans are rated between themselves.
+  const std::int64_t second = create_table(*ana.ws, kThreePlayers)["id"];
+  REQUIRE(request(*bo.ws, "table.join", {{"table", second}})["type"] == "table.join.ok");
+  REQUIRE(request(*ana.ws, "table.add_bot", {{"table", second}})["type"] == "table.add_bot.ok");
+  ana_pushes.clear();
+  REQUIRE(request(*ana.ws, "table.start", {{"table", second}}, &ana_pushes)["type"] == "table.start.ok");
+  const Json second_scores = play_out(ana, bo, second, ana_pushes)["scores"];
+  const Json second_rated = push(*ana.ws, "table.rated");
+  REQUIRE(second_rated["changes"].size() == 2);
+  const std::vector<int> second_ranks{1 + (second_scores[1] > second_scores[0]), 1 + (second_scores[0] > second_scores[1])};
+  const std::vector<Rating> after_second =
+      competition::rate(std::vector<Rating>{after_first[0], after_first[1]}, second_ranks);
+  CHECK(rating_of(*server, ana.id, "3p-short") == after_second[0]);
+  CHECK(rating_of(*server, bo.id, "3p-short") == after_second[1]);
+
+  // A guest's table is not rated, and a guest may not ask for one.
+  WsClient guest(server->address(), server->port());
+  hello(guest, "Gus");
+  CHECK(create_table(guest, kTwoPlayers)["rated"] == false);
+  CHECK(code_of(request(guest, "table.create", {{"options", kTwoPlayers}, {"rated", true}})) == "forbidden");
+
+  // The leaderboard, by HTTP and WebSocket alike, ranks by mu - 3 sigma.
+  const Json board = get_json(*server, "/api/ratings/3p-short");
+  CHECK(board["players"] == 3);
+  REQUIRE(board["entries"].size() == 3);
+  double previous = 1e9;
+  for (const Json& entry : board["entries"]) {
+    const double ordinal = entry["mu"].get<double>() - 3 * entry["sigma"].get<double>();
+    CHECK(ordinal <= previous);
+    previous = ordinal;
+    CHECK(entry["rating"] == competition::displayed({entry["mu"], entry["sigma"]}));
+  }
+  const Json ws_board = request(*ana.ws, "rating.leaderboard", {{"ladder", "3p-short"}});
+  REQUIRE(ws_board["type"] == "rating.leaderboard.ok");
+  CHECK(ws_board["payload"] == board);
+  CHECK(code_of(request(*ana.ws, "rating.leaderboard", {{"ladder", "6p"}}, nullptr, Shape::off_schema)) == "bad_payload");
+  CHECK(http_request(*server, http::verb::get, "/api/ratings/4p?limit=500").result() == http::status::bad_request);
+  const Json profile = get_json(*server, "/api/players/" + std::to_string(ana.id) + "/ratings");
+  CHECK(profile["games"].size() == 2);
+  CHECK(profile["ratings"][0]["games"] == 2);
+  CHECK(request(*ana.ws, "rating.profile", {{"player", ana.id}})["payload"] == profile);
+  CHECK(http_request(*server, http::verb::get, "/api/players/999999/ratings").result() == http::status::not_found);
+
+  // Stopped, the server recomputes every rating from the games and finds them all as stored.
+  ana.ws.reset();
+  bo.ws.reset();
+  cy.ws.reset();
+  server->signal(SIGTERM);
+  REQUIRE(server->wait_for_exit(10s) == 0);
+  server.reset();
+  const Completed recomputed =
+      run_to_exit({"--data-dir", (dir.path() / "data").string(), "--recompute-ratings"}, 30s);
+  INFO(recomputed.out << recomputed.err);
+  REQUIRE(recomputed.exit_code == 0);
+  CHECK(recomputed.out.find("replayed 2 rated games (5 rating changes)") != std::string::npos);
+  CHECK(recomputed.out.find("the stored ratings were reproduced exactly") != std::string::npos);
+  server = std::make_unique<ServerProcess>(server_args(dir));
+  CHECK(get_json(*server, "/api/players/" + std::to_string(ana.id) + "/ratings") == profile);
+  CHECK(get_json(*server, "/api/ratings/3p-short") == board);
+}
+
+}  // namespace elgrande::test
