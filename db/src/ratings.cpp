@@ -33,15 +33,14 @@ std::optional<RatingRecord> RatingStore::find(std::int64_t player, const std::st
 
 void RatingStore::set_rating(const RatedGame& game, const RatingChange& change, int games) {
   database_
-      .prepare("INSERT OR REPLACE INTO ratings (player, ladder, mu, sigma, ordinal, games, last_seq) "
-               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+      .prepare("INSERT OR REPLACE INTO ratings (player, ladder, mu, sigma, games, last_seq) "
+               "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
       .bind(1, change.player)
       .bind(2, game.ladder)
       .bind(3, change.mu)
       .bind(4, change.sigma)
-      .bind(5, change.mu - 3.0 * change.sigma)
-      .bind(6, games)
-      .bind(7, game.seq)
+      .bind(5, games)
+      .bind(6, game.seq)
       .run();
 }
 
@@ -112,33 +111,6 @@ void RatingStore::rewrite(const std::vector<RatedGame>& games) {
       set_rating(game, c, ++played[{c.player, game.ladder}]);
     }
   }
-}
-
-std::vector<LadderEntry> RatingStore::leaderboard(const std::string& ladder, int offset, int limit) {
-  Statement rows = database_.prepare(std::string("SELECT ") + kRatingColumns +
-                                     ", p.name FROM ratings AS r JOIN players AS p ON p.id = r.player "
-                                     "WHERE r.ladder = ?1 ORDER BY r.ordinal DESC, r.player LIMIT ?2 OFFSET ?3");
-  rows.bind(1, ladder).bind(2, limit).bind(3, offset);
-  std::vector<LadderEntry> entries;
-  while (rows.step()) entries.push_back({read_rating(rows, 0), rows.text(6)});
-  return entries;
-}
-
-std::int64_t RatingStore::ladder_size(const std::string& ladder) {
-  Statement row = database_.prepare("SELECT count(*) FROM ratings WHERE ladder = ?1");
-  row.bind(1, ladder);
-  row.step();
-  return row.integer(0);
-}
-
-std::optional<std::int64_t> RatingStore::position(std::int64_t player, const std::string& ladder) {
-  Statement row = database_.prepare(
-      "SELECT 1 + (SELECT count(*) FROM ratings AS o WHERE o.ladder = r.ladder AND "
-      "(o.ordinal > r.ordinal OR (o.ordinal = r.ordinal AND o.player < r.player))) "
-      "FROM ratings AS r WHERE r.player = ?1 AND r.ladder = ?2");
-  row.bind(1, player).bind(2, ladder);
-  if (!row.step()) return std::nullopt;
-  return row.integer(0);
 }
 
 std::vector<PlayerRatedGame> RatingStore::player_games(std::int64_t player, const std::optional<std::string>& ladder,

@@ -240,7 +240,7 @@ CREATE TABLE result_overrides (
 
 // Ratings (docs/ratings.md): tables marked rated; every rated game in the order it was rated,
 // with each rated player's rating before and after, so that a recompute can replay them all;
-// and each player's current rating per ladder, which leaderboards read in order.
+// and each player's current rating per ladder, which the server loads at start.
 constexpr std::string_view kVersion8 = R"sql(
 ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
 
@@ -268,12 +268,10 @@ CREATE TABLE ratings (
   ladder   TEXT NOT NULL,
   mu       REAL NOT NULL,
   sigma    REAL NOT NULL,
-  ordinal  REAL NOT NULL,     -- mu - 3 sigma: what the ladder ranks by
   games    INTEGER NOT NULL,
   last_seq INTEGER NOT NULL,  -- the rated game that set it
   PRIMARY KEY (player, ladder)
 ) WITHOUT ROWID;
-CREATE INDEX ratings_by_ladder ON ratings(ladder, ordinal DESC, player);
 )sql";
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "identity/identities.hpp"
 #include "ratings/ladders.hpp"
 #include "ratings/ratings.hpp"
 #include "storage/reader.hpp"
@@ -14,11 +15,12 @@ using protocol::Json;
 
 constexpr std::string_view kApiServerName = "elgrande-server/" ELGRANDE_VERSION;
 
-Json entry_json(const db::RatingRecord& rating) {
-  Json json = rating_json(rating.ladder, {rating.mu, rating.sigma}, rating.games);
-  json["mu"] = rating.mu;
-  json["sigma"] = rating.sigma;
-  return json;
+// A player's name as the lobby knows it.
+std::function<std::string(PlayerId)> names_from(const Services& services) {
+  return [identities = services.identities](PlayerId id) {
+    const auto player = identities->find(id);
+    return player ? player->name : "Player " + std::to_string(id);
+  };
 }
 
 template <class Number>
@@ -53,48 +55,37 @@ std::optional<std::string> why_not_a_page(const Page& page) {
   return std::nullopt;
 }
 
-void read_for(const Services& services, Client& client, const std::optional<protocol::RequestId>& id,
-              std::function<Json(db::Store&)> read, std::string type) {
-  services.reader->read(
-      [connection = client.self(), id, read = std::move(read), type = std::move(type)](db::Store& store) {
-        Json answer = read(store);
-        if (answer.is_null()) {
-          return connection->deliver(protocol::error_message(ErrorCode::not_found, "no such player", id));
-        }
-        connection->deliver(protocol::reply_message(type, id, std::move(answer)));
-      },
-      [metrics = services.metrics, connection = client.self(), id](const std::string& /*why*/) {
-        metrics->count_error(ErrorCode::internal);
-        connection->deliver(protocol::error_message(ErrorCode::internal, "ratings could not be read; try again", id));
-      });
-}
-
 }  // namespace
 
-Json leaderboard_json(db::Store& store, const std::string& ladder, int offset, int limit) {
+Json leaderboard_json(const Ratings& ratings, const std::function<std::string(PlayerId)>& name_of,
+                      const std::string& ladder, int offset, int limit) {
   Json entries = Json::array();
   int rank = offset;
-  for (const db::LadderEntry& entry : store.ratings().leaderboard(ladder, offset, limit)) {
-    Json row = entry_json(entry.rating);
+  for (const Ratings::Place& place : ratings.page(ladder, static_cast<std::size_t>(offset), static_cast<std::size_t>(limit))) {
+    Json row = rating_json(ladder, place.current.rating, place.current.games);
+    row["mu"] = place.current.rating.mu;
+    row["sigma"] = place.current.rating.sigma;
     row["rank"] = ++rank;
-    row["player"] = {{"id", entry.rating.player}, {"name", entry.name}};
+    row["player"] = {{"id", place.player}, {"name", name_of(place.player)}};
     entries.push_back(std::move(row));
   }
-  return {{"ladder", ladder}, {"players", store.ratings().ladder_size(ladder)}, {"offset", offset},
-          {"entries", std::move(entries)}};
+  return {{"ladder", ladder}, {"players", ratings.size(ladder)}, {"offset", offset}, {"entries", std::move(entries)}};
 }
 
-std::optional<Json> profile_json(db::Store& store, PlayerId player) {
+std::optional<Json> profile_json(db::Store& store, const Ratings& ratings, PlayerId player) {
   const std::optional<std::string> name = store.player_name(player);
   if (!name) return std::nullopt;
-  Json ratings = Json::array();
+  Json on_ladders = Json::array();
   for (const std::string_view ladder : kLadders) {
-    const std::optional<db::RatingRecord> rating = store.ratings().find(player, std::string(ladder));
-    if (!rating) continue;
-    Json json = entry_json(*rating);
-    json["rank"] = *store.ratings().position(player, rating->ladder);
-    json["players"] = store.ratings().ladder_size(rating->ladder);
-    ratings.push_back(std::move(json));
+    const std::optional<Ratings::Current> current = ratings.find(player, ladder);
+    const std::optional<std::size_t> rank = ratings.rank(player, ladder);
+    if (!current || !rank) continue;
+    Json json = rating_json(ladder, current->rating, current->games);
+    json["mu"] = current->rating.mu;
+    json["sigma"] = current->rating.sigma;
+    json["rank"] = *rank;
+    json["players"] = ratings.size(ladder);
+    on_ladders.push_back(std::move(json));
   }
   Json games = Json::array();
   for (const db::PlayerRatedGame& game : store.ratings().player_games(player, std::nullopt, std::nullopt, kProfileGames)) {
@@ -106,7 +97,7 @@ std::optional<Json> profile_json(db::Store& store, PlayerId player) {
                      {"before", competition::displayed({c.mu_before, c.sigma_before})},
                      {"after", competition::displayed({c.mu, c.sigma})}});
   }
-  return Json{{"player", {{"id", player}, {"name", *name}}}, {"ratings", std::move(ratings)}, {"games", std::move(games)}};
+  return Json{{"player", {{"id", player}, {"name", *name}}}, {"ratings", std::move(on_ladders)}, {"games", std::move(games)}};
 }
 
 void leaderboard(const Services& services, Client& client, Request& request) {
@@ -126,11 +117,9 @@ void leaderboard(const Services& services, Client& client, Request& request) {
     }
   }
   if (const auto why_not = why_not_a_page(page)) return refuse(services, client, ErrorCode::bad_payload, *why_not, id);
-  read_for(services, client, id,
-           [ladder = ladder->get<std::string>(), page](db::Store& store) {
-             return leaderboard_json(store, ladder, page.offset, page.limit);
-           },
-           "rating.leaderboard");
+  client.send(protocol::reply_message(
+      request.envelope.type, id,
+      leaderboard_json(*services.ratings, names_from(services), ladder->get<std::string>(), page.offset, page.limit)));
 }
 
 void profile(const Services& services, Client& client, Request& request) {
@@ -138,9 +127,17 @@ void profile(const Services& services, Client& client, Request& request) {
   if (player == request.envelope.payload.end() || !player->is_number_integer() || player->get<std::int64_t>() < 1) {
     return refuse(services, client, ErrorCode::bad_payload, "player: a player id", request.envelope.id);
   }
-  read_for(services, client, request.envelope.id,
-           [player = player->get<PlayerId>()](db::Store& store) { return profile_json(store, player).value_or(Json()); },
-           "rating.profile");
+  services.reader->read(
+      [connection = client.self(), id = request.envelope.id, ratings = services.ratings,
+       player = player->get<PlayerId>()](db::Store& store) {
+        std::optional<Json> profile = profile_json(store, *ratings, player);
+        connection->deliver(profile ? protocol::reply_message("rating.profile", id, std::move(*profile))
+                                    : protocol::error_message(ErrorCode::not_found, "no such player", id));
+      },
+      [metrics = services.metrics, connection = client.self(), id = request.envelope.id](const std::string& /*why*/) {
+        metrics->count_error(ErrorCode::internal);
+        connection->deliver(protocol::error_message(ErrorCode::internal, "the profile could not be read; try again", id));
+      });
 }
 
 bool answer_ratings_api(const http::request<http::string_body>& request, const Services& services,
@@ -152,21 +149,18 @@ bool answer_ratings_api(const http::request<http::string_body>& request, const S
   constexpr std::string_view kLadderPrefix = "/api/ratings/";
   constexpr std::string_view kPlayerPrefix = "/api/players/";
   constexpr std::string_view kPlayerSuffix = "/ratings";
-  std::function<std::optional<Json>(db::Store&)> read;
-  std::optional<std::string> refused;
+  std::optional<PlayerId> player;
+  std::string ladder;
+  Page page;
   if (path.starts_with(kLadderPrefix)) {
-    const std::string ladder(path.substr(kLadderPrefix.size()));
-    Page page;
+    ladder = path.substr(kLadderPrefix.size());
     if (const auto offset = query_value(query, "offset"); !offset.empty()) page.offset = number_from<int>(offset).value_or(-1);
     if (const auto limit = query_value(query, "limit"); !limit.empty()) page.limit = number_from<int>(limit).value_or(-1);
-    refused = is_ladder(ladder) ? why_not_a_page(page) : std::optional<std::string>("no ladder " + ladder);
-    read = [ladder, page](db::Store& store) { return std::optional(leaderboard_json(store, ladder, page.offset, page.limit)); };
   } else if (path.starts_with(kPlayerPrefix) && path.ends_with(kPlayerSuffix) &&
              path.size() > kPlayerPrefix.size() + kPlayerSuffix.size()) {
-    const auto player = number_from<PlayerId>(
+    player = number_from<PlayerId>(
         path.substr(kPlayerPrefix.size(), path.size() - kPlayerPrefix.size() - kPlayerSuffix.size()));
     if (!player || *player < 1) return false;
-    read = [player = *player](db::Store& store) { return profile_json(store, player); };
   } else {
     return false;
   }
@@ -184,13 +178,18 @@ bool answer_ratings_api(const http::request<http::string_body>& request, const S
     if (!head) response.body() = std::move(body);
     return response;
   };
-  if (refused) {
-    respond(answer(http::status::bad_request, "text/plain; charset=utf-8", *refused + "\n"));
+  if (!player) {
+    const std::optional<std::string> refused =
+        is_ladder(ladder) ? why_not_a_page(page) : std::optional<std::string>("no ladder " + ladder);
+    respond(refused ? answer(http::status::bad_request, "text/plain; charset=utf-8", *refused + "\n")
+                    : answer(http::status::ok, "application/json",
+                             leaderboard_json(*services.ratings, names_from(services), ladder, page.offset, page.limit)
+                                 .dump()));
     return true;
   }
   services.reader->read(
-      [read = std::move(read), answer, respond](db::Store& store) {
-        const std::optional<Json> json = read(store);
+      [player = *player, ratings = services.ratings, answer, respond](db::Store& store) {
+        const std::optional<Json> json = profile_json(store, *ratings, player);
         respond(json ? answer(http::status::ok, "application/json", json->dump())
                      : answer(http::status::not_found, "text/plain; charset=utf-8", "no such player\n"));
       },

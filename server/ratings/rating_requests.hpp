@@ -12,14 +12,18 @@
 
 namespace elgrande::server {
 
-// Leaderboards and profiles (docs/ratings.md), read from the database on a reader
-// connection, for the WebSocket requests and the public HTTP API alike.
+class Ratings;
+
+// Leaderboards and profiles (docs/ratings.md), for the WebSocket requests and the public
+// HTTP API alike: leaderboards from the ratings in memory, profiles' games from the
+// database on a reader connection.
 
 // A ladder's players ranked by mu - 3 sigma from `offset`, with the ladder's size.
-protocol::Json leaderboard_json(db::Store& store, const std::string& ladder, int offset, int limit);
+protocol::Json leaderboard_json(const Ratings& ratings, const std::function<std::string(PlayerId)>& name_of,
+                                const std::string& ladder, int offset, int limit);
 // A player's ratings on every ladder they played, with their place on each, and their
 // latest rated games (for the chart of their rating over time); none for no such player.
-std::optional<protocol::Json> profile_json(db::Store& store, PlayerId player);
+std::optional<protocol::Json> profile_json(db::Store& store, const Ratings& ratings, PlayerId player);
 
 inline constexpr int kLeaderboardPage = 50;     // entries per answer, at most
 inline constexpr int kProfileGames = 200;       // rated games in a profile, newest first
@@ -29,8 +33,8 @@ void leaderboard(const Services& services, Client& client, Request& request);
 void profile(const Services& services, Client& client, Request& request);
 
 // GET /api/ratings/LADDER?offset=N&limit=M and GET /api/players/ID/ratings. Returns false,
-// without calling `respond`, for any other request; otherwise `respond` later receives
-// the answer on a reader thread.
+// without calling `respond`, for any other request; otherwise `respond` receives the
+// answer, a profile later and on a reader thread.
 bool answer_ratings_api(const http::request<http::string_body>& request, const Services& services,
                         const Respond& respond);
 

@@ -7,42 +7,85 @@
 
 namespace elgrande::server {
 
-std::optional<std::int64_t> Ratings::key(PlayerId player, std::string_view ladder) {
-  const auto found = std::ranges::find(kLadders, ladder);
-  if (found == kLadders.end()) return std::nullopt;
-  return player * 16 + (found - kLadders.begin());
+namespace {
+
+std::int64_t entry_key(PlayerId player, std::size_t ladder) { return player * 16 + static_cast<std::int64_t>(ladder); }
+std::pair<double, PlayerId> order_key(PlayerId player, competition::Rating rating) {
+  return {-competition::ordinal(rating), player};
 }
 
-void Ratings::set(std::int64_t key, Entry entry) {
-  auto [at, inserted] = ratings_.try_emplace(key, entry);
-  if (!inserted && at->second.seq < entry.seq) at->second = entry;
+}  // namespace
+
+std::optional<std::size_t> Ratings::ladder_index(std::string_view ladder) {
+  const auto found = std::ranges::find(kLadders, ladder);
+  if (found == kLadders.end()) return std::nullopt;
+  return static_cast<std::size_t>(found - kLadders.begin());
+}
+
+void Ratings::set(PlayerId player, std::size_t ladder, Entry entry) {
+  auto [at, inserted] = ratings_.try_emplace(entry_key(player, ladder), entry);
+  if (!inserted) {
+    if (at->second.seq >= entry.seq) return;
+    ladders_[ladder].erase(order_key(player, at->second.current.rating));
+    at->second = entry;
+  }
+  ladders_[ladder].insert(order_key(player, entry.current.rating));
 }
 
 void Ratings::restore(const std::vector<db::RatingRecord>& stored) {
   std::unique_lock lock(mutex_);
   for (const db::RatingRecord& r : stored) {
-    if (const auto k = key(r.player, r.ladder)) set(*k, {{{r.mu, r.sigma}, r.games}, r.last_seq});
+    if (const auto ladder = ladder_index(r.ladder)) set(r.player, *ladder, {{{r.mu, r.sigma}, r.games}, r.last_seq});
   }
 }
 
 void Ratings::rated(const db::RatedGame& game) {
+  const auto ladder = ladder_index(game.ladder);
+  if (!ladder) return;
   std::unique_lock lock(mutex_);
   for (const db::RatingChange& change : game.changes) {
-    const auto k = key(change.player, game.ladder);
-    if (!k) continue;
-    const auto was = ratings_.find(*k);
+    const auto was = ratings_.find(entry_key(change.player, *ladder));
     const int games = was == ratings_.end() ? 1 : was->second.current.games + 1;
-    set(*k, {{{change.mu, change.sigma}, games}, game.seq});
+    set(change.player, *ladder, {{{change.mu, change.sigma}, games}, game.seq});
   }
 }
 
 std::optional<Ratings::Current> Ratings::find(PlayerId player, std::string_view ladder) const {
-  const auto k = key(player, ladder);
-  if (!k) return std::nullopt;
+  const auto index = ladder_index(ladder);
+  if (!index) return std::nullopt;
   std::shared_lock lock(mutex_);
-  const auto found = ratings_.find(*k);
+  const auto found = ratings_.find(entry_key(player, *index));
   if (found == ratings_.end()) return std::nullopt;
   return found->second.current;
+}
+
+std::vector<Ratings::Place> Ratings::page(std::string_view ladder, std::size_t offset, std::size_t limit) const {
+  const auto index = ladder_index(ladder);
+  std::vector<Place> places;
+  if (!index) return places;
+  std::shared_lock lock(mutex_);
+  const Order& order = ladders_[*index];
+  for (auto at = order.find_by_order(offset); at != order.end() && places.size() < limit; ++at) {
+    const PlayerId player = at->second;
+    places.push_back({player, ratings_.at(entry_key(player, *index)).current});
+  }
+  return places;
+}
+
+std::size_t Ratings::size(std::string_view ladder) const {
+  const auto index = ladder_index(ladder);
+  if (!index) return 0;
+  std::shared_lock lock(mutex_);
+  return ladders_[*index].size();
+}
+
+std::optional<std::size_t> Ratings::rank(PlayerId player, std::string_view ladder) const {
+  const auto index = ladder_index(ladder);
+  if (!index) return std::nullopt;
+  std::shared_lock lock(mutex_);
+  const auto found = ratings_.find(entry_key(player, *index));
+  if (found == ratings_.end()) return std::nullopt;
+  return ladders_[*index].order_of_key(order_key(player, found->second.current.rating)) + 1;
 }
 
 protocol::Json Ratings::shown(PlayerId player, std::string_view ladder) const {

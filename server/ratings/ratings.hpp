@@ -1,6 +1,9 @@
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <ext/pb_ds/assoc_container.hpp>
+#include <ext/pb_ds/tree_policy.hpp>
 #include <optional>
 #include <shared_mutex>
 #include <string_view>
@@ -11,13 +14,15 @@
 #include "elgrande/competition/rating.hpp"
 #include "elgrande/db/ratings.hpp"
 #include "elgrande/protocol/codec.hpp"
+#include "ratings/ladders.hpp"
 
 namespace elgrande::server {
 
 // Every player's current rating on each ladder, in memory, for the ratings shown beside
-// names and for "play now". The database is the record: a rated game is rated in the
-// transaction that saves its result (rate_game), and comes here once that commits.
-// Callable from any thread.
+// names, the leaderboards and "play now". The database is the record: a rated game is rated
+// in the transaction that saves its result (rate_game), and comes here once that commits.
+// Each ladder is kept in order (an order-statistic tree), so that any page of it and any
+// player's place are found in logarithmic time. Callable from any thread.
 class Ratings {
  public:
   void restore(const std::vector<db::RatingRecord>& stored);
@@ -35,16 +40,30 @@ class Ratings {
   // figures if never rated there.
   protocol::Json shown(PlayerId player, std::string_view ladder) const;
 
+  // The ladder ranked by mu - 3 sigma, best first (ties by player id): `limit` players from
+  // the `offset`-th, its size, and a player's place on it (1 is the best).
+  struct Place {
+    PlayerId player = 0;
+    Current current;
+  };
+  std::vector<Place> page(std::string_view ladder, std::size_t offset, std::size_t limit) const;
+  std::size_t size(std::string_view ladder) const;
+  std::optional<std::size_t> rank(PlayerId player, std::string_view ladder) const;
+
  private:
   struct Entry {
     Current current;
     std::int64_t seq = 0;
   };
-  static std::optional<std::int64_t> key(PlayerId player, std::string_view ladder);
-  void set(std::int64_t key, Entry entry);  // with the lock held
+  // (-ordinal, player): the best first.
+  using Order = __gnu_pbds::tree<std::pair<double, PlayerId>, __gnu_pbds::null_type, std::less<>,
+                                 __gnu_pbds::rb_tree_tag, __gnu_pbds::tree_order_statistics_node_update>;
+  static std::optional<std::size_t> ladder_index(std::string_view ladder);
+  void set(PlayerId player, std::size_t ladder, Entry entry);  // with the lock held
 
   mutable std::shared_mutex mutex_;
-  std::unordered_map<std::int64_t, Entry> ratings_;  // by key()
+  std::unordered_map<std::int64_t, Entry> ratings_;  // by player * 16 + ladder index
+  std::array<Order, kLadders.size()> ladders_;
 };
 
 // The JSON of a rating on a ladder: {ladder, rating, provisional, games}.

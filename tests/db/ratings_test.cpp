@@ -1,5 +1,5 @@
 // Ratings in SQLite (schema 8): rated games in order with each player's change, the current
-// rating per ladder, leaderboards ranked by mu - 3 sigma, and the recompute's rewrite.
+// rating per ladder, a player's games, and the recompute's rewrite.
 
 #include <catch2/catch.hpp>
 #include <algorithm>
@@ -70,29 +70,18 @@ TEST_CASE("A rated game keeps each player's change, and their rating on the ladd
   CHECK(f.ratings().find(1, "2p")->sigma == 8.0 + third);
 }
 
-TEST_CASE("A leaderboard ranks a ladder by mu - 3 sigma, ties by player id, in pages, and a profile lists newest first") {
+TEST_CASE("A profile lists a player's rated games newest first, on one ladder or all") {
   Fixture f;
-  // Ordinals: P1 30 - 24 = 6, P2 20 - 6 = 14, P3 26 - 12 = 14, P4 10 - 3 = 7.
-  f.ratings().record(game(1, "5p", {{1, 1, 25, 8, 30, 8}, {2, 2, 25, 8, 20, 2}, {3, 3, 25, 8, 26, 4}, {4, 4, 25, 8, 10, 1}}));
-  const auto top = f.ratings().leaderboard("5p", 0, 3);
-  REQUIRE(top.size() == 3);
-  CHECK(top[0].rating.player == 2);
-  CHECK(top[0].name == "P2");
-  CHECK(top[1].rating.player == 3);
-  CHECK(top[2].rating.player == 4);
-  CHECK(f.ratings().leaderboard("5p", 3, 3).at(0).rating.player == 1);
-  CHECK(f.ratings().ladder_size("5p") == 4);
-  CHECK(f.ratings().position(3, "5p") == 2);
-  CHECK(f.ratings().position(1, "5p") == 4);
-  CHECK_FALSE(f.ratings().position(1, "4p"));
-
+  f.ratings().record(game(1, "5p", {{1, 1, 25, 8, 30, 8}, {2, 2, 25, 8, 20, 2}}));
   f.ratings().record(game(2, "4p", {{1, 1, 25, 8, 27, 7.9}, {2, 2, 25, 8, 23, 7.9}}));
   const auto all = f.ratings().player_games(1, std::nullopt, std::nullopt, 10);
   REQUIRE(all.size() == 2);
   CHECK(all[0].table == 2);
   CHECK(all[1].ladder == "5p");
+  CHECK(all[1].change == db::RatingChange{1, 1, 25, 8, 30, 8});
   CHECK(f.ratings().player_games(1, std::string("5p"), std::nullopt, 10).size() == 1);
   CHECK(f.ratings().player_games(1, std::nullopt, all[0].seq, 10).size() == 1);
+  CHECK(f.ratings().player_games(3, std::nullopt, std::nullopt, 10).empty());
 }
 
 TEST_CASE("A rewrite replaces every change and rating with the replayed ones") {

@@ -41,12 +41,6 @@ struct RatedGame {
   friend bool operator==(const RatedGame&, const RatedGame&) = default;
 };
 
-// A row of a ladder's leaderboard.
-struct LadderEntry {
-  RatingRecord rating;
-  std::string name;
-};
-
 // A rated game as a player's profile lists it.
 struct PlayerRatedGame {
   std::int64_t seq = 0;
@@ -73,11 +67,6 @@ class RatingStore {
   // what replaying `games` gives: the recompute.
   void rewrite(const std::vector<RatedGame>& games);
 
-  // The ladder ranked by mu - 3 sigma, best first (ties by player id), from `offset`.
-  std::vector<LadderEntry> leaderboard(const std::string& ladder, int offset, int limit);
-  std::int64_t ladder_size(const std::string& ladder);
-  // 1 + the number of players ranked above the player on the ladder; none if not on it.
-  std::optional<std::int64_t> position(std::int64_t player, const std::string& ladder);
   // The player's rated games (on one ladder, or all), newest first: those with seq below
   // `before`, at most `limit`.
   std::vector<PlayerRatedGame> player_games(std::int64_t player, const std::optional<std::string>& ladder,
