@@ -45,6 +45,7 @@
 #include "net/session_registry.hpp"
 #include "ops/config.hpp"
 #include "ops/webhook.hpp"
+#include "matchmaking/matchmaker.hpp"
 #include "presence/presence.hpp"
 #include "ratings/rated_game.hpp"
 #include "ratings/ratings.hpp"
@@ -465,6 +466,7 @@ int serve(const Config& config) {
   TournamentServices tournament_services{storage, table_factory, directory, presence, identities,
                                          *services->metrics};
   Tournaments tournaments(io.get_executor(), tournament_services);
+  const auto matchmaker = std::make_shared<Matchmaker>(io.get_executor(), table_factory, ratings);
   table_services.on_finished = [&tournaments](const db::GameResult& result, const std::vector<Seat>& seats) {
     tournaments.game_finished(result, seats);
   };
@@ -481,6 +483,7 @@ int serve(const Config& config) {
   services->decoy_password_hash = hash_password(new_token(), services->password_cost);
   services->presence = &presence;
   services->ratings = &ratings;
+  services->matchmaker = matchmaker.get();
   services->tables = &directory;
   services->table_factory = &table_factory;
   services->tournaments = &tournaments;
@@ -503,11 +506,13 @@ int serve(const Config& config) {
   net::signal_set signals(io, SIGINT, SIGTERM);
   // Bounds the goodbye to WebSocket peers, which may be slow to answer the close frame.
   net::steady_timer grace(io);
-  signals.async_wait([&io, &grace, listener, sessions, &directory, &tournaments](beast::error_code ec, int signal) {
+  signals.async_wait([&io, &grace, listener, sessions, &directory, &tournaments, matchmaker](beast::error_code ec,
+                                                                                            int signal) {
     if (ec) return;
     spdlog::info("received signal {}, shutting down", signal);
     directory.close_all();
     tournaments.close_all();
+    matchmaker->close();
     listener->stop([&io, &grace, sessions] {
       spdlog::info("closing {} WebSocket session(s)", sessions->size());
       grace.expires_after(kShutdownGrace);

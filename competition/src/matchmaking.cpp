@@ -64,7 +64,7 @@ std::vector<std::size_t> group_with_bots(const Waiting& waiting, std::size_t at,
   const auto rating = [&](std::size_t i) { return waiting.by_rating[i]->rating; };
   std::vector<std::size_t> candidates;
   for (std::size_t i = 0; i < waiting.by_rating.size(); ++i) {
-    if (i != at && waiting.by_rating[i]->bots_welcome) candidates.push_back(i);
+    if (i != at && waiting.by_rating[i]->bots_welcome()) candidates.push_back(i);
   }
   std::stable_sort(candidates.begin(), candidates.end(), [&](std::size_t a, std::size_t b) {
     return std::abs(rating(a) - rating(at)) < std::abs(rating(b) - rating(at));
@@ -111,7 +111,7 @@ std::vector<Match> match(const std::vector<Seeker>& queue, const MatchRules& rul
       std::vector<std::size_t> members(static_cast<std::size_t>(rules.players));
       std::iota(members.begin(), members.end(), *first);
       made.push_back(waiting.take(std::move(members), 0));
-    } else if (seeker->bots_welcome && seeker->waited_ms >= rules.bots_after_ms) {
+    } else if (seeker->bots_welcome() && seeker->waited_ms >= *seeker->bots_after_ms) {
       std::vector<std::size_t> members = group_with_bots(waiting, at, rules);
       const int bots = rules.players - static_cast<int>(members.size());
       made.push_back(waiting.take(std::move(members), bots));

@@ -9,6 +9,7 @@
 #include "moderation/block_requests.hpp"
 #include "moderation/moderation_requests.hpp"
 #include "identity/hello.hpp"
+#include "matchmaking/play_requests.hpp"
 #include "presence/presence.hpp"
 #include "ratings/rating_requests.hpp"
 #include "tables/directory.hpp"
@@ -52,6 +53,8 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"history.list", {Access::identified, &list_history}},
       {"rating.leaderboard", {Access::identified, &leaderboard}},
       {"rating.profile", {Access::identified, &profile}},
+      {"play.join", {Access::identified, &join_play_now}},
+      {"play.leave", {Access::identified, &leave_play_now}},
       {"table.create", {Access::identified, &create_table}},
       {"table.join", at_table(&Table::join)},
       {"table.seat", at_table(&Table::choose_seat)},

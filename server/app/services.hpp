@@ -22,6 +22,7 @@ class PasswordWorkers;
 class Sanctions;
 class SignInThrottle;
 class NewIdentityQuota;
+class Matchmaker;
 class Presence;
 class Ratings;
 class TableDirectory;
@@ -71,6 +72,7 @@ struct Services {
   std::string decoy_password_hash;
   Presence* presence = nullptr;
   Ratings* ratings = nullptr;
+  Matchmaker* matchmaker = nullptr;
   TableDirectory* tables = nullptr;
   TableFactory* table_factory = nullptr;
   Tournaments* tournaments = nullptr;

@@ -3,6 +3,8 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "elgrande/db/store.hpp"
@@ -11,8 +13,8 @@
 
 namespace elgrande::server {
 
-// The one way tables come to be: made from a spec (the lobby's today; tournaments' and
-// "play now"'s tomorrow), or brought back from the database at start. Each table gets a
+// The one way tables come to be: made from a spec (the lobby's, tournaments' and "play
+// now"'s), or brought back from the database at start. Each table gets a
 // strand of its own and is listed in the directory before it serves anyone.
 class TableFactory {
  public:
@@ -30,6 +32,20 @@ class TableFactory {
  private:
   net::any_io_executor executor_;
   TableServices& services_;
+};
+
+// Stands in for a table's creator when the server makes the table: the table answers its
+// creator once it is saved, and that answer is when its players may hear of it.
+class WhenTableSaved final : public Recipient {
+ public:
+  explicit WhenTableSaved(std::function<void()> saved) : saved_(std::move(saved)) {}
+  void deliver(std::shared_ptr<const std::string> /*message*/) override {
+    if (saved_) std::exchange(saved_, nullptr)();
+  }
+  void close() override {}
+
+ private:
+  std::function<void()> saved_;
 };
 
 }  // namespace elgrande::server

@@ -566,24 +566,6 @@ void Tournament::advance() {
   }
 }
 
-namespace {
-
-// Stands in for a table's creator: the table answers its creator once it is saved, and
-// that answer is when the board's players may hear of their table.
-class WhenTableSaved final : public Recipient {
- public:
-  explicit WhenTableSaved(std::function<void()> saved) : saved_(std::move(saved)) {}
-  void deliver(std::shared_ptr<const std::string> /*message*/) override {
-    if (saved_) std::exchange(saved_, nullptr)();
-  }
-  void close() override {}
-
- private:
-  std::function<void()> saved_;
-};
-
-}  // namespace
-
 void Tournament::create_tables(db::RoundRecord& round) {
   for (db::BoardRecord& board : round.boards) {
     if (board.table) continue;

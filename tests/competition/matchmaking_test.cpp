@@ -10,8 +10,9 @@ using namespace elgrande::competition;
 
 namespace {
 
+// With `bots`, the seeker lets bots fill after a minute.
 Seeker seeker(PlayerId player, int rating, std::int64_t waited_ms = 0, bool bots = false) {
-  return {player, rating, waited_ms, bots};
+  return {player, rating, waited_ms, bots ? std::optional<std::int64_t>(60'000) : std::nullopt};
 }
 
 }  // namespace
@@ -47,14 +48,14 @@ TEST_CASE("Who waited longest is served first, with the closest group around the
 }
 
 TEST_CASE("After the bot wait, a player who welcomes bots plays with the nearest such players and bots") {
-  MatchRules rules;  // 4 seats, bots after a minute
+  MatchRules rules;  // 4 seats
   const std::vector<Seeker> queue{seeker(1, 1000, 61'000, true), seeker(2, 1050, 5'000, true), seeker(3, 1030, 5'000, false),
                                   seeker(4, 3000, 5'000, true)};
   const auto made = match(queue, rules);
   REQUIRE(made.size() == 1);
   CHECK(made[0] == Match{{1, 2}, 2});  // 3 does not welcome bots, 4 is too far
   std::vector<Seeker> unwilling = queue;
-  unwilling[0].bots_welcome = false;
+  unwilling[0].bots_after_ms.reset();
   CHECK(match(unwilling, rules).empty());
   std::vector<Seeker> early = queue;
   early[0].waited_ms = 59'000;
@@ -89,7 +90,7 @@ TEST_CASE("Thousands of random queues: nobody seated twice, full tables, every s
       for (PlayerId p : m.players) {
         const Seeker& s = queue[static_cast<std::size_t>(p - 1)];
         CHECK(accepted_spread(s, rules) >= high - low);
-        if (m.bots > 0) CHECK(s.bots_welcome);
+        if (m.bots > 0) CHECK(s.bots_welcome());
       }
       sizes_seen.insert(m.players.size());
     }

@@ -3,6 +3,7 @@
 // vectors), a player who resigns ranks last, guests and bots are never rated, the
 // leaderboard and profiles show it all, and --recompute-ratings reproduces what is stored.
 
+#include <set>
 #include <thread>
 
 #include "elgrande/competition/rating.hpp"
@@ -152,6 +153,68 @@ TEST_CASE("rated games move account holders' ratings by the Weng-Lin update, a r
   server = std::make_unique<ServerProcess>(server_args(dir));
   CHECK(get_json(*server, "/api/players/" + std::to_string(ana.id) + "/ratings") == profile);
   CHECK(get_json(*server, "/api/ratings/3p-short") == board);
+}
+
+}  // namespace elgrande::test
+
+namespace elgrande::test {
+
+TEST_CASE("play now seats waiting players at a table that starts at once, fills with bots after the wait "
+          "a player chose, and lets a player leave the queue",
+          "[integration][ratings]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  std::vector<Player> players;
+  for (const char* name : {"Nora", "Omar", "Pia", "Quim"}) players.push_back(account(server, name));
+
+  const Json four = {{"players", 4}, {"short_game", true}, {"clock", "live"}};
+  for (Player& p : players) {
+    const Json joined = request(*p.ws, "play.join", four);
+    REQUIRE(joined["type"] == "play.join.ok");
+    CHECK(joined["payload"]["queue"] == "4p-short/live");
+  }
+  std::set<int> seats;
+  std::optional<std::int64_t> table;
+  for (Player& p : players) {
+    const Json matched = push(*p.ws, "play.matched");
+    if (!table) table = matched["table"].get<std::int64_t>();
+    CHECK(matched["table"] == *table);
+    seats.insert(matched["seat"].get<int>());
+  }
+  CHECK(seats == std::set<int>{0, 1, 2, 3});
+  // The game has begun, rated, with the live clock.
+  const Json games = request(*players[0].ws, "player.games", Json::object())["payload"]["games"];
+  REQUIRE(games.size() == 1);
+  CHECK(games[0]["table"]["id"] == *table);
+  CHECK(games[0]["table"]["status"] == "playing");
+  CHECK(games[0]["table"]["rated"] == true);
+  CHECK(games[0]["table"]["turn_seconds"] == 120);
+  CHECK(games[0]["table"]["on_timeout"] == "replace_seat");
+
+  // A guest who lets bots fill after 5 seconds plays a 2-player game with one.
+  WsClient guest(server.address(), server.port());
+  hello(guest, "Rui");
+  const auto asked = std::chrono::steady_clock::now();
+  REQUIRE(request(guest, "play.join", {{"players", 2}, {"bots_after_seconds", 5}})["type"] == "play.join.ok");
+  const Json with_bot = push(guest, "play.matched");
+  CHECK(std::chrono::steady_clock::now() - asked >= 5s);
+  CHECK(with_bot["queue"] == "2p/live");
+  const Json guest_games = request(guest, "player.games", Json::object())["payload"]["games"];
+  REQUIRE(guest_games.size() == 1);
+  CHECK(guest_games[0]["table"]["seats"][1 - with_bot["seat"].get<int>()]["kind"] == "bot");
+
+  // Leaving: once waiting, then not.
+  WsClient other(server.address(), server.port());
+  hello(other, "Sol");
+  REQUIRE(request(other, "play.join", {{"players", 5}, {"clock", "daily"}})["payload"]["queue"] == "5p/daily");
+  CHECK(request(other, "play.leave", Json::object())["payload"]["was_waiting"] == true);
+  CHECK(request(other, "play.leave", Json::object())["payload"]["was_waiting"] == false);
+
+  // Wishes the server cannot grant are refused, naming the field.
+  for (const Json& wrong : {Json{{"players", 6}}, Json{{"players", 4}, {"automa", true}},
+                            Json{{"players", 3}, {"bots_after_seconds", 1}}, Json{{"players", 3}, {"clock", "blitz"}}}) {
+    CHECK(code_of(request(other, "play.join", wrong, nullptr, Shape::off_schema)) == "bad_payload");
+  }
 }
 
 }  // namespace elgrande::test

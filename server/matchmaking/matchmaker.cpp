@@ -1,0 +1,174 @@
+#include "matchmaking/matchmaker.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <boost/asio/post.hpp>
+#include <boost/asio/strand.hpp>
+
+#include "elgrande/competition/matchmaking.hpp"
+#include "elgrande/competition/rating.hpp"
+#include "ratings/ladders.hpp"
+#include "ratings/ratings.hpp"
+#include "tables/table_factory.hpp"
+
+namespace elgrande::server {
+
+using protocol::Json;
+
+std::optional<ClockClass> clock_class_from(std::string_view name) {
+  if (name == "live") return ClockClass::live;
+  if (name == "daily") return ClockClass::daily;
+  return std::nullopt;
+}
+
+std::string_view name(ClockClass clock) { return clock == ClockClass::daily ? "daily" : "live"; }
+
+std::string PlayRequest::queue() const { return ladder_of(options) + "/" + std::string(name(clock)); }
+
+protocol::Decoded<PlayRequest> play_request_from_json(const Json& payload) {
+  const auto bad = [](std::string message) { return protocol::DecodeError{"bad_payload", std::move(message)}; };
+  PlayRequest request;
+  const auto players = payload.find("players");
+  if (players == payload.end() || !players->is_number_integer() || players->get<std::int64_t>() < 2 ||
+      players->get<std::int64_t>() > 5) {
+    return bad("players: 2 to 5");
+  }
+  request.options.players = players->get<int>();
+  for (auto [field, flag] : {std::pair{"short_game", &request.options.short_game}, std::pair{"automa", &request.options.automa}}) {
+    if (const auto value = payload.find(field); value != payload.end()) {
+      if (!value->is_boolean()) return bad(std::string(field) + ": true or false");
+      *flag = value->get<bool>();
+    }
+  }
+  if (request.options.automa && request.options.players != 2) return bad("automa: only with 2 players");
+  if (const auto clock = payload.find("clock"); clock != payload.end()) {
+    const auto parsed = clock->is_string() ? clock_class_from(clock->get<std::string>()) : std::nullopt;
+    if (!parsed) return bad("clock: \"live\" or \"daily\"");
+    request.clock = *parsed;
+  }
+  if (const auto bots = payload.find("bots_after_seconds"); bots != payload.end() && !bots->is_null()) {
+    if (!bots->is_number_integer() || bots->get<std::int64_t>() < kMinBotsAfter.count() ||
+        bots->get<std::int64_t>() > kMaxBotsAfter.count()) {
+      return bad("bots_after_seconds: " + std::to_string(kMinBotsAfter.count()) + " to " +
+                 std::to_string(kMaxBotsAfter.count()) + ", or null for no bots");
+    }
+    request.bots_after = std::chrono::seconds(bots->get<std::int64_t>());
+  }
+  return request;
+}
+
+Matchmaker::Matchmaker(net::any_io_executor executor, TableFactory& tables, const Ratings& ratings)
+    : strand_(net::make_strand(executor)), tables_(tables), ratings_(ratings), timer_(strand_) {}
+
+std::size_t Matchmaker::remove(PlayerId player) {
+  std::size_t removed = 0;
+  for (auto& [queue, waiting] : queues_) {
+    removed += std::erase_if(waiting, [player](const Waiting& w) { return w.player.id == player; });
+  }
+  std::erase_if(queues_, [](const auto& entry) { return entry.second.empty(); });
+  return removed;
+}
+
+void Matchmaker::join(ClientPtr client, Player player, PlayRequest request, std::optional<protocol::RequestId> id) {
+  net::post(strand_, [self = shared_from_this(), client = std::move(client), player = std::move(player),
+                      request = std::move(request), id = std::move(id)]() mutable {
+    if (self->closed_) return;
+    self->remove(player.id);  // one queue at a time: the latest wish counts
+    const std::string queue = request.queue();
+    auto& waiting = self->queues_[queue];
+    waiting.push_back({player, client, request, std::chrono::steady_clock::now()});
+    spdlog::debug("player {} waits to play now in {}", player.id, queue);
+    client->deliver(std::make_shared<const std::string>(
+        protocol::reply_message("play.join", id, {{"queue", queue}, {"waiting", waiting.size()}})));
+    self->schedule();
+  });
+}
+
+void Matchmaker::leave(ClientPtr client, PlayerId player, std::optional<protocol::RequestId> id) {
+  net::post(strand_, [self = shared_from_this(), client = std::move(client), player, id = std::move(id)] {
+    const bool was_waiting = self->remove(player) > 0;
+    client->deliver(std::make_shared<const std::string>(
+        protocol::reply_message("play.leave", id, {{"was_waiting", was_waiting}})));
+  });
+}
+
+void Matchmaker::close() {
+  net::post(strand_, [self = shared_from_this()] {
+    self->closed_ = true;
+    self->timer_.cancel();
+    self->queues_.clear();
+  });
+}
+
+void Matchmaker::schedule() {
+  if (ticking_ || queues_.empty() || closed_) return;
+  ticking_ = true;
+  timer_.expires_after(kTick);
+  timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+    self->ticking_ = false;
+    if (ec || self->closed_) return;
+    self->tick();
+    self->schedule();
+  });
+}
+
+void Matchmaker::tick() {
+  const auto now = std::chrono::steady_clock::now();
+  for (auto& [queue, waiting] : queues_) {
+    // Whoever's connection closed is no longer waiting.
+    std::erase_if(waiting, [](const Waiting& w) { return w.client.expired(); });
+    if (waiting.empty()) continue;
+    const PlayRequest& game = waiting.front().request;
+    std::vector<competition::Seeker> seekers;
+    for (const Waiting& w : waiting) {
+      const auto rated = ratings_.find(w.player.id, ladder_of(game.options));
+      seekers.push_back({w.player.id, rated ? competition::displayed(rated->rating) : 1000,
+                         std::chrono::duration_cast<std::chrono::milliseconds>(now - w.since).count(),
+                         w.request.bots_after ? std::optional<std::int64_t>(
+                                                    std::chrono::duration_cast<std::chrono::milliseconds>(*w.request.bots_after).count())
+                                              : std::nullopt});
+    }
+    competition::MatchRules rules;
+    rules.players = game.options.players;
+    for (const competition::Match& match : competition::match(seekers, rules)) seat(queue, match.players, match.bots);
+  }
+  std::erase_if(queues_, [](const auto& entry) { return entry.second.empty(); });
+}
+
+void Matchmaker::seat(const std::string& queue, const std::vector<PlayerId>& players, int bots) {
+  auto& waiting = queues_.at(queue);
+  TableSpec spec;
+  spec.config.options = waiting.front().request.options;
+  const ClockClass clock = waiting.front().request.clock;
+  spec.config.name = "Play now · " + queue;
+  spec.config.turn_seconds = clock == ClockClass::daily ? 86'400 : 120;
+  spec.config.on_timeout = OnTimeout::replace_seat;
+  spec.config.replace_after = kDefaultReplaceAfter;
+  spec.config.rated = true;  // for its players with accounts
+  spec.auto_start = true;
+  std::vector<std::weak_ptr<Client>> told;
+  for (const PlayerId id : players) {
+    const auto at = std::ranges::find(waiting, id, [](const Waiting& w) { return w.player.id; });
+    spec.seats.push_back({TableSpec::SeatSpec::Kind::player, at->player});
+    told.push_back(at->client);
+    waiting.erase(at);
+  }
+  for (int b = 0; b < bots; ++b) spec.seats.push_back({TableSpec::SeatSpec::Kind::bot, std::nullopt});
+  spec.host = players.front();
+  // Its players hear of the table once it is saved: on this strand, so after `id` is set.
+  auto id = std::make_shared<TableId>(0);
+  *id = tables_.create(std::move(spec), std::make_shared<WhenTableSaved>([self = shared_from_this(), id, told, queue] {
+          net::post(self->strand_, [id, told, queue] {
+            for (std::size_t seat = 0; seat < told.size(); ++seat) {
+              if (const auto client = told[seat].lock()) {
+                client->deliver(std::make_shared<const std::string>(
+                    protocol::push_message("play.matched", {{"table", *id}, {"seat", seat}, {"queue", queue}})));
+              }
+            }
+          });
+        }))->id();
+  spdlog::info("play now: table {} for {} players and {} bots in {}", *id, players.size(), bots, queue);
+}
+
+}  // namespace elgrande::server
