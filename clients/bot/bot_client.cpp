@@ -309,8 +309,14 @@ void Swarm::add_entrants(std::size_t count, std::int64_t tournament, const std::
     const std::size_t index = clients_.size();
     clients_.push_back(std::make_shared<Client>(*this, index, "bot " + std::to_string(index),
                                                 settings_.seed * 1000003 + index));
-    clients_.back()->entrant_ = Client::Entrant{tournament, prefix + std::to_string(i + 1)};
+    clients_.back()->entrant_ = Client::Entrant{tournament, prefix + std::to_string(i + 1), false, std::nullopt};
   }
+}
+
+void Swarm::add_seekers(std::size_t count, const Json& play_join, const std::string& prefix) {
+  const std::size_t first = clients_.size();
+  add_entrants(count, 0, prefix);
+  for (std::size_t i = first; i < clients_.size(); ++i) clients_[i]->entrant_->play_now = play_join;
 }
 
 void Swarm::on_hello(Client& client) {
@@ -349,7 +355,9 @@ void Swarm::on_reply(Client& client, const Json& message,
     return;
   }
   if (client.entrant_) {
-    if (type == "account.sign_up.ok") {
+    if (type == "account.sign_up.ok" && client.entrant_->play_now) {
+      client.send({{"type", "play.join"}, {"payload", *client.entrant_->play_now}});
+    } else if (type == "account.sign_up.ok") {
       client.send({{"type", "tournament.register"}, {"payload", {{"tournament", client.entrant_->tournament}}}});
     }
     if (type == "game.command.ok") ++report_.commands;

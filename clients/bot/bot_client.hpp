@@ -64,8 +64,8 @@ class Client : public std::enable_shared_from_this<Client> {
   std::optional<std::int64_t> table() const { return table_; }
   std::optional<int> seat() const { return seat_; }
   bool game_over() const { return game_over_; }
-  // An entrant's work is done when its tournament is; anyone else's when its game is.
-  bool done() const { return entrant_ ? tournament_over_ : game_over_; }
+  // A tournament entrant's work is done when its tournament is; anyone else's when its game is.
+  bool done() const { return entrant_ && !entrant_->play_now ? tournament_over_ : game_over_; }
   bool entrant() const { return entrant_.has_value(); }
   bool spectator() const { return spectator_; }
   const Json& result() const { return result_; }
@@ -92,12 +92,14 @@ class Client : public std::enable_shared_from_this<Client> {
   std::size_t index_;
   std::string name_;
   Rng rng_;
-  // A tournament's entrant: signs up as this account, registers, and plays every table the
-  // server seats it at, until the tournament is over.
+  // A player the server seats: signs up as this account, then registers for a tournament
+  // and plays every table it seats them at until it is over, or asks to play now
+  // (play.join with this payload) and plays the table it is matched to.
   struct Entrant {
     std::int64_t tournament = 0;
     std::string username;
     bool account = false;  // signed up: reconnections say hello with the session's token
+    std::optional<Json> play_now;
   };
   std::optional<Entrant> entrant_;
   bool tournament_over_ = false;
@@ -178,6 +180,9 @@ class Swarm {
   // `count` clients that sign up as accounts `<prefix><n>`, register for the tournament,
   // and play every table it seats them at; run() then lasts until the tournament is over.
   void add_entrants(std::size_t count, std::int64_t tournament, const std::string& prefix);
+  // `count` clients that sign up as accounts `<prefix><n>`, ask to play now with this
+  // play.join payload, and play the table the server seats them at.
+  void add_seekers(std::size_t count, const Json& play_join, const std::string& prefix);
   // Runs until every table's game is over at every seat, or until `limit`.
   Report run(std::chrono::seconds limit);
 

@@ -131,12 +131,17 @@ void Matchmaker::tick() {
     }
     competition::MatchRules rules;
     rules.players = game.options.players;
-    for (const competition::Match& match : competition::match(seekers, rules)) seat(queue, match.players, match.bots);
+    for (const competition::Match& match : competition::match(seekers, rules)) {
+      const auto rating = [&seekers](PlayerId id) {
+        return std::ranges::find(seekers, id, &competition::Seeker::player)->rating;
+      };
+      seat(queue, match.players, match.bots, rating(match.players.back()) - rating(match.players.front()));
+    }
   }
   std::erase_if(queues_, [](const auto& entry) { return entry.second.empty(); });
 }
 
-void Matchmaker::seat(const std::string& queue, const std::vector<PlayerId>& players, int bots) {
+void Matchmaker::seat(const std::string& queue, const std::vector<PlayerId>& players, int bots, int spread) {
   auto& waiting = queues_.at(queue);
   TableSpec spec;
   spec.config.options = waiting.front().request.options;
@@ -158,17 +163,18 @@ void Matchmaker::seat(const std::string& queue, const std::vector<PlayerId>& pla
   spec.host = players.front();
   // Its players hear of the table once it is saved: on this strand, so after `id` is set.
   auto id = std::make_shared<TableId>(0);
-  *id = tables_.create(std::move(spec), std::make_shared<WhenTableSaved>([self = shared_from_this(), id, told, queue] {
-          net::post(self->strand_, [id, told, queue] {
+  *id = tables_.create(std::move(spec), std::make_shared<WhenTableSaved>([self = shared_from_this(), id, told, queue, spread] {
+          net::post(self->strand_, [id, told, queue, spread] {
             for (std::size_t seat = 0; seat < told.size(); ++seat) {
               if (const auto client = told[seat].lock()) {
-                client->deliver(std::make_shared<const std::string>(
-                    protocol::push_message("play.matched", {{"table", *id}, {"seat", seat}, {"queue", queue}})));
+                client->deliver(std::make_shared<const std::string>(protocol::push_message(
+                    "play.matched", {{"table", *id}, {"seat", seat}, {"queue", queue}, {"spread", spread}})));
               }
             }
           });
         }))->id();
-  spdlog::info("play now: table {} for {} players and {} bots in {}", *id, players.size(), bots, queue);
+  spdlog::info("play now: table {} for {} players and {} bots in {}, rating spread {}", *id, players.size(), bots,
+               queue, spread);
 }
 
 }  // namespace elgrande::server

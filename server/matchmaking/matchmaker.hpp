@@ -62,7 +62,7 @@ class Matchmaker : public std::enable_shared_from_this<Matchmaker> {
   };
   void schedule();
   void tick();
-  void seat(const std::string& queue, const std::vector<PlayerId>& players, int bots);
+  void seat(const std::string& queue, const std::vector<PlayerId>& players, int bots, int spread);
   std::size_t remove(PlayerId player);  // from every queue; how many entries went
 
   net::any_io_executor strand_;

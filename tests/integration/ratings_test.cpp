@@ -3,6 +3,9 @@
 // vectors), a player who resigns ranks last, guests and bots are never rated, the
 // leaderboard and profiles show it all, and --recompute-ratings reproduces what is stored.
 
+#include <cstdlib>
+#include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -215,6 +218,52 @@ TEST_CASE("play now seats waiting players at a table that starts at once, fills 
                             Json{{"players", 3}, {"bots_after_seconds", 1}}, Json{{"players", 3}, {"clock", "blitz"}}}) {
     CHECK(code_of(request(other, "play.join", wrong, nullptr, Shape::off_schema)) == "bad_payload");
   }
+}
+
+}  // namespace elgrande::test
+
+namespace elgrande::test {
+
+TEST_CASE("200 elgrande-bot clients ask to play now in three queues and are all seated, and every game ends",
+          "[integration][ratings]") {
+  const bool sanitized = std::getenv("ELGRANDE_SANITIZED") != nullptr;
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  bot::SwarmSettings settings = swarm_settings(server, 15);
+  std::mutex mutex;
+  std::map<std::int64_t, std::set<std::int64_t>> seated;  // table -> players
+  std::map<std::int64_t, int> spread;                     // table -> the players' rating spread
+  std::map<std::string, int> tables_per_queue;
+  settings.on_message = [&](bot::Client& client, const Json& message) {
+    check_schema(message, "server");
+    if (message["type"] != "play.matched") return;
+    const Json& payload = message["payload"];
+    const std::lock_guard lock(mutex);
+    if (seated[payload["table"]].empty()) ++tables_per_queue[payload["queue"]];
+    seated[payload["table"]].insert(*client.player_id());
+    spread[payload["table"]] = payload["spread"];
+  };
+  bot::Swarm swarm(settings);
+  // Counts that do not divide into full tables: the last few are filled with bots.
+  const std::size_t scale = sanitized ? 5 : 1;
+  swarm.add_seekers(70 / scale, {{"players", 4}, {"short_game", true}, {"bots_after_seconds", 5}}, "Four_");
+  swarm.add_seekers(65 / scale, {{"players", 3}, {"short_game", true}, {"bots_after_seconds", 5}}, "Three_");
+  swarm.add_seekers(65 / scale, {{"players", 5}, {"short_game", true}, {"bots_after_seconds", 5}}, "Five_");
+  const bot::Report report = swarm.run(std::chrono::seconds(300));
+  check_clean(report);
+
+  std::size_t players = 0;
+  int widest = 0;
+  for (const auto& [table, who] : seated) {
+    players += who.size();
+    widest = std::max(widest, spread[table]);
+  }
+  CHECK(players == swarm.clients().size());  // everyone seated, each once
+  for (const auto& client : swarm.clients()) CHECK(client->game_over());
+  CHECK(tables_per_queue.size() == 3);
+  WARN(swarm.clients().size() << " players seated at " << seated.size() << " tables ("
+                              << Json(tables_per_queue).dump() << "), widest rating spread " << widest
+                              << ", in " << report.seconds << " s");
 }
 
 }  // namespace elgrande::test

@@ -374,7 +374,7 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
                                                  {"mu", 28.5}, {"sigma", 6.9}}}}}),
       reply("play.join", {{"queue", "2p-automa-short/daily"}, {"waiting", 3}}),
       reply("play.leave", {{"was_waiting", true}}),
-      push("play.matched", {{"table", kTableId}, {"seat", 2}, {"queue", "4p/live"}}),
+      push("play.matched", {{"table", kTableId}, {"seat", 2}, {"queue", "4p/live"}, {"spread", 80}}),
       reply("rating.profile", {{"player", player(11, "Ana")},
                                {"ratings", {{{"ladder", "4p"}, {"rating", 1188}, {"provisional", false}, {"games", 12},
                                              {"mu", 28.5}, {"sigma", 6.9}, {"rank", 1}, {"players", 40}}}},
