@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <boost/asio/steady_timer.hpp>
 #include <limits>
+#include <map>
+#include <utility>
 
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/protocol/codec.hpp"
@@ -218,6 +220,10 @@ void Client::on_game_update(const Json& payload) {
   }
   latest_version_ = version;
   latest_ = payload;
+  if (entrant_ && entrant_->play_now && !entrant_->first_decision &&
+      latest_.at("view").contains("decision")) {
+    entrant_->first_decision = Clock::now();
+  }
   swarm_.on_version_seen(*this, version);
   act();
 }
@@ -301,6 +307,7 @@ Report Swarm::run(std::chrono::seconds limit) {
   for (const TableRun& table : tables_) {
     if (clients_[table.seated.front()]->game_over()) ++report_.games_finished;
   }
+  report_.join_to_decision_ms = join_to_decision_ms();
   return report_;
 }
 
@@ -309,7 +316,9 @@ void Swarm::add_entrants(std::size_t count, std::int64_t tournament, const std::
     const std::size_t index = clients_.size();
     clients_.push_back(std::make_shared<Client>(*this, index, "bot " + std::to_string(index),
                                                 settings_.seed * 1000003 + index));
-    clients_.back()->entrant_ = Client::Entrant{tournament, prefix + std::to_string(i + 1), false, std::nullopt};
+    clients_.back()->entrant_.emplace();
+    clients_.back()->entrant_->tournament = tournament;
+    clients_.back()->entrant_->username = prefix + std::to_string(i + 1);
   }
 }
 
@@ -322,10 +331,8 @@ void Swarm::add_seekers(std::size_t count, const Json& play_join, const std::str
 void Swarm::on_hello(Client& client) {
   if (client.entrant_) {
     if (client.entrant_->account) return;  // a reconnection: the server pushes its table and view
-    return client.send({{"type", "account.sign_up"},
-                        {"payload", {{"username", client.entrant_->username},
-                                     {"password", "elgrande-bot password"},
-                                     {"device", "elgrande-bot"}}}});
+    if (std::exchange(client.entrant_->signing_up, false)) --signing_up_;  // lost with the connection
+    return sign_up_later(client);
   }
   TableRun& table = tables_[table_of_client_.at(client.index())];
   if (client.table_) return;  // a reconnection: the server pushes the table and the view
@@ -338,6 +345,38 @@ void Swarm::on_hello(Client& client) {
   if (table.id) join(client, *table.id);
 }
 
+void Swarm::sign_up_later(Client& client) {
+  to_sign_up_.push_back(client.index());
+  sign_up_next();
+}
+
+void Swarm::sign_up_next() {
+  while (signing_up_ < kSignUpsAtOnce && !to_sign_up_.empty()) {
+    Client& client = *clients_[to_sign_up_.front()];
+    to_sign_up_.pop_front();
+    if (!client.open_ || client.entrant_->account || client.entrant_->signing_up) continue;
+    client.entrant_->signing_up = true;
+    ++signing_up_;
+    client.send({{"type", "account.sign_up"},
+                 {"payload", {{"username", client.entrant_->username},
+                              {"password", "elgrande-bot password"},
+                              {"device", "elgrande-bot"}}}});
+  }
+}
+
+void Swarm::on_sign_up_answer(Client& client, const Json& message) {
+  client.entrant_->signing_up = false;
+  --signing_up_;
+  const Json& payload = message.at("payload");
+  if (message.at("type") == "error" && payload.value("code", "") == "unavailable") {
+    client.retry_.expires_after(std::chrono::seconds(1));
+    client.retry_.async_wait([this, self = client.shared_from_this()](beast::error_code ec) {
+      if (!ec) sign_up_later(*self);
+    });
+  }
+  sign_up_next();
+}
+
 void Swarm::join(Client& client, std::int64_t table) {
   client.send({{"type", client.spectator_ ? "table.spectate" : "table.join"},
                {"payload", {{"table", table}}}});
@@ -347,6 +386,9 @@ void Swarm::on_reply(Client& client, const Json& message,
                      std::optional<Clock::time_point> sent) {
   const std::string& type = message.at("type").get_ref<const std::string&>();
   const Json& payload = message.at("payload");
+  if (client.entrant_ && client.entrant_->signing_up && (type == "account.sign_up.ok" || type == "error")) {
+    on_sign_up_answer(client, message);
+  }
   if (type == "error") {
     // By code and, for refused game commands, the engine's reason.
     std::string key = payload.at("code").get<std::string>();
@@ -356,6 +398,7 @@ void Swarm::on_reply(Client& client, const Json& message,
   }
   if (client.entrant_) {
     if (type == "account.sign_up.ok" && client.entrant_->play_now) {
+      client.entrant_->joined_queue = Clock::now();
       client.send({{"type", "play.join"}, {"payload", *client.entrant_->play_now}});
     } else if (type == "account.sign_up.ok") {
       client.send({{"type", "tournament.register"}, {"payload", {{"tournament", client.entrant_->tournament}}}});
@@ -416,6 +459,27 @@ void Swarm::on_version_seen(Client& client, std::int64_t /*version*/) {
         std::chrono::duration<double, std::micro>(now - table.pending.begin()->second).count());
     table.pending.erase(table.pending.begin());
   }
+}
+
+std::vector<double> Swarm::join_to_decision_ms() const {
+  struct Span {
+    Clock::time_point last_join = Clock::time_point::min();
+    Clock::time_point first_decision = Clock::time_point::max();
+  };
+  std::map<std::int64_t, Span> tables;
+  for (const auto& client : clients_) {
+    const auto& entrant = client->entrant_;
+    if (!entrant || !entrant->joined_queue || !entrant->first_decision || !client->table_) continue;
+    Span& span = tables[*client->table_];
+    span.last_join = std::max(span.last_join, *entrant->joined_queue);
+    span.first_decision = std::min(span.first_decision, *entrant->first_decision);
+  }
+  std::vector<double> spans;
+  for (const auto& [table, span] : tables) {
+    const auto span_ms = std::chrono::duration<double, std::milli>(span.first_decision - span.last_join);
+    spans.push_back(span_ms.count());
+  }
+  return spans;
 }
 
 void Swarm::failure(std::string what) { report_.failures.push_back(std::move(what)); }

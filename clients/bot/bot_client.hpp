@@ -99,7 +99,10 @@ class Client : public std::enable_shared_from_this<Client> {
     std::int64_t tournament = 0;
     std::string username;
     bool account = false;  // signed up: reconnections say hello with the session's token
+    bool signing_up = false;  // account.sign_up sent, not yet answered
     std::optional<Json> play_now;
+    std::optional<Clock::time_point> joined_queue;    // play.join sent
+    std::optional<Clock::time_point> first_decision;  // of its table, this seat's first
   };
   std::optional<Entrant> entrant_;
   bool tournament_over_ = false;
@@ -167,6 +170,9 @@ struct Report {
   // From sending a command to every swarm seat of its table having the update with the
   // resulting version, in microseconds.
   std::vector<double> latencies_us;
+  // Per play-now table of this swarm's seekers only: from the last of them sending
+  // play.join to the first of them being shown a decision, in milliseconds.
+  std::vector<double> join_to_decision_ms;
 };
 
 class Swarm {
@@ -206,17 +212,27 @@ class Swarm {
 
   // Client callbacks.
   void on_hello(Client& client);
+  // Entrants sign up a few at a time, as people arriving would: a server refuses password
+  // hashes beyond what its workers can queue (unavailable), and such a refusal is tried
+  // again a second later.
+  void sign_up_later(Client& client);
+  void sign_up_next();
+  void on_sign_up_answer(Client& client, const Json& message);
   void join(Client& client, std::int64_t table);  // sit down, or watch
   void on_reply(Client& client, const Json& message, std::optional<Clock::time_point> sent);
   void on_version_seen(Client& client, std::int64_t version);
   void failure(std::string what);
   void check_done();
+  std::vector<double> join_to_decision_ms() const;
 
   SwarmSettings settings_;
   net::io_context io_;
   std::vector<std::shared_ptr<Client>> clients_;
   std::vector<TableRun> tables_;
   std::map<std::size_t, std::size_t> table_of_client_;
+  static constexpr std::size_t kSignUpsAtOnce = 16;
+  std::deque<std::size_t> to_sign_up_;  // client indexes, in order of their hello
+  std::size_t signing_up_ = 0;
   Report report_;
 };
 

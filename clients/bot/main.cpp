@@ -33,10 +33,17 @@ constexpr std::string_view kUsage = R"(usage: elgrande-bot [options]
                             connection (default 0: none); --tables 0 for sign-ins only
   --sign-in-connections N   sign-ins under way at once at most (default 8)
   --sign-in-seconds N       for this long (default 10)
+  --seekers N               meanwhile, N accounts ask to play now (play.join) for the game
+                            of --players, --short and --automa, and play where they are
+                            seated (default 0); --tables 0 for seekers only
+  --clock live|daily        the seekers' clock (default live)
+  --bots-after SECONDS      the seekers let bots fill after this wait (default: never)
 Prints one JSON object: games finished, commands, commands per second, and the time from
 a command to every seat of its table having the update (median, p99); with sign-ins, how
-many succeeded per second and their latency. Exits 0 when every game ended without a
-failure and every sign-in succeeded.
+many succeeded per second and their latency; with seekers, per table they were seated
+at, the time from the last of them asking to play to the first of them being shown a
+decision (median, p99). Exits 0 when every game ended without a failure and every
+sign-in succeeded.
 )";
 
 double percentile(std::vector<double> values, double fraction) {
@@ -57,6 +64,8 @@ int main(int argc, char* argv[]) {
   sign_ins.per_second = 0;
   int tables = 1;
   long time_limit = 600;
+  long seekers = 0;
+  Json play_join = {{"clock", "live"}};
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string_view flag = argv[i];
@@ -97,12 +106,18 @@ int main(int argc, char* argv[]) {
         sign_ins.connections = std::stoi(value());
       } else if (flag == "--sign-in-seconds") {
         sign_ins.duration = std::chrono::seconds(std::stol(value()));
+      } else if (flag == "--seekers") {
+        seekers = std::stol(value());
+      } else if (flag == "--clock") {
+        play_join["clock"] = value();
+      } else if (flag == "--bots-after") {
+        play_join["bots_after_seconds"] = std::stol(value());
       } else {
         throw std::invalid_argument("unknown option " + std::string(flag));
       }
     }
-    if (tables < 0 || (tables == 0 && sign_ins.per_second <= 0)) {
-      throw std::invalid_argument("--tables must be at least 1, or 0 with sign-ins");
+    if (tables < 0 || seekers < 0 || (tables == 0 && sign_ins.per_second <= 0 && seekers == 0)) {
+      throw std::invalid_argument("--tables must be at least 1, or 0 with sign-ins or seekers");
     }
     if (sign_ins.per_second < 0 || sign_ins.connections < 1) {
       throw std::invalid_argument("--sign-ins-per-second must be positive, --sign-in-connections at least 1");
@@ -122,10 +137,18 @@ int main(int argc, char* argv[]) {
     signing_in = std::async(std::launch::async, [&sign_ins] { return bot::run_sign_ins(sign_ins); });
   }
   bot::Report report;
-  if (tables > 0) {
+  bool seekers_done = true;
+  if (tables > 0 || seekers > 0) {
     bot::Swarm swarm(settings);
     for (int t = 0; t < tables; ++t) swarm.add_table(spec);
+    play_join["players"] = spec.options.players;
+    play_join["short_game"] = spec.options.short_game;
+    play_join["automa"] = spec.options.automa;
+    swarm.add_seekers(static_cast<std::size_t>(seekers), play_join,
+                      "seek" + std::to_string(settings.seed) + "_");
     report = swarm.run(std::chrono::seconds(time_limit));
+    seekers_done = std::ranges::all_of(
+        swarm.clients(), [](const auto& client) { return !client->entrant() || client->game_over(); });
   }
 
   Json errors = Json::object();
@@ -144,6 +167,14 @@ int main(int argc, char* argv[]) {
       {"errors", errors},
       {"failures", report.failures},
   };
+  if (seekers > 0) {
+    summary["play_now"] = {{"seekers", seekers},
+                           {"all_played_to_the_end", seekers_done},
+                           {"join_to_first_decision_ms",
+                            {{"median", percentile(report.join_to_decision_ms, 0.5)},
+                             {"p99", percentile(report.join_to_decision_ms, 0.99)},
+                             {"tables", report.join_to_decision_ms.size()}}}};
+  }
   bool signed_in_all = true;
   if (signing_in.valid()) {
     try {
@@ -163,5 +194,6 @@ int main(int argc, char* argv[]) {
     }
   }
   std::cout << summary.dump(2) << std::endl;
-  return report.games_finished == report.tables && report.failures.empty() && signed_in_all ? 0 : 1;
+  const bool all_played = report.games_finished == report.tables && seekers_done;
+  return all_played && report.failures.empty() && signed_in_all ? 0 : 1;
 }
