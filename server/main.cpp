@@ -461,7 +461,8 @@ int serve(const Config& config) {
   TableDirectory directory;
   TableServices table_services{storage, *services->metrics, webhook.get(), presence, directory, table_settings,
                                config.max_queued_messages, {}, {}, &sanctions, &block_lists,
-                               &chat_line_ids, &ratings};
+                               &chat_line_ids, &ratings,
+                               [&accounts](PlayerId player) { return accounts.has_account(player); }};
   TableFactory table_factory(io.get_executor(), table_services);
   TournamentServices tournament_services{storage, table_factory, directory, presence, identities,
                                          *services->metrics};

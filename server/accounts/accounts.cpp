@@ -60,6 +60,11 @@ std::optional<Account> Accounts::of(PlayerId player) const {
   return found->second;
 }
 
+bool Accounts::has_account(PlayerId player) const {
+  const std::lock_guard lock(mutex_);
+  return accounts_.contains(player);
+}
+
 bool Accounts::hold(std::string_view username) {
   std::string key = username_key(username);
   const std::lock_guard lock(mutex_);

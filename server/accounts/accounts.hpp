@@ -69,6 +69,7 @@ class Accounts {
 
   std::optional<Account> find(std::string_view username) const;  // ignoring case
   std::optional<Account> of(PlayerId player) const;
+  bool has_account(PlayerId player) const;
 
   // Holds `username` while its password is hashed, so that two sign-ups cannot both take
   // it: false if it is taken or held. sign_up lets it go.

@@ -77,10 +77,11 @@ void Matchmaker::join(ClientPtr client, Player player, PlayRequest request, std:
     self->remove(player.id);  // one queue at a time: the latest wish counts
     const std::string queue = request.queue();
     auto& waiting = self->queues_[queue];
-    waiting.push_back({player, client, request, std::chrono::steady_clock::now()});
+    waiting.push_back({player, client, request, std::chrono::steady_clock::now(), waiting.size() + 1});
     spdlog::debug("player {} waits to play now in {}", player.id, queue);
     client->deliver(std::make_shared<const std::string>(
         protocol::reply_message("play.join", id, {{"queue", queue}, {"waiting", waiting.size()}})));
+    self->match_soon();
     self->schedule();
   });
 }
@@ -113,6 +114,16 @@ void Matchmaker::schedule() {
   });
 }
 
+void Matchmaker::match_soon() {
+  if (match_posted_) return;
+  match_posted_ = true;
+  // Posted, so that a burst of joins already queued on the strand is matched once.
+  net::post(strand_, [self = shared_from_this()] {
+    self->match_posted_ = false;
+    if (!self->closed_) self->tick();
+  });
+}
+
 void Matchmaker::tick() {
   const auto now = std::chrono::steady_clock::now();
   for (auto& [queue, waiting] : queues_) {
@@ -139,6 +150,22 @@ void Matchmaker::tick() {
     }
   }
   std::erase_if(queues_, [](const auto& entry) { return entry.second.empty(); });
+  tell_waiting();
+}
+
+void Matchmaker::tell_waiting() {
+  for (auto& [queue, waiting] : queues_) {
+    std::shared_ptr<const std::string> message;  // made once per queue, if anyone needs it
+    for (Waiting& w : waiting) {
+      if (w.told == waiting.size()) continue;
+      w.told = waiting.size();
+      if (!message) {
+        message = std::make_shared<const std::string>(
+            protocol::push_message("play.waiting", {{"queue", queue}, {"waiting", waiting.size()}}));
+      }
+      if (const auto client = w.client.lock()) client->deliver(message);
+    }
+  }
 }
 
 void Matchmaker::seat(const std::string& queue, const std::vector<PlayerId>& players, int bots, int spread) {

@@ -37,11 +37,12 @@ protocol::Decoded<PlayRequest> play_request_from_json(const protocol::Json& payl
 inline constexpr std::chrono::seconds kMinBotsAfter{5};
 inline constexpr std::chrono::seconds kMaxBotsAfter{3600};
 
-// "Play now" (docs/ratings.md#play-now): players wait in a queue per game and clock, and
-// once a second the queues are matched (competition::match): players close in rating sit
-// together, the spread widening the longer they wait. The server makes each table, seats
-// them, starts the game and tells them (play.matched). Everything runs on its own strand;
-// a player whose connection closed leaves the queue.
+// "Play now" (docs/ratings.md#play-now): players wait in a queue per game and clock. The
+// queues are matched (competition::match) after every join and once a second: players close
+// in rating sit together, the spread widening the longer they wait. The server makes each
+// table, seats them, starts the game and tells them (play.matched); those still waiting
+// hear how many wait with them (play.waiting). Everything runs on its own strand; a player
+// whose connection closed leaves the queue.
 class Matchmaker : public std::enable_shared_from_this<Matchmaker> {
  public:
   Matchmaker(net::any_io_executor executor, TableFactory& tables, const Ratings& ratings);
@@ -59,9 +60,13 @@ class Matchmaker : public std::enable_shared_from_this<Matchmaker> {
     std::weak_ptr<Client> client;
     PlayRequest request;
     std::chrono::steady_clock::time_point since;
+    std::size_t told = 0;  // how many wait, as the player last heard
   };
   void schedule();
+  // A join may complete a table: matched at once rather than at the next tick.
+  void match_soon();
   void tick();
+  void tell_waiting();
   void seat(const std::string& queue, const std::vector<PlayerId>& players, int bots, int spread);
   std::size_t remove(PlayerId player);  // from every queue; how many entries went
 
@@ -70,6 +75,7 @@ class Matchmaker : public std::enable_shared_from_this<Matchmaker> {
   const Ratings& ratings_;
   net::steady_timer timer_;
   bool ticking_ = false;
+  bool match_posted_ = false;
   bool closed_ = false;
   std::map<std::string, std::vector<Waiting>> queues_;  // by PlayRequest::queue()
 };

@@ -504,7 +504,9 @@ Json Table::description() const {
                            seat.timeouts);
     if (seat.kind == Seat::Kind::human) {
       entry["connected"] = services_.presence.connected(seat.player->id);
-      if (services_.ratings) entry["rating"] = services_.ratings->shown(seat.player->id, ladder_of(config_.options));
+      if (services_.ratings && services_.has_account && services_.has_account(seat.player->id)) {
+        entry["rating"] = services_.ratings->shown(seat.player->id, ladder_of(config_.options));
+      }
     }
     seats.push_back(std::move(entry));
   }

@@ -58,6 +58,9 @@ struct TableServices {
   // Everyone's current ratings, shown beside names and moved by rated games; none: no
   // table is rated.
   Ratings* ratings = nullptr;
+  // Whether a player has an account now: only account holders are rated, so only they are
+  // shown a rating. None: nobody is.
+  std::function<bool(PlayerId)> has_account = nullptr;
 };
 
 // A request for a table, as the connection's handler hands it over.

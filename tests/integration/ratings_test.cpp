@@ -115,7 +115,9 @@ TEST_CASE("rated games move account holders' ratings by the Weng-Lin update, a r
   // A guest's table is not rated, and a guest may not ask for one.
   WsClient guest(server->address(), server->port());
   hello(guest, "Gus");
-  CHECK(create_table(guest, kTwoPlayers)["rated"] == false);
+  const Json guest_table = create_table(guest, kTwoPlayers);
+  CHECK(guest_table["rated"] == false);
+  CHECK_FALSE(guest_table["seats"][0].contains("rating"));  // guests are never rated
   CHECK(code_of(request(guest, "table.create", {{"options", kTwoPlayers}, {"rated", true}})) == "forbidden");
 
   // The leaderboard, by HTTP and WebSocket alike, ranks by mu - 3 sigma.
@@ -206,10 +208,16 @@ TEST_CASE("play now seats waiting players at a table that starts at once, fills 
   REQUIRE(guest_games.size() == 1);
   CHECK(guest_games[0]["table"]["seats"][1 - with_bot["seat"].get<int>()]["kind"] == "bot");
 
-  // Leaving: once waiting, then not.
+  // Those waiting hear how many wait with them; leaving: once waiting, then not.
   WsClient other(server.address(), server.port());
   hello(other, "Sol");
   REQUIRE(request(other, "play.join", {{"players", 5}, {"clock", "daily"}})["payload"]["queue"] == "5p/daily");
+  WsClient third(server.address(), server.port());
+  hello(third, "Tia");
+  CHECK(request(third, "play.join", {{"players", 5}, {"clock", "daily"}})["payload"]["waiting"] == 2);
+  CHECK(push(other, "play.waiting") == Json({{"queue", "5p/daily"}, {"waiting", 2}}));
+  CHECK(request(third, "play.leave", Json::object())["payload"]["was_waiting"] == true);
+  CHECK(push(other, "play.waiting") == Json({{"queue", "5p/daily"}, {"waiting", 1}}));
   CHECK(request(other, "play.leave", Json::object())["payload"]["was_waiting"] == true);
   CHECK(request(other, "play.leave", Json::object())["payload"]["was_waiting"] == false);
 

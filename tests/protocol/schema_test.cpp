@@ -375,6 +375,7 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
       reply("play.join", {{"queue", "2p-automa-short/daily"}, {"waiting", 3}}),
       reply("play.leave", {{"was_waiting", true}}),
       push("play.matched", {{"table", kTableId}, {"seat", 2}, {"queue", "4p/live"}, {"spread", 80}}),
+      push("play.waiting", {{"queue", "3p-short/live"}, {"waiting", 2}}),
       reply("rating.profile", {{"player", player(11, "Ana")},
                                {"ratings", {{{"ladder", "4p"}, {"rating", 1188}, {"provisional", false}, {"games", 12},
                                              {"mu", 28.5}, {"sigma", 6.9}, {"rank", 1}, {"players", 40}}}},
