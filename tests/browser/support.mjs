@@ -1,8 +1,8 @@
-// What the browser tests share (play, accounts, moderation and tournaments .test.mjs): the
-// real server binary on a free port with a temporary data directory (or the test's own),
-// Debian's headless Chromium driven by playwright-core, pages that fail the test on any
-// error, screenshots, a seeded random choice among the enabled controls of a decision, and a
-// runner that always stops the server.
+// What the browser tests share (play, accounts, moderation, tournaments and ratings
+// .test.mjs): the real server binary on a free port with a temporary data directory (or the
+// test's own), Debian's headless Chromium driven by playwright-core, pages that fail the test
+// on any error, screenshots, a seeded random choice among the enabled controls of a decision,
+// and a runner that always stops the server.
 //
 // Environment: ELGRANDE_SERVER (the elgrande-server binary, required), ELGRANDE_SOURCE_DIR
 // (the checkout, default ../..), ELGRANDE_ARTIFACTS (default tests/artifacts/browser),

@@ -1,6 +1,6 @@
 // The personal block list (protocol.md, player.block): the menu by another player's name
-// (Block or Unblock for everyone, Moderate… and, on a chat line, Remove this line… for
-// moderators), the confirmation before a block, and the account page's list. The server stops sending a blocked player's chat;
+// (Block or Unblock and their Ratings for everyone, Moderate… and, on a chat line, Remove
+// this line… for moderators), the confirmation before a block, and the account page's list. The server stops sending a blocked player's chat;
 // the lines already on screen are hidden here.
 
 import {h, replaceKeepingFocus} from './dom.js';
@@ -133,6 +133,16 @@ function openPlayerMenu(app, player, tableId, line, opener) {
       next = () => openModeration(app, player, tableId, opener);
       dialog.close();
     }}, 'Moderate…'));
+  }
+  if (!own) {
+    // Last, so that a keyboard lands on Block first, as before.
+    const href = `#/player/${player.id}`;
+    // Closing removes the link, which could then no longer navigate by itself.
+    choices.push(h('a', {href, class: 'button secondary', 'data-testid': 'player-profile', onClick: (event) => {
+      event.preventDefault();
+      dialog.close();
+      app.navigate(href);
+    }}, 'Ratings'));
   }
   replaceKeepingFocus(body, h('div', {class: 'actions player-menu-choices'}, choices, close));
 

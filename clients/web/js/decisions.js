@@ -8,6 +8,7 @@ import {
   colourName, colourOf, describeAction,
 } from './texts.js';
 import {countdown} from './time.js';
+import {changeOf, profileLink, ratedLine, ratingChangeCell} from './ratings.js';
 
 const sum = (obj) => Object.values(obj || {}).reduce((a, b) => a + b, 0);
 const nonZero = (obj) => Object.fromEntries(Object.entries(obj).filter(([, n]) => n > 0));
@@ -173,8 +174,9 @@ export class DecisionPanel {
     return parts;
   }
 
+  // The scores, and once table.rated came, each rated player's change.
   finalScores() {
-    const {view, names, table} = this.ctx;
+    const {view, names, table, rated} = this.ctx;
     const result = table && table.result;
     const scores = result ? result.scores : view.players.map((p) => p.score);
     const winners = result ? result.winners : view.winners;
@@ -182,11 +184,16 @@ export class DecisionPanel {
     return h('div', {class: 'final', 'data-testid': 'final-scores'},
       h('p', {class: 'winner-line'}, `♛ ${winners.map((s) => names[s]).join(' and ')} ${winners.length > 1 ? 'share the win' : 'wins'}!`),
       h('table', {class: 'final-table'},
-        h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Player'), h('th', {}, 'Score'))),
-        h('tbody', {}, ranking.map((r) => h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
-          h('td', {}, String(1 + scores.filter((score) => score > r.score).length)),  // equal scores share a place
-          h('td', {}, colourBadge(r.seat, view), ' ', names[r.seat]),
-          h('td', {class: 'num'}, String(r.score)))))),
+        h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Player'), h('th', {}, 'Score'), rated ? h('th', {}, 'Rating') : null)),
+        h('tbody', {}, ranking.map((r) => {
+          const player = table && table.seats[r.seat] && table.seats[r.seat].player;
+          return h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
+            h('td', {}, String(1 + scores.filter((score) => score > r.score).length)),  // equal scores share a place
+            h('td', {}, colourBadge(r.seat, view), ' ', player ? profileLink(player, names[r.seat]) : names[r.seat]),
+            h('td', {class: 'num'}, String(r.score)),
+            rated ? ratingChangeCell(changeOf(rated, table, r.seat), `rating-change-${r.seat}`) : null);
+        }))),
+      ratedLine(rated),
       h('a', {href: '#/', class: 'button', 'data-testid': 'back-to-lobby'}, 'Back to the lobby'));
   }
 

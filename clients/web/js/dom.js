@@ -73,6 +73,27 @@ function focusKey(el) {
   return el.getAttribute('data-testid');
 }
 
+// A radio group of buttons (arrow keys move the choice), as for the number of players.
+export function segmented({label, options, value, onChange, testid}) {
+  const group = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': label});
+  const values = options.map(([v]) => v);
+  for (const [v, text] of options) {
+    group.append(h('button', {
+      type: 'button', role: 'radio', 'aria-checked': String(v === value), tabindex: v === value ? 0 : -1,
+      'data-testid': `${testid}-${v}`,
+      onClick: () => onChange(v),
+      onKeydown: (event) => {
+        const step = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1}[event.key];
+        if (!step) return;
+        event.preventDefault();
+        const next = values[Math.min(values.length - 1, Math.max(0, values.indexOf(value) + step))];
+        onChange(next);
+      },
+    }, text));
+  }
+  return group;
+}
+
 // Small line icons drawn in the text colour (no font on every system has ⏱ or ⤓).
 const ICONS = {
   clock: [['circle', {cx: 8, cy: 9, r: 5.8}], ['path', {d: 'M8 5.6V9l2.4 1.6M6 1.8h4M8 1.8v1.4'}]],

@@ -4,12 +4,13 @@
 import {h, clear, icon, replaceKeepingFocus} from './dom.js';
 import {Board} from './board.js';
 import {DecisionPanel, colourBadge} from './decisions.js';
-import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, seatNames, seatNote, touchedAreas} from './texts.js';
+import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, ladderName, ladderOf, seatNames, seatNote, touchedAreas} from './texts.js';
 import {STALE_TEXT, UNAVAILABLE_TEXT, isStale, isTemporary, refusalText} from './connection.js';
 import {limitText, policyText} from './time.js';
 import {mySeatAt} from './lobby.js';
 import {playerButton} from './blocks.js';
 import {REMOVED_WORDS} from './log.js';
+import {ratingBadge} from './ratings.js';
 
 export class GameScreen {
   constructor(app, tableId) {
@@ -173,6 +174,7 @@ export class GameScreen {
       view, version: game.version, decision: this.resigned ? null : view.decision || null, names, mySeat: this.mySeat,
       table: this.table, lost, timeouts: mine && mine.kind === 'human' ? mine.timeouts || 0 : 0,
       deadline: game.deadline, busy: this.busy, error: this.error, errorTemporary: this.errorTemporary, note: this.note,
+      rated: this.app.rated.get(this.tableId) || null,
     });
     this.renderLog();
     if (this.logSticks) this.logBox.scrollTop = this.logBox.scrollHeight;
@@ -243,7 +245,8 @@ export class GameScreen {
       h('div', {class: 'table-name'}, table.name),
       h('div', {class: 'time-rule', 'data-testid': 'time-rule'},
         icon('clock'), ` ${limitText(table)}`,
-        policy ? h('span', {class: 'muted'}, `; ${policy}.`) : null));
+        policy ? h('span', {class: 'muted'}, `; ${policy}.`) : null),
+      table.rated ? h('div', {class: 'muted', 'data-testid': 'table-rated'}, `Rated: ${ladderName(ladderOf(table.options))}`) : null);
   }
 
   // A player whose seat a bot took keeps watching: say so plainly.
@@ -313,6 +316,8 @@ export class GameScreen {
         h('span', {class: 'player-name'}, names[seat]),
         playerButton(this.app, seatInfo && seatInfo.player, this.tableId),
         h('span', {class: 'player-score', title: 'Score', 'data-testid': `score-${seat}`}, String(p.score))),
+      seatInfo && seatInfo.kind === 'human' && seatInfo.rating
+        ? h('div', {class: 'player-rating', 'data-testid': `player-rating-${seat}`}, ratingBadge(seatInfo.rating, {}, {label: true})) : null,
       h('dl', {class: 'player-stats'},
         stat('Court', p.court, 'Caballeros ready to be placed'),
         stat('Province', p.province, 'The general supply'),

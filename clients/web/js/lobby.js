@@ -1,10 +1,12 @@
-// The lobby (create a table, my games, open tables, finished games) and the waiting room of
-// an open table.
+// The lobby (play now, create a table, my games, open tables, finished games) and the
+// waiting room of an open table.
 
-import {h, icon, replaceKeepingFocus} from './dom.js';
+import {h, icon, replaceKeepingFocus, segmented} from './dom.js';
 import {isTemporary} from './connection.js';
-import {colourOf, seatNames, seatNote} from './texts.js';
+import {colourOf, ladderName, ladderOf, ordinal, seatNames, seatNote} from './texts.js';
 import {playerButton} from './blocks.js';
+import {PlayNowPanel} from './playnow.js';
+import {profileLink, ratingBadge} from './ratings.js';
 import {MAX_TURN_SECONDS, TURN_CHOICES, countdown, dateText, durationText, limitText, policyText} from './time.js';
 
 const STATUS_WORDS = {open: 'Open', playing: 'Playing', finished: 'Finished'};
@@ -40,28 +42,8 @@ function seatChip(table, seat, me) {
   const note = seatNote(seat, table);
   return h('span', {class: `seat-chip ${seat.kind}`, style: {'--c': col.fill, '--ink': col.ink}},
     h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol), label,
+    seat.kind === 'human' ? ratingBadge(seat.rating) : null,
     note ? h('span', {class: `seat-note ${note.kind}`}, ' · ', icon(note.icon), ` ${note.text}`) : null);
-}
-
-// A radio group of buttons (arrow keys move the choice), as for the number of players.
-function segmented({label, options, value, onChange, testid}) {
-  const group = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': label});
-  const values = options.map(([v]) => v);
-  for (const [v, text] of options) {
-    group.append(h('button', {
-      type: 'button', role: 'radio', 'aria-checked': String(v === value), tabindex: v === value ? 0 : -1,
-      'data-testid': `${testid}-${v}`,
-      onClick: () => onChange(v),
-      onKeydown: (event) => {
-        const step = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1}[event.key];
-        if (!step) return;
-        event.preventDefault();
-        const next = values[Math.min(values.length - 1, Math.max(0, values.indexOf(value) + step))];
-        onChange(next);
-      },
-    }, text));
-  }
-  return group;
 }
 
 export class LobbyScreen {
@@ -73,10 +55,13 @@ export class LobbyScreen {
     // tabindex -1: focus stays in the section when a redraw removes the control that had it.
     this.historyBox = h('section', {class: 'panel history', 'aria-labelledby': 'history-title', 'data-testid': 'history', tabindex: -1});
     this.formError = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': 'create-error'});
+    this.playNow = new PlayNowPanel(app);
     this.root = h('div', {class: 'lobby', 'data-testid': 'lobby'},
-      h('section', {class: 'panel create', 'aria-labelledby': 'create-title'},
-        h('h2', {id: 'create-title'}, 'Create a table'),
-        this.buildForm()),
+      h('div', {class: 'lobby-side'},
+        this.playNow.root,
+        h('section', {class: 'panel create', 'aria-labelledby': 'create-title'},
+          h('h2', {id: 'create-title'}, 'Create a table'),
+          this.buildForm())),
       h('div', {class: 'lobby-lists'},
         this.myGamesBox,
         h('section', {class: 'panel tables', 'aria-labelledby': 'tables-title'},
@@ -240,6 +225,7 @@ export class LobbyScreen {
   }
 
   update() {
+    this.playNow.update();
     this.renderMyGames();
     this.renderTables();
     this.renderHistory();
@@ -316,7 +302,8 @@ export class LobbyScreen {
       if (!seated) actions.push(h('a', {href: `#/table/${t.id}`, class: 'button secondary', 'data-testid': `watch-${t.id}`}, 'Watch'));
       return h('li', {class: `table-row ${t.status}`, 'data-testid': `table-${t.id}`},
         h('div', {class: 'table-main'},
-          h('div', {class: 'table-title'}, h('strong', {}, t.name), h('span', {class: `status-badge ${t.status}`}, STATUS_WORDS[t.status] || t.status)),
+          h('div', {class: 'table-title'}, h('strong', {}, t.name), h('span', {class: `status-badge ${t.status}`}, STATUS_WORDS[t.status] || t.status),
+            t.rated ? ratedBadge(t) : null),
           h('div', {class: 'muted'}, optionsSummary(t), t.spectators ? ` · ${t.spectators} watching` : ''),
           h('div', {class: 'seat-chips'}, t.seats.map((s) => seatChip(t, s, app.me)))),
         h('div', {class: 'table-actions'}, actions));
@@ -377,10 +364,6 @@ function resultLine(table, seat) {
     winners.includes(seat) ? '♛ You won' : `You came ${ordinal(place)} of ${scores.length}`, ` with ${scores[seat]} points`);
 }
 
-function ordinal(n) {
-  return `${n}${{1: 'st', 2: 'nd', 3: 'rd'}[n] || 'th'}`;
-}
-
 function historyRow(g, me) {
   const names = seatNames(g, null);
   const {scores, winners} = g.result;
@@ -417,6 +400,11 @@ function historyRow(g, me) {
       }, icon('download'), ' Download record')));
 }
 
+// "Rated": the game moves its players' ratings on the table's ladder.
+function ratedBadge(table) {
+  return h('span', {class: 'status-badge rated', 'data-testid': `rated-${table.id}`, title: `Rated on the “${ladderName(ladderOf(table.options))}” ladder`}, 'Rated');
+}
+
 // An open table: seats, bots, start.
 export function renderWaitingRoom(app, table, container) {
   const me = app.me;
@@ -437,7 +425,8 @@ export function renderWaitingRoom(app, table, container) {
     if (seat.kind === 'empty') who = h('span', {class: 'muted'}, 'Empty');
     else if (seat.kind === 'bot') who = h('span', {}, 'Bot (played by the server)');
     else {
-      who = h('span', {}, seat.player.name, playerButton(app, seat.player, table.id), seat.player.id === me.id ? ' (you)' : '', table.host === seat.player.id ? ' · host' : '',
+      who = h('span', {}, profileLink(seat.player), playerButton(app, seat.player, table.id), ratingBadge(seat.rating, {'data-testid': `seat-rating-${seat.seat}`}),
+        seat.player.id === me.id ? ' (you)' : '', table.host === seat.player.id ? ' · host' : '',
         seat.connected ? '' : h('span', {class: 'tag offline'}, 'offline'));
     }
     return h('li', {class: 'seat-row', 'data-testid': `seat-${seat.seat}`, 'data-kind': seat.kind},
@@ -451,6 +440,9 @@ export function renderWaitingRoom(app, table, container) {
     h('div', {class: 'waiting-room panel', 'data-testid': 'waiting-room', 'data-table': String(table.id)},
       h('h2', {}, table.name),
       h('p', {class: 'muted'}, optionsSummary(table, {time: false})),
+      h('p', {class: 'rated-rule', 'data-testid': 'rated-rule', 'data-rated': String(Boolean(table.rated))}, table.rated
+        ? [ratedBadge(table), ` The result moves the ratings of its players with an account on the “${ladderName(ladderOf(table.options))}” ladder.`]
+        : 'Not rated: the result moves no one’s rating.'),
       h('p', {class: 'time-rule', 'data-testid': 'time-rule'}, icon('clock'), ` ${limitText(table)}`,
         policy ? `; when time runs out, ${policy}.` : ': take your time.'),
       h('ol', {class: 'seat-list'}, seats),

@@ -1,6 +1,7 @@
 // The client's entry point: the connection, who I am, what I know of tables and games,
 // and which screen shows (#/ the lobby, #/table/ID a table, #/account the account,
-// #/tournaments the tournaments, #/tournament/ID one of them).
+// #/tournaments the tournaments, #/tournament/ID one of them, #/ratings/LADDER/PAGE the
+// leaderboards, #/player/ID a player's ratings).
 
 import {Connection, PROTOCOL_VERSION, isTemporary, refusalText, serverUrl} from './connection.js';
 import {h, replaceKeepingFocus} from './dom.js';
@@ -12,7 +13,8 @@ import {BlockList} from './blocks.js';
 import {LobbyScreen, mySeatAt, renderWaitingRoom} from './lobby.js';
 import {GameScreen} from './game.js';
 import {TournamentListScreen, TournamentScreen, roundNoticeText} from './tournaments.js';
-import {describeEvent, eventTone, formerSeat, involves, seatNames} from './texts.js';
+import {LeaderboardScreen, ProfileScreen, changeOf, ratedLine, ratingChangeCell} from './ratings.js';
+import {describeEvent, eventTone, formerSeat, involves, queueName, seatNames} from './texts.js';
 import {startClock} from './time.js';
 
 // The welcome screen's message after the server closed this device's session (code 4001).
@@ -37,6 +39,13 @@ class App {
     this.tableError = null;
     this.tableErrorTemporary = false;
     this.tournamentForm = null;  // what the create form holds (tournaments.js)
+    // Play now (playnow.js): what the form asks for, and the queue waited in, if any.
+    this.playNow = {
+      form: {players: 3, short_game: true, automa: false, clock: 'live', bots_after: ''},
+      waiting: null, busy: false, error: null, errorTemporary: false, announce: '',
+    };
+    this.matchedTable = null;  // the table play.matched named last
+    this.rated = new Map();  // table → its table.rated push: the final screen's rating changes
     this.createForm = {
       players: 3, short_game: false, automa: false, four_stacks: false, name: '',
       turn: '0', custom_seconds: '', on_timeout: 'bot_answers', replace_after: 3,
@@ -116,6 +125,17 @@ class App {
       if (this.screen instanceof TournamentScreen && this.screen.id === tournament.id) this.screen.onPush();
     });
     c.on('tournament.round', (push) => this.onTournamentRound(push));
+    c.on('play.matched', (push) => this.onPlayMatched(push));
+    c.on('play.waiting', ({queue, waiting}) => {
+      const p = this.playNow;
+      if (!p.waiting || p.waiting.queue !== queue) return;
+      p.waiting.count = waiting;
+      this.refreshLobby();
+    });
+    c.on('table.rated', (push) => {
+      this.rated.set(push.table, push);
+      this.refreshScreen(push.table);
+    });
     c.on('error', (err) => this.toast(refusalText(err, 'The server says')));
   }
 
@@ -255,6 +275,8 @@ class App {
     this.lobbyTables.clear();
     this.spectating.clear();
     this.blocks.forget();
+    this.playNow.waiting = null;
+    this.rated.clear();
     if (this.myGames !== null) this.myGames = [];
     Object.assign(this.history, {games: [], more: false, loaded: false, loading: false, error: null});
     this.currentTable = null;
@@ -267,6 +289,8 @@ class App {
     for (const t of tables) if (this.tables.has(t.id)) this.tables.set(t.id, t);
     this.spectating.clear();
     this.loadBlocks();
+    // The server forgets who waits to play now when their connection closes: ask again.
+    if (this.playNow.waiting) this.askToPlay(this.playNow.waiting.wish);
     await this.route();
     this.refreshMyGames();
   }
@@ -393,10 +417,14 @@ class App {
     const account = /^#\/account\b/.test(location.hash);
     const event = location.hash.match(/^#\/tournament\/(\d+)/);
     const events = /^#\/tournaments\b/.test(location.hash);
-    // The nav link of the page's section: a tournament's page is under Tournaments.
+    const ladder = location.hash.match(/^#\/ratings(?:\/([\w-]+)(?:\/(\d+))?)?\/?$/);
+    const player = location.hash.match(/^#\/player\/(\d+)/);
+    // The nav link of the page's section: a tournament's page is under Tournaments, a
+    // player's ratings under Ratings.
     let section = id === null ? '#/' : null;
     if (account) section = '#/account';
     else if (event || events) section = '#/tournaments';
+    else if (ladder || player) section = '#/ratings';
     for (const link of this.navLinks) {
       if (link.hash === section) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
@@ -416,6 +444,12 @@ class App {
     } else if (events) {
       this.currentTable = null;
       this.showScreen(new TournamentListScreen(this), 'Tournaments — El Grande');
+    } else if (ladder) {
+      this.currentTable = null;
+      this.showRatings(ladder[1] || null, Number(ladder[2] || 1));
+    } else if (player) {
+      this.currentTable = null;
+      this.showScreen(new ProfileScreen(this, Number(player[1])), 'Ratings — El Grande');
     } else if (id === null) {
       this.currentTable = null;
       this.showLobby();
@@ -447,6 +481,14 @@ class App {
       return;
     }
     this.showScreen(new TournamentScreen(this, id), 'Tournament — El Grande');
+  }
+
+  // A leaderboard: another ladder or page keeps the screen (and its ladders' counts).
+  showRatings(ladder, page) {
+    if (!(this.screen instanceof LeaderboardScreen && this.main.contains(this.screen.root))) {
+      this.showScreen(new LeaderboardScreen(this), 'Ratings — El Grande');
+    }
+    this.screen.show(ladder, page);
   }
 
   showScreen(screen, title) {
@@ -482,7 +524,8 @@ class App {
       this.screen = null;
       this.setMain(h('p', {class: 'loading'}, 'Opening the table…'));
     }
-    if (mySeatAt(this.tables.get(id), this.me) === null && !this.spectating.has(id)) {
+    // Play now seats me before the table's push may have come: that push opens it.
+    if (mySeatAt(this.tables.get(id), this.me) === null && !this.spectating.has(id) && id !== this.matchedTable) {
       try {
         const {table} = await this.conn.request('table.spectate', {table: id});
         this.tables.set(id, table);
@@ -525,7 +568,7 @@ class App {
       this.screen = null;
       if (table.status === 'finished' && table.result) {
         // A finished game whose board the server no longer sends: its result is enough.
-        this.setMain(finishedTable(table));
+        this.setMain(finishedTable(table, this.rated.get(id)));
       } else {
         this.setMain(h('p', {class: 'loading'}, 'The game is starting…'));
       }
@@ -554,6 +597,62 @@ class App {
       this.screen.update();
       this.lobbyTitle();
     }
+  }
+
+  // --- play now --------------------------------------------------------------------------
+
+  playNowJoin() {
+    const f = this.playNow.form;
+    const wish = {players: f.players, short_game: f.short_game, automa: f.players === 2 && f.automa, clock: f.clock};
+    if (f.bots_after) wish.bots_after_seconds = Number(f.bots_after);
+    return this.askToPlay(wish);
+  }
+
+  // play.join: a new wish replaces the one waited on, so asking again is harmless.
+  async askToPlay(wish) {
+    const p = this.playNow;
+    if (p.busy) return;
+    Object.assign(p, {busy: true, error: null, errorTemporary: false});
+    try {
+      const {queue, waiting} = await this.conn.request('play.join', wish);
+      p.waiting = {queue, count: waiting, since: Date.now(), wish};
+      p.announce = `Looking for players: ${queueName(queue)}.`;
+    } catch (err) {
+      p.waiting = null;
+      p.error = refusalText(err, 'Could not ask to play now');
+      p.errorTemporary = isTemporary(err);
+    }
+    p.busy = false;
+    this.refreshLobby();
+  }
+
+  async playNowLeave() {
+    const p = this.playNow;
+    if (p.busy) return;
+    Object.assign(p, {busy: true, error: null, errorTemporary: false});
+    try {
+      await this.conn.request('play.leave');
+      p.waiting = null;
+    } catch (err) {
+      // A closed connection left the queue by itself.
+      if (err.code === 'disconnected') p.waiting = null;
+      else {
+        p.error = refusalText(err, 'Could not stop waiting');
+        p.errorTemporary = isTemporary(err);
+      }
+    }
+    if (!p.waiting) p.announce = 'You stopped waiting.';
+    p.busy = false;
+    this.refreshLobby();
+  }
+
+  // Seated by play now: the game starts at once, so go to it.
+  onPlayMatched({table, queue}) {
+    this.playNow.waiting = null;
+    this.playNow.announce = `A table is ready: ${queueName(queue)}.`;
+    this.matchedTable = table;
+    this.toast(`Play now found your table (${queueName(queue)}): the game starts.`);
+    this.navigate(`#/table/${table}`);
   }
 
   async refreshMyGames() {
@@ -873,7 +972,7 @@ function chatEntry(line) {
   return {...entry, text: chatEntryText(entry)};
 }
 
-function finishedTable(table) {
+function finishedTable(table, rated) {
   const names = seatNames(table, null);
   const {scores, winners} = table.result;
   const ranking = scores.map((score, seat) => ({score, seat})).sort((a, b) => b.score - a.score);
@@ -882,7 +981,9 @@ function finishedTable(table) {
     h('p', {class: 'winner-line'}, `♛ ${winners.map((s) => names[s]).join(' and ')} ${winners.length > 1 ? 'share the win' : 'wins'}!`),
     h('table', {class: 'final-table'},
       h('tbody', {}, ranking.map((r, i) => h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
-        h('td', {}, String(i + 1)), h('td', {}, names[r.seat]), h('td', {class: 'num'}, String(r.score)))))),
+        h('td', {}, String(i + 1)), h('td', {}, names[r.seat]), h('td', {class: 'num'}, String(r.score)),
+        rated ? ratingChangeCell(changeOf(rated, table, r.seat), `rating-change-${r.seat}`) : null)))),
+    ratedLine(rated),
     h('p', {}, h('a', {href: '#/', class: 'button secondary'}, 'Back to the lobby')));
 }
 

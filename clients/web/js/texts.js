@@ -413,3 +413,35 @@ export const DECISION_WORDS = {
   return_caballeros: 'return caballeros',
   disk: 'set a secret disk',
 };
+
+// --- Ladders and play now (docs/ratings.md) --------------------------------------------------
+
+// Every kind of game has its own ladder: full games first, then the short game's.
+export const LADDERS = ['2p', '3p', '4p', '5p', '2p-automa', '2p-short', '3p-short', '4p-short', '5p-short', '2p-automa-short'];
+
+// "4p-short" → "4 players, short game"; "2p-automa" → "2 players with the automa".
+export function ladderName(ladder) {
+  const m = /^([2-5])p(-automa)?(-short)?$/.exec(ladder || '');
+  if (!m) return ladder;
+  return `${m[1]} players${m[2] ? ' with the automa' : ''}${m[3] ? ', short game' : ''}`;
+}
+
+// The ladder a game of these options counts on (four stacks share the 3-player ladder).
+export function ladderOf(options) {
+  return `${options.players}p${options.automa ? '-automa' : ''}${options.short_game ? '-short' : ''}`;
+}
+
+// Play now's clocks: what a player agrees to when asking for one.
+export const CLOCK_WORDS = {live: 'live: 2 minutes per decision', daily: 'daily: a day per decision'};
+
+// A play-now queue, named like its ladder: "4p-short/live" → "4 players, short game, live clock".
+export function queueName(queue) {
+  const [ladder, clock] = String(queue || '').split('/');
+  return clock ? `${ladderName(ladder)}, ${clock} clock` : ladderName(ladder);
+}
+
+// 1 → "1st", 12 → "12th", 22 → "22nd".
+export function ordinal(n) {
+  const tens = n % 100;
+  return `${n}${(tens >= 11 && tens <= 13) ? 'th' : ({1: 'st', 2: 'nd', 3: 'rd'}[n % 10] || 'th')}`;
+}

@@ -1,5 +1,6 @@
-// Time in words: turn limits, timeout policies, live countdowns to a deadline and dates.
-// One clock (startClock) keeps every countdown on the page current, whichever screen drew it.
+// Time in words: turn limits, timeout policies, live countdowns to a deadline, time waited
+// and dates. One clock (startClock) keeps every countdown and wait on the page current,
+// whichever screen drew it.
 
 import {h, icon} from './dom.js';
 
@@ -78,7 +79,17 @@ export function startClock() {
       text.textContent = countdownText(deadline, el.dataset.style || 'long');
       el.classList.toggle('urgent', deadline - now < 60_000);
     }
+    for (const el of document.querySelectorAll('[data-since]')) el.textContent = sinceText(Number(el.dataset.since), now);
   }, 1000);
+}
+
+function sinceText(since, now = Date.now()) {
+  return durationText(Math.floor((now - since) / 1000));
+}
+
+// Time waited since `since` (ms since the epoch), counting up: "1 min 5 s".
+export function waited(since, attrs = {}) {
+  return h('span', {class: 'waited', role: 'timer', 'data-since': String(since), ...attrs}, sinceText(since));
 }
 
 // "12 Mar 2026, 18:40" in the reader's own locale and time zone.

@@ -6,6 +6,7 @@
 import {h, replaceKeepingFocus} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
 import {TURN_CHOICES, dateText, durationText} from './time.js';
+import {ordinal} from './texts.js';
 
 const STATUS_WORDS = {
   registering: 'Registration open', running: 'Running', paused: 'Paused', finished: 'Finished', cancelled: 'Cancelled',
@@ -34,11 +35,6 @@ export const formatsText = (stages) => stages.map((f) => FORMAT_WORDS[f] || f).j
 // 4.5 → "4.5", 1.3333 → "1.33", 6 → "6".
 function numberText(n) {
   return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
-}
-
-function ordinal(n) {
-  const tens = n % 100;
-  return `${n}${(tens >= 11 && tens <= 13) ? 'th' : ({1: 'st', 2: 'nd', 3: 'rd'}[n % 10] || 'th')}`;
 }
 
 function badge(status) {

@@ -1,0 +1,406 @@
+// Ratings (docs/ratings.md): a rating beside a name, a rated game's change, the leaderboards
+// (#/ratings/LADDER/PAGE) and a player's profile (#/player/ID) with their rating over time.
+// Everything comes from rating.leaderboard and rating.profile; nothing is worked out here.
+
+import {h, replaceKeepingFocus, s} from './dom.js';
+import {isTemporary, refusalText} from './connection.js';
+import {LADDERS, ladderName, ordinal} from './texts.js';
+import {dateText} from './time.js';
+
+const PAGE_SIZE = 50;  // rating.leaderboard's largest page
+const PROVISIONAL_MEANS = 'provisional: too few games yet to be sure of it';
+
+// "1062", and while the rating is not yet sure, "provisional" in words beside it. The word
+// "rating" before it is for screen readers only, unless `label` shows it.
+export function ratingBadge(rating, attrs = {}, {label = false} = {}) {
+  if (!rating) return null;
+  const games = `${rating.games} rated game${rating.games === 1 ? '' : 's'}`;
+  const badge = h('span', {
+    class: ['rating', rating.provisional && 'provisional'], 'data-rating': String(rating.rating),
+    'data-provisional': String(rating.provisional), ...attrs,
+    title: `Rating on ${ladderName(rating.ladder)} after ${games}${rating.provisional ? `; ${PROVISIONAL_MEANS}` : ''}`,
+  },
+  label ? null : h('span', {class: 'sr-only'}, 'rating '),
+  h('span', {class: 'rating-value'}, String(rating.rating)),
+  rating.provisional ? h('span', {class: 'rating-provisional'}, ' provisional') : null);
+  return label ? [h('span', {class: 'rating-label'}, 'Rating '), badge] : badge;
+}
+
+// "+62", "−18", "±0": the change of one rated game.
+function signed(delta) {
+  if (delta > 0) return `+${delta}`;
+  return delta < 0 ? `−${-delta}` : '±0';
+}
+
+// "1000 → 1062 (+62)": before → after and the difference.
+export function changeText(before, after) {
+  return `${before} → ${after} (${signed(after - before)})`;
+}
+
+// The cell of a final-scores table for a seat's change from table.rated, or a dash for a
+// seat nobody's rating follows (a bot, a guest).
+export function ratingChangeCell(change, testid) {
+  if (!change) return h('td', {class: 'rating-change muted', 'data-testid': testid}, h('span', {'aria-hidden': 'true'}, '—'), h('span', {class: 'sr-only'}, 'not rated'));
+  const delta = change.after - change.before;
+  return h('td', {class: ['rating-change', delta > 0 && 'up', delta < 0 && 'down'], 'data-testid': testid, 'data-before': String(change.before), 'data-after': String(change.after)},
+    changeText(change.before, change.after), change.provisional ? h('span', {class: 'rating-provisional'}, ' provisional') : null);
+}
+
+// What table.rated said of a seat's player, if anything.
+export function changeOf(rated, table, seat) {
+  const player = rated && table && table.seats[seat] && table.seats[seat].player;
+  return player ? rated.changes.find((c) => c.player === player.id) || null : null;
+}
+
+// Under a final-scores table: on which ladder the changes count.
+export function ratedLine(rated) {
+  return rated ? h('p', {class: 'muted small-print', 'data-testid': 'rated-line'}, `Rated on the “${ladderName(rated.ladder)}” ladder.`) : null;
+}
+
+// A player's name leading to their profile.
+export function profileLink(player, text = player.name, attrs = {}) {
+  return h('a', {href: `#/player/${player.id}`, class: 'player-link', ...attrs}, text);
+}
+
+function refusalLine(err, prefix) {
+  return h('p', {class: ['error', isTemporary(err) && 'temporary'], role: 'alert', 'data-testid': 'ratings-error'}, refusalText(err, prefix));
+}
+
+// --- leaderboards ----------------------------------------------------------------------------
+
+export class LeaderboardScreen {
+  constructor(app) {
+    this.app = app;
+    this.ladder = null;
+    this.page = 1;
+    this.counts = new Map();  // ladder → players, for the picker
+    this.countsLoaded = false;
+    this.board = null;  // the page shown: rating.leaderboard's answer
+    this.error = null;
+    this.serial = 0;
+    this.picker = h('nav', {class: 'panel ladder-picker', 'aria-labelledby': 'ladders-title', 'data-testid': 'ladder-picker'});
+    // tabindex -1: focus stays in the section when a redraw removes the control that had it.
+    this.main = h('section', {class: 'panel leaderboard', 'aria-labelledby': 'leaderboard-title', tabindex: -1});
+    this.root = h('div', {class: 'ratings-page', 'data-testid': 'leaderboard'}, this.picker, this.main);
+    this.loadCounts();
+  }
+
+  destroy() {}
+
+  // The screen for another ladder or page (the address changed); no ladder: the one most
+  // people play, once the counts tell which.
+  show(ladder, page) {
+    this.ladder = ladder || (this.countsLoaded ? this.busiest() : null);
+    this.page = Math.max(1, page || 1);
+    this.render();
+    if (LADDERS.includes(this.ladder)) this.load();
+  }
+
+  busiest() {
+    return LADDERS.reduce((best, l) => ((this.counts.get(l) || 0) > (this.counts.get(best) || 0) ? l : best), '4p-short');
+  }
+
+  // How many players each ladder has, for the picker, from the first entry of each.
+  async loadCounts() {
+    const answers = await Promise.all(LADDERS.map((ladder) => this.app.conn.request('rating.leaderboard', {ladder, limit: 1})
+      .then(({players}) => [ladder, players], () => [ladder, null])));
+    for (const [ladder, players] of answers) if (players !== null && !this.counts.has(ladder)) this.counts.set(ladder, players);
+    this.countsLoaded = true;
+    if (!this.ladder) this.show(null, 1);
+    else this.render();
+  }
+
+  async load() {
+    const serial = ++this.serial;
+    const {ladder, page} = this;
+    this.board = null;
+    this.error = null;
+    this.render();
+    try {
+      const board = await this.app.conn.request('rating.leaderboard', {ladder, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE});
+      if (serial !== this.serial) return;
+      this.board = board;
+      this.counts.set(ladder, board.players);
+    } catch (err) {
+      if (serial !== this.serial) return;
+      this.error = err;
+    }
+    this.render();
+  }
+
+  go(ladder, page) {
+    this.app.navigate(`#/ratings/${ladder}${page > 1 ? `/${page}` : ''}`);
+  }
+
+  render() {
+    document.title = this.ladder ? `Ratings: ${ladderName(this.ladder)} — El Grande` : 'Ratings — El Grande';
+    this.root.dataset.ladder = this.ladder || '';
+    this.renderPicker();
+    this.renderBoard();
+  }
+
+  renderPicker() {
+    const group = (title, ladders) => [
+      h('h3', {}, title),
+      h('ul', {class: 'ladder-list'}, ladders.map((ladder) => {
+        const count = this.counts.get(ladder);
+        return h('li', {}, h('a', {
+          href: `#/ratings/${ladder}`, 'data-testid': `ladder-${ladder}`, 'aria-current': ladder === this.ladder ? 'page' : null,
+        }, ladderName(ladder).replace(', short game', ''),
+        count !== undefined ? h('span', {class: 'muted'}, ` (${count}`, h('span', {class: 'sr-only'}, ` player${count === 1 ? '' : 's'}`), ')') : null));
+      }))];
+    const me = this.app.me;
+    replaceKeepingFocus(this.picker,
+      h('h2', {id: 'ladders-title'}, 'Ladders'),
+      group('Full game', LADDERS.filter((l) => !l.endsWith('-short'))),
+      group('Short game (6 rounds)', LADDERS.filter((l) => l.endsWith('-short'))),
+      h('p', {class: 'note muted'}, 'Each kind of game has a ladder of its own: a rating earned in one says little of another.'),
+      me ? h('p', {}, h('a', {href: `#/player/${me.id}`, 'data-testid': 'my-profile'}, 'Your ratings and rated games')) : null);
+  }
+
+  renderBoard() {
+    const ladder = this.ladder;
+    if (!ladder) {
+      replaceKeepingFocus(this.main, h('h2', {id: 'leaderboard-title'}, 'Ratings'), loadingLine());
+      return;
+    }
+    if (!LADDERS.includes(ladder)) {
+      replaceKeepingFocus(this.main, h('h2', {id: 'leaderboard-title'}, 'No such ladder'),
+        h('p', {'data-testid': 'no-such-ladder'}, `There is no ladder “${ladder}”: pick one of the list.`));
+      return;
+    }
+    const board = this.board;
+    const players = board ? board.players : this.counts.get(ladder);
+    const pages = Math.max(1, Math.ceil((players || 0) / PAGE_SIZE));
+    const first = (this.page - 1) * PAGE_SIZE;
+    let body;
+    if (this.error) body = refusalLine(this.error, 'Could not read the leaderboard');
+    else if (!board) body = loadingLine();
+    else if (!board.entries.length) {
+      body = h('p', {class: 'muted', 'data-testid': 'leaderboard-empty'},
+        board.players ? 'This page is past the end of the ladder.' : 'Nobody is rated on this ladder yet: its first rated game puts its players here.');
+    } else body = this.table(board);
+    const shown = board && board.entries.length ? `${first + 1}–${first + board.entries.length} of ${players}` : null;
+    replaceKeepingFocus(this.main,
+      h('div', {class: 'panel-head'},
+        h('h2', {id: 'leaderboard-title', 'data-testid': 'leaderboard-title'}, ladderName(ladder)),
+        players !== undefined ? h('span', {class: 'status-badge', 'data-testid': 'ladder-players', 'data-players': String(players)},
+          `${players} player${players === 1 ? '' : 's'}`) : null),
+      h('p', {class: 'muted small-print'}, 'Ranked by the rating each player has with near certainty; it rises as games make it surer. ',
+        h('span', {class: 'rating-provisional'}, 'Provisional'), ' marks a rating with too few games yet to be sure of it.'),
+      body,
+      // Kept while the next page loads, so that focus stays on the button pressed.
+      players > PAGE_SIZE ? h('nav', {class: 'pager', 'aria-label': 'Pages of the leaderboard'},
+        h('button', {type: 'button', class: 'secondary', 'data-testid': 'leaderboard-previous', disabled: this.page <= 1,
+          onClick: () => this.go(ladder, this.page - 1)}, `← Previous ${PAGE_SIZE}`),
+        h('span', {class: 'muted', 'data-testid': 'leaderboard-range'}, `Players ${shown || '—'}, page ${this.page} of ${pages}`),
+        h('button', {type: 'button', class: 'secondary', 'data-testid': 'leaderboard-next', disabled: this.page >= pages,
+          onClick: () => this.go(ladder, this.page + 1)}, `Next ${PAGE_SIZE} →`)) : null);
+  }
+
+  table(board) {
+    const me = this.app.me;
+    const rows = board.entries.map((e) => {
+      const mine = me && e.player.id === me.id;
+      return h('tr', {class: [mine && 'mine'], 'data-testid': `leader-${e.player.id}`, 'data-rank': String(e.rank), 'data-provisional': String(e.provisional)},
+        h('td', {class: 'num'}, String(e.rank)),
+        h('th', {scope: 'row'}, profileLink(e.player, e.player.name, {'data-testid': `leader-link-${e.player.id}`}), mine ? ' (you)' : ''),
+        h('td', {class: 'num'}, ratingBadge(e)),
+        h('td', {class: 'num'}, String(e.games)));
+    });
+    return h('div', {class: 'scroll-x'}, h('table', {class: 'standings-table leaderboard-table'},
+      h('caption', {class: 'sr-only'}, `Leaderboard of ${ladderName(board.ladder)}, best first`),
+      h('thead', {}, h('tr', {},
+        h('th', {scope: 'col', class: 'num'}, 'Rank'), h('th', {scope: 'col'}, 'Player'),
+        h('th', {scope: 'col', class: 'num'}, 'Rating'), h('th', {scope: 'col', class: 'num'}, 'Games'))),
+      h('tbody', {}, rows)));
+  }
+}
+
+function loadingLine() {
+  return h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Loading…');
+}
+
+// --- a player's profile ---------------------------------------------------------------------
+
+const GAMES_SHOWN = 20;  // rated games listed at first; "Show more" adds as many again
+
+export class ProfileScreen {
+  constructor(app, id) {
+    this.app = app;
+    this.id = id;
+    this.profile = null;
+    this.error = null;
+    this.shownGames = GAMES_SHOWN;
+    this.chart = null;
+    this.root = h('div', {class: 'ratings-page profile-page', 'data-testid': 'profile', 'data-player': String(id), tabindex: -1});
+    this.load();
+  }
+
+  destroy() {
+    if (this.chart) this.chart.disconnect();
+  }
+
+  async load() {
+    this.render();
+    try {
+      this.profile = await this.app.conn.request('rating.profile', {player: this.id});
+      this.error = null;
+    } catch (err) {
+      if (err.code !== 'disconnected') this.error = err;
+    }
+    this.render();
+  }
+
+  render() {
+    if (this.chart) this.chart.disconnect();
+    this.chart = null;
+    const p = this.profile;
+    if (!p) {
+      const body = this.error
+        ? (this.error.code === 'not_found' ? h('p', {'data-testid': 'no-such-player'}, 'There is no such player.') : refusalLine(this.error, 'Could not read the profile'))
+        : loadingLine();
+      replaceKeepingFocus(this.root, h('section', {class: 'panel'}, h('h2', {}, 'Player'), body));
+      return;
+    }
+    const mine = this.app.me && this.app.me.id === p.player.id;
+    document.title = `${p.player.name}: ratings — El Grande`;
+    replaceKeepingFocus(this.root,
+      h('section', {class: 'panel profile-head', 'aria-labelledby': 'profile-name'},
+        h('h2', {id: 'profile-name', 'data-testid': 'profile-name'}, p.player.name, mine ? ' (you)' : ''),
+        p.ratings.length ? h('ul', {class: 'profile-ratings', 'data-testid': 'profile-ratings'}, p.ratings.map((r) => h('li', {
+          'data-testid': `profile-rating-${r.ladder}`, 'data-rank': String(r.rank), 'data-players': String(r.players),
+        },
+        h('a', {href: `#/ratings/${r.ladder}${r.rank > PAGE_SIZE ? `/${Math.ceil(r.rank / PAGE_SIZE)}` : ''}`, class: 'ladder-name'}, ladderName(r.ladder)),
+        h('div', {}, ratingBadge(r), h('span', {class: 'muted'}, ` · ${ordinal(r.rank)} of ${r.players} · ${r.games} game${r.games === 1 ? '' : 's'}`)))))
+          : h('p', {class: 'muted', 'data-testid': 'profile-unrated'}, mine
+            ? 'You have no rated game yet. Games at rated tables and play now rate players with an account.'
+            : 'No rated game yet.'),
+        h('p', {}, h('a', {href: '#/ratings'}, 'All leaderboards'))),
+      p.games.length ? this.chartSection(p) : null,
+      p.games.length ? this.gamesSection(p) : null);
+  }
+
+  chartSection(p) {
+    const series = seriesOf(p.games);
+    const holder = h('div', {class: 'chart-holder'});
+    // Drawn at the width it gets, so that its text stays readable on a phone as on a desktop.
+    this.chart = new ResizeObserver(() => {
+      const width = Math.floor(holder.clientWidth);
+      if (width > 0 && width !== Number(holder.dataset.width)) {
+        holder.dataset.width = String(width);
+        replaceKeepingFocus(holder, ratingChart(series, width));
+      }
+    });
+    this.chart.observe(holder);
+    return h('section', {class: 'panel', 'aria-labelledby': 'chart-title'},
+      h('h3', {id: 'chart-title', class: 'section-title'}, 'Rating over time'),
+      h('figure', {class: 'rating-figure', 'data-testid': 'rating-chart'},
+        holder,
+        h('figcaption', {}, h('ul', {class: 'chart-legend'}, series.map((line, i) => h('li', {},
+          s('svg', {width: 28, height: 10, 'aria-hidden': 'true', focusable: 'false'},
+            s('line', {x1: 1, y1: 5, x2: 27, y2: 5, stroke: LINE_STYLES[i % LINE_STYLES.length].colour, 'stroke-width': 2.5, 'stroke-dasharray': LINE_STYLES[i % LINE_STYLES.length].dash})),
+          ` ${ladderName(line.ladder)}`))))),
+      h('details', {class: 'chart-data'},
+        h('summary', {}, 'The chart’s figures'),
+        series.map((line) => h('div', {},
+          h('h4', {}, ladderName(line.ladder)),
+          h('ol', {}, line.games.map((g) => h('li', {}, `${dateText(g.rated_at)}: ${changeText(g.before, g.after)}`)))))));
+  }
+
+  gamesSection(p) {
+    const games = p.games.slice(0, this.shownGames);
+    return h('section', {class: 'panel', 'aria-labelledby': 'games-title'},
+      h('div', {class: 'panel-head'}, h('h3', {id: 'games-title', class: 'section-title'}, 'Rated games'), h('span', {class: 'muted'}, 'newest first')),
+      h('ol', {class: 'rated-games', 'data-testid': 'rated-games'}, games.map((g) => {
+        const delta = g.after - g.before;
+        return h('li', {'data-testid': `rated-game-${g.table}`},
+          h('a', {href: `#/table/${g.table}`, class: 'game-link'}, `Table ${g.table}`),
+          h('span', {class: 'muted'}, ladderName(g.ladder)),
+          h('span', {}, `placed ${ordinal(g.rank)}`),
+          h('span', {class: ['rating-change', delta > 0 && 'up', delta < 0 && 'down']}, changeText(g.before, g.after)),
+          h('time', {class: 'muted', datetime: new Date(g.rated_at).toISOString()}, dateText(g.rated_at)));
+      })),
+      p.games.length > this.shownGames ? h('button', {type: 'button', class: 'secondary', 'data-testid': 'rated-games-more', onClick: () => {
+        this.shownGames += GAMES_SHOWN;
+        this.render();
+      }}, 'Show more') : null);
+  }
+}
+
+// --- the chart ---------------------------------------------------------------------------------
+
+// Lines told apart by dash as well as by colour (Okabe–Ito), for those who see few colours.
+const LINE_STYLES = [
+  {colour: '#0072b2', dash: null}, {colour: '#d55e00', dash: '7 4'}, {colour: '#009e73', dash: '2 3'},
+  {colour: '#cc79a7', dash: '9 3 2 3'}, {colour: '#8a6400', dash: '4 4'},
+];
+
+// One series per ladder, oldest game first, in the order of LADDERS.
+function seriesOf(games) {
+  const by = new Map();
+  for (const g of games) {
+    if (!by.has(g.ladder)) by.set(g.ladder, []);
+    by.get(g.ladder).push(g);
+  }
+  return LADDERS.filter((l) => by.has(l)).map((ladder) => ({ladder, games: by.get(ladder).sort((a, b) => a.rated_at - b.rated_at)}));
+}
+
+// A round step for `span` giving at most about `count` ticks.
+function niceStep(span, count) {
+  const rough = span / count;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  return [1, 2, 2.5, 5, 10].map((m) => m * power).find((step) => step >= rough);
+}
+
+function timeLabel(ms, span) {
+  const at = new Date(ms);
+  if (span > 2 * 86_400_000) return at.toLocaleDateString(undefined, {day: 'numeric', month: 'short'});
+  const seconds = span < 10 * 60_000;
+  return at.toLocaleTimeString(undefined, {hour: '2-digit', minute: '2-digit', second: seconds ? '2-digit' : undefined});
+}
+
+// The rating over time as a step line per ladder: level between games, a jump at each one.
+function ratingChart(series, width) {
+  const height = 240;
+  const pad = {left: 48, right: 14, top: 12, bottom: 30};
+  const games = series.flatMap((line) => line.games);
+  const values = games.flatMap((g) => [g.before, g.after]);
+  let [t0, t1] = [Math.min(...games.map((g) => g.rated_at)), Math.max(...games.map((g) => g.rated_at))];
+  if (t1 - t0 < 60_000) [t0, t1] = [t0 - 30_000, t1 + 30_000];  // games within a minute: a minute wide
+  const step = niceStep(Math.max(40, Math.max(...values) - Math.min(...values)), 4);
+  const r0 = Math.floor(Math.min(...values) / step) * step;
+  const r1 = Math.max(r0 + step, Math.ceil(Math.max(...values) / step) * step);
+  const x = (t) => pad.left + ((t - t0) / (t1 - t0)) * (width - pad.left - pad.right);
+  const y = (r) => pad.top + ((r1 - r) / (r1 - r0)) * (height - pad.top - pad.bottom);
+  const yTicks = [];
+  for (let r = r0; r <= r1; r += step) yTicks.push(r);
+  const xCount = width < 420 ? 3 : 5;
+  const xTicks = Array.from({length: xCount}, (_, i) => t0 + ((t1 - t0) * i) / (xCount - 1));
+  const summary = series.map((line) => {
+    const first = line.games[0];
+    const last = line.games.at(-1);
+    return `${ladderName(line.ladder)}: from ${first.before} to ${last.after} over ${line.games.length} game${line.games.length === 1 ? '' : 's'}`;
+  }).join('; ');
+  return s('svg', {
+    class: 'rating-chart', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img',
+    'aria-label': `Rating over time, ${dateText(games.reduce((a, g) => Math.min(a, g.rated_at), Infinity))} to ${dateText(t1)}. ${summary}.`,
+  },
+  s('g', {class: 'chart-grid'}, yTicks.map((r) => [
+    s('line', {x1: pad.left, x2: width - pad.right, y1: y(r), y2: y(r)}),
+    s('text', {x: pad.left - 6, y: y(r) + 4, 'text-anchor': 'end'}, String(r))])),
+  s('g', {class: 'chart-axis'},
+    s('line', {x1: pad.left, x2: width - pad.right, y1: height - pad.bottom, y2: height - pad.bottom}),
+    xTicks.map((t, i) => s('text', {
+      x: x(t), y: height - pad.bottom + 18, 'text-anchor': i === 0 ? 'start' : i === xTicks.length - 1 ? 'end' : 'middle',
+    }, timeLabel(t, t1 - t0)))),
+  series.map((line, i) => {
+    const style = LINE_STYLES[i % LINE_STYLES.length];
+    const d = line.games.map((g, k) => `${k ? 'L' : 'M'}${x(g.rated_at).toFixed(1)} ${y(g.before).toFixed(1)}V${y(g.after).toFixed(1)}`).join('');
+    return s('g', {class: 'chart-line', 'data-ladder': line.ladder},
+      s('path', {class: 'rating-line', d, fill: 'none', stroke: style.colour, 'stroke-width': 2.5, 'stroke-dasharray': style.dash, 'stroke-linejoin': 'round'}),
+      // Where the line starts (hollow), then the rating after each game.
+      s('circle', {cx: x(line.games[0].rated_at), cy: y(line.games[0].before), r: 3.5, fill: '#fffaf0', stroke: style.colour, 'stroke-width': 2}),
+      line.games.map((g) => s('circle', {cx: x(g.rated_at), cy: y(g.after), r: 3.5, fill: style.colour})));
+  }));
+}
