@@ -465,7 +465,7 @@ int serve(const Config& config) {
                                [&accounts](PlayerId player) { return accounts.has_account(player); }};
   TableFactory table_factory(io.get_executor(), table_services);
   TournamentServices tournament_services{storage, table_factory, directory, presence, identities,
-                                         *services->metrics};
+                                         *services->metrics, &ratings};
   Tournaments tournaments(io.get_executor(), tournament_services);
   const auto matchmaker = std::make_shared<Matchmaker>(io.get_executor(), table_factory, ratings);
   table_services.on_finished = [&tournaments](const db::GameResult& result, const std::vector<Seat>& seats) {

@@ -68,6 +68,7 @@ std::vector<Standing> standings(const std::vector<Entrant>& entrants,
     row.player = e.player;
     row.withdrawn = e.withdrawn;
     row.disqualified = e.disqualified;
+    row.seeding = e.seeding;
   }
   std::vector<std::vector<Placing>> placed;  // per table, in the order of `rounds`
   for (const RoundResults& round : rounds) {
@@ -122,6 +123,7 @@ std::vector<Standing> standings(const std::vector<Entrant>& entrants,
       const auto ma = measure(a, k), mb = measure(b, k);
       if (ma != mb) return ma > mb;
     }
+    if (a.seeding != b.seeding) return a.seeding > b.seeding;
     const auto la = lot(rules.seed, static_cast<std::uint64_t>(a.player));
     const auto lb = lot(rules.seed, static_cast<std::uint64_t>(b.player));
     return la != lb ? la < lb : a.player < b.player;

@@ -274,11 +274,17 @@ CREATE TABLE ratings (
 ) WITHOUT ROWID;
 )sql";
 
+// Seeding by rating (docs/tournaments.md#seeding): each entrant's rating when the event
+// began, so that its rounds stay a function of stored data whatever ratings do later.
+constexpr std::string_view kVersion9 = R"sql(
+ALTER TABLE entrants ADD COLUMN seeding INTEGER;  -- none: seeded by lot, or not begun
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
-  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4,
-                                                         kVersion5, kVersion6, kVersion7, kVersion8};
+  static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4, kVersion5,
+                                                         kVersion6, kVersion7, kVersion8, kVersion9};
   return kMigrations;
 }
 

@@ -67,14 +67,15 @@ void TournamentStore::update(const TournamentRecord& t) {
 
 void TournamentStore::save_entrant(std::int64_t tournament, const EntrantRecord& e) {
   database_
-      .prepare("INSERT OR REPLACE INTO entrants (tournament, player, registered_at, checked_in_at, status, reason) "
-               "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+      .prepare("INSERT OR REPLACE INTO entrants (tournament, player, registered_at, checked_in_at, status, reason, "
+               "seeding) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
       .bind(1, tournament)
       .bind(2, e.player)
       .bind(3, e.registered_at)
       .bind(4, e.checked_in_at)
       .bind(5, e.status)
       .bind(6, e.reason)
+      .bind(7, e.seeding)
       .run();
 }
 
@@ -159,12 +160,12 @@ StoredTournament TournamentStore::load(const TournamentRecord& tournament) {
   const std::int64_t id = tournament.id;
 
   Statement entrants = database_.prepare(
-      "SELECT player, registered_at, checked_in_at, status, reason FROM entrants WHERE tournament = ?1 "
+      "SELECT player, registered_at, checked_in_at, status, reason, seeding FROM entrants WHERE tournament = ?1 "
       "ORDER BY registered_at, player");
   entrants.bind(1, id);
   while (entrants.step()) {
     stored.entrants.push_back({entrants.integer(0), entrants.integer(1), entrants.optional_integer(2),
-                               entrants.text(3), entrants.text(4)});
+                               entrants.text(3), entrants.text(4), entrants.optional_integer(5)});
   }
 
   Statement rounds = database_.prepare(

@@ -133,8 +133,7 @@ void Matchmaker::tick() {
     const PlayRequest& game = waiting.front().request;
     std::vector<competition::Seeker> seekers;
     for (const Waiting& w : waiting) {
-      const auto rated = ratings_.find(w.player.id, ladder_of(game.options));
-      seekers.push_back({w.player.id, rated ? competition::displayed(rated->rating) : 1000,
+      seekers.push_back({w.player.id, ratings_.displayed(w.player.id, ladder_of(game.options)),
                          std::chrono::duration_cast<std::chrono::milliseconds>(now - w.since).count(),
                          w.request.bots_after ? std::optional<std::int64_t>(
                                                     std::chrono::duration_cast<std::chrono::milliseconds>(*w.request.bots_after).count())

@@ -94,6 +94,11 @@ protocol::Json Ratings::shown(PlayerId player, std::string_view ladder) const {
                  : rating_json(ladder, competition::RatingModel{}.newcomer(), 0);
 }
 
+int Ratings::displayed(PlayerId player, std::string_view ladder) const {
+  const std::optional<Current> current = find(player, ladder);
+  return competition::displayed(current ? current->rating : competition::RatingModel{}.newcomer());
+}
+
 protocol::Json rating_json(std::string_view ladder, competition::Rating rating, int games) {
   return {{"ladder", ladder},
           {"rating", competition::displayed(rating)},

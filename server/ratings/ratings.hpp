@@ -39,6 +39,9 @@ class Ratings {
   // {ladder, rating, provisional, games}: what a player shows on the ladder, a newcomer's
   // figures if never rated there.
   protocol::Json shown(PlayerId player, std::string_view ladder) const;
+  // The shown rating alone (a newcomer's if never rated there): what play now matches and
+  // tournaments seed by.
+  int displayed(PlayerId player, std::string_view ladder) const;
 
   // The ladder ranked by mu - 3 sigma, best first (ties by player id): `limit` players from
   // the `offset`-th, its size, and a player's place on it (1 is the best).

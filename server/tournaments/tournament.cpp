@@ -7,6 +7,8 @@
 
 #include "common/unix_time.hpp"
 #include "identity/identities.hpp"
+#include "ratings/ladders.hpp"
+#include "ratings/ratings.hpp"
 #include "ops/metrics.hpp"
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
@@ -497,12 +499,19 @@ void Tournament::schedule_round_time() {
 }
 
 std::optional<std::string> Tournament::begin() {
+  // The ladder of the first stage's preferred table: the game most of its players will play.
+  Options seeded_game = settings_.game.options;
+  seeded_game.players = settings_.stages.front().sizes.preferred;
   std::vector<db::EntrantRecord> entrants = stored_.entrants;
   for (db::EntrantRecord& e : entrants) {
     if (e.status != "registered") continue;
     const bool missed_check_in = settings_.check_in_minutes > 0 && !e.checked_in_at;
     e.status = missed_check_in ? "removed" : "playing";
     if (missed_check_in) e.reason = "did not check in";
+    // Fixed now, with the entrants, so that every round stays a function of stored data.
+    if (!missed_check_in && settings_.seed_by_rating && services_.ratings) {
+      e.seeding = services_.ratings->displayed(e.player, ladder_of(seeded_game));
+    }
   }
   db::StoredTournament started = stored_;
   started.entrants = entrants;

@@ -23,6 +23,7 @@ namespace elgrande::server {
 class Identities;
 class Metrics;
 class Presence;
+class Ratings;
 class Storage;
 class TableDirectory;
 class TableFactory;
@@ -36,6 +37,7 @@ struct TournamentServices {
   Presence& presence;
   const Identities& identities;
   Metrics& metrics;
+  const Ratings* ratings = nullptr;  // what events seed by; none: they seed by lot
 };
 
 using TournamentId = std::int64_t;

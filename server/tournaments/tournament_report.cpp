@@ -61,7 +61,8 @@ competition::Event event_of(const db::StoredTournament& stored, const Tournament
   event.scoring.seed = stored.tournament.seed;
   for (const db::EntrantRecord& entrant : stored.entrants) {
     if (!in_event(entrant)) continue;
-    event.entrants.push_back({entrant.player, entrant.status == "withdrawn", entrant.status == "disqualified"});
+    event.entrants.push_back({entrant.player, entrant.status == "withdrawn", entrant.status == "disqualified",
+                              static_cast<int>(entrant.seeding.value_or(0))});
   }
   for (const db::RoundRecord& round : stored.rounds) {
     competition::Round played;
@@ -109,6 +110,7 @@ Json tournament_detail(const db::StoredTournament& stored, const TournamentSetti
     Json row{{"player", player_json(e.player, name_of)}, {"status", e.status}, {"registered_at", e.registered_at},
              {"checked_in_at", optional_time(e.checked_in_at)}};
     if (!e.reason.empty()) row["reason"] = e.reason;
+    if (e.seeding) row["seeding"] = *e.seeding;
     entrants.push_back(std::move(row));
   }
   detail["entrants"] = std::move(entrants);

@@ -143,6 +143,10 @@ protocol::Decoded<TournamentSettings> tournament_settings_from_json(const Json& 
     if (!field->is_boolean()) return refused("withdraw_replaced: true or false");
     settings.withdraw_replaced = field->get<bool>();
   }
+  if (const auto field = payload.find("seeding"); field != payload.end()) {
+    if (*field != "rating" && *field != "lot") return refused("seeding: \"rating\" or \"lot\"");
+    settings.seed_by_rating = *field == "rating";
+  }
   return settings;
 }
 
@@ -176,7 +180,7 @@ Json to_json(const TournamentSettings& s) {
             {"bye_points", to_json(s.scoring.bye)}, {"tie_breaks", std::move(order)},
             {"game", std::move(game)},           {"max_players", s.max_players},
             {"check_in_minutes", s.check_in_minutes}, {"round_time_seconds", s.round_time_seconds},
-            {"withdraw_replaced", s.withdraw_replaced}};
+            {"withdraw_replaced", s.withdraw_replaced}, {"seeding", s.seed_by_rating ? "rating" : "lot"}};
   json["starts_at"] = s.starts_at ? Json(*s.starts_at) : Json(nullptr);
   return json;
 }

@@ -25,6 +25,9 @@ struct TournamentSettings {
   int round_time_seconds = 0;
   // A player whose seat was handed to a bot after timeouts plays no later rounds.
   bool withdraw_replaced = true;
+  // Whether the players' ratings on the event's ladder, fixed when it begins, order the field
+  // before the lot (docs/tournaments.md#seeding); false: the lot alone.
+  bool seed_by_rating = true;
 };
 
 inline constexpr int kMaxTournamentPlayers = 10'000;

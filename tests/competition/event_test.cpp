@@ -89,6 +89,28 @@ TEST_CASE("A 64-player Swiss of 4 rounds at tables of 4 and 5, with 3 withdrawal
   CHECK(left->played == 1);
 }
 
+TEST_CASE("A Swiss seeded by rating seats the strongest together on board 1 in round 1, and by lot it does not") {
+  Stage swiss;
+  swiss.sizes = {4, 3};
+  swiss.rounds = 2;
+  Event event = event_of(12, {swiss}, 12);
+  for (Entrant& e : event.entrants) e.seeding = 1000 + 10 * static_cast<int>(e.player);  // 12 is the best
+  const auto seeded = next_round(event);
+  REQUIRE(seeded);
+  const std::vector<std::vector<PlayerId>> boards{{9, 10, 11, 12}, {5, 6, 7, 8}, {1, 2, 3, 4}};
+  for (std::size_t b = 0; b < boards.size(); ++b) {
+    std::vector<PlayerId> table = seeded->plan.tables[b];
+    std::sort(table.begin(), table.end());
+    CHECK(table == boards[b]);
+  }
+  for (Entrant& e : event.entrants) e.seeding = 0;
+  const auto by_lot = next_round(event);
+  REQUIRE(by_lot);
+  std::vector<PlayerId> first = by_lot->plan.tables[0];
+  std::sort(first.begin(), first.end());
+  CHECK(first != boards[0]);  // the seed's lot, not the ratings
+}
+
 TEST_CASE("A round waits for every board: no next round while one is still played") {
   Stage swiss;
   swiss.sizes = {4, 3};

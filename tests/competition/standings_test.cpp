@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "elgrande/competition/standings.hpp"
 
 using namespace elgrande::competition;
@@ -86,6 +88,28 @@ TEST_CASE("A complete tie is settled by a lot drawn from the event's seed, the s
     other_order = standings(entrants({1, 2, 3, 4}), rounds, rules)[0].player != once[0].player;
   }
   CHECK(other_order);
+}
+
+TEST_CASE("Seeding by rating orders players equal on every tie-break, before the lot, and never above a tie-break") {
+  ScoringRules rules;
+  rules.seed = 7;
+  std::vector<Entrant> field = entrants({1, 2, 3, 4});
+  const std::map<PlayerId, int> rating{{1, 980}, {2, 1240}, {3, 1000}, {4, 1120}};
+  for (Entrant& e : field) e.seeding = rating.at(e.player);
+  // Before any game: by rating, whatever the lot would say.
+  std::vector<PlayerId> order;
+  for (const Standing& r : standings(field, {}, rules)) order.push_back(r.player);
+  CHECK(order == std::vector<PlayerId>{2, 4, 3, 1});
+  // After a game, points come first: the lowest rated won.
+  const std::vector<RoundResults> rounds{{{{{1, 2, 3, 4}, {90, 50, 50, 50}, {}}}, {}}};
+  const auto rows = standings(field, rounds, rules);
+  order.clear();
+  for (const Standing& r : rows) order.push_back(r.player);
+  CHECK(order == std::vector<PlayerId>{1, 2, 4, 3});
+  // Those the seeding alone split are still shown as tied on the tie-breaks.
+  CHECK(rows[2].tied_with_previous);
+  CHECK(rows[3].tied_with_previous);
+  CHECK_FALSE(rows[1].tied_with_previous);
 }
 
 TEST_CASE("A bye scores its points and counts as no game played") {

@@ -22,6 +22,17 @@ namespace elgrande::test {
 namespace bot = elgrande::bot;
 using elgrande::Options;
 
+// The server's database file under server_args' data directory.
+inline std::filesystem::path database_of(const TempDir& dir) { return dir.path() / "data" / "elgrande.sqlite"; }
+
+// A JSON answer over HTTP, with the status expected (anything else fails the test).
+inline Json get_json(const ServerProcess& server, const std::string& target,
+                     http::status expected = http::status::ok) {
+  const HttpResponse response = http_request(server, http::verb::get, target);
+  INFO(target << ": " << response.body());
+  REQUIRE(response.result() == expected);
+  return expected == http::status::ok ? Json::parse(response.body()) : Json();
+}
 
 inline std::vector<std::string> server_args(const TempDir& dir) {
   return {"--config",       ELGRANDE_SOURCE_DIR "/config/server.json",

@@ -31,7 +31,6 @@ std::vector<std::string> server_args_on(const TempDir& dir, std::uint16_t port,
   return args;
 }
 
-std::filesystem::path database_of(const TempDir& dir) { return dir.path() / "data" / "elgrande.sqlite"; }
 
 // Runs SQL on a database file directly, as an operator (or an attacker) would.
 void run_sql(const std::filesystem::path& file, const std::string& sql) {
@@ -43,12 +42,6 @@ void run_sql(const std::filesystem::path& file, const std::string& sql) {
   sqlite3_free(error);
   sqlite3_close(handle);
   REQUIRE(code == SQLITE_OK);
-}
-
-Json get_json(const ServerProcess& server, const std::string& target, http::status expected = http::status::ok) {
-  const HttpResponse response = http_request(server, http::verb::get, target);
-  REQUIRE(response.result() == expected);
-  return expected == http::status::ok ? Json::parse(response.body()) : Json();
 }
 
 // Every command a client saw acknowledged, with the game version it made.

@@ -33,13 +33,6 @@ Player account(const ServerProcess& server, const std::string& name) {
   return player;
 }
 
-Json get_json(const ServerProcess& server, const std::string& target) {
-  const auto answer = http_request(server, http::verb::get, target);
-  INFO(target << ": " << answer.body());
-  REQUIRE(answer.result() == http::status::ok);
-  return Json::parse(answer.body());
-}
-
 // mu and sigma of the player on the ladder, as the profile says (none if not rated there).
 std::optional<Rating> rating_of(const ServerProcess& server, std::int64_t player, const std::string& ladder) {
   const Json profile = get_json(server, "/api/players/" + std::to_string(player) + "/ratings");
@@ -141,6 +134,42 @@ TEST_CASE("rated games move account holders' ratings by the Weng-Lin update, a r
   CHECK(profile["ratings"][0]["games"] == 2);
   CHECK(request(*ana.ws, "rating.profile", {{"player", ana.id}})["payload"] == profile);
   CHECK(http_request(*server, http::verb::get, "/api/players/999999/ratings").result() == http::status::not_found);
+
+  // A tournament seeded by rating, Ana's, Bo's and Cy's among three newcomers: each
+  // entrant's rating on the 3p-short ladder is fixed at the start, and round 1 seats the
+  // highest three together on board 1.
+  std::vector<Player> unrated;
+  for (const char* name : {"Dora", "Emil", "Fay"}) unrated.push_back(account(*server, name));
+  const Json created_event = request(*ana.ws, "tournament.create",
+                                     {{"name", "Seeded"},
+                                      {"settings", {{"stages", {{{"format", "swiss"}, {"rounds", 1},
+                                                                 {"table_sizes", {{"preferred", 3}, {"minimum", 3}}}}}},
+                                                    {"game", {{"short_game", true}}}}}});
+  REQUIRE(created_event["type"] == "tournament.create.ok");
+  const std::int64_t event = created_event["payload"]["tournament"]["id"];
+  std::vector<Player*> field{&ana, &bo, &cy};
+  for (Player& p : unrated) field.push_back(&p);
+  for (Player* p : field) {
+    REQUIRE(request(*p->ws, "tournament.register", {{"tournament", event}})["type"] == "tournament.register.ok");
+  }
+  REQUIRE(request(*ana.ws, "tournament.start", {{"tournament", event}})["type"] == "tournament.start.ok");
+  const Json detail = get_json(*server, "/api/tournaments/" + std::to_string(event));
+  std::map<std::int64_t, int> seeding;
+  for (const Json& entrant : detail["entrants"]) seeding[entrant["player"]["id"]] = entrant["seeding"];
+  for (Player* p : field) {
+    const auto rating = rating_of(*server, p->id, "3p-short");
+    CHECK(seeding[p->id] == (rating ? competition::displayed(*rating) : 1000));
+  }
+  REQUIRE(detail["rounds"].size() == 1);
+  const Json& boards = detail["rounds"][0]["boards"];
+  REQUIRE(boards.size() == 2);
+  int lowest_on_board_1 = 1'000'000, highest_on_board_2 = 0;
+  for (const Json& seat : boards[0]["seats"]) lowest_on_board_1 = std::min(lowest_on_board_1, seeding[seat["id"]]);
+  for (const Json& seat : boards[1]["seats"]) highest_on_board_2 = std::max(highest_on_board_2, seeding[seat["id"]]);
+  CHECK(lowest_on_board_1 >= highest_on_board_2);
+  REQUIRE(request(*ana.ws, "tournament.cancel", {{"tournament", event}})["type"] ==
+          "tournament.cancel.ok");
+  unrated.clear();
 
   // Stopped, the server recomputes every rating from the games and finds them all as stored.
   ana.ws.reset();

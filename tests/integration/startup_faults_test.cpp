@@ -27,7 +27,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path database_of(const TempDir& dir) { return dir.path() / "data" / "elgrande.sqlite"; }
 fs::path log_of(const TempDir& dir) { return dir.path() / "data" / "elgrande.sqlite-wal"; }
 
 std::string bytes_of(const fs::path& file) {

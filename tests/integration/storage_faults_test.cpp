@@ -16,7 +16,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-std::filesystem::path database_of(const TempDir& dir) { return dir.path() / "data" / "elgrande.sqlite"; }
 
 // A connection of the test's own to the server's database file, as an operator's tool or
 // a backup program would open it.

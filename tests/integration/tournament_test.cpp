@@ -107,12 +107,6 @@ std::vector<std::vector<std::string>> csv_rows(const std::string& text) {
 // Under the sanitizers the events are smaller: the same paths, a fraction of the games.
 bool sanitized() { return std::getenv("ELGRANDE_SANITIZED") != nullptr; }
 
-Json get_json(const ServerProcess& server, const std::string& target) {
-  const auto answer = http_request(server, http::verb::get, target);
-  REQUIRE(answer.result() == http::status::ok);
-  return Json::parse(answer.body());
-}
-
 // The standings recomputed from the results export alone, by the formulas of
 // docs/tournaments.md, and compared column by column with the standings export.
 void check_standings_recompute(const ServerProcess& server, std::int64_t id) {

@@ -29,7 +29,8 @@ TEST_CASE("Tournament settings: Swiss heats then an elimination final, read and 
     "starts_at": 1795000000000,
     "check_in_minutes": 30,
     "round_time_seconds": 604800,
-    "withdraw_replaced": false
+    "withdraw_replaced": false,
+    "seeding": "lot"
   })");
   const auto settings = tournament_settings_from_json(payload);
   REQUIRE(settings.ok());
@@ -51,6 +52,7 @@ TEST_CASE("Tournament settings: Swiss heats then an elimination final, read and 
   CHECK(s.starts_at == 1795000000000);
   CHECK(s.round_time_seconds == 604800);
   CHECK_FALSE(s.withdraw_replaced);
+  CHECK_FALSE(s.seed_by_rating);
 
   const auto again = tournament_settings_from_json(to_json(s));
   REQUIRE(again.ok());
@@ -71,6 +73,7 @@ TEST_CASE("Tournament settings: a Swiss with nothing else chosen takes the docum
   CHECK_FALSE(s.starts_at);
   CHECK(s.round_time_seconds == 0);
   CHECK(s.withdraw_replaced);
+  CHECK(s.seed_by_rating);
 }
 
 TEST_CASE("Tournament settings that cannot run are refused, naming the field") {
@@ -97,4 +100,5 @@ TEST_CASE("Tournament settings that cannot run are refused, naming the field") {
             .starts_with("max_players"));
   CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss"}], "round_time_seconds": 5000000})"))
             .starts_with("round_time_seconds"));
+  CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss"}], "seeding": "age"})")).starts_with("seeding"));
 }

@@ -155,7 +155,7 @@ class CreateForm {
     this.app = app;
     app.tournamentForm ||= {
       name: '', stages: [newStage('swiss')], short_game: false, turn: '86400', on_timeout: 'replace_seat', replace_after: 3,
-      round_time: '0', max_players: '', starts_at: '', check_in_minutes: '', bye_points: '3', withdraw_replaced: true,
+      round_time: '0', max_players: '', starts_at: '', check_in_minutes: '', bye_points: '3', withdraw_replaced: true, seed_by_rating: true,
       tie_breaks: [...DEFAULT_TIE_BREAKS], points: {...DEFAULT_POINTS},
     };
     this.f = app.tournamentForm;
@@ -194,6 +194,8 @@ class CreateForm {
     const bye = bind(numberInput('tournament-bye-points', f.bye_points, 0, 100, 0.5), 'bye_points');
     const withdraw = bind(h('input', {type: 'checkbox', id: 'tournament-withdraw-replaced', checked: f.withdraw_replaced, 'data-testid': 'tournament-withdraw-replaced'}),
       'withdraw_replaced', (e) => e.checked);
+    const seeding = bind(h('input', {type: 'checkbox', id: 'tournament-seed-by-rating', checked: f.seed_by_rating !== false, 'data-testid': 'tournament-seed-by-rating'}),
+      'seed_by_rating', (e) => e.checked);
     const points = [2, 3, 4, 5].map((n) => {
       const input = h('input', {type: 'text', value: f.points[n], inputmode: 'decimal', 'data-testid': `tournament-points-${n}`});
       input.addEventListener('input', () => { f.points[n] = input.value; });
@@ -230,7 +232,8 @@ class CreateForm {
       ...points.flat(),
       ...labelled('tournament-bye-points', 'Points for a bye', bye),
       h('span', {class: 'label'}, 'Tie-breaks, in order'), this.tieBreaksBox,
-      h('label', {}, withdraw, ' A player whose seat a bot took for timeouts plays no later round')),
+      h('label', {}, withdraw, ' A player whose seat a bot took for timeouts plays no later round'),
+      h('label', {}, seeding, ' Seed by rating: the first round orders players by their ratings, then by lot')),
     this.error,
     h('button', {type: 'submit', class: 'primary big', 'data-testid': 'create-tournament'}, 'Create the tournament'));
   }
@@ -310,6 +313,7 @@ class CreateForm {
       stages,
       game: {short_game: f.short_game, turn_seconds: Number(f.turn)},
       withdraw_replaced: f.withdraw_replaced,
+      seeding: f.seed_by_rating === false ? 'lot' : 'rating',
       tie_breaks: f.tie_breaks,
     };
     if (Number(f.round_time) > 0) settings.round_time_seconds = Number(f.round_time);
@@ -793,7 +797,8 @@ export class TournamentScreen {
     const removed = d.entrants.filter((e) => e.status === 'removed');
     const row = (e) => h('li', {class: ['entrant', e.status], 'data-testid': `entrant-${e.player.id}`, 'data-status': e.status},
       h('span', {}, e.player.name, this.me && e.player.id === this.me.id ? ' (you)' : ''),
-      h('span', {class: 'muted'}, ` · ${entryText(e)}`));
+      h('span', {class: 'muted'}, ` · ${entryText(e)}`),
+      e.seeding !== undefined ? h('span', {class: 'muted', 'data-testid': 'entrant-seeding'}, ` · seeded at ${e.seeding}`) : null);
     return h('section', {class: 'panel entrants', 'aria-labelledby': 'entrants-title', 'data-testid': 'entrants'},
       h('h2', {id: 'entrants-title'}, `Players (${counted.length})`),
       counted.length ? h('ol', {class: 'entrant-list'}, counted.map(row)) : h('p', {class: 'muted'}, 'Nobody has registered yet.'),

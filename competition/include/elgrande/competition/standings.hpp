@@ -31,6 +31,10 @@ struct Entrant {
   PlayerId player = 0;
   bool withdrawn = false;     // keeps their rank and results, plays no more
   bool disqualified = false;  // ranked below everyone else
+  // The rating the event seeded the player by, fixed when it began: it orders players equal
+  // on every tie-break before the lot does (higher first), so it orders round 1's field.
+  // Equal for all (0 when the event seeds by lot): the lot alone decides.
+  int seeding = 0;
 };
 
 struct ScoringRules {
@@ -55,11 +59,14 @@ struct Standing {
   int forfeits = 0;
   bool withdrawn = false;
   bool disqualified = false;
-  // Whether every tie-break in the order is equal to the row above (only the lot split them).
+  int seeding = 0;
+  // Whether every tie-break in the order is equal to the row above (only the seeding or the
+  // lot split them).
   bool tied_with_previous = false;
 };
 
-// Whether only the lot can split the two rows: every tie-break of the order is equal.
+// Whether only the seeding or the lot can split the two rows: every tie-break of the order is
+// equal.
 bool equal_on_tie_breaks(const Standing& a, const Standing& b, const ScoringRules& rules);
 
 // Everyone in `entrants`, best first. Results of players not among the entrants still count

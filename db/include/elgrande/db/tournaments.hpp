@@ -29,6 +29,9 @@ struct EntrantRecord {
   std::optional<std::int64_t> checked_in_at;
   std::string status = "registered";  // registered, playing, withdrawn, disqualified, removed
   std::string reason;
+  // The rating the event seeded the player by, fixed when it began (schema 9); none when it
+  // seeds by lot, or before it began.
+  std::optional<std::int64_t> seeding = std::nullopt;
   friend bool operator==(const EntrantRecord&, const EntrantRecord&) = default;
 };
 
