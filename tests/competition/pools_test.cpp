@@ -10,7 +10,7 @@ using namespace elgrande::competition;
 
 namespace {
 
-std::vector<PlayerId> field_of(int n) {
+std::vector<PlayerId> numbered_field(int n) {  // players 1 to n
   std::vector<PlayerId> players;
   for (int p = 1; p <= n; ++p) players.push_back(p);
   return players;
@@ -46,14 +46,14 @@ void check_each_round_seats_each_player_once(const std::vector<PlayerId>& pool, 
 }  // namespace
 
 TEST_CASE("Pools are snaked from the seeding and differ in size by at most one") {
-  const auto pools = split_into_pools(field_of(11), 3);
+  const auto pools = split_into_pools(numbered_field(11), 3);
   CHECK(pools[0] == std::vector<PlayerId>{1, 6, 7});
   CHECK(pools[1] == std::vector<PlayerId>{2, 5, 8, 11});
   CHECK(pools[2] == std::vector<PlayerId>{3, 4, 9, 10});
 }
 
 TEST_CASE("A pool of one table plays it as often as asked, and with as many games as players each begins once") {
-  const std::vector<PlayerId> pool = field_of(4);
+  const std::vector<PlayerId> pool = numbered_field(4);
   const auto rounds = round_robin(pool, {5, 3}, 4, 1);
   REQUIRE(rounds.size() == 4);
   std::map<PlayerId, int> starts;
@@ -70,7 +70,7 @@ TEST_CASE("A pool of one table plays it as often as asked, and with as many game
 TEST_CASE("9, 16 and 25 players at tables of 3, 4 and 5 play an affine plane: every pair meets exactly once") {
   for (int q : {3, 4, 5}) {
     INFO("tables of " << q);
-    const std::vector<PlayerId> pool = field_of(q * q);
+    const std::vector<PlayerId> pool = numbered_field(q * q);
     const auto rounds = round_robin(pool, {q, q}, 1, 2);
     REQUIRE(rounds.size() == static_cast<std::size_t>(q + 1));
     check_each_round_seats_each_player_once(pool, rounds, {q, q});
@@ -85,7 +85,7 @@ TEST_CASE("Other pool sizes are searched until every pair has met as often as as
            {6, {3, 3}, 1}, {7, {4, 3}, 1}, {8, {4, 4}, 1}, {10, {5, 5}, 1}, {11, {4, 3}, 1},
            {12, {4, 4}, 1}, {13, {5, 4}, 1}, {8, {4, 4}, 2}, {15, {3, 3}, 1}}) {
     INFO(n << " players at " << sizes.minimum << ".." << sizes.preferred << ", meeting " << meetings << " times");
-    const std::vector<PlayerId> pool = field_of(n);
+    const std::vector<PlayerId> pool = numbered_field(n);
     const auto rounds = round_robin(pool, sizes, meetings, 3);
     REQUIRE_FALSE(rounds.empty());
     check_each_round_seats_each_player_once(pool, rounds, sizes);
@@ -99,7 +99,7 @@ TEST_CASE("Other pool sizes are searched until every pair has met as often as as
 }
 
 TEST_CASE("In a searched pool, starts are spread: nobody begins twice before everyone at their table began once") {
-  const std::vector<PlayerId> pool = field_of(12);
+  const std::vector<PlayerId> pool = numbered_field(12);
   const auto rounds = round_robin(pool, {4, 4}, 1, 5);
   std::map<PlayerId, int> starts;
   for (const RoundPlan& round : rounds) {
@@ -111,5 +111,5 @@ TEST_CASE("In a searched pool, starts are spread: nobody begins twice before eve
 }
 
 TEST_CASE("A pool smaller than the smallest table has no rounds") {
-  CHECK(round_robin(field_of(2), {5, 3}, 1, 1).empty());
+  CHECK(round_robin(numbered_field(2), {5, 3}, 1, 1).empty());
 }

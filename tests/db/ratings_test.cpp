@@ -15,12 +15,12 @@ using elgrande::test::TempDir;
 
 namespace {
 
-struct Fixture {
+struct RatingsFixture {
   TempDir dir;
   std::optional<db::Database> database;
   std::optional<db::Store> store;
 
-  Fixture() {
+  RatingsFixture() {
     open();
     for (std::int64_t id = 1; id <= 4; ++id) {
       db::TokenHash hash;
@@ -51,7 +51,7 @@ db::RatedGame game(std::int64_t table, const std::string& ladder, std::vector<db
 }  // namespace
 
 TEST_CASE("A rated game keeps each player's change, and their rating on the ladder follows the latest") {
-  Fixture f;
+  RatingsFixture f;
   const std::int64_t first = f.ratings().record(game(1, "4p", {{1, 1, 25, 8.3, 27.5, 8.1}, {2, 2, 25, 8.3, 22.5, 8.1}}));
   const std::int64_t second = f.ratings().record(game(2, "4p", {{2, 1, 22.5, 8.1, 24.25, 7.9}, {3, 2, 25, 8.3, 23.0, 8.2}}));
   CHECK(second > first);
@@ -71,7 +71,7 @@ TEST_CASE("A rated game keeps each player's change, and their rating on the ladd
 }
 
 TEST_CASE("A profile lists a player's rated games newest first, on one ladder or all") {
-  Fixture f;
+  RatingsFixture f;
   f.ratings().record(game(1, "5p", {{1, 1, 25, 8, 30, 8}, {2, 2, 25, 8, 20, 2}}));
   f.ratings().record(game(2, "4p", {{1, 1, 25, 8, 27, 7.9}, {2, 2, 25, 8, 23, 7.9}}));
   const auto all = f.ratings().player_games(1, std::nullopt, std::nullopt, 10);
@@ -85,7 +85,7 @@ TEST_CASE("A profile lists a player's rated games newest first, on one ladder or
 }
 
 TEST_CASE("A rewrite replaces every change and rating with the replayed ones") {
-  Fixture f;
+  RatingsFixture f;
   f.ratings().record(game(1, "3p", {{1, 1, 25, 8, 27, 7.5}, {2, 2, 25, 8, 23, 7.5}}));
   f.ratings().record(game(2, "3p", {{1, 2, 27, 7.5, 26, 7.0}, {3, 1, 25, 8, 28, 7.4}}));
   std::vector<db::RatedGame> replayed = f.ratings().games();

@@ -14,12 +14,12 @@ using elgrande::test::TempDir;
 
 namespace {
 
-struct Fixture {
+struct TournamentsFixture {
   TempDir dir;
   std::optional<db::Database> database;
   std::optional<db::Store> store;
 
-  Fixture() {
+  TournamentsFixture() {
     open();
     for (std::int64_t id = 1; id <= 6; ++id) {
       db::TokenHash hash;
@@ -77,7 +77,7 @@ db::TournamentRecord sample_tournament() {
 }  // namespace
 
 TEST_CASE("a tournament, its entrants and its rounds with boards and byes read back as written", "[db]") {
-  Fixture f;
+  TournamentsFixture f;
   db::TournamentRecord t = sample_tournament();
   t.id = f.tournaments().insert(t);
   CHECK(t.id == 1);
@@ -112,7 +112,7 @@ TEST_CASE("a tournament, its entrants and its rounds with boards and byes read b
 }
 
 TEST_CASE("a board's result is its game's, a resignation a forfeit, and a director's override wins", "[db]") {
-  Fixture f;
+  TournamentsFixture f;
   const std::int64_t id = f.tournaments().insert(sample_tournament());
   // Board 1 finished, seat 1 resigned. Board 2's table was never saved: no result.
   f.finished_table(7, {1, 2, 3}, {50, 70, 40}, true);
@@ -132,7 +132,7 @@ TEST_CASE("a board's result is its game's, a resignation a forfeit, and a direct
 }
 
 TEST_CASE("an override of a board that does not exist, or a director who does not, is refused", "[db]") {
-  Fixture f;
+  TournamentsFixture f;
   const std::int64_t id = f.tournaments().insert(sample_tournament());
   CHECK_THROWS(f.tournaments().override_result(id, {3, 1, {1, 2, 3}, {false, false, false}, "no such board", 1, 5}));
   db::TournamentRecord orphan = sample_tournament();

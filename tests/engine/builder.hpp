@@ -213,6 +213,11 @@ inline Rejection::Code refused(GameState& state, Seat seat, const Command& comma
   return rejection->code;
 }
 
+// A command the rules refuse as illegal, changing nothing.
+inline void illegal(GameState& state, Seat seat, const Command& command) {
+  CHECK(refused(state, seat, command) == Rejection::Code::illegal);
+}
+
 template <typename E>
 std::vector<E> events_of(const Events& events) {
   std::vector<E> out;

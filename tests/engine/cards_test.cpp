@@ -36,8 +36,6 @@ Given board() {
 
 GameState holding(CardKind kind, int stack = 0) { return board().using_card(0, kind, stack); }
 
-void illegal(GameState& s, Seat seat, const Command& c) { CHECK(refused(s, seat, c) == Code::illegal); }
-
 // The active seat's pending use of its action card.
 ActionCardUse card_use(const GameState& s) { return std::get<ActionCardUse>(decision_of(s, active_seat(s))->detail); }
 

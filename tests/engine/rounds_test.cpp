@@ -15,8 +15,6 @@ using Code = Rejection::Code;
 
 namespace {
 
-void illegal(GameState& s, Seat seat, const Command& c) { CHECK(refused(s, seat, c) == Code::illegal); }
-
 // Everyone plays the power card given for their seat, in the real order from the first player.
 Events play_power_cards(GameState& s, const std::vector<int>& by_seat) {
   Events all;

@@ -17,7 +17,8 @@ namespace {
 
 using namespace elgrande::test;
 
-std::vector<std::string> server_args(const TempDir& dir) {
+// The repository's config, its limits as shipped, with a debug log.
+std::vector<std::string> shipped_config_args(const TempDir& dir) {
   return {"--config",    ELGRANDE_SOURCE_DIR "/config/server.json",
           "--bind",      "127.0.0.1",
           "--port",      "0",
@@ -51,7 +52,7 @@ std::int64_t unix_milliseconds() {
 
 TEST_CASE("hello and ping round trips", "[integration]") {
   TempDir dir;
-  ServerProcess server(server_args(dir));
+  ServerProcess server(shipped_config_args(dir));
   WsClient client = connect(server);
 
   const Json hello = client.request(
@@ -82,7 +83,7 @@ TEST_CASE("hello and ping round trips", "[integration]") {
 
 TEST_CASE("Bad input gets a typed error and the connection keeps working", "[integration]") {
   TempDir dir;
-  ServerProcess server(server_args(dir));
+  ServerProcess server(shipped_config_args(dir));
   WsClient client = connect(server);
 
   client.send(std::string_view("{not json"));
@@ -119,7 +120,7 @@ TEST_CASE("Bad input gets a typed error and the connection keeps working", "[int
 
 TEST_CASE("An oversized message closes that connection with 1009 only", "[integration]") {
   TempDir dir;
-  ServerProcess server(server_args(dir));
+  ServerProcess server(shipped_config_args(dir));
   WsClient client = connect(server);
   CHECK(answers_ping(client));
 
@@ -141,7 +142,7 @@ TEST_CASE("An oversized message closes that connection with 1009 only", "[integr
 
 TEST_CASE("A flood is rate limited and the connection recovers", "[integration]") {
   TempDir dir;
-  ServerProcess server(server_args(dir));
+  ServerProcess server(shipped_config_args(dir));
   WsClient client = connect(server);
 
   constexpr int kFlood = 200;
@@ -170,7 +171,7 @@ TEST_CASE("A flood is rate limited and the connection recovers", "[integration]"
 
 TEST_CASE("A client flooding far past the limit is closed with 1008", "[integration]") {
   TempDir dir;
-  std::vector<std::string> args = server_args(dir);
+  std::vector<std::string> args = shipped_config_args(dir);
   args.insert(args.end(), {"--messages-per-second", "5", "--message-burst", "5"});
   ServerProcess server(args);
   WsClient client = connect(server);
@@ -195,7 +196,7 @@ TEST_CASE("A client flooding far past the limit is closed with 1008", "[integrat
 
 TEST_CASE("SIGTERM closes open WebSockets with 1001 and exits 0", "[integration]") {
   TempDir dir;
-  ServerProcess server(server_args(dir));
+  ServerProcess server(shipped_config_args(dir));
   WsClient first = connect(server);
   WsClient second = connect(server);
   CHECK(answers_ping(first));

@@ -8,6 +8,7 @@
 #include <string>
 #include <thread>
 
+#include "server/server_fixtures.hpp"
 #include "accounts/accounts.hpp"
 #include "accounts/credentials.hpp"
 #include "accounts/password_workers.hpp"
@@ -18,8 +19,9 @@
 #include "storage/storage.hpp"
 #include "support/temp_dir.hpp"
 
-using namespace elgrande;
+namespace db = elgrande::db;
 using namespace elgrande::server;
+using namespace elgrande::test;
 using namespace std::chrono_literals;
 using elgrande::test::RecordingRecipient;
 using elgrande::test::TempDir;
@@ -31,11 +33,6 @@ const PasswordCost kCheap{64 * 1024, 1};
 
 constexpr db::UnixMillis kDay = 24 * 60 * 60 * 1000;
 
-std::unique_ptr<db::Database> migrated(const std::filesystem::path& file) {
-  auto database = std::make_unique<db::Database>(file);
-  db::migrate(*database);
-  return database;
-}
 
 // A server's identities and accounts on a real file, with a guest to sign up.
 struct Registry {

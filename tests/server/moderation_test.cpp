@@ -5,20 +5,22 @@
 #include <future>
 #include <memory>
 
+#include "server/server_fixtures.hpp"
 #include "elgrande/db/schema.hpp"
 #include "moderation/sanctions.hpp"
 #include "storage/storage.hpp"
 #include "support/temp_dir.hpp"
 
-using namespace elgrande;
+namespace db = elgrande::db;
 using namespace elgrande::server;
+using namespace elgrande::test;
 using elgrande::test::TempDir;
 
 namespace {
 
-std::unique_ptr<db::Database> migrated(const std::filesystem::path& file) {
-  auto database = std::make_unique<db::Database>(file);
-  db::migrate(*database);
+// A moderator (1) and a player (2).
+std::unique_ptr<db::Database> with_mod_and_bea(const std::filesystem::path& file) {
+  auto database = migrated(file);
   database->execute("INSERT INTO players (id, name, token_hash, created_at) VALUES (1, 'Mod', zeroblob(32), 0), "
                     "(2, 'Bea', randomblob(32), 0)");
   return database;
@@ -28,7 +30,7 @@ std::unique_ptr<db::Database> migrated(const std::filesystem::path& file) {
 
 TEST_CASE("a sanction holds until its time, says why, and is saved with its audit entry", "[moderation]") {
   TempDir dir;
-  Storage storage(migrated(dir.path() / "m.sqlite"), std::make_shared<Metrics>());
+  Storage storage(with_mod_and_bea(dir.path() / "m.sqlite"), std::make_shared<Metrics>());
   Sanctions sanctions(storage);
   const db::UnixMillis noon = 1'795'435'200'000;  // 2026-11-23 12:00 UTC
   std::promise<bool> saved;
@@ -52,7 +54,7 @@ TEST_CASE("a sanction holds until its time, says why, and is saved with its audi
 
   db::Database database(dir.path() / "m.sqlite");
   db::Store store(database);
-  Storage other(migrated(dir.path() / "other.sqlite"), std::make_shared<Metrics>());
+  Storage other(with_mod_and_bea(dir.path() / "other.sqlite"), std::make_shared<Metrics>());
   Sanctions restarted(other);
   restarted.restore(store.moderation().sanctions());
   CHECK(restarted.in_force(2, SanctionKind::ban, noon));

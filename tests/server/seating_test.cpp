@@ -7,19 +7,16 @@
 #include <optional>
 #include <variant>
 
+#include "server/server_fixtures.hpp"
 #include "tables/seating.hpp"
 #include "tables/table_config.hpp"
 
 using namespace elgrande::server;
+using namespace elgrande::test;
 namespace protocol = elgrande::protocol;
 using protocol::ErrorCode;
 
 namespace {
-
-const Player ana{1, "Ana"};
-const Player ben{2, "Ben"};
-const Player cid{3, "Cid"};
-const Player dee{4, "Dee"};
 
 // A lobby table of `seats` empty seats that Ana hosts (she has not sat down yet).
 Seating hosted_by_ana(int seats) { return Seating(std::vector<Seat>(static_cast<std::size_t>(seats)), ana.id); }

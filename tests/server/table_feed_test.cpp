@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "server/server_fixtures.hpp"
 #include "elgrande/engine/view.hpp"
 #include "ops/metrics.hpp"
 #include "recording_recipient.hpp"
@@ -16,15 +17,13 @@
 #include "tables/table_feed.hpp"
 
 using namespace elgrande::server;
+using namespace elgrande::test;
 using elgrande::kSpectator;
 using elgrande::test::RecordingRecipient;
 using Strings = std::vector<std::string>;
 
 namespace {
 
-const Player ana{1, "Ana"};
-const Player ben{2, "Ben"};
-const Player cid{3, "Cid"};
 
 // Records, across connections, who was sent what, in the order it was sent.
 class JournalRecipient : public Recipient {

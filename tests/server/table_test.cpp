@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+#include "server/server_fixtures.hpp"
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
@@ -28,6 +29,7 @@
 #include "tables/table_factory.hpp"
 
 using namespace elgrande::server;
+using namespace elgrande::test;
 namespace db = elgrande::db;
 namespace protocol = elgrande::protocol;
 using namespace std::chrono_literals;
@@ -37,14 +39,6 @@ using nlohmann::json;
 
 namespace {
 
-const Player ana{1, "Ana"};
-const Player ben{2, "Ben"};
-
-std::unique_ptr<db::Database> migrated(const std::filesystem::path& file) {
-  auto database = std::make_unique<db::Database>(file);
-  db::migrate(*database);
-  return database;
-}
 
 // The server around the tables: storage on a fresh file, presence, the directory, and a
 // factory on one io_context that the test runs on its own thread.
