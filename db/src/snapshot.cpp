@@ -12,8 +12,8 @@ namespace {
 // Bumped by hand when GameState changes without changing size; the size catches the rest.
 // Layout 2: the hash beside the bytes is a checksum of the bytes themselves, checked before
 // they are taken for a state (the engine's hash of a damaged state could read anywhere).
-// Layout 3: Options::first_player.
-constexpr std::int64_t kSnapshotLayout = 3;
+// Layout 3: Options::first_player. Layout 4: Options::edition and rules_revision.
+constexpr std::int64_t kSnapshotLayout = 4;
 
 static_assert(std::is_trivially_copyable_v<GameState>, "snapshots copy the state's bytes");
 

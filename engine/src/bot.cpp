@@ -55,9 +55,9 @@ AreaCounts spread(int count, AreaMask into, Rng& rng) {
   return to;
 }
 
-TakeCaballeros random_take(int up_to, int province, const AreaCounts& regions, Rng& rng) {
+TakeCaballeros random_take(int up_to, int at_least, int province, const AreaCounts& regions, Rng& rng) {
   up_to = std::min(up_to, province + regions.total());
-  const int count = static_cast<int>(rng.below(static_cast<std::uint32_t>(up_to + 1)));
+  const int count = at_least + static_cast<int>(rng.below(static_cast<std::uint32_t>(up_to - at_least + 1)));
   TakeCaballeros take;
   take.from_province = static_cast<std::uint8_t>(std::min(count, province));
   take.from_regions = pick_from(regions, count - take.from_province, rng);
@@ -168,7 +168,7 @@ std::optional<Command> random_special(const View& v, Seat actor, const ActionCar
       if (!use.take_back) return std::nullopt;
       return TakeBackPowerCard{static_cast<std::uint8_t>(pick_bit(use.take_back, rng))};
     case court:
-      return random_take(use.take_up_to, use.take_province, use.take_regions, rng);
+      return random_take(use.take_up_to, 0, use.take_province, use.take_regions, rng);
     default:
       return PerformSpecialAction{};
   }
@@ -181,7 +181,7 @@ Command random_answer(const View& v, Seat seat, const DecisionDetail& detail, Rn
         if constexpr (std::is_same_v<D, PowerCardChoice>) {
           return PlayPowerCard{static_cast<std::uint8_t>(pick_bit(d.playable, rng))};
         } else if constexpr (std::is_same_v<D, CaballerosToTake>) {
-          return random_take(d.up_to, d.province, d.regions, rng);
+          return random_take(d.up_to, d.at_least, d.province, d.regions, rng);
         } else if constexpr (std::is_same_v<D, ActionCardChoice>) {
           if (d.offered.empty()) no_choice();
           return TakeActionCard{d.offered[rng.below(static_cast<std::uint32_t>(d.offered.size()))]};

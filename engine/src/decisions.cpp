@@ -8,10 +8,12 @@ using namespace rules;
 
 namespace {
 
-// Up to `limit` caballeros into the court: the province's first, then own ones from regions.
-CaballerosToTake to_take(const GameState& s, Seat seat, int limit) {
+// Up to `limit` caballeros into the court: the province's first, then own ones from regions;
+// `at_least` of them from the province.
+CaballerosToTake to_take(const GameState& s, Seat seat, int limit, int at_least = 0) {
   CaballerosToTake take{.province = s.players[seat].province, .regions = takeable_regions(s, seat)};
   take.up_to = static_cast<std::uint8_t>(std::min(limit, take.province + take.regions.total()));
+  take.at_least = static_cast<std::uint8_t>(at_least);
   return take;
 }
 
@@ -74,7 +76,7 @@ Decisions pending(const GameState& s) {
     }
     case Phase::take_caballeros: {
       const Seat seat = active_seat(s);
-      out.push_back({seat, to_take(s, seat, caballeros_granted(s.players[seat].played))});
+      out.push_back({seat, to_take(s, seat, caballeros_granted(s.players[seat].played), taken_in_full(s, seat))});
       break;
     }
     case Phase::choose_action_card: {

@@ -80,6 +80,8 @@ std::uint64_t hash(const GameState& s) {
   h.add(s.options.short_game);
   h.add(s.options.automa);
   h.add(s.options.four_stacks);
+  h.add(static_cast<std::uint64_t>(s.options.edition));
+  h.add(static_cast<std::uint64_t>(s.options.rules_revision));
   h.add(s.rng.state);
   h.add(static_cast<std::uint64_t>(s.phase));
   h.add(s.round);

@@ -33,8 +33,10 @@ PowerCards played_mask(const GameState& s) {
 }
 
 std::optional<Rejection> check_take(const GameState& s, Seat seat, const TakeCaballeros& c,
-                                    int up_to) {
+                                    int up_to, int at_least) {
   const Player& player = s.players[seat];
+  if (c.from_province < at_least)
+    return illegal("the 1995 rules take the power card's " + std::to_string(at_least) + " from the province in full");
   if (c.from_province > player.province) return illegal("not that many caballeros in your province");
   if (c.from_regions[Area::castillo] > 0) return illegal("nothing ever leaves the castillo");
   const AreaCounts available = takeable_regions(s, seat);
@@ -48,6 +50,11 @@ std::optional<Rejection> check_take(const GameState& s, Seat seat, const TakeCab
   if (c.from_province + c.from_regions.total() > up_to)
     return illegal("at most " + std::to_string(up_to) + " caballeros may be taken");
   return std::nullopt;
+}
+
+int taken_in_full(const GameState& s, Seat seat) {
+  if (s.options.edition != Edition::y1995) return 0;
+  return std::min<int>(caballeros_granted(s.players[seat].played), s.players[seat].province);
 }
 
 void take(GameState& s, Seat seat, const TakeCaballeros& c, Events& ev) {
@@ -79,12 +86,17 @@ AreaCounts only(Area area, std::uint8_t count) {
 }
 
 AreaMask disk_allowed(const GameState& s, Seat seat, DiskPurpose purpose) {
+  // 2023 lets these disks name the king's region, whose caballeros then go back to the court;
+  // in 1995 the king's region is untouchable, and naming it is only ever a mistake.
+  const AreaMask destinations = s.options.edition == Edition::y1995 ? static_cast<AreaMask>(kAllRegions & ~bit(s.king))
+                                                                     : kAllRegions;
   switch (purpose) {
     case DiskPurpose::general_scoring:
+      return destinations;
     case DiskPurpose::secret_scoring:
       return kAllRegions;
     case DiskPurpose::eviction:
-      return static_cast<AreaMask>(kAllRegions & ~bit(s.evicted_from));
+      return static_cast<AreaMask>(destinations & ~bit(s.evicted_from));
     case DiskPurpose::disk_return_two:
     case DiskPurpose::disk_return_all: {
       // Removing effects never point at the king's region; "two" prefers regions with two.
@@ -211,8 +223,15 @@ void advance(GameState& s, Events& ev) {
           continue;
         }
         const Player& player = s.players[colour];
-        if (caballeros_granted(player.played) == 0 ||
-            player.province + takeable_regions(s, colour).total() == 0) {
+        const int granted = caballeros_granted(player.played);
+        const int at_least = taken_in_full(s, colour);
+        if (granted == 0 || player.province + takeable_regions(s, colour).total() == 0) {
+          s.phase = Phase::choose_action_card;
+          continue;
+        }
+        if (at_least == std::min(granted, player.province + takeable_regions(s, colour).total())) {
+          // The 1995 take with nothing left to choose: the province holds them all.
+          take(s, colour, TakeCaballeros{static_cast<std::uint8_t>(at_least), {}}, ev);
           s.phase = Phase::choose_action_card;
           continue;
         }
@@ -334,7 +353,9 @@ std::optional<Rejection> check(const GameState& s, Seat seat, const Command& com
           return std::nullopt;
         } else if constexpr (std::is_same_v<C, TakeCaballeros>) {
           if (auto r = check_area_counts(c.from_regions)) return r;
-          if (s.phase == Phase::take_caballeros) return check_take(s, seat, c, caballeros_granted(player.played));
+          if (s.phase == Phase::take_caballeros) {
+            return check_take(s, seat, c, caballeros_granted(player.played), taken_in_full(s, seat));
+          }
           if (s.phase == Phase::use_action_card) return check_special(s, seat, action_card(*s.turn.card).kind, c);
           return wrong("taking caballeros is not what is asked now");
         } else if constexpr (std::is_same_v<C, TakeActionCard>) {
@@ -455,6 +476,10 @@ void execute(GameState& s, Seat seat, const Command& command, Events& ev) {
           s.turn.card = c.card;
           s.phase = Phase::use_action_card;
           ev.push_back(to_all(ActionCardTaken{seat, c.card}));
+          if (action_card(c.card).kind == CardKind::veto && s.options.rules_revision >= 2) {
+            lay_veto(s, seat, ev);  // taken is laid: not a special action to skip or veto
+            s.turn.special_done = true;
+          }
         } else if constexpr (std::is_same_v<C, PlaceCaballeros>) {
           for (int a = 0; a < kAreaCount; ++a) s.caballeros[a][seat] = static_cast<std::uint8_t>(s.caballeros[a][seat] + c.to.n[a]);
           player.court = static_cast<std::uint8_t>(player.court - c.to.total());

@@ -47,8 +47,12 @@ AreaMask placement_areas(const GameState& s);
 int returnable(const GameState& s, Seat seat);  // court + regions other than the king's
 AreaMask disk_allowed(const GameState& s, Seat seat, DiskPurpose purpose);
 AreaCounts takeable_regions(const GameState& s, Colour colour);  // not the king's, not castillo
+// `at_least` from the province: the 1995 rules' take in full (taken_in_full), else 0.
 std::optional<Rejection> check_take(const GameState& s, Seat seat, const TakeCaballeros& c,
-                                    int up_to);
+                                    int up_to, int at_least = 0);
+// How many of the power card's caballeros the seat must take from the province: under the
+// 1995 rules all of them (as many as the province holds); under 2023's "up to", none.
+int taken_in_full(const GameState& s, Seat seat);
 void take(GameState& s, Seat seat, const TakeCaballeros& c, Events& ev);
 // Court and/or regions -> province (the automa's supply for the automa), announced.
 void return_to_province(GameState& s, Colour colour, std::uint8_t from_court,
@@ -61,6 +65,8 @@ Command public_part(const Command& announced);  // what others may know of it
 std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind kind,
                                        const Command& c);
 void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, Events& ev);
+// The veto card before `actor`, live until the end of the next round.
+void lay_veto(GameState& s, Seat actor, Events& ev);
 std::uint8_t live_veto_holders(const GameState& s, Seat except);
 // What check_special accepts, for the decisions to list.
 CaballerosByColour movable_caballeros(const GameState& s, Seat actor, const MoveLimits& limits);

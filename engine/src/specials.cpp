@@ -217,6 +217,17 @@ std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind 
   return illegal("unknown card");
 }
 
+void lay_veto(GameState& s, Seat actor, Events& ev) {
+  for (VetoCard& card : s.vetoes) {
+    if (card.holder < 0) {
+      card.holder = actor;
+      card.expires_after = static_cast<std::uint8_t>(s.rounds_played + 1);
+      break;
+    }
+  }
+  ev.push_back(to_all(VetoLaid{actor}));
+}
+
 void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, Events& ev) {
   s.turn.special_done = true;
   Player& player = s.players[actor];
@@ -244,15 +255,8 @@ void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, 
         ev.push_back(to_all(CaballerosPlaced{actor, p->to}));
       }
       return;
-    case veto:
-      for (VetoCard& card : s.vetoes) {
-        if (card.holder < 0) {
-          card.holder = actor;
-          card.expires_after = static_cast<std::uint8_t>(s.rounds_played + 1);
-          break;
-        }
-      }
-      ev.push_back(to_all(VetoLaid{actor}));
+    case veto:  // rules revision 1; since 2 the card is laid as it is taken
+      lay_veto(s, actor, ev);
       return;
     case decay_all_court:
     case decay_three_court:

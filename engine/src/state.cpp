@@ -1,5 +1,6 @@
 #include "elgrande/engine/state.hpp"
 
+#include <string>
 #include <type_traits>
 
 namespace elgrande {
@@ -10,6 +11,9 @@ std::optional<std::string> check(const Options& o) {
   if (o.four_stacks && o.players != 3 && !o.automa)
     return "four stacks is a 3-player option (the 2-player automa game always merges them)";
   if (o.first_player < -1 || o.first_player >= o.players) return "first_player must be one of the seats";
+  if (o.edition != Edition::y2023 && o.edition != Edition::y1995) return "edition must be 2023 or 1995";
+  if (o.rules_revision < 1 || o.rules_revision > kRulesRevision)
+    return "rules_revision must be 1 to " + std::to_string(kRulesRevision);
   return std::nullopt;
 }
 

@@ -67,6 +67,14 @@ Options read_options(const Reader& r) {
   if (const auto first = r.optional_field("first_player")) {
     options.first_player = static_cast<int>(first->integer(0, options.players - 1));
   }
+  if (const auto edition = r.optional_field("edition")) {
+    const std::string name = edition->string();
+    if (name == "1995") options.edition = Edition::y1995;
+    else if (name != "2023") edition->fail("edition must be \"2023\" or \"1995\"");
+  }
+  // Absent in what was written before revisions existed: those games began under the first.
+  const auto revision = r.optional_field("rules_revision");
+  options.rules_revision = revision ? static_cast<int>(revision->integer(1, kRulesRevision)) : 1;
   if (const auto problem = check(options)) r.fail(*problem);
   return options;
 }
@@ -79,6 +87,8 @@ Json to_json(const Options& options) {
             {"automa", options.automa},
             {"four_stacks", options.four_stacks}};
   if (options.first_player >= 0) json["first_player"] = options.first_player;
+  if (options.edition == Edition::y1995) json["edition"] = "1995";
+  json["rules_revision"] = options.rules_revision;  // always: "absent" means the first
   return json;
 }
 

@@ -34,6 +34,7 @@ void write(Json& j, const PowerCardChoice& d) {
 void write(Json& j, const CaballerosToTake& d) {
   j["kind"] = "take_caballeros";
   j["up_to"] = d.up_to;
+  if (d.at_least) j["at_least"] = d.at_least;
   j["province"] = d.province;
   j["regions"] = area_counts_json(d.regions);
 }

@@ -134,8 +134,9 @@ PowerCardChoice read_power_card(const Reader& r) {
 }
 
 CaballerosToTake read_take(const Reader& r) {
-  return CaballerosToTake{r.field("up_to").byte(), r.field("province").byte(),
-                          r.field("regions").area_counts()};
+  CaballerosToTake take{r.field("up_to").byte(), r.field("province").byte(), r.field("regions").area_counts()};
+  if (const auto at_least = r.optional_field("at_least")) take.at_least = at_least->byte();
+  return take;
 }
 
 ActionCardChoice read_action_card(const Reader& r) {

@@ -55,6 +55,7 @@ protocol::Decoded<TableConfig> table_config_from_json(const Json& payload) {
   protocol::Decoded<Options> options = protocol::options_from_json(*options_field);
   if (!options) return bad("options: " + options.error().message);
   config.options = options.value();
+  config.options.rules_revision = kRulesRevision;  // a new table plays today's rules
   if (const auto field = payload.find("turn_seconds"); field != payload.end()) {
     const bool valid = field->is_number_integer() &&
                        (field->get<std::int64_t>() == 0 || (field->get<std::int64_t>() >= kMinTurnSeconds &&

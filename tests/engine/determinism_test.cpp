@@ -58,10 +58,23 @@ TEST_CASE("Golden games keep their final scores", "[determinism][golden]") {
     std::array<int, kMaxPlayers> scores;
     std::uint64_t final_hash;
   };
+  const auto revision = [](Options options, int rules_revision, Edition edition = Edition::y2023) {
+    options.rules_revision = rules_revision;
+    options.edition = edition;
+    return options;
+  };
   const Golden goldens[] = {
-      {Options{4, false, false, false}, 42, {125, 58, 63, 91, 0}, 0x9100a2cd10c75503ull},
-      {Options{2, false, true, false}, 43, {53, 43, 0, 0, 0}, 0xcfc26285015b1e2eull},
-      {Options{5, true, false, false}, 44, {43, 37, 75, 49, 44}, 0x1a84298745ebbc17ull},
+      // Revision 1 (the veto card's laying a special action): the scores these games had
+      // before revision 2, so that games begun under it go on as they were played.
+      {revision(Options{4, false, false, false}, 1), 42, {125, 58, 63, 91, 0}, 0x21a4384b868438eeull},
+      {revision(Options{2, false, true, false}, 1), 43, {53, 43, 0, 0, 0}, 0xfe1486a26a55f6c7ull},
+      {revision(Options{5, true, false, false}, 1), 44, {43, 37, 75, 49, 44}, 0xb9fb35c65f20346aull},
+      // Today's rules, and the 1995 edition.
+      {Options{4, false, false, false}, 42, {88, 60, 53, 117, 0}, 0x4265e231839987fdull},
+      {Options{2, false, true, false}, 43, {53, 43, 0, 0, 0}, 0x196c28b7a3dcfd70ull},
+      {Options{5, true, false, false}, 44, {44, 47, 72, 46, 56}, 0xffd63618d6a90d06ull},
+      {revision(Options{4, false, false, false}, 2, Edition::y1995), 45, {91, 62, 100, 40, 0}, 0x58a64c589a2e63a6ull},
+      {revision(Options{3, true, false, false}, 2, Edition::y1995), 46, {53, 40, 58, 0, 0}, 0xe345591ac6872442ull},
   };
   for (const Golden& golden : goldens) {
     const GameRecord record = play_random_game(golden.options, golden.seed);

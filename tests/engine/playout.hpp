@@ -29,6 +29,9 @@ inline std::vector<Variant> all_variants() {
     out.push_back({"4 players" + suffix, Options{4, short_game, false, false}});
     out.push_back({"5 players" + suffix, Options{5, short_game, false, false}});
   }
+  // The 1995 edition's differences (docs/rules-notes.md#editions), in a full and a short game.
+  out.push_back({"4 players, 1995 edition", Options{4, false, false, false, -1, Edition::y1995}});
+  out.push_back({"3 players, 1995 edition, short game", Options{3, true, false, false, -1, Edition::y1995}});
   return out;
 }
 

@@ -364,14 +364,21 @@ TEST_CASE("parse_json refuses malformed text and deep nesting") {
 TEST_CASE("options round-trip and are checked") {
   for (const Options& options : {Options{}, Options{2, true, true, true},
                                  Options{3, false, false, true}, Options{5, true, false, false},
-                                 Options{4, false, false, false, 3}}) {
+                                 Options{4, false, false, false, 3}, Options{4, false, false, false, -1, Edition::y1995},
+                                 Options{3, true, false, false, -1, Edition::y2023, 1}}) {
     const Json json = protocol::to_json(options);
     const auto decoded = protocol::options_from_json(json);
     REQUIRE(decoded.ok());
     CHECK(*decoded == options);
   }
   CHECK(protocol::to_json(Options{}) ==
-        Json::parse(R"({"players":4,"short_game":false,"automa":false,"four_stacks":false})"));
+        Json::parse(R"({"players":4,"short_game":false,"automa":false,"four_stacks":false,"rules_revision":2})"));
+  // Written before revisions existed: those games began under the first.
+  CHECK(protocol::options_from_json(Json::parse(R"({"players":4,"short_game":false,"automa":false,"four_stacks":false})"))
+            ->rules_revision == 1);
+  CHECK(protocol::options_from_json(
+            Json::parse(R"({"players":4,"short_game":false,"automa":false,"four_stacks":false,"edition":"1995"})"))
+            ->edition == Edition::y1995);
   for (const char* text :
        {R"({"players":6,"short_game":false,"automa":false,"four_stacks":false})",
         R"({"players":4,"short_game":false,"automa":true,"four_stacks":false})",
@@ -380,6 +387,9 @@ TEST_CASE("options round-trip and are checked") {
         R"({"players":4,"short_game":0,"automa":false,"four_stacks":false})", R"({"players":4})",
         R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"first_player":3})",
         R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"first_player":-1})",
+        R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"edition":"1985"})",
+        R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"rules_revision":3})",
+        R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"rules_revision":0})",
         R"([4])"}) {
     INFO(text);
     const auto decoded = protocol::options_from_json(Json::parse(text));

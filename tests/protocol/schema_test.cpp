@@ -116,6 +116,9 @@ std::vector<Options> every_variant() {
           const Options options{players, short_game, automa, four_stacks};
           if (!check(options)) variants.push_back(options);
         }
+  // The 1995 edition's decisions: a take owed in full (at_least), fewer disk regions.
+  variants.push_back(Options{4, false, false, false, -1, Edition::y1995});
+  variants.push_back(Options{3, true, false, false, -1, Edition::y1995});
   return variants;
 }
 

@@ -24,6 +24,7 @@ struct CaballerosToTake {  // answer: TakeCaballeros (turn step 3a, or the `cour
   std::uint8_t up_to = 0;
   std::uint8_t province = 0;
   AreaCounts regions;  // own caballeros that may be taken once the province is empty
+  std::uint8_t at_least = 0;  // from the province: the 1995 rules take the power card's in full
   friend bool operator==(const CaballerosToTake&, const CaballerosToTake&) = default;
 };
 

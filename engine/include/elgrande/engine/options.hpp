@@ -6,6 +6,16 @@
 
 namespace elgrande {
 
+// Which rulebook a table plays by where the two differ (docs/rules-notes.md#editions): the
+// 2023 Polish edition, or the 1995 original.
+enum class Edition : std::uint8_t { y2023, y1995 };
+
+// The engine's rules revision. A fix that changes what is legal comes with a new one, and a
+// game goes on under the revision it began with, so that its log replays as it was played.
+//   1: to November 2026. Laying the veto card was a special action, skippable and vetoable.
+//   2: taking the veto card lays it at once, as both rulebooks say.
+inline constexpr int kRulesRevision = 2;
+
 // A table's choice of variant. Everything a game's rules depend on besides the seed.
 struct Options {
   int players = 4;          // 2..5 human (or bot) seats
@@ -15,6 +25,8 @@ struct Options {
   // The seat that is first player in round 1; −1: drawn from the seed, as the rulebook says.
   // A tournament sets 0, having chosen its seat order to balance who begins.
   int first_player = -1;
+  Edition edition = Edition::y2023;
+  int rules_revision = kRulesRevision;  // 1..kRulesRevision; a new game has the latest
   friend bool operator==(const Options&, const Options&) = default;
 };
 
