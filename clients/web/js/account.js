@@ -7,6 +7,7 @@ import {isTemporary, refusalText} from './connection.js';
 import {dateText, waitText} from './time.js';
 import {AuditLog, bannedText} from './moderation.js';
 import {BlockedPlayers} from './blocks.js';
+import {DeviceSettings} from './alerts.js';
 
 const USERNAME = /^[A-Za-z0-9_-]*$/;
 const ROLE_WORDS = {player: 'Player', moderator: 'Moderator', admin: 'Administrator'};
@@ -217,8 +218,9 @@ export class AccountScreen {
           this.passwordForm()));
       this.loadSessions();
     }
+    this.device = new DeviceSettings();
     this.blocked = new BlockedPlayers(app);
-    this.root.append(this.blocked.root);
+    this.root.append(this.device.root, this.blocked.root);
     this.update();
   }
 
@@ -242,13 +244,13 @@ export class AccountScreen {
     }
     if (this.kind === 'guest') {
       replaceKeepingFocus(this.summary,
-        h('h2', {id: 'account-title'}, 'Your account'),
+        h('h1', {id: 'account-title'}, 'Your account'),
         h('p', {'data-testid': 'account-guest'}, 'You play as the guest ', h('strong', {}, me.name),
           ': only this browser knows you. On another device, or here once the browser’s data is cleared, you would be a stranger.'));
       return;
     }
     replaceKeepingFocus(this.summary,
-      h('h2', {id: 'account-title'}, 'Your account'),
+      h('h1', {id: 'account-title'}, 'Your account'),
       h('dl', {class: 'account-facts'},
         h('dt', {}, 'Username'), h('dd', {}, h('strong', {'data-testid': 'account-username'}, account.username)),
         h('dt', {}, 'Role'), h('dd', {'data-testid': 'account-role', 'data-role': account.role}, roleText(account.role)),

@@ -1,10 +1,14 @@
 // The map of Spain as SVG: nine regions with their neighbour links, the castillo, the king,
 // the grandes, the mobile scoreboards and every colour's caballeros. The board is drawn
 // once; `update` redraws the pieces, `setInteraction` makes areas clickable for a decision.
+// Each area is one element for the keyboard and screen readers (an image, or a button while a
+// decision offers it) whose name says what lies there; the pieces drawn over it are hidden
+// from both and let clicks through, so that the area's name is all a reader hears and a
+// click anywhere on the area reaches it.
 
 import {s, clear} from './dom.js';
 import {
-  AREA_NAMES, NEIGHBOURS, REGIONS, SCOREBOARDS, areaName, colourCount, colourOf,
+  AREA_NAMES, AreaName, NEIGHBOURS, REGIONS, SCOREBOARDS, colourCount, colourOf,
   currentValues,
 } from './texts.js';
 
@@ -95,7 +99,7 @@ export class Board {
     this.interaction = null;
     this.svg = s('svg', {
       viewBox: '0 0 720 530', class: 'board', role: 'group', 'aria-label': 'Map of Spain',
-      'data-testid': 'map',
+      'data-testid': 'map', focusable: 'false',
     });
     this.build();
   }
@@ -109,33 +113,38 @@ export class Board {
       s('filter', {id: 'lift', x: '-20%', y: '-20%', width: '140%', height: '140%'},
         s('feDropShadow', {dx: 0, dy: 1.2, stdDeviation: 1.1, 'flood-opacity': 0.35})));
     this.svg.append(defs);
-    this.svg.append(s('rect', {x: 1, y: 1, width: 718, height: 528, fill: 'url(#sea)', rx: 10, class: 'sea'}));
+    // Sea, coasts and neighbours are scenery: readers hear the areas only.
+    const scenery = s('g', {'aria-hidden': 'true'});
+    scenery.append(s('rect', {x: 1, y: 1, width: 718, height: 528, fill: 'url(#sea)', rx: 10, class: 'sea'}));
     // Waves, so the sea reads as sea.
     const waves = s('g', {class: 'waves', 'aria-hidden': 'true'});
     for (const [x, y] of [[40, 30], [120, 24], [620, 470], [560, 505], [40, 480], [660, 200], [100, 510]]) {
       waves.append(s('path', {d: `M${x},${y} q6,-5 12,0 t12,0 t12,0`, fill: 'none', stroke: '#ffffff', 'stroke-opacity': 0.55, 'stroke-width': 1.5}));
     }
-    this.svg.append(waves);
+    scenery.append(waves);
     // The neighbours that are not part of the game.
-    this.svg.append(s('polygon', {points: '330,10 700,10 700,104 598,118 472,96 372,78 330,64', fill: 'url(#foreign)', stroke: '#9b8f76', 'stroke-width': 1.5}));
-    this.svg.append(s('text', {x: 520, y: 52, class: 'foreign-label'}, 'Francia'));
-    this.svg.append(s('polygon', {points: `${points(['P1', 'P2', 'P3', 'P4', 'Y', 'M'])} 120,456 74,424 58,332 66,240 62,188`, fill: 'url(#foreign)', stroke: '#9b8f76', 'stroke-width': 1.5}));
-    this.svg.append(s('text', {x: 96, y: 320, class: 'foreign-label', transform: 'rotate(-80 96 320)'}, 'Portugal'));
-    this.svg.append(s('text', {x: 120, y: 36, class: 'sea-label'}, 'Mar Cantábrico'));
-    this.svg.append(s('text', {x: 640, y: 470, class: 'sea-label', 'text-anchor': 'middle'}, 'Mediterráneo'));
+    scenery.append(s('polygon', {points: '330,10 700,10 700,104 598,118 472,96 372,78 330,64', fill: 'url(#foreign)', stroke: '#9b8f76', 'stroke-width': 1.5}));
+    scenery.append(s('text', {x: 520, y: 52, class: 'foreign-label'}, 'Francia'));
+    scenery.append(s('polygon', {points: `${points(['P1', 'P2', 'P3', 'P4', 'Y', 'M'])} 120,456 74,424 58,332 66,240 62,188`, fill: 'url(#foreign)', stroke: '#9b8f76', 'stroke-width': 1.5}));
+    scenery.append(s('text', {x: 96, y: 320, class: 'foreign-label', transform: 'rotate(-80 96 320)'}, 'Portugal'));
+    scenery.append(s('text', {x: 120, y: 36, class: 'sea-label'}, 'Mar Cantábrico'));
+    scenery.append(s('text', {x: 640, y: 470, class: 'sea-label', 'text-anchor': 'middle'}, 'Mediterráneo'));
+    this.svg.append(scenery);
 
     const regionsLayer = s('g', {class: 'regions'});
+    const piecesLayer = s('g', {class: 'pieces', 'aria-hidden': 'true'});
     for (const region of REGIONS) {
       const geo = GEOMETRY[region];
       const shape = s('polygon', {points: points(geo.outline), fill: geo.tint, class: 'region-shape'});
-      const content = s('g', {class: 'region-content'});
+      const content = s('g', {class: 'region-content', 'data-area': region});
       const group = s('g', {
-        class: 'area region', 'data-area': region, 'data-testid': `map-area-${region}`, tabindex: -1,
-      }, s('title', {}, AREA_NAMES[region]), shape, content);
+        class: 'area region', 'data-area': region, 'data-testid': `map-area-${region}`, tabindex: -1, role: 'img',
+      }, s('title', {}, AREA_NAMES[region]), shape);
       this.wire(group, region);
       this.areaGroups[region] = group;
       this.contentGroups[region] = content;
       regionsLayer.append(group);
+      piecesLayer.append(content);
     }
     this.svg.append(regionsLayer);
 
@@ -157,22 +166,23 @@ export class Board {
       links.append(line);
     }
     this.svg.append(links);
+    this.svg.append(piecesLayer);
 
     // The castillo, out at sea.
     const c = CASTILLO;
     const battlements = [];
     for (let i = 0; i < 5; i++) battlements.push(s('rect', {x: c.x + 4 + i * 18, y: c.y - 10, width: 12, height: 14, class: 'castillo-stone'}));
-    const castilloContent = s('g', {class: 'region-content'});
-    const castillo = s('g', {class: 'area castillo', 'data-area': 'castillo', 'data-testid': 'map-area-castillo', tabindex: -1},
+    const castilloContent = s('g', {class: 'region-content', 'data-area': 'castillo'});
+    const castillo = s('g', {class: 'area castillo', 'data-area': 'castillo', 'data-testid': 'map-area-castillo', tabindex: -1, role: 'img'},
       s('title', {}, 'The castillo'),
       ...battlements,
       s('rect', {x: c.x, y: c.y, width: c.w, height: c.h, rx: 4, class: 'castillo-stone region-shape'}),
-      s('path', {d: `M${c.x + c.w / 2 - 12},${c.y + c.h} v-22 a12,12 0 0 1 24,0 v22 z`, fill: '#5b4634'}),
-      castilloContent);
+      s('path', {d: `M${c.x + c.w / 2 - 12},${c.y + c.h} v-22 a12,12 0 0 1 24,0 v22 z`, fill: '#5b4634'}));
     this.wire(castillo, 'castillo');
     this.areaGroups.castillo = castillo;
     this.contentGroups.castillo = castilloContent;
     this.svg.append(castillo);
+    this.svg.append(s('g', {class: 'pieces', 'aria-hidden': 'true'}, castilloContent));
   }
 
   wire(group, area) {
@@ -332,19 +342,20 @@ export class Board {
       group.classList.toggle('dimmed', Boolean(i && i.dimOthers && !clickable));
       group.dataset.clickable = String(clickable);
       group.setAttribute('tabindex', clickable ? '0' : '-1');
-      if (clickable) {
-        group.setAttribute('role', 'button');
-        group.setAttribute('aria-label', `${group.dataset.label || areaName(area)} ${i.hint ? i.hint(area) : ''}`.trim());
-      } else {
-        group.removeAttribute('role');
-        group.setAttribute('aria-label', group.dataset.label || areaName(area));
-      }
-      const old = group.querySelector('.badge');
+      // Its name says what lies there, then, while a decision offers it, what a press does.
+      const about = group.dataset.label || `${AreaName(area)}.`;
+      const hint = clickable && i.hint ? i.hint(area) : '';
+      const label = hint ? `${about} ${hint.charAt(0).toUpperCase()}${hint.slice(1)}.` : about;
+      group.setAttribute('role', clickable ? 'button' : 'img');
+      group.setAttribute('aria-label', label);
+      group.querySelector('title').textContent = label;
+      const content = this.contentGroups[area];
+      const old = content.querySelector('.badge');
       if (old) old.remove();
       const badge = i && i.badges && i.badges[area];
       if (badge) {
         const [bx, by] = area === 'castillo' ? [CASTILLO.x + CASTILLO.w / 2, CASTILLO.y + CASTILLO.h - 40] : badgeSpot(area);
-        group.append(s('g', {class: 'badge', 'data-testid': `badge-${area}`},
+        content.append(s('g', {class: 'badge', 'data-testid': `badge-${area}`},
           s('rect', {x: bx - 18, y: by - 11, width: 36, height: 20, rx: 10}),
           s('text', {x: bx, y: by + 4, 'text-anchor': 'middle'}, badge)));
       }

@@ -283,7 +283,7 @@ export class DecisionPanel {
     const c = selected !== undefined ? card(selected) : null;
     return {
       title: 'Choose an action card',
-      explain: 'Pick one of the cards on offer (left). Its number is how many caballeros you may place next to the king or into the castillo; then you may use its special action.',
+      explain: 'Pick one of the cards on offer. Its number is how many caballeros you may place next to the king or into the castillo; then you may use its special action.',
       body: [
         c ? h('div', {class: 'picked-card'}, h('strong', {}, `${c.title} `), h('span', {class: 'stack-badge'}, String(c.stack)), h('p', {}, c.text))
           : h('p', {class: 'muted'}, 'No card selected yet.'),

@@ -73,6 +73,12 @@ function focusKey(el) {
   return el.getAttribute('data-testid');
 }
 
+// A table wider than a phone scrolls sideways within its own region, not the page; the region
+// takes focus, so that the keyboard's arrows scroll it too.
+export function scrollRegion(label, child) {
+  return h('div', {class: 'scroll-x', tabindex: 0, role: 'region', 'aria-label': label}, child);
+}
+
 // A radio group of buttons (arrow keys move the choice), as for the number of players.
 export function segmented({label, options, value, onChange, testid}) {
   const group = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': label});

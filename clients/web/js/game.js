@@ -32,15 +32,24 @@ export class GameScreen {
     this.playersPanel = h('div', {class: 'players', 'data-testid': 'players'});
     this.offerPanel = h('div', {class: 'offer', 'data-testid': 'offer'});
     this.handPanel = h('div', {class: 'hand-area'});
-    this.decisionBox = h('div', {class: 'decision', 'aria-live': 'polite', 'aria-labelledby': 'decision-title'});
-    this.logList = h('ol', {class: 'log-list', role: 'log', 'aria-label': 'What happened', 'data-testid': 'log'});
-    // The log follows the newest entry unless the reader scrolled up to read older ones.
-    this.logBox = h('div', {class: 'log', tabindex: 0, 'aria-label': 'Event log'}, this.logList);
+    this.decisionBox = h('div', {class: 'decision', 'aria-labelledby': 'decision-title'});
+    this.logList = h('ol', {class: 'log-list', 'data-testid': 'log'});
+    // The log follows the newest entry unless the reader scrolled up to read older ones. It
+    // scrolls by itself, so it takes focus for the keyboard's arrows; new entries are told by
+    // the announcer, not by the list (a live list would repeat itself on every redraw).
+    this.logBox = h('div', {class: 'log', tabindex: 0, role: 'region', 'aria-labelledby': 'log-title'}, this.logList);
     this.logSticks = true;
     this.logBox.addEventListener('scroll', () => {
       this.logSticks = this.logBox.scrollHeight - this.logBox.scrollTop - this.logBox.clientHeight < 30;
     });
-    this.announcer = h('div', {class: 'sr-only', role: 'status', 'aria-live': 'assertive'});
+    // New events in words, and that a decision is mine, said politely (without interrupting).
+    this.announcer = h('div', {class: 'sr-only', role: 'status', 'aria-live': 'polite', 'data-testid': 'announcer'});
+    // On a phone the map is drawn at the screen's width; enlarged, it scrolls at full size.
+    this.boardFrame = h('div', {class: 'board-frame', 'data-testid': 'board-frame'}, this.board.svg);
+    this.zoomButton = h('button', {
+      type: 'button', class: 'secondary small map-zoom', 'aria-pressed': 'false', 'data-testid': 'map-zoom',
+      onClick: () => this.zoomMap(this.zoomButton.getAttribute('aria-pressed') !== 'true'),
+    }, 'Enlarge the map');
     this.tools = h('div', {class: 'table-tools'});
     this.chatInput = h('input', {type: 'text', maxlength: 500, placeholder: 'Say something to the table…', 'aria-label': 'Chat message', 'data-testid': 'chat-input'});
     // A refusal (a mute says until when and why) stays under the input until the next line.
@@ -65,15 +74,19 @@ export class GameScreen {
       setHand: (mode) => {
         this.handMode = mode;
         this.renderHand();
+        this.setChoice();
       },
       setOffer: (mode) => {
         this.offerMode = mode;
         this.renderOffer();
+        this.setChoice();
       },
     });
 
+    // Three columns on a wide screen. On a phone one column, in the order of play: the
+    // status, the map and hand, the decision, the log, then the players and cards (main.css).
     this.root = h('div', {class: 'game-screen', 'data-testid': 'game-screen', 'data-table': String(tableId)},
-      h('a', {href: '#', class: 'skip-to-decision', onClick: (event) => {
+      h('a', {href: '#', class: 'skip-link skip-to-decision', onClick: (event) => {
         event.preventDefault();
         const first = this.decisionBox.querySelector('button:not(:disabled), select, input, [tabindex="0"]') || this.decisionBox;
         first.focus();
@@ -81,21 +94,54 @@ export class GameScreen {
       this.announcer,
       h('aside', {class: 'column left-column', 'aria-label': 'Players and action cards'},
         this.tableInfo,
-        h('h2', {class: 'panel-title'}, 'Players'), this.playersPanel,
-        h('h2', {class: 'panel-title'}, 'Action cards on offer'), this.offerPanel,
+        h('section', {class: 'players-section', 'aria-labelledby': 'players-title'},
+          h('h2', {class: 'panel-title', id: 'players-title'}, 'Players'), this.playersPanel),
+        h('section', {class: 'offer-section', 'aria-labelledby': 'offer-title'},
+          h('h2', {class: 'panel-title', id: 'offer-title'}, 'Action cards on offer'), this.offerPanel),
         this.tools),
       h('section', {class: 'column center-column', 'aria-label': 'The board'},
         this.banner,
         this.statusBar,
-        h('div', {class: 'board-frame'}, this.board.svg),
+        h('div', {class: 'map-section'}, this.boardFrame, this.zoomButton),
         this.handPanel),
       h('aside', {class: 'column right-column', 'aria-label': 'Your decision and the log'},
         this.decisionBox,
-        h('h2', {class: 'panel-title'}, 'Event log'),
-        this.logBox,
-        this.chat,
-        this.chatError));
+        h('div', {class: 'log-section'},
+          h('h2', {class: 'panel-title', id: 'log-title'}, 'Event log'),
+          this.logBox,
+          this.chat,
+          this.chatError)));
     this.decisionBox.tabIndex = -1;
+  }
+
+  // Where the decision's choice is made, for the phone's order: the hand (a power card), the
+  // cards on offer (an action card), or the map and the panel.
+  setChoice() {
+    this.root.dataset.choice = this.handMode ? 'hand' : this.offerMode ? 'offer' : 'panel';
+  }
+
+  zoomMap(on) {
+    this.zoomButton.setAttribute('aria-pressed', String(on));
+    this.zoomButton.textContent = on ? 'Fit the map to the screen' : 'Enlarge the map';
+    this.boardFrame.classList.toggle('zoomed', on);
+    // Enlarged, the frame scrolls: the keyboard's arrows scroll it once it has focus.
+    if (on) {
+      this.boardFrame.tabIndex = 0;
+      this.boardFrame.setAttribute('role', 'region');
+      this.boardFrame.setAttribute('aria-label', 'The map, enlarged');
+    } else {
+      this.boardFrame.removeAttribute('tabindex');
+      this.boardFrame.removeAttribute('role');
+      this.boardFrame.removeAttribute('aria-label');
+    }
+  }
+
+  // After a choice made by keyboard (a click with detail 0: Enter or Space), focus goes to
+  // the button that sends it, so that Enter again plays it.
+  focusSubmit(event) {
+    if (event.detail !== 0) return;
+    const submit = this.decisionBox.querySelector('button.submit:not(:disabled)');
+    if (submit) submit.focus();
   }
 
   // The countdowns tick by the app's one clock (time.js): nothing of ours to stop.
@@ -161,10 +207,11 @@ export class GameScreen {
     // A refusal stays on screen until the game moves on or another decision comes.
     if ((this.error || this.note) && !this.busy && view.version !== this.errorVersion) this.error = this.note = null;
     const decisionKey = view.decision && !lost ? JSON.stringify(view.decision) : null;
+    let turn = null;
     if (decisionKey !== this.lastDecisionKey) {
       this.lastDecisionKey = decisionKey;
       if (!this.busy) this.error = this.note = null;
-      this.announcer.textContent = decisionKey ? `Your turn: ${DECISION_WORDS[view.decision.kind] || 'decide'}.` : '';
+      if (decisionKey) turn = `Your turn: ${DECISION_WORDS[view.decision.kind] || 'decide'}.`;
     }
     this.renderTools(view);
     this.renderTableInfo();
@@ -176,9 +223,11 @@ export class GameScreen {
       deadline: game.deadline, busy: this.busy, error: this.error, errorTemporary: this.errorTemporary, note: this.note,
       rated: this.app.rated.get(this.tableId) || null,
     });
-    this.renderLog();
+    const news = this.renderLog();
     if (this.logSticks) this.logBox.scrollTop = this.logBox.scrollHeight;
-    document.title = view.decision && !lost ? '● Your turn — El Grande' : 'El Grande';
+    const said = [...news, turn].filter(Boolean).join(' ');
+    if (said) this.announcer.textContent = said;
+    this.app.pageTitle(this.table ? this.table.name : 'A game');
   }
 
   // `version`: that of the game.update whose decision is answered, so that the server
@@ -242,7 +291,7 @@ export class GameScreen {
     if (!table) return;
     const policy = policyText(table, true);
     replaceKeepingFocus(this.tableInfo,
-      h('div', {class: 'table-name'}, table.name),
+      h('h1', {class: 'table-name', 'data-testid': 'table-name'}, table.name),
       h('div', {class: 'time-rule', 'data-testid': 'time-rule'},
         icon('clock'), ` ${limitText(table)}`,
         policy ? h('span', {class: 'muted'}, `; ${policy}.`) : null),
@@ -358,7 +407,10 @@ export class GameScreen {
       return h('li', {},
         h('button', {
           type: 'button', class: `action-card stack-${c.stack}`, 'data-testid': `offer-card-${id}`, 'data-card': String(id), 'data-kind': c.kind,
-          'aria-pressed': String(mode.selected === id), disabled: !enabled, onClick: () => mode.onSelect(id),
+          'aria-pressed': String(mode.selected === id), disabled: !enabled, onClick: (event) => {
+            mode.onSelect(id);
+            this.focusSubmit(event);
+          },
         }, content));
     });
     const current = view.card !== undefined && view.phase !== 'choose_action_card' && view.active !== undefined
@@ -392,9 +444,14 @@ export class GameScreen {
       cards.push(h('button', {
         type: 'button', class: 'power-card', 'data-testid': `power-card-${v}`, 'data-value': String(v),
         disabled: !playable, 'aria-pressed': String(Boolean(mode && mode.selected === v)),
-        'aria-label': `Power card ${v}, takes up to ${GRANTED[v]} caballeros${mode && !playable ? ', not playable now' : ''}`,
-        onClick: () => mode && mode.onSelect(v),
-      }, h('span', {class: 'power-value'}, String(v)), h('span', {class: 'power-grant'}, `${GRANTED[v]} ♞`)));
+        // Spoken as shown: the card's number, then the caballeros it grants.
+        'aria-label': `Power card ${v}: ${GRANTED[v]} caballeros${mode && !playable ? ', not playable now' : ''}`,
+        onClick: (event) => {
+          if (!mode) return;
+          mode.onSelect(v);
+          this.focusSubmit(event);
+        },
+      }, h('span', {class: 'power-value'}, String(v)), ' ', h('span', {class: 'power-grant'}, `${GRANTED[v]} `, h('span', {'aria-hidden': 'true'}, '♞'))));
     }
     replaceKeepingFocus(this.handPanel,
       h('div', {class: 'hand', 'data-testid': 'hand', role: 'group', 'aria-label': 'Your power cards'},
@@ -403,26 +460,41 @@ export class GameScreen {
         discards.size ? h('p', {class: 'muted discards'}, `Played: ${[...discards].join(', ')}`) : null));
   }
 
+  // Draws the log; returns the texts of entries added since the last call, to be announced.
+  // Entries only added are appended; anything else (a rename, a removed line, a block, another
+  // table's log) redraws the list and announces nothing.
   renderLog() {
     const log = this.app.logFor(this.tableId);
     // A block hides the player's lines already here; the server sends no new ones.
     const blocks = this.app.blocks;
-    if (log === this.lastLog && log.revision === this.lastLogRevision && blocks.revision === this.lastBlocksRevision) return;
-    clear(this.logList);
-    if (!log.entries.length) {
-      this.logList.append(h('li', {class: 'log-entry muted'},
-        this.mySeat === null ? 'You are watching from here on: what happened before is not replayed.' : 'Nothing has happened yet.'));
-    }
-    for (const entry of log.entries.slice(-200)) {
-      if (entry.from && blocks.has(entry.from.id)) continue;
-      // Lines stored by an older client may lack `said`: those keep their stored words.
-      const chat = entry.chat && entry.from && (entry.said !== undefined || entry.removed);
-      this.logList.append(chat ? this.chatLine(entry)
-        : h('li', {class: `log-entry ${entry.tone || ''}`, 'data-version': String(entry.version ?? '')}, entry.text));
+    if (log === this.lastLog && log.revision === this.lastLogRevision && blocks.revision === this.lastBlocksRevision) return [];
+    const at = log === this.lastLog && blocks.revision === this.lastBlocksRevision ? log.entries.lastIndexOf(this.lastLogEntry) : -1;
+    // Each entry added counts one revision (log.js); any other change counts too.
+    const added = at >= 0 && log.revision - this.lastLogRevision === log.entries.length - 1 - at ? log.entries.slice(at + 1) : null;
+    const shown = (entry) => !(entry.from && blocks.has(entry.from.id));
+    if (added) {
+      for (const entry of added.filter(shown)) this.logList.append(this.logLine(entry));
+      while (this.logList.children.length > LOG_SHOWN) this.logList.firstElementChild.remove();
+    } else {
+      clear(this.logList);
+      if (!log.entries.length) {
+        this.logList.append(h('li', {class: 'log-entry muted'},
+          this.mySeat === null ? 'You are watching from here on: what happened before is not replayed.' : 'Nothing has happened yet.'));
+      }
+      for (const entry of log.entries.slice(-LOG_SHOWN).filter(shown)) this.logList.append(this.logLine(entry));
     }
     this.lastLog = log;
     this.lastLogRevision = log.revision;
+    this.lastLogEntry = log.entries.at(-1);
     this.lastBlocksRevision = blocks.revision;
+    return added ? added.filter(shown).map((entry) => entry.text) : [];
+  }
+
+  logLine(entry) {
+    // Lines stored by an older client may lack `said`: those keep their stored words.
+    const chat = entry.chat && entry.from && (entry.said !== undefined || entry.removed);
+    return chat ? this.chatLine(entry)
+      : h('li', {class: `log-entry ${entry.tone || ''}`, 'data-version': String(entry.version ?? '')}, entry.text);
   }
 
   // The name with its ⋯ menu (which can remove a line that still says something), then
@@ -435,6 +507,9 @@ export class GameScreen {
       h('span', {class: 'chat-name'}, entry.from.name), menu, said);
   }
 }
+
+// The log shows the newest entries (log.js keeps more across reloads).
+const LOG_SHOWN = 200;
 
 function stat(label, value, title) {
   return h('div', {class: 'stat', title},

@@ -6,6 +6,7 @@ import {isTemporary} from './connection.js';
 import {colourOf, ladderName, ladderOf, ordinal, seatNames, seatNote} from './texts.js';
 import {playerButton} from './blocks.js';
 import {PlayNowPanel} from './playnow.js';
+import {alertControls} from './alerts.js';
 import {profileLink, ratingBadge} from './ratings.js';
 import {MAX_TURN_SECONDS, TURN_CHOICES, countdown, dateText, durationText, limitText, policyText} from './time.js';
 
@@ -56,14 +57,17 @@ export class LobbyScreen {
     this.historyBox = h('section', {class: 'panel history', 'aria-labelledby': 'history-title', 'data-testid': 'history', tabindex: -1});
     this.formError = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': 'create-error'});
     this.playNow = new PlayNowPanel(app);
-    this.root = h('div', {class: 'lobby', 'data-testid': 'lobby'},
+    // "My games" first, the home of a player who comes back when a game waits for them; on
+    // a wide screen it heads the right column, beside play now and the create form.
+    this.root = h('div', {class: 'lobby lobby-home', 'data-testid': 'lobby'},
+      h('h1', {class: 'sr-only'}, 'Lobby'),
+      this.myGamesBox,
       h('div', {class: 'lobby-side'},
         this.playNow.root,
         h('section', {class: 'panel create', 'aria-labelledby': 'create-title'},
           h('h2', {id: 'create-title'}, 'Create a table'),
           this.buildForm())),
       h('div', {class: 'lobby-lists'},
-        this.myGamesBox,
         h('section', {class: 'panel tables', 'aria-labelledby': 'tables-title'},
           h('h2', {id: 'tables-title'}, 'Tables'),
           this.tablesBox),
@@ -286,7 +290,9 @@ export class LobbyScreen {
       h('div', {class: 'panel-head'},
         h('h2', {id: 'my-games-title'}, 'My games'),
         myTurns ? h('span', {class: 'status-badge turn', 'data-testid': 'my-turn-count'}, `${myTurns} waiting for you`) : null),
-      rows.length ? h('ul', {class: 'game-list'}, rows) : h('p', {class: 'muted'}, 'You sit at no table yet.'));
+      rows.length ? h('ul', {class: 'game-list'}, rows) : h('p', {class: 'muted'}, 'You sit at no table yet.'),
+      // How to be told, where the games that wait are listed.
+      rows.length ? alertControls(() => this.renderMyGames(), {testid: 'my-games-alerts'}) : null);
   }
 
   renderTables() {
@@ -396,7 +402,7 @@ function historyRow(g, me) {
     h('div', {class: 'table-actions'},
       h('a', {
         class: 'button secondary small', href: `/api/games/${g.id}/record`, download: `elgrande-${g.id}.json`,
-        'data-testid': `record-${g.id}`, 'aria-label': `Download the record of ${g.name} (JSON)`,
+        'data-testid': `record-${g.id}`, 'aria-label': `Download record of ${g.name} (JSON)`,
       }, icon('download'), ' Download record')));
 }
 
@@ -438,7 +444,7 @@ export function renderWaitingRoom(app, table, container) {
   const policy = policyText(table);
   replaceKeepingFocus(container,
     h('div', {class: 'waiting-room panel', 'data-testid': 'waiting-room', 'data-table': String(table.id)},
-      h('h2', {}, table.name),
+      h('h1', {}, table.name),
       h('p', {class: 'muted'}, optionsSummary(table, {time: false})),
       h('p', {class: 'rated-rule', 'data-testid': 'rated-rule', 'data-rated': String(Boolean(table.rated))}, table.rated
         ? [ratedBadge(table), ` The result moves the ratings of its players with an account on the “${ladderName(ladderOf(table.options))}” ladder.`]

@@ -12,10 +12,13 @@ import {bannedText, noticeText} from './moderation.js';
 import {BlockList} from './blocks.js';
 import {LobbyScreen, mySeatAt, renderWaitingRoom} from './lobby.js';
 import {GameScreen} from './game.js';
+import {colourBadge} from './decisions.js';
 import {TournamentListScreen, TournamentScreen, roundNoticeText} from './tournaments.js';
 import {LeaderboardScreen, ProfileScreen, changeOf, ratedLine, ratingChangeCell} from './ratings.js';
-import {describeEvent, eventTone, formerSeat, involves, queueName, seatNames} from './texts.js';
+import {DECISION_WORDS, describeEvent, eventTone, formerSeat, involves, queueName, seatNames} from './texts.js';
 import {startClock} from './time.js';
+import {TurnSignal} from './alerts.js';
+import {applyTheme} from './settings.js';
 
 // The welcome screen's message after the server closed this device's session (code 4001).
 const SIGNED_OUT_ELSEWHERE = 'You were signed out on this device: its session was ended in another tab or on another device, or the password was changed. Sign in again to go on playing.';
@@ -58,6 +61,9 @@ class App {
     this.connectionLabel = document.getElementById('connection');
     this.toasts = document.getElementById('toasts');
     this.notices = document.getElementById('notices');
+    this.navCount = document.getElementById('nav-count');
+    this.signal = new TurnSignal();
+    this.screenTitle = 'El Grande';
     // The server's words when it banned the player this browser speaks for: no hello is said
     // with that identity again on this page, so reconnecting does not loop into refusals.
     this.banned = null;
@@ -65,12 +71,53 @@ class App {
   }
 
   start() {
+    applyTheme();
     this.renderHeader();
     if (!this.identity.token && !this.identity.name) this.showWelcome();
     else this.setMain(h('p', {class: 'loading'}, 'Connecting to the server…'));
     this.conn.connect();
     startClock();
     window.addEventListener('hashchange', () => this.route());
+    // The skip link's #app would be taken for an address of the client's own (the lobby).
+    document.querySelector('.skip-link').addEventListener('click', (event) => {
+      event.preventDefault();
+      this.main.focus();
+    });
+    this.installable();
+  }
+
+  // The service worker (sw.js) keeps the static shell for an installed client and opens the
+  // table of a turn notification that is clicked. Browsers allow one only over https or on
+  // this machine; elsewhere the client works as before.
+  installable() {
+    if (!('serviceWorker' in navigator) || !window.isSecureContext) return;
+    navigator.serviceWorker.register('sw.js').catch(() => {});
+    navigator.serviceWorker.addEventListener('message', (event) => {
+      const url = event.data && event.data.type === 'open' && new URL(event.data.url, location.href);
+      if (url && url.origin === location.origin) this.navigate(url.hash || '#/');
+    });
+  }
+
+  // The tab's own title (the screen's), with the turn signal's prefix (alerts.js).
+  pageTitle(title) {
+    this.screenTitle = title;
+    this.refreshTurns();
+  }
+
+  // Where it is my turn: the games this page holds with a decision of mine, and those "My
+  // games" lists as such. The title, the icon and the lobby link's count follow.
+  refreshTurns() {
+    const waiting = new Set((this.myGames || []).filter((g) => g.my_turn).map((g) => g.table.id));
+    for (const [table, game] of this.games) {
+      if (game.view.viewer === undefined) continue;
+      if (game.view.decision) waiting.add(table);
+      else waiting.delete(table);
+    }
+    const here = this.currentTable !== null && waiting.has(this.currentTable) && this.screen instanceof GameScreen;
+    this.signal.show(this.screenTitle, waiting, here);
+    const n = waiting.size;
+    this.navCount.hidden = !n;
+    replaceKeepingFocus(this.navCount, n ? [String(n), h('span', {class: 'sr-only'}, ` game${n > 1 ? 's' : ''} waiting for you`)] : null);
   }
 
   wire() {
@@ -327,7 +374,7 @@ class App {
       body);
     if (this.screen && this.screen.destroy) this.screen.destroy();
     this.screen = null;
-    document.title = 'El Grande';
+    this.pageTitle('El Grande');
     this.setMain(panel);
     const first = panel.querySelector('input:not([hidden])');
     const empty = [...panel.querySelectorAll('input:not([hidden])')].find((input) => !input.value);
@@ -443,13 +490,13 @@ class App {
       this.showTournament(Number(event[1]));
     } else if (events) {
       this.currentTable = null;
-      this.showScreen(new TournamentListScreen(this), 'Tournaments — El Grande');
+      this.showScreen(new TournamentListScreen(this), 'Tournaments');
     } else if (ladder) {
       this.currentTable = null;
       this.showRatings(ladder[1] || null, Number(ladder[2] || 1));
     } else if (player) {
       this.currentTable = null;
-      this.showScreen(new ProfileScreen(this, Number(player[1])), 'Ratings — El Grande');
+      this.showScreen(new ProfileScreen(this, Number(player[1])), 'Ratings');
     } else if (id === null) {
       this.currentTable = null;
       this.showLobby();
@@ -462,7 +509,7 @@ class App {
   // does not change, as on a reconnection.
   showAccount() {
     const kind = this.account ? 'account' : 'guest';
-    document.title = 'Your account — El Grande';
+    this.pageTitle('Your account');
     if (this.screen instanceof AccountScreen && this.screen.kind === kind && this.main.contains(this.screen.root)) {
       this.screen.update();
       if (kind === 'account') this.screen.loadSessions();
@@ -480,39 +527,31 @@ class App {
       this.screen.load();
       return;
     }
-    this.showScreen(new TournamentScreen(this, id), 'Tournament — El Grande');
+    this.showScreen(new TournamentScreen(this, id), 'Tournament');
   }
 
   // A leaderboard: another ladder or page keeps the screen (and its ladders' counts).
   showRatings(ladder, page) {
     if (!(this.screen instanceof LeaderboardScreen && this.main.contains(this.screen.root))) {
-      this.showScreen(new LeaderboardScreen(this), 'Ratings — El Grande');
+      this.showScreen(new LeaderboardScreen(this), 'Ratings');
     }
     this.screen.show(ladder, page);
   }
 
   showScreen(screen, title) {
     if (this.screen && this.screen.destroy) this.screen.destroy();
-    document.title = title;
     this.screen = screen;
+    this.pageTitle(title);
     this.setMain(screen.root);
   }
 
   showLobby() {
     if (this.screen && this.screen.destroy) this.screen.destroy();
-    document.title = 'El Grande';
     this.screen = new LobbyScreen(this);
+    this.pageTitle('Lobby');
     this.setMain(this.screen.root);
-    this.lobbyTitle();
     this.refreshMyGames();
     this.loadHistory();
-  }
-
-  // The tab's title says how many games wait for me, for a lobby left open in a tab.
-  lobbyTitle() {
-    if (!(this.screen instanceof LobbyScreen)) return;
-    const n = (this.myGames || []).filter((g) => g.my_turn).length;
-    document.title = n ? `● ${n} game${n > 1 ? 's' : ''} waiting for you — El Grande` : 'El Grande';
   }
 
   async openTable(id) {
@@ -559,7 +598,7 @@ class App {
         this.screen = {kind: 'waiting', container};
         this.setMain(container);
       }
-      document.title = `${table.name} — El Grande`;
+      this.pageTitle(table.name);
       renderWaitingRoom(this, table, this.screen.container);
       return;
     }
@@ -590,13 +629,12 @@ class App {
     if (tableId !== null && tableId === this.currentTable) this.renderTable();
     else if (this.screen instanceof AccountScreen) this.screen.update();
     else this.refreshLobby();
+    this.refreshTurns();
   }
 
   refreshLobby() {
-    if (this.screen instanceof LobbyScreen) {
-      this.screen.update();
-      this.lobbyTitle();
-    }
+    if (this.screen instanceof LobbyScreen) this.screen.update();
+    this.refreshTurns();
   }
 
   // --- play now --------------------------------------------------------------------------
@@ -797,6 +835,13 @@ class App {
     const previous = this.games.get(update.table);
     if (previous && !previous.stale && update.version < previous.version) return;
     const missed = previous && !previous.stale && update.version > previous.version + 1;
+    // A decision of mine where there was none: the game came to me (not on the first update
+    // of a table, which the page is opening or comes back to).
+    const mine = (view) => view.viewer !== undefined && Boolean(view.decision);
+    if (previous && !mine(previous.view) && mine(update.view)) {
+      const table = this.tables.get(update.table);
+      this.signal.yourTurn({table: update.table, name: table ? table.name : `Table ${update.table}`, what: DECISION_WORDS[update.view.decision.kind] || 'decide'});
+    }
     this.games.set(update.table, {version: update.version, view: update.view, deadline: update.deadline, events: update.events || []});
     this.patchMyGame(update.table, (entry) => {
       if (entry.former || update.view.viewer !== entry.seat) return;
@@ -872,7 +917,7 @@ class App {
       h('span', {}, text),
       href ? h('a', {href, class: 'button primary small', 'data-testid': 'round-notice-open', onClick: () => el.remove()}, 'Go to the table') : null,
       h('a', {href: `#/tournament/${push.tournament}`, class: 'button secondary small', onClick: () => el.remove()}, 'The tournament'),
-      h('button', {type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice', onClick: () => el.remove()}, 'OK'));
+      h('button', {type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice', onClick: () => el.remove()}, 'Dismiss'));
     for (const old of this.notices.querySelectorAll(`.round-notice[data-tournament="${push.tournament}"]`)) old.remove();
     this.notices.append(el);
     this.refreshMyGames();
@@ -895,7 +940,7 @@ class App {
     }
     const el = h('div', {class: 'notice alert mod-notice', role: 'alert', 'data-testid': 'mod-notice', 'data-kind': kind},
       h('span', {}, text),
-      h('button', {type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice', onClick: () => el.remove()}, 'OK'));
+      h('button', {type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice', onClick: () => el.remove()}, 'Dismiss'));
     this.notices.append(el);
     const left = notice.until ? notice.until - Date.now() : null;
     if (left !== null && left < 2 ** 31 - 1) setTimeout(() => el.remove(), Math.max(0, left));
@@ -977,11 +1022,11 @@ function finishedTable(table, rated) {
   const {scores, winners} = table.result;
   const ranking = scores.map((score, seat) => ({score, seat})).sort((a, b) => b.score - a.score);
   return h('div', {class: 'waiting-room panel', 'data-testid': 'final-scores'},
-    h('h2', {}, `${table.name}: the game is over`),
+    h('h1', {}, `${table.name}: the game is over`),
     h('p', {class: 'winner-line'}, `♛ ${winners.map((s) => names[s]).join(' and ')} ${winners.length > 1 ? 'share the win' : 'wins'}!`),
     h('table', {class: 'final-table'},
       h('tbody', {}, ranking.map((r, i) => h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
-        h('td', {}, String(i + 1)), h('td', {}, names[r.seat]), h('td', {class: 'num'}, String(r.score)),
+        h('td', {}, String(i + 1)), h('td', {}, colourBadge(r.seat, table), ' ', names[r.seat]), h('td', {class: 'num'}, String(r.score)),
         rated ? ratingChangeCell(changeOf(rated, table, r.seat), `rating-change-${r.seat}`) : null)))),
     ratedLine(rated),
     h('p', {}, h('a', {href: '#/', class: 'button secondary'}, 'Back to the lobby')));

@@ -1,7 +1,7 @@
 // Moderation (protocol.md, Moderation): the dialog a moderator opens from a player's name,
 // the notices the person concerned is shown, the ban's words, and the admins' audit log.
 
-import {h, replaceKeepingFocus} from './dom.js';
+import {h, replaceKeepingFocus, scrollRegion} from './dom.js';
 import {refusalText} from './connection.js';
 import {dateText} from './time.js';
 
@@ -171,9 +171,9 @@ export class AuditLog {
       h('td', {}, e.moderator.name), h('td', {}, e.action), h('td', {}, e.player.name), h('td', {}, e.detail), h('td', {}, e.reason)));
     replaceKeepingFocus(this.box,
       this.error ? h('p', {class: 'error', role: 'alert', 'data-testid': 'audit-error'}, this.error) : null,
-      this.entries.length ? h('table', {class: 'audit-table', 'data-testid': 'audit-table'},
+      this.entries.length ? scrollRegion('Table of the audit log', h('table', {class: 'audit-table', 'data-testid': 'audit-table'},
         h('thead', {}, h('tr', {}, ['Time', 'Moderator', 'Action', 'Player', 'Detail', 'Reason'].map((t) => h('th', {scope: 'col'}, t)))),
-        h('tbody', {}, rows))
+        h('tbody', {}, rows)))
         : h('p', {class: 'muted'}, this.loading ? 'Loading…' : 'Nothing yet.'),
       h('div', {class: 'actions'},
         h('button', {type: 'button', class: 'secondary', 'data-testid': 'audit-refresh', disabled: this.loading, onClick: () => this.load()}, 'Refresh'),

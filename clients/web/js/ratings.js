@@ -2,7 +2,7 @@
 // (#/ratings/LADDER/PAGE) and a player's profile (#/player/ID) with their rating over time.
 // Everything comes from rating.leaderboard and rating.profile; nothing is worked out here.
 
-import {h, replaceKeepingFocus, s} from './dom.js';
+import {h, replaceKeepingFocus, s, scrollRegion} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
 import {LADDERS, ladderName, ordinal} from './texts.js';
 import {dateText} from './time.js';
@@ -81,7 +81,7 @@ export class LeaderboardScreen {
     this.picker = h('nav', {class: 'panel ladder-picker', 'aria-labelledby': 'ladders-title', 'data-testid': 'ladder-picker'});
     // tabindex -1: focus stays in the section when a redraw removes the control that had it.
     this.main = h('section', {class: 'panel leaderboard', 'aria-labelledby': 'leaderboard-title', tabindex: -1});
-    this.root = h('div', {class: 'ratings-page', 'data-testid': 'leaderboard'}, this.picker, this.main);
+    this.root = h('div', {class: 'ratings-page', 'data-testid': 'leaderboard'}, h('h1', {class: 'sr-only'}, 'Ratings'), this.picker, this.main);
     this.loadCounts();
   }
 
@@ -133,7 +133,7 @@ export class LeaderboardScreen {
   }
 
   render() {
-    document.title = this.ladder ? `Ratings: ${ladderName(this.ladder)} — El Grande` : 'Ratings — El Grande';
+    this.app.pageTitle(this.ladder ? `Ratings: ${ladderName(this.ladder)}` : 'Ratings');
     this.root.dataset.ladder = this.ladder || '';
     this.renderPicker();
     this.renderBoard();
@@ -208,7 +208,7 @@ export class LeaderboardScreen {
         h('td', {class: 'num'}, ratingBadge(e)),
         h('td', {class: 'num'}, String(e.games)));
     });
-    return h('div', {class: 'scroll-x'}, h('table', {class: 'standings-table leaderboard-table'},
+    return scrollRegion('Table of the leaderboard', h('table', {class: 'standings-table leaderboard-table'},
       h('caption', {class: 'sr-only'}, `Leaderboard of ${ladderName(board.ladder)}, best first`),
       h('thead', {}, h('tr', {},
         h('th', {scope: 'col', class: 'num'}, 'Rank'), h('th', {scope: 'col'}, 'Player'),
@@ -260,14 +260,14 @@ export class ProfileScreen {
       const body = this.error
         ? (this.error.code === 'not_found' ? h('p', {'data-testid': 'no-such-player'}, 'There is no such player.') : refusalLine(this.error, 'Could not read the profile'))
         : loadingLine();
-      replaceKeepingFocus(this.root, h('section', {class: 'panel'}, h('h2', {}, 'Player'), body));
+      replaceKeepingFocus(this.root, h('section', {class: 'panel'}, h('h1', {}, 'Player'), body));
       return;
     }
     const mine = this.app.me && this.app.me.id === p.player.id;
-    document.title = `${p.player.name}: ratings — El Grande`;
+    this.app.pageTitle(`${p.player.name}: ratings`);
     replaceKeepingFocus(this.root,
       h('section', {class: 'panel profile-head', 'aria-labelledby': 'profile-name'},
-        h('h2', {id: 'profile-name', 'data-testid': 'profile-name'}, p.player.name, mine ? ' (you)' : ''),
+        h('h1', {id: 'profile-name', 'data-testid': 'profile-name'}, p.player.name, mine ? ' (you)' : ''),
         p.ratings.length ? h('ul', {class: 'profile-ratings', 'data-testid': 'profile-ratings'}, p.ratings.map((r) => h('li', {
           'data-testid': `profile-rating-${r.ladder}`, 'data-rank': String(r.rank), 'data-players': String(r.players),
         },
@@ -294,7 +294,7 @@ export class ProfileScreen {
     });
     this.chart.observe(holder);
     return h('section', {class: 'panel', 'aria-labelledby': 'chart-title'},
-      h('h3', {id: 'chart-title', class: 'section-title'}, 'Rating over time'),
+      h('h2', {id: 'chart-title', class: 'section-title'}, 'Rating over time'),
       h('figure', {class: 'rating-figure', 'data-testid': 'rating-chart'},
         holder,
         h('figcaption', {}, h('ul', {class: 'chart-legend'}, series.map((line, i) => h('li', {},
@@ -304,14 +304,14 @@ export class ProfileScreen {
       h('details', {class: 'chart-data'},
         h('summary', {}, 'The chart’s figures'),
         series.map((line) => h('div', {},
-          h('h4', {}, ladderName(line.ladder)),
+          h('h3', {}, ladderName(line.ladder)),
           h('ol', {}, line.games.map((g) => h('li', {}, `${dateText(g.rated_at)}: ${changeText(g.before, g.after)}`)))))));
   }
 
   gamesSection(p) {
     const games = p.games.slice(0, this.shownGames);
     return h('section', {class: 'panel', 'aria-labelledby': 'games-title'},
-      h('div', {class: 'panel-head'}, h('h3', {id: 'games-title', class: 'section-title'}, 'Rated games'), h('span', {class: 'muted'}, 'newest first')),
+      h('div', {class: 'panel-head'}, h('h2', {id: 'games-title', class: 'section-title'}, 'Rated games'), h('span', {class: 'muted'}, 'newest first')),
       h('ol', {class: 'rated-games', 'data-testid': 'rated-games'}, games.map((g) => {
         const delta = g.after - g.before;
         return h('li', {'data-testid': `rated-game-${g.table}`},

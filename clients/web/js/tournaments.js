@@ -3,7 +3,7 @@
 // tables, the live standings, the elimination tree and the director's tools. The server
 // judges every request; the page only says what the event's state allows.
 
-import {h, replaceKeepingFocus} from './dom.js';
+import {h, replaceKeepingFocus, scrollRegion} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
 import {TURN_CHOICES, dateText, durationText} from './time.js';
 import {ordinal} from './texts.js';
@@ -75,6 +75,7 @@ export class TournamentListScreen {
     this.listBox = h('div', {class: 'tournament-list-box', tabindex: -1});
     const canCreate = Boolean(app.account);
     this.root = h('div', {class: 'lobby tournaments-page', 'data-testid': 'tournaments'},
+      h('h1', {class: 'sr-only'}, 'Tournaments'),
       h('section', {class: 'panel create', 'aria-labelledby': 'create-tournament-title'},
         h('h2', {id: 'create-tournament-title'}, 'Create a tournament'),
         canCreate ? new CreateForm(app).root
@@ -421,7 +422,7 @@ export class TournamentScreen {
       this.shown = text;
       this.detail = tournament;
       this.error = null;
-      document.title = `${tournament.name} — El Grande`;
+      this.app.pageTitle(tournament.name);
     } catch (err) {
       if (serial !== this.serial || err.code === 'disconnected') return;
       this.error = err;
@@ -492,7 +493,7 @@ export class TournamentScreen {
     if (s.round_time_seconds) game.push(`rounds of at most ${durationText(s.round_time_seconds)}`);
     const checkIn = s.check_in_minutes && d.starts_at ? `check-in from ${dateText(d.starts_at - s.check_in_minutes * 60_000)}` : null;
     return h('section', {class: 'panel tournament-head', 'aria-labelledby': 'tournament-title'},
-      h('div', {class: 'panel-head'}, h('h2', {id: 'tournament-title', 'data-testid': 'tournament-name'}, d.name), badge(d.status)),
+      h('div', {class: 'panel-head'}, h('h1', {id: 'tournament-title', 'data-testid': 'tournament-name'}, d.name), badge(d.status)),
       h('p', {}, `${stagesText(s.stages)}. `, `${game.join(', ')}.`),
       h('p', {class: 'muted'}, `Directed by ${d.director.name} · ${playersText(d)} · ${startText(d)}`, checkIn ? ` · ${checkIn}` : '',
         d.finished_at ? ` · ended ${dateText(d.finished_at)}` : ''),
@@ -651,7 +652,7 @@ export class TournamentScreen {
     return h('section', {class: 'panel', 'aria-labelledby': 'standings-title', 'data-testid': 'standings'},
       h('div', {class: 'panel-head'}, h('h2', {id: 'standings-title'}, 'Standings'),
         h('span', {class: 'muted'}, d.status === 'finished' ? 'final' : 'live: updated as results come in')),
-      h('div', {class: 'scroll-x'}, h('table', {class: 'standings-table'},
+      scrollRegion('Table of the standings', h('table', {class: 'standings-table'},
         h('caption', {class: 'sr-only'}, `Standings of ${d.name}, ranked by ${d.settings.tie_breaks.map((k) => TIE_BREAK_WORDS[k]).join(', then ')}`),
         h('thead', {}, h('tr', {},
           h('th', {scope: 'col'}, 'Rank'), h('th', {scope: 'col'}, 'Player'), h('th', {scope: 'col', class: 'num'}, 'Points'),
@@ -706,7 +707,7 @@ export class TournamentScreen {
       h('h2', {id: 'rounds-title'}, 'Rounds'),
       [...d.rounds].reverse().map((round) => {
         const done = round.boards.filter((b) => b.result).length;
-        const details = h('details', {class: 'round', 'data-testid': `round-${round.round}`, open: this.roundsOpen.get(round.round) ?? round.round === last},
+        const details = h('details', {class: 'event-round', 'data-testid': `round-${round.round}`, open: this.roundsOpen.get(round.round) ?? round.round === last},
           h('summary', {}, h('strong', {}, `Round ${round.round}`),
             h('span', {class: 'muted'}, ` · stage ${round.stage + 1} (${FORMAT_WORDS[d.settings.stages[round.stage].format]}) · `,
               round.finished_at ? 'finished' : `${done} of ${round.boards.length} tables finished`,
@@ -740,7 +741,7 @@ export class TournamentScreen {
       ? h('p', {class: 'note override-note', 'data-testid': `board-override-${round.round}-${board.board}`},
         `Result set by ${r.override.director.name} (${dateText(r.override.time)}): ${r.override.reason}`)
       : null;
-    return h('li', {class: 'board', 'data-testid': `board-${round.round}-${board.board}`, 'data-finished': String(Boolean(r))},
+    return h('li', {class: 'event-board', 'data-testid': `board-${round.round}-${board.board}`, 'data-finished': String(Boolean(r))},
       h('div', {class: 'table-title'}, h('strong', {}, `Board ${board.board}`), board.table ? h('span', {class: 'muted'}, `table ${board.table}`) : null, link),
       seats, override,
       director && this.detail.status !== 'cancelled' ? this.overrideForm(round, board) : null);

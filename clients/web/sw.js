@@ -1,0 +1,69 @@
+// The service worker that makes the client installable: it keeps the static shell (the page,
+// its style, modules, icons and manifest) in a cache, so that an installed client opens at
+// once and says "Connecting…" even offline. Network first: a deployed update is fetched and
+// used on the next load, the cache only answering when the server cannot be reached. The game
+// itself always comes live from the server: /ws, /api and everything not in the shell pass
+// through untouched. It also opens the table of a notification that is clicked.
+
+// Bump the version when the list below changes; contents refresh by themselves.
+const CACHE = 'elgrande-shell-v1';
+const SHELL = [
+  'index.html', 'manifest.json', 'css/main.css',
+  'img/favicon.svg', 'img/favicon-turn.svg', 'img/icon-maskable.svg',
+  'js/theme.js', 'js/main.js', 'js/account.js', 'js/alerts.js', 'js/blocks.js', 'js/board.js', 'js/connection.js',
+  'js/decisions.js', 'js/dom.js', 'js/game.js', 'js/identity.js', 'js/lobby.js', 'js/log.js', 'js/moderation.js',
+  'js/playnow.js', 'js/ratings.js', 'js/settings.js', 'js/texts.js', 'js/time.js', 'js/tournaments.js',
+];
+const scope = new URL(self.registration.scope);
+const shell = new Set([scope.pathname, ...SHELL.map((path) => new URL(path, scope).pathname)]);
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
+});
+
+// Older shells go; this worker serves the open pages at once.
+self.addEventListener('activate', (event) => {
+  event.waitUntil(caches.keys()
+    .then((keys) => Promise.all(keys.filter((key) => key.startsWith('elgrande-shell-') && key !== CACHE).map((key) => caches.delete(key))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (url.origin !== scope.origin || url.pathname.startsWith('/ws') || url.pathname.startsWith('/api/')) return;
+  if (!shell.has(url.pathname)) return;
+  event.respondWith(networkFirst(request, url));
+});
+
+async function networkFirst(request, url) {
+  const cache = await caches.open(CACHE);
+  // The address of the folder is the page itself.
+  const key = url.pathname === scope.pathname ? 'index.html' : url.pathname;
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(key, response.clone()).catch(() => {});
+    return response;
+  } catch (err) {
+    const cached = await cache.match(key);
+    if (cached) return cached;
+    throw err;
+  }
+}
+
+// A turn notification (alerts.js): to the table, in a page already open if there is one.
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data && event.notification.data.url) || '', scope).href;
+  event.waitUntil((async () => {
+    const pages = await self.clients.matchAll({type: 'window', includeUncontrolled: true});
+    const page = pages.find((p) => p.focused) || pages[0];
+    if (page) {
+      await page.focus();
+      page.postMessage({type: 'open', url});
+    } else {
+      await self.clients.openWindow(url);
+    }
+  })());
+});
