@@ -16,7 +16,7 @@
 
 import assert from 'node:assert/strict';
 import {
-  checkProblems, choose, launchBrowser, nextDecision, personInLobby, runTest, say, settled, shot, startServer, watch,
+  audit, checkProblems, choose, launchBrowser, nextDecision, personInLobby, runTest, say, settled, shot, startServer, watch,
 } from './support.mjs';
 
 const OVERALL_TIMEOUT_MS = 120_000;
@@ -90,6 +90,7 @@ async function signUp(page) {
   await page.click('[data-testid=sign-up-submit]');
   assert.match(await error.textContent(), /differ/);
   await shot(page, 'account-0-guest');
+  await audit(page, 'account page of a guest', {phone: true});
   await page.fill('[data-testid=sign-up-repeat]', PASSWORD);
   await page.click('[data-testid=sign-up-submit]');
   await page.waitForSelector('[data-testid=account-page][data-kind=account]', {timeout: 10_000});
@@ -107,6 +108,7 @@ async function signUp(page) {
   assert.match(account.token, /^[0-9a-f]{64}$/);
   assert.notEqual(account.token, guest.token, 'the session token replaced the guest token');
   await shot(page, 'account-1-signed-up');
+  await audit(page, 'account page', {phone: true});
   say(`Ana signed up as ${USERNAME} on "${device}"`);
   return account;
 }
@@ -128,6 +130,7 @@ async function signInElsewhere(browser, url, account) {
   assert.equal(await error.textContent(), 'Unknown username or wrong password.');
   assert.equal(await error.getAttribute('role'), 'alert');
   await shot(page, 'account-2-wrong-password');
+  await audit(page, 'welcome, signing in');
   await page.fill('[data-testid=sign-in-password]', PASSWORD);
   await submitWithEnter(page, 'sign-in', 'sign-in-password');
   await page.waitForSelector('[data-testid=lobby]', {timeout: 10_000});
@@ -189,6 +192,7 @@ async function signOutEverywhereElse(pageA, pageB, hellosOfA, account) {
   assert.deepEqual(late, [], 'A sent no hello after its session ended');
   assert.ok(hellosOfA.some((hello) => hello.payload.token === account.token), 'A had resumed its session by hello before');
   await shot(pageA, 'account-6-signed-out-elsewhere');
+  await audit(pageA, 'welcome, signed out elsewhere');
   say('B signed out everywhere else: A shows the welcome screen (close code 4001) and stays quiet');
 }
 
@@ -280,7 +284,8 @@ async function main() {
   const url = await startServer(['--password-memory-kib', '64', '--password-passes', '1']);
   say(`server at ${url}`);
   const browser = await launchBrowser();
-  const {page: pageA} = await personInLobby(browser, url, 'Ana', 'browser A');
+  // Browser A in dark colours: every screen is checked in one theme or the other.
+  const {page: pageA} = await personInLobby(browser, url, 'Ana', 'browser A', {colorScheme: 'dark'});
   const hellosOfA = recordHellos(pageA);
   const {tableId, decision} = await guestWithAGame(pageA);
   const account = await signUp(pageA);

@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  checkProblems, cleanups, launchBrowser, nextDecision, personInLobby, runTest, say, shot, startServer, watch,
+  audit, checkProblems, cleanups, launchBrowser, nextDecision, personInLobby, runTest, say, shot, startServer, watch,
 } from './support.mjs';
 
 const OVERALL_TIMEOUT_MS = 60_000;
@@ -115,6 +115,7 @@ async function blockAndUnblock(player, admin, adminId, tableId) {
   assert.match(means, /their chat is hidden from you, and they cannot join tables you host/, means);
   assert.equal(await focused(player), 'block-confirm');
   await shot(player, 'moderation-0-block');
+  await audit(player, 'block dialog');
   await player.keyboard.press('Enter');
   const toast = player.locator('.toast', {hasText: 'You blocked'});
   await toast.waitFor({timeout: 10_000});
@@ -177,6 +178,7 @@ async function mute(page, ana) {
   assert.match(await page.textContent('[data-testid=mod-error]'), /Give a reason/);
   await page.fill('[data-testid=mod-reason]', REASON);
   await shot(page, 'moderation-1-dialog');
+  await audit(page, 'moderation dialog', {phone: true});
   await page.click('[data-testid=mod-submit]');
   await page.waitForSelector('[data-testid=mod-dialog]', {state: 'detached', timeout: 10_000});
   await page.waitForSelector('.toast >> text=Ana is muted for 10 minutes.');
@@ -195,6 +197,7 @@ async function mutedPlayer(page) {
   const refusal = await error.textContent();
   assert.match(refusal, /muted until .*shouting at the table/, refusal);
   await shot(page, 'moderation-2-muted');
+  await audit(page, 'muted at the table');
   say(`Ana is told "${text}" and her next line is refused: "${refusal}"`);
 }
 
@@ -238,6 +241,7 @@ async function ban(admin, player, ana, hellos) {
   await player.waitForTimeout(1500);
   assert.deepEqual(hellos.filter((at) => at >= before), [], 'no hello after the ban');
   await shot(player, 'moderation-4-banned');
+  await audit(player, 'welcome, banned');
   say(`the admin banned Ana for an hour: "${text}"`);
 }
 
@@ -250,6 +254,7 @@ async function auditLog(page) {
   assert.match(texts[0], /root.*ban.*Ana María.*insults/, texts[0]);
   assert.match(texts[1], /root.*mute.*Ana.*shouting at the table/, texts[1]);
   assert.match(texts[2], /root.*delete_chat.*Ana.*Qué aburrido.*rude to the bots/, texts[2]);
+  await audit(page, 'account page with the audit log', {phone: true});
   say('the account page lists the ban, the mute and the removed line in the audit log');
 }
 

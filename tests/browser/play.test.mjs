@@ -16,7 +16,7 @@
 
 import assert from 'node:assert/strict';
 import {
-  checkProblems, choose, clickRandom, inPanel, launchBrowser, nextDecision, personInLobby, round, runTest, say, seed,
+  audit, checkProblems, choose, clickRandom, inPanel, launchBrowser, nextDecision, personInLobby, round, runTest, say, seed,
   settled, shot, startServer, watch,
 } from './support.mjs';
 
@@ -24,6 +24,18 @@ const OVERALL_TIMEOUT_MS = 290_000;
 
 // Screenshots of the first time each control is used, as artifacts to look at.
 const shown = new Set();
+const audited = new Set();
+
+// The controls a decision shows: special actions share a handful of them (decisions.js).
+function controlFamily(what) {
+  const special = /^(?:skip |special action )(\w+)/.exec(what);
+  if (!special) return what;
+  const kind = special[1];
+  if (kind.startsWith('move_') || kind === 'place_two_or_move_all_own') return 'special action: moves';
+  if (['score_chosen_region', 'royal_advisor', 'king', 'eviction', 'grande'].includes(kind)) return 'special action: an area';
+  if (['scoreboard', 'remove_one_each', 'power_cards', 'court', 'place_two_anywhere'].includes(kind)) return `special action: ${kind}`;
+  return 'special action: carried out';
+}
 
 async function play(page, decision) {
   const {what, submit} = await choose(page, decision);
@@ -31,6 +43,12 @@ async function play(page, decision) {
   if (!shown.has(name)) {
     shown.add(name);
     await shot(page, `control-${name}`);
+  }
+  // Each kind of control once (access.test.mjs checks them on a phone).
+  const family = controlFamily(what);
+  if (!audited.has(family)) {
+    audited.add(family);
+    await audit(page, `decision: ${family}`, {phone: 'fit'});
   }
   if (!midGameShot && what === 'placement' && (await round(page)) >= 2) {
     midGameShot = true;
@@ -130,6 +148,7 @@ async function spectatorSeesBoardButNoHand(browser, url, tableId, chatBefore) {
     // Said before they came: the server's chat history brings it.
     await page.waitForSelector(`[data-testid=log] li.chat:has-text("${chatBefore}")`, {timeout: 5000});
     await shot(page, '3-spectator');
+    await audit(page, 'spectator', {phone: true});
     say('a spectator sees the board, no hand, and the chat said before they came');
   } finally {
     await context.close();
@@ -151,6 +170,7 @@ async function myGamesShowsMyTurn(page, tableId, decision) {
   assert.match(await page.textContent('[data-testid=my-turn-count]'), /1 waiting for you/);
   await page.locator('[data-testid=history]').waitFor();
   await shot(page, '1b-my-games');
+  await audit(page, 'my games', {phone: true});
   await page.click(`[data-testid=my-game-open-${tableId}]`);
   const again = await nextDecision(page);
   assert.equal(again.kind, decision.kind, 'the same decision waits after a visit to the lobby');
@@ -190,6 +210,7 @@ async function finishedGamesListIt(page, tableId, finalScores) {
   await page.waitForSelector(`[data-testid=history-whose-everyone][aria-checked=true]`);
   await row.waitFor({timeout: 10_000});
   await shot(page, '6-finished-games');
+  await audit(page, 'finished games', {phone: true});
   await page.click('[data-testid=history-whose-mine]');
   const mine = await page.locator(`[data-testid=my-game-state-${tableId}]`).textContent({timeout: 2000}).catch(() => null);
   say(`"Finished games" lists table ${tableId}; its record (${record.commands} commands, ${record.disposition}) downloads; in "My games": ${mine || 'not listed'}`);
@@ -230,6 +251,7 @@ async function timeoutReplacesTheSeat(browser, url) {
     await banner.waitFor({timeout: 5000});
     assert.equal(await banner.getAttribute('data-reason'), 'replaced', 'the banner after a reload of the finished game');
     await shot(page, '8-replaced-final');
+    await audit(page, 'replaced, final', {phone: true});
     await page.click('[data-testid=back-to-lobby]');
     await page.waitForSelector(`[data-testid=history-${tableId}] .seat-note.replaced`, {timeout: 10_000});
     say(`table ${tableId}: a 1-second timeout gave the seat to a bot; the page watched the game to its end`);
@@ -243,7 +265,7 @@ async function main() {
   say(`server at ${url} (seed ${seed})`);
   const browser = await launchBrowser();
   // The lobby: a name, then a table for three with two bots.
-  const {context, page} = await personInLobby(browser, url, 'Ana', 'player');
+  const {context, page} = await personInLobby(browser, url, 'Ana', 'player', {screens: true});
   assert.equal(await page.textContent('[data-testid=my-name]'), 'Ana');
   await page.fill('[data-testid=opt-name]', 'Browser test');
   await page.click('[data-testid=opt-players-3]');
@@ -262,6 +284,7 @@ async function main() {
   const tableId = Number(await page.getAttribute('[data-testid=waiting-room]', 'data-table'));
   assert.match(page.url(), new RegExp(`#/table/${tableId}$`));
   assert.match(await page.textContent('[data-testid=time-rule]'), /1 day per decision; when time runs out, a bot answers that decision/);
+  await audit(page, 'waiting room', {phone: true});
   await page.click('[data-testid=add-bot-1]');
   await page.click('[data-testid=add-bot-2]');
   await page.locator('[data-testid=start-game]:enabled').click();
@@ -340,6 +363,7 @@ async function main() {
   const winnerLine = await page.textContent('.winner-line');
   assert.match(winnerLine, /wins|share the win/);
   await shot(page, '5-final');
+  await audit(page, 'final', {phone: true});
   await page.reload();
   await page.waitForSelector('[data-testid=final-scores]');
   assert.equal(await page.locator('[data-testid^="final-score-"]').count(), 3, 'the final scores after a reload');

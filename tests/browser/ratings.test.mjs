@@ -22,7 +22,7 @@ import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
 import fs from 'node:fs';
 import {
-  checkProblems, choose, launchBrowser, nextDecision, personInLobby, runTest, say, seed, settled, shot, startServer,
+  audit, checkProblems, choose, launchBrowser, nextDecision, personInLobby, runTest, say, seed, settled, shot, startServer,
 } from './support.mjs';
 
 const OVERALL_TIMEOUT_MS = 240_000;
@@ -92,6 +92,7 @@ async function leaderboardAndProfile(page, url) {
     assert.equal(rating, `rating ${entry.rating} provisional`, `the rating of ${entry.player.name}`);
   }
   await shot(page, 'ratings-0-leaderboard');
+  await audit(page, 'leaderboard', {phone: true});
 
   const top = api.entries[0];
   await page.click(`[data-testid=leader-link-${top.player.id}]`);
@@ -107,6 +108,7 @@ async function leaderboardAndProfile(page, url) {
   assert.equal(await games.count(), 1);
   assert.match(await games.first().textContent(), new RegExp(`3 players, short game.*1000 → ${top.rating} \\(\\+${top.rating - 1000}\\)`));
   await shot(page, 'ratings-1-profile');
+  await audit(page, 'profile', {phone: true});
   say(`leaderboard and profile of ${top.player.name} (${top.rating}) shown`);
 }
 
@@ -193,6 +195,7 @@ async function main() {
   assert.equal(await ana.page.textContent('[data-testid=play-count]'), 'Nobody else is waiting here yet.');
   assert.match(await ana.page.textContent('[data-testid=play-waited]'), /^\d+ s$/);
   await shot(ana.page, 'ratings-2-waiting');
+  await audit(ana.page, 'play now, waiting', {phone: true});
   await ana.page.click('[data-testid=play-leave]');
   await ana.page.waitForSelector('[data-testid=play-now][data-state=idle] [data-testid=play-join]');
   assert.equal(await ana.page.textContent('[data-testid=play-status]'), 'You stopped waiting.');
@@ -225,6 +228,7 @@ async function main() {
     }
   }
   await shot(ana.page, 'ratings-3-matched');
+  await audit(ana.page, 'a rated game');
   say(`Ana and Bea were seated at table ${tableId}`);
 
   await beaResigns(bea.page, tableId);
@@ -236,6 +240,7 @@ async function main() {
   assert.deepEqual(seen.Bea, seen.Ana, 'both screens show the same changes');
   assert.ok(seen.Ana[anaSeat].after > seen.Ana[beaSeat].after, 'Ana, who played on, gains more than Bea, who resigned');
   await shot(ana.page, 'ratings-5-final');
+  await audit(ana.page, 'a rated game, final', {phone: true});
 
   // Ana's name on the final screen leads to her profile, which has the game.
   await ana.page.click(`[data-testid=final-score-${anaSeat}] a.player-link`);

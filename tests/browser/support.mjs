@@ -1,15 +1,17 @@
-// What the browser tests share (play, accounts, moderation, tournaments and ratings
+// What the browser tests share (play, accounts, moderation, tournaments, ratings and access
 // .test.mjs): the real server binary on a free port with a temporary data directory (or the
 // test's own), Debian's headless Chromium driven by playwright-core, pages that fail the test
 // on any error, screenshots, a seeded random choice among the enabled controls of a decision,
-// and a runner that always stops the server.
+// the audit of a screen (its width and axe-core), and a runner that always stops the server.
 //
 // Environment: ELGRANDE_SERVER (the elgrande-server binary, required), ELGRANDE_SOURCE_DIR
 // (the checkout, default ../..), ELGRANDE_ARTIFACTS (default tests/artifacts/browser),
-// CHROMIUM (default /usr/bin/chromium), ELGRANDE_SEED.
+// CHROMIUM (default /usr/bin/chromium), ELGRANDE_SEED, ELGRANDE_AUDIT_REPORT (set: audits
+// list every finding with its elements and fail on none, to see them all at once).
 
 import {spawn} from 'node:child_process';
 import fs from 'node:fs';
+import {createRequire} from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
@@ -159,11 +161,22 @@ export async function settled(page, oldKey, what) {
   if (result.error) throw new Error(`the server refused ${what} offered as legal: ${result.error}`);
 }
 
+// Pages of a phone (hasTouch): the random choices there are taps, not clicks.
+const tapping = new WeakSet();
+export function tapOn(page) {
+  tapping.add(page);
+}
+
+// Clicks, or taps on a phone's page.
+export function press(locator) {
+  return tapping.has(locator.page()) ? locator.tap() : locator.click();
+}
+
 export async function clickRandom(page, selector) {
   const options = page.locator(`${selector}:enabled`);
   const n = await options.count();
   if (!n) return false;
-  await options.nth(below(n)).click();
+  await press(options.nth(below(n)));
   return true;
 }
 
@@ -174,7 +187,7 @@ async function clickMapAreas(page, times) {
     const areas = page.locator('[data-testid^="map-area-"][data-clickable="true"]');
     const n = await areas.count();
     if (!n) return;
-    await areas.nth(below(n)).click();
+    await press(areas.nth(below(n)));
   }
 }
 
@@ -184,7 +197,7 @@ async function fiddleSteppers(page, times) {
     const steps = page.locator(inPanel('button.step:enabled'));
     const n = await steps.count();
     if (!n) return;
-    await steps.nth(below(n)).click();
+    await press(steps.nth(below(n)));
   }
 }
 
@@ -220,7 +233,7 @@ async function specialAction(page) {
       else if (!(await selectRandom(page, inPanel('[data-testid=move-to]')))) break;
       if (chance(0.4)) await fiddleSteppers(page, 1);
       const add = page.locator(inPanel('[data-testid=add-move]'));
-      if (await add.isEnabled()) await add.click();
+      if (await add.isEnabled()) await press(add);
     }
   } else {
     for (const group of ['choice-board-', 'choice-target-', 'choice-takeback-']) {
@@ -251,7 +264,7 @@ export async function choose(page, decision) {
       const kinds = await offered.evaluateAll((cards) => cards.map((c) => c.dataset.kind));
       assert.ok(kinds.length, 'no offered action card is enabled');
       const fresh = kinds.map((k, i) => (triedSpecials.has(k) ? -1 : i)).filter((i) => i >= 0);
-      await offered.nth(fresh.length && chance(0.8) ? fresh[below(fresh.length)] : below(kinds.length)).click();
+      await press(offered.nth(fresh.length && chance(0.8) ? fresh[below(fresh.length)] : below(kinds.length)));
       return {what: 'action card', submit: page.locator(inPanel('[data-testid=submit-card]'))};
     }
     case 'use_action_card': {
@@ -260,11 +273,11 @@ export async function choose(page, decision) {
       const special = await page.getAttribute('[data-testid=decision]', 'data-special');
       const place = canPlace && (!canAct || chance(triedSpecials.has(special) ? 0.5 : 0.2));
       if (place) {
-        await page.locator(inPanel('[data-testid=part-place]')).click();
+        await press(page.locator(inPanel('[data-testid=part-place]')));
         await clickMapAreas(page, 1 + below(4));
         return {what: 'placement', submit: page.locator(inPanel('[data-testid=submit-place]'))};
       }
-      await page.locator(inPanel('[data-testid=part-special]')).click();
+      await press(page.locator(inPanel('[data-testid=part-special]')));
       const done = await specialAction(page);
       return {what: `special action ${done.what}`, submit: done.submit};
     }
@@ -305,15 +318,141 @@ export async function launchBrowser() {
 }
 
 // A new window with its own storage, whose person gives `name` and reaches the lobby.
-export async function personInLobby(browser, url, name, label) {
-  const context = await browser.newContext({viewport: {width: 1366, height: 768}});
+// `screens`: audit the welcome screen and the lobby (see audit).
+export async function personInLobby(browser, url, name, label, {screens = false, ...options} = {}) {
+  const context = await browser.newContext({viewport: {width: 1366, height: 768}, ...options});
   const page = await context.newPage();
   watch(page, label);
   await page.goto(url);
+  if (screens) {
+    await page.waitForSelector('[data-testid=name-input]');
+    await audit(page, 'welcome', {phone: true});
+  }
   await page.fill('[data-testid=name-input]', name);
   await page.click('[data-testid=name-submit]');
   await page.waitForSelector('[data-testid=lobby]');
+  if (screens) {
+    await page.locator('[data-testid=history-empty]').waitFor();
+    await audit(page, 'lobby', {phone: true});
+  }
   return {context, page};
+}
+
+// --- every screen: nothing wider than the viewport, no serious accessibility finding ------
+
+// axe-core's source, evaluated in the page over the DevTools protocol: the page's own
+// Content-Security-Policy allows no inline script, and this way none is added.
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+// Findings of these impacts fail the test; moderate and minor ones are listed only.
+const FAILING_IMPACTS = new Set(['serious', 'critical']);
+export const audits = [];  // {screen, width, violations: [{id, impact, nodes}]}
+
+// Elements sticking out of the viewport, left or right, or clipped by an ancestor that hides
+// overflow: on a phone that is cut off. Inside a region that scrolls by itself (overflow
+// auto or scroll, the standings tables) only that region has to fit.
+function overflowing() {
+  const width = document.documentElement.clientWidth;
+  const found = [];
+  if (document.documentElement.scrollWidth > width) found.push(`the page is ${document.documentElement.scrollWidth} px wide`);
+  const name = (el) => `${el.tagName.toLowerCase()}${el.dataset && el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : ''}${typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}`;
+  for (const el of document.body.querySelectorAll('*')) {
+    const box = el.getBoundingClientRect();
+    if (box.width < 2 || box.height < 2) continue;  // nothing to see (sr-only text is 1 px)
+    let limit = {left: 0, right: width};
+    let clipped = false;
+    for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (style.display === 'contents') continue;  // no box of its own, so nothing to clip
+      const overflow = style.overflowX;
+      if (overflow === 'auto' || overflow === 'scroll') {
+        limit = null;  // the region scrolls: checked as an element of its own
+        break;
+      }
+      if (overflow === 'hidden' || overflow === 'clip') {
+        const b = up.getBoundingClientRect();
+        if (box.left < b.left - 1 || box.right > b.right + 1) clipped = up;
+        break;
+      }
+    }
+    if (clipped) found.push(`${name(el)} is cut off by ${name(clipped)}`);
+    else if (limit && (box.left < limit.left - 1 || box.right > limit.right + 1)) {
+      found.push(`${name(el)} spans ${Math.round(box.left)}..${Math.round(box.right)} of ${width} px`);
+    }
+    if (found.length >= 12) break;
+  }
+  return found;
+}
+
+// Checks the screen as it shows now: no element wider than the viewport, and axe-core's
+// rules (WCAG 2.x A and AA, best practices, whether a control's name says what it shows, and
+// on a touch screen the size of targets) without a serious or critical finding. `screen`
+// names it in the messages.
+// `phone`: the same screen again at a phone's 390 px, fully (true) or whether it fits only
+// ('fit', cheaper: for controls whose look a phone changes little). A screen seen on a phone
+// (a page at 390 px, or `phone`) must also fit the narrowest phone, 360 px: the layout
+// changes at 600 px and above only, so 360 and 390 stand for every phone up to 430.
+export async function audit(page, screen, {phone = false} = {}) {
+  const viewport = page.viewportSize();
+  await auditAt(page, screen);
+  const onPhone = viewport.width === PHONE.width;
+  if (!phone && !onPhone) return;
+  try {
+    if (!onPhone) {
+      await resize(page, PHONE);
+      if (phone === 'fit') await fits(page, screen);
+      else await auditAt(page, screen);
+    }
+    await resize(page, {width: NARROW_PHONE_WIDTH, height: PHONE.height});
+    await fits(page, screen);
+  } finally {
+    await resize(page, viewport);
+  }
+}
+
+export const PHONE = {width: 390, height: 844};
+const NARROW_PHONE_WIDTH = 360;
+
+// The window at another size, once the page has laid itself out for it: what a resize sets
+// off (a ResizeObserver redrawing the rating chart at its new width) runs before the next
+// frame's paint, so two frames later it is drawn.
+async function resize(page, size) {
+  await page.setViewportSize(size);
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+}
+
+// Whether nothing sticks out of the viewport, its width only.
+async function fits(page, screen) {
+  const width = page.viewportSize().width;
+  const wide = await page.evaluate(overflowing);
+  say(`audit ${screen} at ${width} px: ${wide.length ? `too wide: ${wide.slice(0, 3).join('; ')}` : 'fits'}`);
+  if (!process.env.ELGRANDE_AUDIT_REPORT) assert.deepEqual(wide, [], `${screen} at ${width} px: nothing may stick out of the viewport`);
+}
+
+async function auditAt(page, screen) {
+  const width = page.viewportSize().width;
+  const t0 = Date.now();
+  const wide = await page.evaluate(overflowing);
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const result = await window.axe.run(document, {
+      resultTypes: ['violations'],
+      // Where the pointer is a finger, also whether every target is big enough to hit (WCAG
+      // 2.2's 24 px; the client gives fingers 44, main.css).
+      rules: {'label-content-name-mismatch': {enabled: true}, 'target-size': {enabled: matchMedia('(pointer: coarse)').matches}},
+    });
+    return result.violations.map((v) => ({id: v.id, impact: v.impact, nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map((n) => n.target.join(' ')), help: v.help}));
+  });
+  audits.push({screen, width, wide, violations});
+  const failing = violations.filter((v) => FAILING_IMPACTS.has(v.impact));
+  const summary = violations.map((v) => `${v.id} (${v.impact}) ×${v.nodes}`).join(', ') || 'none';
+  say(`audit ${screen} at ${width} px (${Date.now() - t0} ms): ${wide.length ? `too wide: ${wide.slice(0, 3).join('; ')}` : 'fits'}; axe: ${summary}`);
+  if (process.env.ELGRANDE_AUDIT_REPORT) {
+    for (const v of violations) say(`  ${v.id} (${v.impact}): ${v.targets.join(' ; ')}`);
+    return;
+  }
+  assert.deepEqual(wide, [], `${screen} at ${width} px: nothing may stick out of the viewport`);
+  assert.deepEqual(failing.map((v) => `${v.id}: ${v.help} (${v.targets.join('; ')})`), [],
+    `${screen} at ${width} px: axe-core finds serious or critical problems`);
 }
 
 // --- the run ----------------------------------------------------------------------------

@@ -19,7 +19,7 @@
 // Optional: as for play.test.mjs (support.mjs).
 
 import assert from 'node:assert/strict';
-import {checkProblems, launchBrowser, personInLobby, runTest, say, shot, startServer, watch} from './support.mjs';
+import {audit, checkProblems, launchBrowser, personInLobby, runTest, say, shot, startServer, watch} from './support.mjs';
 
 const OVERALL_TIMEOUT_MS = 150_000;
 const PASSWORD = 'a tournament password';
@@ -66,6 +66,7 @@ async function createCup(page) {
   await page.fill('[data-testid=tournament-starts-at]', await localTime(page, 20));
   await page.fill('[data-testid=tournament-check-in]', '30');
   await shot(page, 'tournament-0-create');
+  await audit(page, 'tournaments and the create form', {phone: true});
   await page.click('[data-testid=create-tournament]');
   await page.waitForSelector('[data-testid=tournament][data-status=registering] [data-testid=director-panel]', {timeout: 10_000});
   const id = Number(await page.getAttribute('[data-testid=tournament]', 'data-tournament'));
@@ -159,13 +160,15 @@ async function main() {
   const browser = await launchBrowser();
   const dora = (await personInLobby(browser, url, 'Dora', 'Dora')).page;
   await signUp(dora, 'dora');
-  const ana = (await personInLobby(browser, url, 'Ana', 'Ana')).page;
+  // Ana's pages in dark colours: every screen is checked in one theme or the other.
+  const ana = (await personInLobby(browser, url, 'Ana', 'Ana', {colorScheme: 'dark'})).page;
   const anaId = await signUp(ana, 'ana');
 
   const id = await createCup(dora);
   await anaRegisters(ana, id);
   const helpers = await helpersRegister(browser, url, id);
   await shot(ana, 'tournament-1-registered');
+  await audit(ana, 'an event, registered', {phone: true});
 
   // Dora's page follows the registrations by itself; she removes the last helper.
   await dora.waitForFunction(() => document.querySelectorAll('[data-testid=entrants] li[data-status=registered]').length === 10, null, {timeout: LIVE_MS});
@@ -184,6 +187,7 @@ async function main() {
   assert.match(await dora.textContent('[data-testid=round-1] summary'), /0 of 3 tables finished · time is called at /);
   say('Dora started the event: three tables');
   await shot(dora, 'tournament-2-round-1');
+  await audit(dora, 'an event, its director', {phone: true});
 
   // Ana is told, and follows the link to her game.
   await ana.waitForSelector('[data-testid=round-notice]', {timeout: LIVE_MS});
@@ -246,6 +250,7 @@ async function main() {
   assert.equal(rows[0][1], String(anaId), 'Ana ranks first');
   assert.equal(Number(rows[0][3]), 12, 'two wins at tables of 3: 6 + 6 points');
   await shot(ana, 'tournament-4-finished');
+  await audit(ana, 'an event, finished', {phone: true});
 
   // A second event, cancelled from its page.
   await dora.click('[data-testid=nav-tournaments]');
