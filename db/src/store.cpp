@@ -316,7 +316,7 @@ std::optional<GameState> Store::snapshot_of(std::int64_t table, std::string& ref
   return decode_snapshot(Snapshot{row.integer(0), row.integer(1), row.blob(2), row.integer(3)}, refused);
 }
 
-GameState Store::replay_log(const TableRecord& table, GameState start, const LogHead& head, std::size_t& replayed) {
+ReplayResult Store::replay_log(const TableRecord& table, GameState start, const LogHead& head, std::size_t& replayed) {
   const std::int64_t from = start.version;
   Statement log = database_.prepare(
       "SELECT seq, seat, command, source, time, chain FROM commands WHERE table_id = ?1 AND seq >= ?2 ORDER BY seq");
@@ -340,7 +340,8 @@ GameState Store::replay_log(const TableRecord& table, GameState start, const Log
                                  " does not match the log's hash chain: the database was damaged");
       }
     }
-    commands.push_back(RecordedCommand{static_cast<Seat>(log.integer(1)), command_from(text, table.id, seq)});
+    commands.push_back(RecordedCommand{static_cast<Seat>(log.integer(1)), command_from(text, table.id, seq),
+                                       source_from(log.text(3)) != Source::player});
   }
   if (head.length && (expected - 1 != *head.length || chain != head.head)) {
     throw std::runtime_error("the log ends at command " + std::to_string(expected - 1) + " but the table recorded " +
@@ -352,7 +353,7 @@ GameState Store::replay_log(const TableRecord& table, GameState start, const Log
                              result.rejection->reason);
   }
   replayed = commands.size();
-  return result.state;
+  return result;
 }
 
 Store::LogHead Store::log_head(std::int64_t table) {
@@ -367,6 +368,12 @@ Store::LogHead Store::log_head(std::int64_t table) {
 }
 
 GameState Store::rebuild(RestoredTable& restored) {
+  // What the last seat to act may still take back is rebuilt with the game: the snapshot
+  // was taken with nothing to take back, so the log after it holds all of it.
+  const auto rebuilt = [&restored](ReplayResult result) {
+    restored.undo = std::move(result.history);
+    return result.state;
+  };
   const TableRecord& table = restored.table;
   if (!table.seed) throw std::runtime_error("a started game without a seed");
   const LogHead head = log_head(table.id);
@@ -374,13 +381,13 @@ GameState Store::rebuild(RestoredTable& restored) {
   std::string refused;
   if (std::optional<GameState> snapshot = snapshot_of(table.id, refused)) {
     try {
-      return replay_log(table, *snapshot, head, restored.replayed);
+      return rebuilt(replay_log(table, *snapshot, head, restored.replayed));
     } catch (const std::exception& error) {
       refused = std::string("the log after it does not replay: ") + error.what();
     }
   }
   if (!refused.empty()) restored.snapshot_refused = refused;
-  return replay_log(table, new_game(table.options, *table.seed), head, restored.replayed);
+  return rebuilt(replay_log(table, new_game(table.options, *table.seed), head, restored.replayed));
 }
 
 Restored Store::live_tables(UnixMillis finished_since) {

@@ -21,7 +21,7 @@ std::string_view event_name(const EventBody& body) {
       "caballeros_moved", "caballeros_returned", "caballeros_evicted", "scoreboard_placed",
       "king_moved", "grande_moved", "power_card_taken_back", "veto_laid", "veto_expired",
       "disk_set", "disks_revealed", "general_scoring_started", "area_scored",
-      "castillo_emptied", "round_ended", "game_ended"};
+      "castillo_emptied", "round_ended", "game_ended", "command_undone"};
   static_assert(std::size(kNames) == std::variant_size_v<EventBody>);
   return kNames[body.index()];
 }
@@ -32,7 +32,7 @@ std::string_view command_name(const Command& command) {
       "skip_special_action", "perform_special_action", "move_caballeros",
       "place_extra_caballeros", "score_area", "remove_caballeros", "place_scoreboard",
       "move_king", "evict", "move_grande", "take_back_power_card", "answer_veto",
-      "return_caballeros", "set_disk"};
+      "return_caballeros", "set_disk", "undo"};
   static_assert(std::size(kNames) == std::variant_size_v<Command>);
   return kNames[command.index()];
 }

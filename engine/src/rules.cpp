@@ -407,6 +407,8 @@ std::optional<Rejection> check(const GameState& s, Seat seat, const Command& com
           if (!contains(disk_allowed(s, seat, s.disk_purpose), c.region))
             return illegal("your disk may not point at " + std::string(name(c.region)) + " now");
           return std::nullopt;
+        } else if constexpr (std::is_same_v<C, Undo>) {
+          return wrong("an undo is carried out with the game's history (undo.hpp)");
         } else {
           if (s.phase != Phase::use_action_card) return wrong("no special action is being played now");
           return check_special(s, seat, action_card(*s.turn.card).kind, command);

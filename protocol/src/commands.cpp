@@ -32,6 +32,7 @@ void write(Json& j, const PlaceCaballeros& c) {
 }
 void write(Json&, const SkipSpecialAction&) {}
 void write(Json&, const PerformSpecialAction&) {}
+void write(Json&, const Undo&) {}
 void write(Json& j, const MoveCaballeros& c) {
   j["moves"] = detail::moves_json(c.moves);
 }
@@ -91,6 +92,7 @@ void read(const Reader& r, PlaceCaballeros& c) {
 }
 void read(const Reader&, SkipSpecialAction&) {}
 void read(const Reader&, PerformSpecialAction&) {}
+void read(const Reader&, Undo&) {}
 void read(const Reader& r, MoveCaballeros& c) {
   const Reader moves = r.field("moves");
   const std::size_t n = moves.array_size(kMaxMoves);

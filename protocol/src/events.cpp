@@ -116,6 +116,9 @@ void write(Json& j, const PowerCardTakenBack& e, Sizes) {
 void write(Json& j, const VetoLaid& e, Sizes) {
   j["seat"] = e.seat;
 }
+void write(Json& j, const CommandUndone& e, Sizes) {
+  j["seat"] = e.seat;
+}
 void write(Json& j, const VetoExpired& e, Sizes) {
   j["seat"] = e.seat;
 }

@@ -36,7 +36,8 @@ GameRecord read_record(const Reader& r) {
   for (std::size_t i = 0; i < n; ++i) {
     const Reader entry = commands.element(i);
     const Seat seat = entry.field("seat").seat();
-    record.commands.push_back(RecordedCommand{seat, detail::read_command(entry.field("command"))});
+    RecordedCommand& recorded = record.commands.emplace_back(RecordedCommand{seat, detail::read_command(entry.field("command"))});
+    if (const auto played_for = entry.optional_field("played_for")) recorded.played_for = played_for->boolean();
   }
   return record;
 }
@@ -110,8 +111,10 @@ std::optional<std::uint64_t> parse_seed(std::string_view text) {
 
 Json to_json(const GameRecord& record) {
   Json commands = Json::array();
-  for (const RecordedCommand& entry : record.commands)
-    commands.push_back({{"seat", entry.seat}, {"command", to_json(entry.command)}});
+  for (const RecordedCommand& entry : record.commands) {
+    Json& written = commands.emplace_back(Json{{"seat", entry.seat}, {"command", to_json(entry.command)}});
+    if (entry.played_for) written["played_for"] = true;  // absent: the seat's player's own
+  }
   return {{"format", std::string(kRecordFormat)},
           {"version", kRecordVersion},
           {"options", to_json(record.options)},

@@ -36,7 +36,9 @@ protocol::Json history_entry(const db::FinishedGame& game) {
 
 protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands) {
   GameRecord record{game.table.options, game.table.seed.value_or(0), {}};
-  for (const db::LoggedCommand& logged : commands) record.commands.push_back({logged.seat, logged.command});
+  for (const db::LoggedCommand& logged : commands) {
+    record.commands.push_back({logged.seat, logged.command, logged.source != db::Source::player});
+  }
   protocol::Json json = protocol::to_json(record);
   // Beyond the record proper, which readers ignore: who answered each decision, and when.
   for (std::size_t i = 0; i < commands.size(); ++i) {

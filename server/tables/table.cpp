@@ -70,6 +70,7 @@ Table::Table(net::any_io_executor strand, TableServices& services, db::RestoredT
       result_saved_(status_ == TableStatus::finished),
       recent_chat_(restored.chat.begin(), restored.chat.end()),
       game_(restored.game),
+      undo_(restored.undo),
       seed_(restored.table.seed.value_or(0)),
       saver_(restored.table,
              restored.game ? restored.game->version - static_cast<std::uint32_t>(restored.replayed) : 0),
@@ -246,7 +247,7 @@ std::optional<int> Table::waiting_bot() const {
 }
 
 void Table::play(int seat, const Command& command, db::Source source, Events& events) {
-  if (const auto rejection = apply(*game_, seat, command, events)) {
+  if (const auto rejection = apply(*game_, undo_, seat, command, events, Taker::nobody)) {
     // The bot draws from the engine's own constraints; a refusal is an engine bug.
     throw InvariantBroken("table " + std::to_string(id_) + ": the engine refused its bot: " + rejection->reason);
   }
@@ -269,7 +270,7 @@ void Table::note_decisions(std::optional<int> actor) {
   decisions_ = now;
 }
 
-std::uint8_t Table::changed(std::optional<int> actor) {
+std::uint8_t Table::changed(std::optional<int> actor, bool undone) {
   const std::uint8_t before = waiting_;
   waiting_ = waiting_for(*game_);
   note_decisions(actor);
@@ -278,7 +279,7 @@ std::uint8_t Table::changed(std::optional<int> actor) {
   for (int s = 0; s < seating_.size(); ++s) {
     if (seating_[s].kind == Seat::Kind::human) owing |= static_cast<std::uint8_t>(waiting_ & (1u << s));
   }
-  turns_.update(owing, actor);
+  turns_.update(owing, undone ? std::nullopt : actor);
   if (is_over(*game_)) {
     status_ = TableStatus::finished;
     finished_at_ms_ = unix_milliseconds();
@@ -404,7 +405,9 @@ void Table::save() {
     for (const Seat& seat : seating_.seats()) players.push_back(seat.player ? std::optional(seat.player->id) : std::nullopt);
     finishing_ = result = db::result_of(id_, *finished_at_ms_, *game_, players);
   }
-  auto work = saver_.changes(record(), game_ ? &*game_ : nullptr, std::move(result));
+  // No snapshot while a command may still be taken back: the log after a snapshot must
+  // rebuild all of what can be (elgrande/engine/undo.hpp).
+  auto work = saver_.changes(record(), game_ ? &*game_ : nullptr, undo_.empty(), std::move(result));
   if (!work) return;
   if (first_save_) {
     work = [changes = std::move(*work), also = std::exchange(first_save_, nullptr), id = id_](db::Store& store) {
@@ -536,6 +539,8 @@ std::string Table::game_update(int viewer, const Events& events) const {
   if (status_ == TableStatus::finished) {
     payload["view"].erase("decision");
     payload["view"]["waiting_for"] = Json::array();
+  } else if (viewer != kSpectator && undo_.can_undo(viewer) && seating_[viewer].kind == Seat::Kind::human) {
+    payload["can_undo"] = true;
   }
   if (viewer != kSpectator && turns_.has_deadline(viewer)) payload["deadline"] = turns_.deadline_unix_ms(viewer);
   return protocol::push_message("game.update", std::move(payload));

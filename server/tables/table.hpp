@@ -168,7 +168,8 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   // changed() updates whose turn it is, the clocks and the status, and saves; it returns
   // whose turn it was before. announce() sends everyone's update, tells the webhook,
   // and schedules bots and clocks (or ends the game).
-  std::uint8_t changed(std::optional<int> actor);
+  // An undo keeps the actor's clock running: taking back and trying again buys no time.
+  std::uint8_t changed(std::optional<int> actor, bool undone = false);
   void announce(const Events& events, std::uint8_t waiting_before);
   void finish();
   void expire(Clock::duration after);  // leaves the directory then
@@ -222,6 +223,7 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
 
   std::atomic<Phase> phase_{Phase::power_cards};
   std::optional<GameState> game_;
+  UndoHistory undo_;  // what the last seat to act may still take back
   std::uint64_t seed_ = 0;
   std::uint8_t waiting_ = 0;  // seats owing a decision (bit per seat)
   std::array<std::optional<Decision>, kMaxPlayers> decisions_{};  // pending, per seat

@@ -271,7 +271,8 @@ void Table::command(const TableRequest& r) {
   protocol::Decoded<Command> decoded = protocol::command_from_json(*json);
   if (!decoded) return refuse(r, ErrorCode::bad_payload, "command: " + decoded.error().message);
   Events events;
-  if (const auto rejection = apply(*game_, *seat, decoded.value(), events)) {
+  const bool undo = std::holds_alternative<Undo>(decoded.value());
+  if (const auto rejection = apply(*game_, undo_, *seat, decoded.value(), events)) {
     const ErrorCode code = error_for(rejection->code);
     // The engine's reason goes with the codes that concern the command itself.
     return refuse(r, code, rejection->reason, code == ErrorCode::wrong_state ? std::string_view() : name(rejection->code));
@@ -281,7 +282,7 @@ void Table::command(const TableRequest& r) {
   // An answer of the player's own clears the count of timeouts in a row.
   const bool was_late = std::exchange(seating_[*seat].timeouts, 0) > 0;
   services_.metrics.commands.fetch_add(1, std::memory_order_relaxed);
-  const std::uint8_t before = changed(*seat);
+  const std::uint8_t before = changed(*seat, undo);
   feed_.track(r.received);
   reply(r, {{"version", game_->version}});
   if (was_late) send_table_update();

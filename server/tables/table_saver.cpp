@@ -6,12 +6,12 @@ TableSaver::TableSaver(std::optional<db::TableRecord> saved, std::uint32_t snaps
     : saved_(std::move(saved)), snapshot_version_(snapshot_version) {}
 
 std::optional<Storage::Work> TableSaver::changes(const db::TableRecord& now, const GameState* game,
-                                                 std::optional<db::GameResult> result) {
+                                                 bool may_snapshot, std::optional<db::GameResult> result) {
   std::optional<db::TableRecord> changed;
   if (now != saved_) saved_ = changed = now;
   const bool finished = now.status == "finished";
   std::optional<GameState> snapshot;
-  if (game && !finished && game->version >= snapshot_version_ + kSnapshotEvery) {
+  if (game && may_snapshot && !finished && game->version >= snapshot_version_ + kSnapshotEvery) {
     snapshot = *game;
     snapshot_version_ = game->version;
   }

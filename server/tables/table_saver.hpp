@@ -24,8 +24,9 @@ class TableSaver {
   void log(db::LoggedCommand command) { unsaved_.push_back(std::move(command)); }
 
   // The work that brings the database up to `now` (and `game`, once started), or none if
-  // nothing changed. `result` goes with the save that finishes the game.
-  std::optional<Storage::Work> changes(const db::TableRecord& now, const GameState* game,
+  // nothing changed; `game` is snapshotted only if `may_snapshot`. `result` goes with the
+  // save that finishes the game.
+  std::optional<Storage::Work> changes(const db::TableRecord& now, const GameState* game, bool may_snapshot,
                                        std::optional<db::GameResult> result);
 
  private:

@@ -447,3 +447,102 @@ TEST_CASE("the server refuses to start on a database it cannot trust, and says w
     CHECK(run.err.find("in use by another elgrande-server") != std::string::npos);
   }
 }
+
+namespace {
+
+// Reads pushes until a game.update that poses the client a decision at a version past `after`.
+Json decision_after(WsClient& client, std::int64_t after) {
+  for (int i = 0; i < 10'000; ++i) {
+    Json update = push(client, "game.update");
+    if (update["view"].contains("decision") && update["version"].get<std::int64_t>() > after) return update;
+  }
+  FAIL("no decision came");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("a player takes back a step of their turn: everyone hears of it, and it survives a restart",
+          "[integration][persistence]") {
+  TempDir dir;
+  auto server = std::make_unique<ServerProcess>(server_args(dir));
+  const std::uint16_t port = server->port();
+  std::string token;
+  std::int64_t table_id = 0;
+  elgrande::Rng rng{11};
+  // Ana plays at random from `update` on until a command of hers leaves her turn going:
+  // then she may take it back, and her update says so.
+  const auto play_until_undoable = [&](WsClient& ana, Json update) {
+    for (int commands = 0; !update.contains("can_undo"); ++commands) {
+      REQUIRE(commands < 500);
+      const auto view = elgrande::protocol::view_from_json(update["view"]);
+      REQUIRE(view);
+      const std::int64_t acted = update["version"];
+      const Json command = elgrande::protocol::to_json(elgrande::random_command(view.value(), rng));
+      const Json ok = request(ana, "game.command", {{"table", table_id}, {"command", command}, {"version", acted}});
+      REQUIRE(ok["type"] == "game.command.ok");
+      update = decision_after(ana, acted);
+    }
+    CHECK(update["view"]["waiting_for"] == Json::array({0}));
+    return update;
+  };
+  const auto undo = [&](WsClient& ana, const Json& update) {
+    const std::int64_t version = update["version"];
+    const Json undone =
+        request(ana, "game.command", {{"table", table_id}, {"command", {{"type", "undo"}}}, {"version", version}});
+    REQUIRE(undone["type"] == "game.command.ok");
+    CHECK(undone["payload"]["version"] == version + 1);
+    Json after = decision_after(ana, version);
+    CHECK(after["version"] == version + 1);
+    CHECK(after["events"] == Json::parse(R"([{"type":"command_undone","seat":0}])"));
+    return after;
+  };
+
+  Json held;  // Ana's decision at the restart, with something she may take back
+  {
+    WsClient ana(server->address(), port);
+    WsClient sam(server->address(), port);
+    token = hello(ana, "Ana")["token"];
+    hello(sam, "Sam");
+    table_id = create_table(ana, kTwoPlayers)["id"];
+    REQUIRE(request(ana, "table.add_bot", {{"table", table_id}})["type"] == "table.add_bot.ok");
+    REQUIRE(request(ana, "table.start", {{"table", table_id}})["type"] == "table.start.ok");
+    REQUIRE(request(sam, "table.spectate", {{"table", table_id}})["type"] == "table.spectate.ok");
+
+    const Json undoable = play_until_undoable(ana, decision_after(ana, -1));
+    const Json after = undo(ana, undoable);
+    // The spectator hears of it too, and is never offered an undo.
+    Json seen;
+    do seen = push(sam, "game.update");
+    while (seen["version"] != after["version"]);
+    CHECK(seen["events"] == after["events"]);
+    CHECK_FALSE(seen.contains("can_undo"));
+    held = play_until_undoable(ana, after);
+  }
+  server->signal(SIGKILL);
+  server->wait_for_exit(std::chrono::seconds(10));
+  server = std::make_unique<ServerProcess>(server_args_on(dir, port));
+
+  // Back after the restart, the game stands where she left it, and what she may take back
+  // was rebuilt from the log (undo included): she takes it back now.
+  WsClient ana(server->address(), port);
+  REQUIRE(ana.request({{"type", "hello"}, {"id", 1}, {"payload", {{"protocol", 1}, {"token", token}}}})["type"] ==
+          "hello.ok");
+  const Json restored = decision_after(ana, -1);
+  CHECK(restored["version"] == held["version"]);
+  CHECK(restored["view"] == held["view"]);
+  REQUIRE(restored.contains("can_undo"));
+  const Json after = undo(ana, restored);
+
+  // The game goes on to its end, and its record, undos and all, replays to the same scores.
+  const Json over = play_to_end(ana, table_id, 12, {{{"type", "game.update"}, {"payload", after}}});
+  const Json record = get_json(*server, "/api/games/" + std::to_string(table_id) + "/record");
+  const Json commands = record["commands"];
+  CHECK(std::count_if(commands.begin(), commands.end(), [](const Json& c) { return c["command"]["type"] == "undo"; }) ==
+        2);
+  const std::filesystem::path file = dir.path() / "record.json";
+  std::ofstream(file) << record.dump();
+  const Completed replay = run_program(ELGRANDE_REPLAY_TOOL, {file.string()});
+  REQUIRE(replay.exit_code == 0);
+  CHECK(Json::parse(replay.out)["final"]["scores"] == over["result"]["scores"]);
+}

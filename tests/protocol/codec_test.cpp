@@ -66,6 +66,7 @@ std::vector<Command> sample_commands() {
       AnswerVeto{false},
       ReturnCaballeros{2, counts({{Area::galicia, 1}})},
       SetDisk{Area::granada},
+      Undo{},
   };
 }
 
@@ -152,6 +153,7 @@ TEST_CASE("command JSON has the documented shapes") {
       {ReturnCaballeros{1, counts({{Area::granada, 2}})},
        R"({"type":"return_caballeros","from_court":1,"from_regions":{"granada":2}})"},
       {SetDisk{Area::granada}, R"({"type":"set_disk","region":"granada"})"},
+      {Undo{}, R"({"type":"undo"})"},
   };
   std::set<std::size_t> covered;
   for (const auto& [command, text] : cases) {
@@ -405,8 +407,11 @@ TEST_CASE("a game record round-trips through JSON") {
   std::uint8_t seat = 0;
   for (const Command& command : sample_commands())
     record.commands.push_back(RecordedCommand{static_cast<Seat>(seat++ % 3), command});
+  record.commands[1].played_for = true;  // by a bot or the turn clock
 
   const Json json = protocol::to_json(record);
+  CHECK(json.at("commands").at(1).at("played_for") == true);
+  CHECK_FALSE(json.at("commands").at(0).contains("played_for"));  // the seat's player's own
   CHECK(json.at("format") == "elgrande-record");
   CHECK(json.at("version") == 1);
   CHECK(json.at("seed") == "18446744073709551615");
@@ -601,6 +606,7 @@ TEST_CASE("events encode their type and fields but not the audience") {
         Json::parse(R"({"type":"caballeros_evicted","seat":1,"from":"aragon","count":3})"));
   CHECK(protocol::to_json(EventBody{GameEnded{{30, 41, 41, 12, 0}, 0b0110}}, four) ==
         Json::parse(R"({"type":"game_ended","scores":[30,41,41,12],"winners":[1,2]})"));
+  CHECK(protocol::to_json(EventBody{CommandUndone{3}}, four) == Json::parse(R"({"type":"command_undone","seat":3})"));
 }
 
 TEST_CASE("the deck lists the 45 classic cards") {

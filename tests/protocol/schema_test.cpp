@@ -14,6 +14,7 @@
 
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/game.hpp"
+#include "elgrande/engine/undo.hpp"
 #include "elgrande/engine/view.hpp"
 #include "elgrande/protocol/codec.hpp"
 #include "elgrande/protocol/envelope.hpp"
@@ -128,7 +129,8 @@ struct Seen {
 
 // Every receiver's game.update after a change: each seat and a spectator get their own
 // view and the events filtered for them.
-void check_updates(const GameState& state, const Events& events, bool with_deadline, Seen& seen) {
+void check_updates(const GameState& state, const UndoHistory& history, const Events& events, bool with_deadline,
+                   Seen& seen) {
   for (Seat viewer = kSpectator; viewer < state.options.players; ++viewer) {
     Json view = protocol::to_json(elgrande::view(state, viewer));
     seen.phases.insert(view["phase"].get<std::string>());
@@ -148,6 +150,7 @@ void check_updates(const GameState& state, const Events& events, bool with_deadl
                     {"view", std::move(view)},
                     {"events", std::move(filtered)}};
     if (with_deadline && payload["view"].contains("decision")) payload["deadline"] = 1795328460000;
+    if (viewer != kSpectator && history.can_undo(viewer)) payload["can_undo"] = true;
     require_valid(push("game.update", std::move(payload)), "server");
   }
 }
@@ -171,11 +174,14 @@ TEST_CASE("every command, view and event of random games of every variant fits t
       const bool with_deadline = seed % 2 == 0;
       Events events;
       GameState state = new_game(options, seed, &events);
-      check_updates(state, events, with_deadline, seen);
+      UndoHistory history;
+      check_updates(state, history, events, with_deadline, seen);
       Rng rng{seed};
       while (!is_over(state)) {
         const Seat seat = pending(state)[0].seat;
-        const Command command = random_command(state, seat, rng);
+        // Now and then the seat takes back what it may (docs/rules-notes.md#undo).
+        const Command command = history.can_undo(seat) && rng.below(4) == 0 ? Command{Undo{}}
+                                                                              : random_command(state, seat, rng);
         Json json = protocol::to_json(command);
         seen.commands.insert(json["type"].get<std::string>());
         require_valid(request("game.command",
@@ -184,9 +190,9 @@ TEST_CASE("every command, view and event of random games of every variant fits t
                       "client");
 
         events.clear();
-        REQUIRE_FALSE(apply(state, seat, command, events));
+        REQUIRE_FALSE(apply(state, history, seat, command, events));
         require_valid(reply("game.command", {{"version", state.version}}), "server");
-        check_updates(state, events, with_deadline, seen);
+        check_updates(state, history, events, with_deadline, seen);
       }
       const Json summary = protocol::summary_json(state);
       require_valid(push("game.over", {{"table", kTableId},

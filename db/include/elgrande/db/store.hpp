@@ -106,6 +106,7 @@ constexpr int kRecentChat = 50;
 struct RestoredTable {
   TableRecord table;
   std::optional<GameState> game;
+  UndoHistory undo;  // what the last seat to act may still take back (elgrande/engine/undo.hpp)
   std::size_t replayed = 0;  // commands replayed on top of the snapshot (or from the start)
   std::vector<ChatLine> chat;  // the last kRecentChat lines, oldest first
   // Why the snapshot was not used and the game was rebuilt from its whole log instead.
@@ -214,7 +215,7 @@ class Store {
   GameState rebuild(RestoredTable& table);
   // A usable snapshot, or none (with the reason in `refused` if there was one).
   std::optional<GameState> snapshot_of(std::int64_t table, std::string& refused);
-  GameState replay_log(const TableRecord& table, GameState start, const LogHead& head, std::size_t& replayed);
+  ReplayResult replay_log(const TableRecord& table, GameState start, const LogHead& head, std::size_t& replayed);
 
   Database& database_;
   AccountStore accounts_;

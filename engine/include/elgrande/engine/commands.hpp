@@ -134,11 +134,18 @@ struct SetDisk {
   friend bool operator==(const SetDisk&, const SetDisk&) = default;
 };
 
+// Takes back the seat's last command of its turn (undo.hpp), while nothing has happened
+// since that it should not be able to take back. Answers no decision; the game's
+// UndoHistory carries it out.
+struct Undo {
+  friend bool operator==(const Undo&, const Undo&) = default;
+};
+
 using Command =
     std::variant<PlayPowerCard, TakeCaballeros, TakeActionCard, PlaceCaballeros,
                  SkipSpecialAction, PerformSpecialAction, MoveCaballeros, PlaceExtraCaballeros,
                  ScoreArea, RemoveCaballeros, PlaceScoreboard, MoveKing, Evict, MoveGrande,
-                 TakeBackPowerCard, AnswerVeto, ReturnCaballeros, SetDisk>;
+                 TakeBackPowerCard, AnswerVeto, ReturnCaballeros, SetDisk, Undo>;
 
 std::string_view command_name(const Command& command);  // e.g. "play_power_card"
 

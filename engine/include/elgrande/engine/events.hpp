@@ -161,13 +161,19 @@ struct GameEnded {
   friend bool operator==(const GameEnded&, const GameEnded&) = default;
 };
 
+// A seat took back its last command (undo.hpp): the game is as it was before it.
+struct CommandUndone {
+  Seat seat = 0;
+  friend bool operator==(const CommandUndone&, const CommandUndone&) = default;
+};
+
 using EventBody =
     std::variant<GameStarted, RoundStarted, AutomaPlacedCaballeros, AutomaPowerCardFlipped,
                  PowerCardPlayed, CaballerosTaken, ActionCardTaken, CaballerosPlaced,
                  SpecialActionAnnounced, SpecialActionVetoed, SpecialActionSkipped,
                  CaballerosMoved, CaballerosReturned, CaballerosEvicted, ScoreboardPlaced, KingMoved, GrandeMoved,
                  PowerCardTakenBack, VetoLaid, VetoExpired, DiskSet, DisksRevealed,
-                 GeneralScoringStarted, AreaScored, CastilloEmptied, RoundEnded, GameEnded>;
+                 GeneralScoringStarted, AreaScored, CastilloEmptied, RoundEnded, GameEnded, CommandUndone>;
 
 struct Audience {
   enum class Kind : std::uint8_t { everyone, only, all_but } kind = Kind::everyone;

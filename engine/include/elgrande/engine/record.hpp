@@ -9,6 +9,7 @@
 #include "elgrande/engine/commands.hpp"
 #include "elgrande/engine/game.hpp"
 #include "elgrande/engine/options.hpp"
+#include "elgrande/engine/undo.hpp"
 
 namespace elgrande {
 
@@ -16,6 +17,9 @@ namespace elgrande {
 struct RecordedCommand {
   Seat seat = 0;
   Command command;
+  // Played for the seat by a bot or its turn clock, not by its player: not the player's to
+  // take back (undo.hpp).
+  bool played_for = false;
   friend bool operator==(const RecordedCommand&, const RecordedCommand&) = default;
 };
 
@@ -27,6 +31,7 @@ struct GameRecord {
 
 struct ReplayResult {
   GameState state;
+  UndoHistory history;  // what the last seat to act may still take back
   std::optional<std::size_t> rejected_at;  // index of the first refused command
   std::optional<Rejection> rejection;
 };
@@ -37,6 +42,7 @@ using ReplayStep = std::function<void(const GameState&, std::size_t)>;
 ReplayResult replay(const GameRecord& record, const ReplayStep& on_step = {});
 // Replays `commands` on from `start` (a new game, or a saved state part-way through):
 // the one way a logged game is rebuilt, for the replay tool and the server's restore alike.
+// `start` must be a state with nothing to take back (undo.hpp), as every snapshot is.
 ReplayResult replay(GameState start, std::span<const RecordedCommand> commands, const ReplayStep& on_step = {});
 
 }  // namespace elgrande

@@ -88,7 +88,7 @@ struct GameState {
   std::uint8_t round = 0;          // the round's number on the track (1..9)
   std::uint8_t rounds_played = 0;  // rounds begun so far (1-based count)
   std::uint8_t general_scorings = 0;
-  std::uint32_t version = 0;       // commands accepted so far
+  std::uint32_t version = 0;       // commands accepted so far, undos included
 
   Area king = Area::galicia;
   std::array<std::optional<Area>, kScoreboardCount> scoreboards;
