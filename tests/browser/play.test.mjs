@@ -278,12 +278,15 @@ async function main() {
   await page.selectOption('[data-testid=opt-turn]', '86400');
   assert.ok(await page.locator('[data-testid=opt-turn-custom]').isHidden(), 'no seconds to type for a usual limit');
   assert.ok(await page.isChecked('[data-testid=opt-timeout-bot]'), 'a bot answers by default');
+  // The original rules: the power card's caballeros are taken in full.
+  await page.selectOption('[data-testid=opt-edition]', '1995');
   await shot(page, '1-lobby');
   await page.click('[data-testid=create-table]');
   await page.waitForSelector('[data-testid=waiting-room]');
   const tableId = Number(await page.getAttribute('[data-testid=waiting-room]', 'data-table'));
   assert.match(page.url(), new RegExp(`#/table/${tableId}$`));
   assert.match(await page.textContent('[data-testid=time-rule]'), /1 day per decision; when time runs out, a bot answers that decision/);
+  assert.match(await page.textContent('[data-testid=waiting-room]'), /1995 rules/, 'the waiting room names the edition');
   await audit(page, 'waiting room', {phone: true});
   await page.click('[data-testid=add-bot-1]');
   await page.click('[data-testid=add-bot-2]');
@@ -297,6 +300,7 @@ async function main() {
   let watched = false;
   let staleChecked = false;
   let lobbyChecked = false;
+  let undone = false;
   const kinds = new Map();
   const specials = new Set();
   for (;;) {
@@ -315,6 +319,7 @@ async function main() {
       lobbyChecked = true;
       assert.match(await page.textContent('[data-testid=deadline]'), /^Time left: (1 d 0 h|23 h 59 min)$/, 'my decision shows its deadline');
       assert.match(await page.textContent('[data-testid=table-info]'), /1 day per decision; a bot answers on timeout/);
+      assert.equal(await page.textContent('[data-testid=table-edition]'), 'The 1995 rules');
       await myGamesShowsMyTurn(page, tableId, decision);
       continue;
     }
@@ -349,6 +354,17 @@ async function main() {
     if (what.startsWith('special action ')) specials.add(what.slice('special action '.length));
     await settled(page, decision.key, what);
     decisions++;
+    // Once: a step that left the turn going is taken back, and the decision it answered
+    // is asked again (docs/rules-notes.md#undo).
+    if (!undone && await page.locator(inPanel('[data-testid=undo]')).isVisible()) {
+      undone = true;
+      const after = await nextDecision(page);
+      await page.click(inPanel('[data-testid=undo]'));
+      await settled(page, after.key, 'undo');
+      await page.waitForSelector('[data-testid=log] li:has-text("took back a step")', {timeout: 5000});
+      assert.equal((await nextDecision(page)).kind, decision.kind, 'the undone decision is asked again');
+      say(`took back ${what}`);
+    }
     if (decisions % 10 === 0) say(`round ${now}: ${decisions} decisions made`);
   }
 
@@ -371,6 +387,7 @@ async function main() {
   assert.ok(reloaded, 'the game lasted long enough to reload mid-game');
   assert.ok(watched, 'a spectator watched');
   assert.ok(lobbyChecked, '"My games" was checked');
+  assert.ok(undone, 'a step was taken back');
   say(`game over after ${decisions} decisions of mine (${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ')}): ${winnerLine.trim()}`);
   say(`special actions used: ${[...specials].sort().join(', ') || 'none'}`);
   await finishedGamesListIt(page, tableId, finalScores);

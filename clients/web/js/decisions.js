@@ -28,12 +28,12 @@ const TARGET_KINDS = {
 };
 
 // A number with − and + buttons; `key` names it for tests and for keeping focus.
-function stepper({key, label, note, value, max, onChange, disabled = false}) {
+function stepper({key, label, note, value, min = 0, max, onChange, disabled = false}) {
   return h('div', {class: 'stepper', 'data-testid': `stepper-${key}`},
     h('span', {class: 'stepper-label'}, label, note ? h('small', {}, note) : null),
     h('button', {
       type: 'button', class: 'step', 'data-testid': `dec-${key}`, 'aria-label': `One fewer: ${label}`,
-      disabled: disabled || value <= 0, onClick: () => onChange(value - 1),
+      disabled: disabled || value <= min, onClick: () => onChange(value - 1),
     }, '−'),
     h('output', {class: 'stepper-value', 'data-testid': `value-${key}`, 'aria-live': 'polite'}, String(value)),
     h('button', {
@@ -124,6 +124,11 @@ export class DecisionPanel {
     decision && ctx.timeouts > 0 ? this.timeoutWarning() : null,
     explain ? h('p', {class: 'explain'}, explain) : null,
     h('fieldset', {class: 'decision-body', disabled: Boolean(busy)}, body),
+    ctx.canUndo && decision ? h('div', {class: 'actions undo'},
+      h('button', {
+        type: 'button', class: 'secondary', 'data-testid': 'undo', disabled: Boolean(busy),
+        onClick: () => this.send({type: 'undo'}),
+      }, '↶ Undo my last step')) : null,
     ctx.error ? h('p', {class: ['error', ctx.errorTemporary && 'temporary'], role: 'alert', 'data-testid': 'error'}, ctx.error) : null,
     ctx.note ? h('p', {class: 'quiet-note', role: 'status', 'data-testid': 'quiet-note'}, ctx.note) : null);
     replaceKeepingFocus(this.container, section);
@@ -219,7 +224,9 @@ export class DecisionPanel {
 
   // --- take_caballeros / the court card ------------------------------------------------------
 
-  takeControls(upTo, province, regions, keyPrefix, submitId, submitLabel) {
+  // `atLeast`: from the province, the fewest allowed (the 1995 edition takes the power
+  // card's caballeros in full).
+  takeControls(upTo, province, regions, keyPrefix, submitId, submitLabel, atLeast = 0) {
     const d = this.draft;
     if (d.takeProvince === undefined) d.takeProvince = Math.min(upTo, province);
     if (!d.takeRegions) d.takeRegions = {};
@@ -229,7 +236,7 @@ export class DecisionPanel {
     const rows = [
       stepper({
         key: `${keyPrefix}province`, label: 'From your province', note: ` (${province} there)`, value: d.takeProvince,
-        max: Math.min(province, upTo - fromRegions),
+        min: atLeast, max: Math.min(province, upTo - fromRegions),
         onChange: (v) => {
           // Regions come into play only once the province is empty.
           this.set({takeProvince: v, takeRegions: v === province ? d.takeRegions : {}});
@@ -260,7 +267,7 @@ export class DecisionPanel {
     }
     const command = {type: 'take_caballeros', from_province: d.takeProvince, from_regions: nonZero(d.takeRegions)};
     rows.push(h('div', {class: 'actions'},
-      submitButton(submitId, submitLabel(total), total <= upTo, () => this.send(command))));
+      submitButton(submitId, submitLabel(total), total <= upTo && d.takeProvince >= atLeast, () => this.send(command))));
     return rows;
   }
 
@@ -268,9 +275,11 @@ export class DecisionPanel {
     const me = this.me();
     return {
       title: 'Take caballeros into your court',
-      explain: `Your power card ${me.played} lets you move up to ${d.up_to} caballeros from your province to your court, where placements come from.`,
+      explain: d.at_least
+        ? `Your power card ${me.played} moves ${d.up_to} caballeros into your court, where placements come from: the 1995 rules take ${d.at_least} of them from your province in full.`
+        : `Your power card ${me.played} lets you move up to ${d.up_to} caballeros from your province to your court, where placements come from.`,
       body: this.takeControls(d.up_to, d.province, d.regions, 'take-', 'submit-take',
-        (n) => (n ? `Take ${n} into my court` : 'Take none')),
+        (n) => (n ? `Take ${n} into my court` : 'Take none'), d.at_least || 0),
     };
   }
 

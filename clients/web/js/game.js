@@ -220,7 +220,8 @@ export class GameScreen {
     this.decision.update({
       view, version: game.version, decision: this.resigned ? null : view.decision || null, names, mySeat: this.mySeat,
       table: this.table, lost, timeouts: mine && mine.kind === 'human' ? mine.timeouts || 0 : 0,
-      deadline: game.deadline, busy: this.busy, error: this.error, errorTemporary: this.errorTemporary, note: this.note,
+      deadline: game.deadline, canUndo: game.canUndo && !this.resigned, busy: this.busy, error: this.error,
+      errorTemporary: this.errorTemporary, note: this.note,
       rated: this.app.rated.get(this.tableId) || null,
     });
     const news = this.renderLog();
@@ -295,7 +296,8 @@ export class GameScreen {
       h('div', {class: 'time-rule', 'data-testid': 'time-rule'},
         icon('clock'), ` ${limitText(table)}`,
         policy ? h('span', {class: 'muted'}, `; ${policy}.`) : null),
-      table.rated ? h('div', {class: 'muted', 'data-testid': 'table-rated'}, `Rated: ${ladderName(ladderOf(table.options))}`) : null);
+      table.rated ? h('div', {class: 'muted', 'data-testid': 'table-rated'}, `Rated: ${ladderName(ladderOf(table.options))}`) : null,
+      table.options.edition === '1995' ? h('div', {class: 'muted', 'data-testid': 'table-edition'}, 'The 1995 rules') : null);
   }
 
   // A player whose seat a bot took keeps watching: say so plainly.

@@ -21,6 +21,7 @@ export function optionsSummary(table, {time = true} = {}) {
   if (o.automa) parts.push('with the automa');
   if (o.short_game) parts.push('short game (6 rounds)');
   if (o.four_stacks) parts.push('four stacks');
+  if (o.edition === '1995') parts.push('1995 rules');
   const text = parts.join(' · ');
   if (!(time && table.turn_seconds)) return text;
   // The clock as an icon: a list of nodes, for h().
@@ -86,6 +87,12 @@ export class LobbyScreen {
     const automa = h('input', {type: 'checkbox', id: 'opt-automa', 'data-testid': 'opt-automa'});
     const four = h('input', {type: 'checkbox', id: 'opt-four-stacks', 'data-testid': 'opt-four-stacks'});
     const short = h('input', {type: 'checkbox', id: 'opt-short', 'data-testid': 'opt-short', checked: f.short_game});
+    const edition = h('select', {id: 'opt-edition', 'data-testid': 'opt-edition', 'aria-describedby': 'opt-edition-note'},
+      [['2023', 'Today’s (2023 rulebook)'], ['1995', 'The original (1995 rulebook)']].map(([value, label]) =>
+        h('option', {value, selected: value === f.edition}, label)));
+    edition.addEventListener('change', () => {
+      f.edition = edition.value;
+    });
     // The turn limit: a choice of usual ones or seconds of one's own; the timeout policy
     // matters only with a limit.
     const limit = h('select', {id: 'opt-turn', 'data-testid': 'opt-turn', 'aria-describedby': 'opt-turn-note'},
@@ -188,6 +195,8 @@ export class LobbyScreen {
       h('label', {}, short, ' Short game (6 rounds)'),
       h('label', {}, automa, ' Automa (2 players)'),
       h('label', {}, four, ' Four stacks (3 players or automa)')),
+    h('label', {for: 'opt-edition'}, 'Rules'), edition,
+    h('span', {class: 'note muted', id: 'opt-edition-note'}, 'The 1995 rules take the power card’s caballeros in full, and no disk may name the king’s region.'),
     h('label', {for: 'opt-turn'}, 'Time per decision'), limit,
     h('span', {class: 'note muted', id: 'opt-turn-note'}, 'Long limits suit play over days: come back whenever it is your turn.'),
     custom,
@@ -209,7 +218,7 @@ export class LobbyScreen {
       return;
     }
     const payload = {
-      options: {players: f.players, short_game: f.short_game, automa: f.automa, four_stacks: f.four_stacks},
+      options: {players: f.players, short_game: f.short_game, automa: f.automa, four_stacks: f.four_stacks, edition: f.edition},
       turn_seconds: seconds,
     };
     if (seconds > 0) {

@@ -50,7 +50,7 @@ class App {
     this.matchedTable = null;  // the table play.matched named last
     this.rated = new Map();  // table → its table.rated push: the final screen's rating changes
     this.createForm = {
-      players: 3, short_game: false, automa: false, four_stacks: false, name: '',
+      players: 3, short_game: false, automa: false, four_stacks: false, edition: '2023', name: '',
       turn: '0', custom_seconds: '', on_timeout: 'bot_answers', replace_after: 3,
     };
     this.screen = null;
@@ -842,7 +842,10 @@ class App {
       const table = this.tables.get(update.table);
       this.signal.yourTurn({table: update.table, name: table ? table.name : `Table ${update.table}`, what: DECISION_WORDS[update.view.decision.kind] || 'decide'});
     }
-    this.games.set(update.table, {version: update.version, view: update.view, deadline: update.deadline, events: update.events || []});
+    this.games.set(update.table, {
+      version: update.version, view: update.view, deadline: update.deadline, events: update.events || [],
+      canUndo: Boolean(update.can_undo),
+    });
     this.patchMyGame(update.table, (entry) => {
       if (entry.former || update.view.viewer !== entry.seat) return;
       entry.my_turn = Boolean(update.view.decision);

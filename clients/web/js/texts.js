@@ -311,6 +311,8 @@ export function describeEvent(e, ctx) {
       return `${who(e.seat)}’s grande moved from ${areaName(e.from)} to ${areaName(e.to)}.`;
     case 'power_card_taken_back':
       return e.value ? `${who(e.seat)} took power card ${e.value} back into the hand.` : `${who(e.seat)} took a played power card back.`;
+    case 'command_undone':
+      return `${who(e.seat)} took back a step.`;
     case 'veto_laid':
       return `${who(e.seat)} laid a veto card.`;
     case 'veto_expired':
