@@ -35,6 +35,7 @@
 #include "accounts/credentials.hpp"
 #include "accounts/password_workers.hpp"
 #include "accounts/sign_in_throttle.hpp"
+#include "ai/bot_workers.hpp"
 #include "identity/identities.hpp"
 #include "moderation/block_lists.hpp"
 #include "moderation/sanctions.hpp"
@@ -352,6 +353,8 @@ int serve(const Config& config) {
   keep_write_ahead_log(config.database_path());  // under the lock: no other server writes it
   TableSettings table_settings;
   table_settings.bot_delay = std::chrono::milliseconds(config.bot_delay_ms);
+  table_settings.bot_level = config.bot_level;
+  table_settings.replacement_bot_level = config.replacement_bot_level;
   const auto loading = std::chrono::steady_clock::now();
   std::unique_ptr<db::Database> database = open_database(config);
   db::Restored restored;
@@ -455,6 +458,10 @@ int serve(const Config& config) {
   BlockLists block_lists(storage);
   // After what its jobs use, so that it stops first.
   PasswordWorkers password_workers(config.password_threads, kMaxWaitingPasswordHashes);
+  BotWorkers bot_workers({.threads = config.bot_threads,
+                          .think_limit = std::chrono::milliseconds(config.bot_think_ms),
+                          .iterations = static_cast<int>(config.bot_iterations)},
+                         *services->metrics);
   Presence presence;
   Ratings ratings;
   ratings.restore(ratings_stored);
@@ -462,7 +469,8 @@ int serve(const Config& config) {
   TableServices table_services{storage, *services->metrics, webhook.get(), presence, directory, table_settings,
                                config.max_queued_messages, {}, {}, &sanctions, &block_lists,
                                &chat_line_ids, &ratings,
-                               [&accounts](PlayerId player) { return accounts.has_account(player); }};
+                               [&accounts](PlayerId player) { return accounts.has_account(player); },
+                               &bot_workers};
   TableFactory table_factory(io.get_executor(), table_services);
   TournamentServices tournament_services{storage, table_factory, directory, presence, identities,
                                          *services->metrics, &ratings};
@@ -538,6 +546,7 @@ int serve(const Config& config) {
   run_io(io);
   for (std::thread& worker : workers) worker.join();
   password_workers.stop();
+  bot_workers.stop();
   storage.stop();  // everything queued reaches the disk
   reader.stop();
 

@@ -412,7 +412,9 @@ void Swarm::on_reply(Client& client, const Json& message,
     client.table_ = table.id;
     client.seat_ = 0;
     for (int b = 0; b < table.spec.server_bots; ++b) {
-      client.send({{"type", "table.add_bot"}, {"payload", {{"table", *table.id}}}});
+      Json payload = {{"table", *table.id}};
+      if (!table.spec.server_bot_level.empty()) payload["level"] = table.spec.server_bot_level;
+      client.send({{"type", "table.add_bot"}, {"payload", std::move(payload)}});
     }
     for (std::size_t i = 1; i < table.seated.size(); ++i) {
       Client& other = *clients_[table.seated[i]];

@@ -139,6 +139,7 @@ class Client : public std::enable_shared_from_this<Client> {
 struct TableSpec {
   Options options;
   int server_bots = 0;
+  std::string server_bot_level;  // how they play (docs/ai.md); empty: the server's default
   int turn_seconds = 0;
   int spectators = 0;  // extra clients that watch the table from its start
 };

@@ -22,6 +22,8 @@ constexpr std::string_view kUsage = R"(usage: elgrande-bot [options]
   --tables N                tables played at once (default 1)
   --players N               seats per table, 2..5 (default 4)
   --server-bots N           seats per table played by the server's bots (default 0)
+  --server-bot-level LEVEL  how they play: random, easy, medium or strong (default: the
+                            server's bot_level)
   --short                   the short game
   --automa                  2 players with the automa
   --four-stacks             3 players with four stacks
@@ -86,6 +88,8 @@ int main(int argc, char* argv[]) {
         spec.options.players = std::stoi(value());
       } else if (flag == "--server-bots") {
         spec.server_bots = std::stoi(value());
+      } else if (flag == "--server-bot-level") {
+        spec.server_bot_level = value();
       } else if (flag == "--short") {
         spec.options.short_game = true;
       } else if (flag == "--automa") {

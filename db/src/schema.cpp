@@ -280,11 +280,17 @@ constexpr std::string_view kVersion9 = R"sql(
 ALTER TABLE entrants ADD COLUMN seeding INTEGER;  -- none: seeded by lot, or not begun
 )sql";
 
+// Bots of several strengths (docs/ai.md): the level of the bot that plays a seat, for a
+// bot's seat and for a seat a bot took over. None: a seat from before, played at random.
+constexpr std::string_view kVersion10 = R"sql(
+ALTER TABLE seats ADD COLUMN bot_level TEXT;
+)sql";
+
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
   static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4, kVersion5,
-                                                         kVersion6, kVersion7, kVersion8, kVersion9};
+                                                         kVersion6, kVersion7, kVersion8, kVersion9, kVersion10};
   return kMigrations;
 }
 

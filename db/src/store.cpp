@@ -104,7 +104,7 @@ Store::Store(Database& database)
           "on_timeout = ?11, replace_after = ?12, auto_start = ?13, rated = ?14")),
       save_seat_(database.prepare(
           "INSERT OR REPLACE INTO seats (table_id, seat, kind, player, resigned, deadline, "
-          "timeouts, replaced) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")),
+          "timeouts, replaced, bot_level) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
       save_result_(database.prepare(
           "INSERT OR REPLACE INTO results (table_id, seat, player, score, rank) VALUES (?1, ?2, ?3, ?4, ?5)")),
       results_(database.prepare(
@@ -120,7 +120,7 @@ Store::Store(Database& database)
           "INSERT OR REPLACE INTO snapshots (table_id, seq, format, state, hash) "
           "VALUES (?1, ?2, ?3, ?4, ?5)")),
       delete_snapshot_(database.prepare("DELETE FROM snapshots WHERE table_id = ?1")),
-      seats_(database.prepare("SELECT kind, player, resigned, deadline, timeouts, replaced FROM seats "
+      seats_(database.prepare("SELECT kind, player, resigned, deadline, timeouts, replaced, bot_level FROM seats "
                               "WHERE table_id = ?1 ORDER BY seat")),
       add_chat_(database.prepare(
           "INSERT INTO chat (id, table_id, player, seat, text, time) VALUES (NULLIF(?6, 0), ?1, ?2, ?3, ?4, ?5)")),
@@ -194,6 +194,7 @@ void Store::save_table(const TableRecord& table) {
         .bind(6, seat.deadline)
         .bind(7, seat.timeouts)
         .bind(8, seat.replaced ? 1 : 0)
+        .bind(9, seat.bot_level)
         .run();
   }
 }
@@ -283,7 +284,7 @@ std::vector<SeatRecord> Store::seats(std::int64_t table) {
   while (seats_.step()) {
     seats.push_back(SeatRecord{seats_.text(0), seats_.optional_integer(1), seats_.integer(2) != 0,
                                seats_.optional_integer(3), static_cast<int>(seats_.integer(4)),
-                               seats_.integer(5) != 0});
+                               seats_.integer(5) != 0, seats_.optional_text(6)});
   }
   seats_.reset();
   return seats;

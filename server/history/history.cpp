@@ -13,7 +13,7 @@ protocol::Json history_entry(const db::FinishedGame& game) {
     const db::SeatRecord& seat = game.table.seats[s];
     std::optional<Player> player;
     if (seat.player && game.names[s]) player = Player{*seat.player, *game.names[s]};
-    seats.push_back(seat_json(s, seat.kind, player, seat.resigned, seat.replaced, seat.timeouts));
+    seats.push_back(seat_json(s, seat.kind, player, seat.resigned, seat.replaced, seat.timeouts, seat.bot_level));
   }
   protocol::Json scores = protocol::Json::array();
   protocol::Json winners = protocol::Json::array();

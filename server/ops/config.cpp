@@ -110,6 +110,30 @@ void set_bot_delay_ms(Config& config, const json& value) {
   config.bot_delay_ms = static_cast<unsigned>(integer_in(value, 0, 60000));
 }
 
+ai::Level bot_level_in(const json& value) {
+  const auto level = value.is_string() ? ai::level_from_name(value.get<std::string>()) : std::nullopt;
+  if (!level) throw ConfigError("expected random, easy, medium or strong");
+  return *level;
+}
+
+void set_bot_level(Config& config, const json& value) { config.bot_level = bot_level_in(value); }
+
+void set_replacement_bot_level(Config& config, const json& value) {
+  config.replacement_bot_level = bot_level_in(value);
+}
+
+void set_bot_threads(Config& config, const json& value) {
+  config.bot_threads = static_cast<unsigned>(integer_in(value, 1, 256));
+}
+
+void set_bot_think_ms(Config& config, const json& value) {
+  config.bot_think_ms = static_cast<unsigned>(integer_in(value, 10, 600000));
+}
+
+void set_bot_iterations(Config& config, const json& value) {
+  config.bot_iterations = static_cast<unsigned>(integer_in(value, 0, 100000000));
+}
+
 void set_durability(Config& config, const json& value) {
   const std::string name = value.is_string() ? value.get<std::string>() : std::string();
   if (name != "full" && name != "normal") throw ConfigError("expected full or normal");
@@ -259,7 +283,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 29> kSettings{{
+constexpr std::array<Setting, 34> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -289,6 +313,20 @@ constexpr std::array<Setting, 29> kSettings{{
     {"bot_delay_ms", "--bot-delay-ms", Kind::integer,
      "pause before a server bot plays, so people can follow, 0..60000", set_bot_delay_ms,
      [](const Config& c) { return std::to_string(c.bot_delay_ms); }},
+    {"bot_level", "--bot-level", Kind::text,
+     "how a bot a host adds without naming a level plays (and play-now bots): random|easy|medium|strong",
+     set_bot_level, [](const Config& c) { return std::string(ai::name(c.bot_level)); }},
+    {"replacement_bot_level", "--replacement-bot-level", Kind::text,
+     "how the bot plays that answers for a late seat and takes resigned and replaced seats: random|easy|medium|strong",
+     set_replacement_bot_level, [](const Config& c) { return std::string(ai::name(c.replacement_bot_level)); }},
+    {"bot_threads", "--bot-threads", Kind::integer, "threads on which bots search, 1-256", set_bot_threads,
+     [](const Config& c) { return std::to_string(c.bot_threads); }},
+    {"bot_think_ms", "--bot-think-ms", Kind::integer,
+     "the most one bot decision may take, in ms, 10-600000", set_bot_think_ms,
+     [](const Config& c) { return std::to_string(c.bot_think_ms); }},
+    {"bot_iterations", "--bot-iterations", Kind::integer,
+     "playouts per bot decision, 0: each level's own (50, 400, 3000)", set_bot_iterations,
+     [](const Config& c) { return std::to_string(c.bot_iterations); }},
     {"durability", "--durability", Kind::text,
      "full: each commit reaches the disk; normal: survives a crash of the server, not of the machine",
      set_durability,

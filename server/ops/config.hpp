@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "elgrande/ai/search.hpp"
 #include "elgrande/db/database.hpp"
 
 namespace elgrande::server {
@@ -31,6 +32,15 @@ struct Config {
   unsigned messages_per_second = 20;          // token-bucket refill rate
   unsigned message_burst = 40;                // token-bucket capacity
   unsigned bot_delay_ms = 600;  // a server bot's pause before each command
+  // Server bots (docs/ai.md): the level of a bot a host adds without naming one (and of
+  // play-now bots), the level of the bot that answers for a seat whose time ran out and
+  // plays a resigned or replaced seat, the threads that search, a decision's time limit,
+  // and playouts per decision (0: each level's own).
+  ai::Level bot_level = ai::Level::medium;
+  ai::Level replacement_bot_level = ai::Level::medium;
+  unsigned bot_threads = 1;
+  unsigned bot_think_ms = 2000;
+  unsigned bot_iterations = 0;
   db::Durability durability = db::Durability::full;
   bool integrity_check = true;  // PRAGMA quick_check before anything else
   std::string webhook_url;      // empty: no turn notifications

@@ -90,6 +90,9 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
          "Game commands played by server bots, timeouts included.", m.bot_commands.load(relaxed));
   single(out, "elgrande_timeouts_total", "counter",
          "Decisions the server's bot made for a seat whose time ran out.", m.timeouts.load(relaxed));
+  single(out, "elgrande_bot_decisions_refused_total", "counter",
+         "Searching bots' decisions answered at random because too many waited for a thread.",
+         m.bot_decisions_refused.load(relaxed));
 
   header(out, "elgrande_errors_total", "counter", "Error replies by code.");
   for (std::size_t c = 0; c < kErrorCodeCount; ++c) {
@@ -115,6 +118,7 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
                            "its commit to the database included.");
   m.commit_latency.render(out, "elgrande_db_commit_seconds",
                           "One group commit to the database, retries included.");
+  m.bot_think_time.render(out, "elgrande_bot_think_seconds", "One searching bot's decision, on its worker thread.");
   return out;
 }
 

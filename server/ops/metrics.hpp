@@ -41,6 +41,8 @@ struct Metrics {
   std::atomic<std::uint64_t> commands{0};  // game commands the engine accepted
   std::atomic<std::uint64_t> bot_commands{0};
   std::atomic<std::uint64_t> timeouts{0};  // decisions the server made for a late seat
+  // Searching bots' decisions answered at random because too many waited for a thread.
+  std::atomic<std::uint64_t> bot_decisions_refused{0};
   std::atomic<std::uint64_t> games_started{0};
   std::atomic<std::uint64_t> games_finished{0};
   std::atomic<std::uint64_t> connections_total{0};
@@ -60,6 +62,7 @@ struct Metrics {
   // From reading a game.command to every seat's update being queued, the commit included.
   LatencyHistogram command_latency;
   LatencyHistogram commit_latency;  // one group commit, retries included
+  LatencyHistogram bot_think_time;  // one searching bot's decision, on its worker thread
 
   void count_error(protocol::ErrorCode code) {
     errors[static_cast<std::size_t>(code)].fetch_add(1, std::memory_order_relaxed);

@@ -23,9 +23,10 @@ std::optional<Seat::Kind> seat_kind_from(std::string_view name) {
 }
 
 protocol::Json seat_json(std::size_t seat, std::string_view kind, const std::optional<Player>& player,
-                         bool resigned, bool replaced, int timeouts) {
+                         bool resigned, bool replaced, int timeouts, std::optional<std::string_view> bot_level) {
   protocol::Json entry = {{"seat", seat}, {"kind", kind}};
   if (player) entry["player"] = to_json(*player);
+  if (bot_level && kind == name(Seat::Kind::bot)) entry["level"] = *bot_level;
   if (resigned) entry["resigned"] = true;
   if (replaced) entry["replaced"] = true;
   if (timeouts > 0) entry["timeouts"] = timeouts;
@@ -34,7 +35,7 @@ protocol::Json seat_json(std::size_t seat, std::string_view kind, const std::opt
 
 Seating::Seating(std::vector<Seat> seats, PlayerId host) : seats_(std::move(seats)), host_(host) {}
 
-Seating Seating::from(const TableSpec& spec) {
+Seating Seating::from(const TableSpec& spec, ai::Level bots) {
   std::vector<Seat> seats(static_cast<std::size_t>(spec.config.options.players));
   for (std::size_t s = 0; s < seats.size() && s < spec.seats.size(); ++s) {
     switch (spec.seats[s].kind) {
@@ -44,6 +45,7 @@ Seating Seating::from(const TableSpec& spec) {
         break;
       case TableSpec::SeatSpec::Kind::bot:
         seats[s].kind = Seat::Kind::bot;
+        seats[s].bot_level = bots;
         break;
       case TableSpec::SeatSpec::Kind::empty:
         break;
@@ -131,12 +133,13 @@ std::optional<Refusal> Seating::leave(PlayerId player) {
   return std::nullopt;
 }
 
-SeatOrRefusal Seating::add_bot(PlayerId by, std::optional<int> seat) {
+SeatOrRefusal Seating::add_bot(PlayerId by, std::optional<int> seat, ai::Level level) {
   if (auto refusal = require_host(by)) return *refusal;
   if (!seat) seat = first_empty();
   if (!seat) return Refusal{ErrorCode::table_full, "every seat is taken"};
   if (auto refusal = require_empty(*seat)) return *refusal;
   (*this)[*seat].kind = Seat::Kind::bot;
+  (*this)[*seat].bot_level = level;
   return *seat;
 }
 
@@ -155,14 +158,16 @@ std::optional<Refusal> Seating::may_start(PlayerId by) const {
   return std::nullopt;
 }
 
-void Seating::resign(int seat) {
+void Seating::resign(int seat, ai::Level level) {
   (*this)[seat].resigned = true;
   (*this)[seat].kind = Seat::Kind::bot;
+  (*this)[seat].bot_level = level;
 }
 
-void Seating::replace(int seat) {
+void Seating::replace(int seat, ai::Level level) {
   (*this)[seat].replaced = true;
   (*this)[seat].kind = Seat::Kind::bot;
+  (*this)[seat].bot_level = level;
 }
 
 bool Seating::forget(PlayerId player) {

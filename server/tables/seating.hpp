@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/player.hpp"
+#include "elgrande/ai/search.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "tables/table_config.hpp"
 
@@ -20,15 +21,18 @@ struct Seat {
   bool replaced = false;  // handed to a bot after repeated timeouts
   int timeouts = 0;       // in a row; reset when the player answers
   bool left = false;      // gone from a finished table: no longer among the player's games
+  // How strongly the bot that plays the seat thinks: the host's choice for a bot's seat, the
+  // server's for one a bot took over (docs/ai.md).
+  ai::Level bot_level = ai::Level::random;
   friend bool operator==(const Seat&, const Seat&) = default;
 };
 std::string_view name(Seat::Kind kind);  // "empty", "human", "bot"
 std::optional<Seat::Kind> seat_kind_from(std::string_view name);
 
 // A seat as a Table and a history entry show it (docs/protocol.md, Seat), without
-// `connected`, which only a live table knows.
+// `connected`, which only a live table knows. `bot_level` is shown for a bot's seat.
 protocol::Json seat_json(std::size_t seat, std::string_view kind, const std::optional<Player>& player,
-                         bool resigned, bool replaced, int timeouts);
+                         bool resigned, bool replaced, int timeouts, std::optional<std::string_view> bot_level);
 
 // Why a request was refused, in the protocol's words.
 struct Refusal {
@@ -46,8 +50,8 @@ using SeatOrRefusal = std::variant<int, Refusal>;
 class Seating {
  public:
   Seating(std::vector<Seat> seats, PlayerId host);
-  // The seats a spec asks for (missing entries are empty).
-  static Seating from(const TableSpec& spec);
+  // The seats a spec asks for (missing entries are empty), its bots at `bots`.
+  static Seating from(const TableSpec& spec, ai::Level bots);
 
   const std::vector<Seat>& seats() const { return seats_; }
   const Seat& operator[](int seat) const { return seats_[static_cast<std::size_t>(seat)]; }
@@ -69,14 +73,14 @@ class Seating {
   SeatOrRefusal move(PlayerId player, int seat);
   // Frees the player's seat; the host's role passes to the next human at the table.
   std::optional<Refusal> leave(PlayerId player);
-  SeatOrRefusal add_bot(PlayerId by, std::optional<int> seat);
+  SeatOrRefusal add_bot(PlayerId by, std::optional<int> seat, ai::Level level);
   std::optional<Refusal> remove_bot(PlayerId by, int seat);
   std::optional<Refusal> may_start(PlayerId by) const;
 
   // --- During the game. ---
-  // A bot plays the seat from now on; the player stays a member and watches.
-  void resign(int seat);
-  void replace(int seat);  // after too many timeouts in a row
+  // A bot of `level` plays the seat from now on; the player stays a member and watches.
+  void resign(int seat, ai::Level level);
+  void replace(int seat, ai::Level level);  // after too many timeouts in a row
   // Off a finished table's list of members (and so off the player's games).
   bool forget(PlayerId player);
   // The player's new name on every seat they have or had; whether they have one.

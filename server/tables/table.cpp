@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <random>
 
+#include "ai/bot_workers.hpp"
 #include "common/unix_time.hpp"
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/decisions.hpp"
@@ -50,7 +51,7 @@ Table::Table(net::any_io_executor strand, TableServices& services, TableId id, T
       auto_start_(spec.auto_start),
       first_save_(std::move(spec.first_save)),
       created_at_ms_(unix_milliseconds()),
-      seating_(Seating::from(spec)),
+      seating_(Seating::from(spec, services.settings.bot_level)),
       saver_(std::nullopt, 0),
       feed_(services.metrics, services.webhook, services.max_held_messages),
       turns_(strand_, *this, limits_of(config_, services.settings), seating_.size()),
@@ -241,7 +242,7 @@ void Table::start_game(const TableRequest* asked) {
 
 std::optional<int> Table::waiting_bot() const {
   for (int s = 0; s < seating_.size(); ++s) {
-    if (((waiting_ >> s) & 1u) && seating_[s].kind == Seat::Kind::bot) return s;
+    if (((waiting_ >> s) & 1u) && seating_[s].kind == Seat::Kind::bot && !thinking(s)) return s;
   }
   return std::nullopt;
 }
@@ -304,33 +305,77 @@ void Table::bot_turn() {
     if (closed_ || broken_ || status_ != TableStatus::playing) return;
     const auto seat = waiting_bot();
     if (!seat) return;
-    Rng rng = bot_rng();
-    Events events;
-    play(*seat, random_command(*game_, *seat, rng), db::Source::bot, events);
-    const std::uint8_t before = changed(*seat);
-    announce(events, before);
+    answer_for(*seat, seating_[*seat].bot_level, db::Source::bot);
   });
 }
 
 void Table::time_ran_out(int late) {
   guarded([&] {
-    if (closed_ || broken_ || status_ != TableStatus::playing) return;
+    // A late seat whose answer is being searched for already waits for it; the clock is
+    // armed again once it is played.
+    if (closed_ || broken_ || status_ != TableStatus::playing || thinking(late)) return;
     services_.metrics.timeouts.fetch_add(1, std::memory_order_relaxed);
     const int in_a_row = ++seating_[late].timeouts;
     const bool replace = config_.on_timeout == OnTimeout::replace_seat && in_a_row >= config_.replace_after;
     spdlog::info("table {}: seat {} ran out of time ({} in a row); the server's bot answers{}", id_, late, in_a_row,
                  replace ? " and keeps the seat" : "");
     if (replace) {
-      seating_.replace(late);
+      seating_.replace(late, services_.settings.replacement_bot_level);
       turns_.clear(late);
     }
-    Rng rng = bot_rng();
-    Events events;
-    play(late, random_command(*game_, late, rng), db::Source::timeout, events);
-    const std::uint8_t before = changed(late);
-    send_table_update();  // the seat's timeouts, or its new bot
-    announce(events, before);  // re-arms the clock for the others
+    answer_for(late, services_.settings.replacement_bot_level, db::Source::timeout);
   });
+}
+
+void Table::answer_for(int seat, ai::Level level, db::Source source) {
+  if (level != ai::Level::random && services_.bot_workers) {
+    const std::uint32_t posed_at = posed_at_[seat];
+    auto answered = [self = shared_from_this(), seat, posed_at, source](Command command) {
+      net::post(self->strand_, [self, seat, posed_at, source, command = std::move(command)] {
+        self->answered(seat, posed_at, source, command);
+      });
+    };
+    // The bot sees what its seat sees, nothing more.
+    if (services_.bot_workers->think(view(*game_, seat), level, bot_rng().next() + static_cast<std::uint64_t>(seat),
+                                     std::move(answered))) {
+      thinking_ = static_cast<std::uint8_t>(thinking_ | (1u << seat));
+      return;
+    }
+    spdlog::warn("table {}: too many bot decisions wait for a thread; seat {} is answered at random", id_, seat);
+  }
+  Rng rng = bot_rng();
+  play_answer(seat, source, random_command(*game_, seat, rng));
+}
+
+void Table::answered(int seat, std::uint32_t posed_at, db::Source source, const Command& command) {
+  guarded([&] {
+    thinking_ = static_cast<std::uint8_t>(thinking_ & ~(1u << seat));
+    if (closed_ || broken_ || status_ != TableStatus::playing) return;
+    // Still the question the bot was asked: the seat owes the same decision, and can save.
+    if (((waiting_ >> seat) & 1u) && posed_at_[seat] == posed_at && may_play()) {
+      GameState trial = *game_;
+      Events ignored;
+      if (const auto rejection = apply(trial, seat, command, ignored)) {
+        // A fault of the search, not of the game: the seat is answered at random instead.
+        spdlog::error("table {}: the engine refused seat {}'s searched answer ({}); it answers at random", id_, seat,
+                      rejection->reason);
+        return answer_for(seat, ai::Level::random, source);
+      }
+      return play_answer(seat, source, command);
+    }
+    // The player answered while the bot thought, or the decision changed: it is asked anew.
+    if (source == db::Source::timeout) send_table_update();
+    if (waiting_bot()) turns_.schedule_bot();
+    turns_.schedule_clock();
+  });
+}
+
+void Table::play_answer(int seat, db::Source source, const Command& command) {
+  Events events;
+  play(seat, command, source, events);
+  const std::uint8_t before = changed(seat);
+  if (source == db::Source::timeout) send_table_update();  // the seat's timeouts, or its new bot
+  announce(events, before);  // re-arms the clock for the others
 }
 
 void Table::deadlines_moved() {
@@ -392,6 +437,7 @@ db::TableRecord Table::record() const {
     stored.resigned = seat.resigned;
     stored.replaced = seat.replaced;
     stored.timeouts = seat.timeouts;
+    if (seat.kind == Seat::Kind::bot) stored.bot_level = std::string(ai::name(seat.bot_level));
     if (turns_.has_deadline(s)) stored.deadline = turns_.deadline_unix_ms(s);
     record.seats.push_back(std::move(stored));
   }
@@ -504,7 +550,7 @@ Json Table::description() const {
   for (int s = 0; s < seating_.size(); ++s) {
     const Seat& seat = seating_[s];
     Json entry = seat_json(static_cast<std::size_t>(s), name(seat.kind), seat.player, seat.resigned, seat.replaced,
-                           seat.timeouts);
+                           seat.timeouts, ai::name(seat.bot_level));
     if (seat.kind == Seat::Kind::human) {
       entry["connected"] = services_.presence.connected(seat.player->id);
       if (services_.ratings && services_.has_account && services_.has_account(seat.player->id)) {

@@ -32,6 +32,7 @@
 namespace elgrande::server {
 
 class BlockLists;
+class BotWorkers;
 class Ratings;
 class Sanctions;
 class Webhook;
@@ -61,6 +62,8 @@ struct TableServices {
   // Whether a player has an account now: only account holders are rated, so only they are
   // shown a rating. None: nobody is.
   std::function<bool(PlayerId)> has_account = nullptr;
+  // Where searching bots think, off the tables' strands; none: every bot plays at random.
+  BotWorkers* bot_workers = nullptr;
 };
 
 // A request for a table, as the connection's handler hands it over.
@@ -157,13 +160,20 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   // --- The game. ---
   // Answers `asked` (the host's table.start) once the start is saved.
   void start_game(const TableRequest* asked = nullptr);
-  std::optional<int> waiting_bot() const;  // the lowest bot seat owing a decision
+  std::optional<int> waiting_bot() const;  // the lowest bot seat owing a decision, not thinking yet
   // Notes, seat by seat, the version at which its pending decision was posed (changed,
   // or the seat just answered and owes another).
   void note_decisions(std::optional<int> actor);
   // The engine step shared by bots and timeouts; the command must be accepted.
   void play(int seat, const Command& command, db::Source source, Events& events);
   Rng bot_rng() const;
+  // A bot of `level` answers for the seat: a random one at once, a searching one on the
+  // bot workers, its answer played when it comes back if the seat still owes the decision
+  // it was asked (answered()).
+  void answer_for(int seat, ai::Level level, db::Source source);
+  void answered(int seat, std::uint32_t posed_at, db::Source source, const Command& command);
+  void play_answer(int seat, db::Source source, const Command& command);
+  bool thinking(int seat) const { return (thinking_ >> seat) & 1u; }
   // After every change of the game, in two steps so that a reply can go between them:
   // changed() updates whose turn it is, the clocks and the status, and saves; it returns
   // whose turn it was before. announce() sends everyone's update, tells the webhook,
@@ -228,6 +238,7 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   std::uint8_t waiting_ = 0;  // seats owing a decision (bit per seat)
   std::array<std::optional<Decision>, kMaxPlayers> decisions_{};  // pending, per seat
   std::array<std::uint32_t, kMaxPlayers> posed_at_{};  // the version each was posed at
+  std::uint8_t thinking_ = 0;  // seats whose answer a bot is searching for (bit per seat)
 
   TableSaver saver_;
   TableFeed feed_;

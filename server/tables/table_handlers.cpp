@@ -156,7 +156,13 @@ void Table::add_bot(const TableRequest& r) {
   if (!require_status(r, TableStatus::open, "add a bot")) return;
   std::optional<int> seat;
   if (!read_seat(r, false, seat)) return;
-  const SeatOrRefusal added = seating_.add_bot(r.player.id, seat);
+  ai::Level level = services_.settings.bot_level;
+  if (const auto named = r.envelope.payload.find("level"); named != r.envelope.payload.end()) {
+    const auto chosen = named->is_string() ? ai::level_from_name(named->get<std::string>()) : std::nullopt;
+    if (!chosen) return refuse(r, ErrorCode::bad_payload, "level: must be random, easy, medium or strong");
+    level = *chosen;
+  }
+  const SeatOrRefusal added = seating_.add_bot(r.player.id, seat, level);
   if (const auto* refusal = std::get_if<Refusal>(&added)) return refuse(r, *refusal);
   save();
   reply(r, {{"table", description()}, {"seat", std::get<int>(added)}});
@@ -295,7 +301,7 @@ void Table::resign(const TableRequest& r) {
   }
   const auto seat = seating_.seat_of(r.player.id);
   if (!seat) return refuse(r, ErrorCode::wrong_state, "you do not play at this table");
-  seating_.resign(*seat);
+  seating_.resign(*seat, services_.settings.replacement_bot_level);
   turns_.clear(*seat);
   spdlog::info("table {}: seat {} resigned; a bot plays it", id_, *seat);
   save();

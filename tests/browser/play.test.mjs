@@ -288,8 +288,15 @@ async function main() {
   assert.match(await page.textContent('[data-testid=time-rule]'), /1 day per decision; when time runs out, a bot answers that decision/);
   assert.match(await page.textContent('[data-testid=waiting-room]'), /1995 rules/, 'the waiting room names the edition');
   await audit(page, 'waiting room', {phone: true});
+  // The host picks how each bot plays: an easy one, then one at the default, medium.
+  assert.equal(await page.inputValue('[data-testid=bot-level]'), 'medium');
+  await page.selectOption('[data-testid=bot-level]', 'easy');
   await page.click('[data-testid=add-bot-1]');
+  await page.waitForSelector('[data-testid=bot-level-1][data-level=easy]');
+  await page.selectOption('[data-testid=bot-level]', 'medium');
   await page.click('[data-testid=add-bot-2]');
+  await page.waitForSelector('[data-testid=bot-level-2][data-level=medium]');
+  assert.match(await page.textContent('[data-testid=seat-1]'), /Bot, easy/);
   await page.locator('[data-testid=start-game]:enabled').click();
   await page.waitForSelector('[data-testid=game-screen]');
   say(`table ${tableId} started`);

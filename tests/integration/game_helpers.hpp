@@ -41,6 +41,8 @@ inline std::vector<std::string> server_args(const TempDir& dir) {
           "--web-root",     (dir.path() / "no-web").string(),
           "--threads",      "2",
           "--bot-delay-ms", "0",
+          // Server bots answer at random, at once: the tests of searching bots ask for them.
+          "--bot-level", "random", "--replacement-bot-level", "random",
           // The bot clients answer at machine speed, and are many guests from one address.
           "--messages-per-second", "100000", "--message-burst", "100000",
           "--new-identities-per-address-per-hour", "0",

@@ -194,7 +194,7 @@ TEST_CASE("each seated player gets their own view, and spectators and resigned p
           "[feed]") {
   Feed f;
   Seating seating = four_seats();
-  seating.resign(2);  // Cid watches while a bot plays
+  seating.resign(2, elgrande::ai::Level::random);  // Cid watches while a bot plays
   const auto ana_phone = connection();
   const auto ana_laptop = connection();
   const auto cid_connection = connection();

@@ -7,7 +7,7 @@ import {DecisionPanel, colourBadge} from './decisions.js';
 import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, ladderName, ladderOf, seatNames, seatNote, touchedAreas} from './texts.js';
 import {STALE_TEXT, UNAVAILABLE_TEXT, isStale, isTemporary, refusalText} from './connection.js';
 import {limitText, policyText} from './time.js';
-import {mySeatAt} from './lobby.js';
+import {botLevelName, mySeatAt} from './lobby.js';
 import {playerButton} from './blocks.js';
 import {REMOVED_WORDS} from './log.js';
 import {ratingBadge} from './ratings.js';
@@ -352,7 +352,7 @@ export class GameScreen {
       if (p.live_vetoes) tags.push(h('span', {class: 'tag veto', title: 'Holds a live veto card'}, `veto${p.live_vetoes > 1 ? ` ×${p.live_vetoes}` : ''}`));
       if (view.phase === 'disk_setting' && p.disk_set) tags.push(h('span', {class: 'tag'}, 'disk set'));
       const note = seatNote(seatInfo, table);
-      if (seatInfo && seatInfo.kind === 'bot' && !note) tags.push(h('span', {class: 'tag'}, 'bot'));
+      if (seatInfo && seatInfo.kind === 'bot' && !note) tags.push(h('span', {class: 'tag'}, `bot, ${botLevelName(seatInfo.level)}`));
       if (note) {
         tags.push(h('span', {class: `tag note ${note.kind}`, 'data-testid': `seat-note-${seat}`, 'data-note': note.kind},
           icon(note.icon), ` ${note.text}`));

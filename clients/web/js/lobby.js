@@ -35,11 +35,18 @@ export function mySeatAt(table, me) {
   return seat ? seat.seat : null;
 }
 
+// How a server bot plays (docs/ai.md), as the host chooses it.
+export const BOT_LEVELS = [['easy', 'Easy'], ['medium', 'Medium'], ['strong', 'Strong'], ['random', 'Random moves']];
+export function botLevelName(level) {
+  const found = BOT_LEVELS.find(([value]) => value === level);
+  return found ? found[1].toLowerCase() : 'random moves';
+}
+
 function seatChip(table, seat, me) {
   const col = colourOf(seat.seat, table.options);
   let label;
   if (seat.kind === 'empty') label = 'empty seat';
-  else if (seat.kind === 'bot') label = seat.player ? `${seat.player.name} (bot)` : 'Bot';
+  else if (seat.kind === 'bot') label = seat.player ? `${seat.player.name} (bot)` : `Bot (${botLevelName(seat.level)})`;
   else label = seat.player.name + (me && seat.player.id === me.id ? ' (you)' : '');
   const note = seatNote(seat, table);
   return h('span', {class: `seat-chip ${seat.kind}`, style: {'--c': col.fill, '--ink': col.ink}},
@@ -420,6 +427,18 @@ function ratedBadge(table) {
   return h('span', {class: 'status-badge rated', 'data-testid': `rated-${table.id}`, title: `Rated on the “${ladderName(ladderOf(table.options))}” ladder`}, 'Rated');
 }
 
+// The level of the bots the host adds next.
+function botLevelChoice(app) {
+  const select = h('select', {id: 'bot-level', 'data-testid': 'bot-level', 'aria-describedby': 'bot-level-note'},
+    BOT_LEVELS.map(([value, label]) => h('option', {value, selected: value === (app.botLevel || 'medium')}, label)));
+  select.addEventListener('change', () => {
+    app.botLevel = select.value;
+  });
+  return h('p', {class: 'bot-level'},
+    h('label', {for: 'bot-level'}, 'Bots added play'), ' ', select, ' ',
+    h('span', {class: 'note muted', id: 'bot-level-note'}, 'Easy, medium and strong bots think about their moves; a strong one takes a moment.'));
+}
+
 // An open table: seats, bots, start.
 export function renderWaitingRoom(app, table, container) {
   const me = app.me;
@@ -430,7 +449,7 @@ export function renderWaitingRoom(app, table, container) {
     const col = colourOf(seat.seat, table.options);
     const actions = [];
     if (seat.kind === 'empty') {
-      if (host) actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `add-bot-${seat.seat}`, onClick: () => app.tableAction('table.add_bot', {table: table.id, seat: seat.seat})}, 'Add a bot'));
+      if (host) actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `add-bot-${seat.seat}`, onClick: () => app.tableAction('table.add_bot', {table: table.id, seat: seat.seat, level: app.botLevel || 'medium'})}, 'Add a bot'));
       if (mine === null) actions.push(h('button', {type: 'button', class: 'primary', 'data-testid': `sit-${seat.seat}`, onClick: () => app.join(table.id, seat.seat)}, 'Sit here'));
       else actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `move-${seat.seat}`, onClick: () => app.tableAction('table.seat', {table: table.id, seat: seat.seat})}, 'Move here'));
     } else if (seat.kind === 'bot' && host) {
@@ -438,7 +457,7 @@ export function renderWaitingRoom(app, table, container) {
     }
     let who;
     if (seat.kind === 'empty') who = h('span', {class: 'muted'}, 'Empty');
-    else if (seat.kind === 'bot') who = h('span', {}, 'Bot (played by the server)');
+    else if (seat.kind === 'bot') who = h('span', {'data-testid': `bot-level-${seat.seat}`, 'data-level': seat.level || 'random'}, `Bot, ${botLevelName(seat.level)} (played by the server)`);
     else {
       who = h('span', {}, profileLink(seat.player), playerButton(app, seat.player, table.id), ratingBadge(seat.rating, {'data-testid': `seat-rating-${seat.seat}`}),
         seat.player.id === me.id ? ' (you)' : '', table.host === seat.player.id ? ' · host' : '',
@@ -460,6 +479,7 @@ export function renderWaitingRoom(app, table, container) {
         : 'Not rated: the result moves no one’s rating.'),
       h('p', {class: 'time-rule', 'data-testid': 'time-rule'}, icon('clock'), ` ${limitText(table)}`,
         policy ? `; when time runs out, ${policy}.` : ': take your time.'),
+      host && !full ? botLevelChoice(app) : null,
       h('ol', {class: 'seat-list'}, seats),
       app.tableError ? h('p', {class: ['error', app.tableErrorTemporary && 'temporary'], role: 'alert', 'data-testid': 'error'}, app.tableError) : null,
       h('div', {class: 'actions'},

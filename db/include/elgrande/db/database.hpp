@@ -140,6 +140,9 @@ class Statement {
   std::optional<std::int64_t> optional_integer(int column) const {
     return is_null(column) ? std::nullopt : std::optional(integer(column));
   }
+  std::optional<std::string> optional_text(int column) const {
+    return is_null(column) ? std::nullopt : std::optional(text(column));
+  }
 
  private:
   Database* database_;

@@ -33,6 +33,9 @@ struct SeatRecord {
   std::optional<UnixMillis> deadline;
   int timeouts = 0;       // in a row (schema 2)
   bool replaced = false;  // handed to a bot after repeated timeouts (schema 2)
+  // The level of the bot that plays the seat, if one does (schema 10): "random", "easy",
+  // "medium" or "strong". None: a seat from before, whose bot played at random.
+  std::optional<std::string> bot_level;
   friend bool operator==(const SeatRecord&, const SeatRecord&) = default;
 };
 

@@ -1,0 +1,49 @@
+#include "ai/bot_workers.hpp"
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+#include "elgrande/engine/bot.hpp"
+
+namespace elgrande::server {
+
+BotWorkers::BotWorkers(BotThinking settings, Metrics& metrics)
+    : settings_(settings), metrics_(metrics), pool_(settings.threads) {}
+
+BotWorkers::~BotWorkers() { stop(); }
+
+bool BotWorkers::think(View view, ai::Level level, std::uint64_t seed, Answer answered) {
+  if (waiting_.fetch_add(1, std::memory_order_relaxed) >= settings_.max_waiting) {
+    waiting_.fetch_sub(1, std::memory_order_relaxed);
+    metrics_.bot_decisions_refused.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  boost::asio::post(pool_, [this, view = std::move(view), level, seed, answered = std::move(answered)] {
+    waiting_.fetch_sub(1, std::memory_order_relaxed);
+    const auto start = std::chrono::steady_clock::now();
+    const auto until = start + settings_.think_limit;
+    const ai::Budget budget{settings_.iterations, [this, until] {
+                              return stopping_.load(std::memory_order_relaxed) || std::chrono::steady_clock::now() >= until;
+                            }};
+    std::optional<Command> command;
+    try {
+      command = ai::choose(view, level, seed, budget).command;
+    } catch (const std::exception& error) {
+      // A bug in the search: the table's own random bot answers instead, and play goes on.
+      spdlog::error("bot search failed ({}); answering at random", error.what());
+      Rng rng{seed};
+      command = random_command(view, rng);
+    }
+    metrics_.bot_think_time.observe(std::chrono::steady_clock::now() - start);
+    answered(std::move(*command));
+  });
+  return true;
+}
+
+void BotWorkers::stop() {
+  stopping_.store(true, std::memory_order_relaxed);
+  pool_.stop();
+  pool_.join();
+}
+
+}  // namespace elgrande::server

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <atomic>
+#include <boost/asio/thread_pool.hpp>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+
+#include "elgrande/ai/search.hpp"
+#include "elgrande/engine/view.hpp"
+#include "ops/metrics.hpp"
+
+namespace elgrande::server {
+
+// How bots think: on threads of their own, never on a table's strand or an I/O thread, so a
+// searching bot delays no other table (docs/ai.md).
+struct BotThinking {
+  unsigned threads = 1;
+  // A decision's wall-clock limit: a search stops there, whatever its level's iterations.
+  // Below it a choice is a function of the view and the seed alone.
+  std::chrono::milliseconds think_limit{2000};
+  int iterations = 0;  // playouts per decision; 0: each level's own (tests set fewer)
+  // Decisions that may wait for a thread; past them a bot answers at random at once, rather
+  // than keep its table waiting behind hundreds of others.
+  std::size_t max_waiting = 1024;
+};
+
+class BotWorkers {
+ public:
+  BotWorkers(BotThinking settings, Metrics& metrics);
+  ~BotWorkers();  // stop()
+  BotWorkers(const BotWorkers&) = delete;
+  BotWorkers& operator=(const BotWorkers&) = delete;
+
+  using Answer = std::function<void(Command)>;
+  // Queues a search of `view` at `level` (not random) and hands its answer to `answered`, on
+  // a worker thread. False (and nothing queued) if too many decisions wait already.
+  bool think(View view, ai::Level level, std::uint64_t seed, Answer answered);
+  // Cuts the searches under way short (their answers still go out), drops the rest, joins
+  // the threads. Idempotent.
+  void stop();
+
+ private:
+  const BotThinking settings_;
+  Metrics& metrics_;
+  boost::asio::thread_pool pool_;
+  std::atomic<std::size_t> waiting_{0};
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace elgrande::server
