@@ -86,7 +86,7 @@ TEST_CASE("a bot thinking at one table holds up no other table", "[integration][
   TempDir dir;
   // One I/O thread, one search thread, and searches that run to the time limit: while table
   // A's bot thinks, table B plays a whole game. (A search on the I/O thread would stop B.)
-  const std::string think_ms = std::getenv("ELGRANDE_SANITIZED") ? "20000" : "8000";
+  const std::string think_ms = std::getenv("ELGRANDE_SANITIZED") ? "10000" : "5000";
   ServerProcess server(with(server_args(dir), {"--threads", "1", "--bot-threads", "1", "--bot-think-ms", think_ms,
                                                "--bot-iterations", "100000000", "--replacement-bot-level", "strong"}));
   WsClient ana(server.address(), server.port());
