@@ -169,15 +169,15 @@ void play_out(GameState& state, Rng& rng, Events& scratch) {
   constexpr int kMaxCommands = 20000;  // far beyond any game: only a stalled engine gets here
   for (int commands = 0; !is_over(state); ++commands) {
     if (commands == kMaxCommands) throw std::logic_error("play_out: the game did not end");
-    const Decisions decisions = pending(state);
-    const Decision& decision = decisions[0];
+    const auto seat = static_cast<Seat>(std::countr_zero(waiting_for(state)));
+    const Decision decision = *decision_for(state, seat);
     Command command;
     if (const auto* to_take = std::get_if<CaballerosToTake>(&decision.detail)) {
       command = take(to_take->up_to, to_take->province, to_take->regions, rng);
     } else if (const auto* use = std::get_if<ActionCardUse>(&decision.detail); use && use->may_place && use->place_up_to > 0) {
       command = PlaceCaballeros{random_spread(use->place_up_to, use->place_into, rng)};
     } else {
-      command = random_command(state, decision.seat, rng);
+      command = random_command(state.options, decision, rng);
     }
     scratch.clear();
     if (const auto rejection = apply(state, decision.seat, command, scratch))

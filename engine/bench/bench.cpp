@@ -1,5 +1,6 @@
 // Plays random full games on one thread and prints games and commands per second.
 // Usage: elgrande-bench [games=2000] [players=5]
+#include <bit>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +24,8 @@ int main(int argc, char** argv) {
     elgrande::GameState state = elgrande::new_game(options, 1000 + static_cast<std::uint64_t>(g));
     elgrande::Rng bot{static_cast<std::uint64_t>(g) * 7919u};
     while (!elgrande::is_over(state)) {
-      const elgrande::Seat seat = elgrande::pending(state)[0].seat;
+      // The lowest seat that owes a decision (pending's first).
+      const auto seat = static_cast<elgrande::Seat>(std::countr_zero(elgrande::waiting_for(state)));
       const elgrande::Command command = elgrande::random_command(state, seat, bot);
       events.clear();
       if (elgrande::apply(state, seat, command, events)) {

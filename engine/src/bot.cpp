@@ -11,14 +11,15 @@ namespace elgrande {
 
 namespace {
 
-// The bot sees what its seat sees: every choice below is drawn from the view alone.
+// The bot sees what its seat sees: every choice below is drawn from the seat's decision
+// (the constraints its view carries) and the table's options alone.
 
 [[noreturn]] void no_choice() {
   throw std::logic_error("random_command: the decision offers no choice");
 }
 
-int colour_count(const View& v) {
-  return std::min(v.options.players + (v.options.automa ? 1 : 0), kMaxColours);
+int colour_count(const Options& options) {
+  return std::min(options.players + (options.automa ? 1 : 0), kMaxColours);
 }
 
 // A uniformly chosen set bit of a non-empty mask.
@@ -64,9 +65,9 @@ TakeCaballeros random_take(int up_to, int at_least, int province, const AreaCoun
   return take;
 }
 
-std::optional<Command> random_moves(const View& v, Seat actor, const MoveLimits& limits,
+std::optional<Command> random_moves(const Options& options, Seat actor, const MoveLimits& limits,
                                     const CaballerosByColour& sources, AreaMask destinations, Rng& rng) {
-  const int colours = colour_count(v);
+  const int colours = colour_count(options);
   auto movable = [&](int region, Colour c) { return static_cast<int>(sources[c].n[region]); };
   AreaMask usable = 0;
   for (int r = 0; r < kRegionCount; ++r)
@@ -119,11 +120,11 @@ std::optional<Command> random_moves(const View& v, Seat actor, const MoveLimits&
 
 // The special action's own choices come from the decision's constraints, so every random
 // game also checks that what `pending` offers is what `apply` accepts.
-std::optional<Command> random_special(const View& v, Seat actor, const ActionCardUse& use, Rng& rng) {
+std::optional<Command> random_special(const Options& options, Seat actor, const ActionCardUse& use, Rng& rng) {
   using enum CardKind;
   switch (use.special) {
     case place_two_or_move_all_own:
-      if (rng.below(2) && use.moves) return random_moves(v, actor, *use.moves, use.move_from, use.move_to, rng);
+      if (rng.below(2) && use.moves) return random_moves(options, actor, *use.moves, use.move_from, use.move_to, rng);
       [[fallthrough]];
     case place_two_anywhere:
       return PlaceExtraCaballeros{spread(static_cast<int>(rng.below(use.extra_up_to + 1u)), use.move_to, rng)};
@@ -135,10 +136,10 @@ std::optional<Command> random_special(const View& v, Seat actor, const ActionCar
     case move_four_own:
     case move_four_any:
       if (!use.moves) return std::nullopt;
-      return random_moves(v, actor, *use.moves, use.move_from, use.move_to, rng);
+      return random_moves(options, actor, *use.moves, use.move_from, use.move_to, rng);
     case remove_one_each: {
       RemoveCaballeros remove;
-      for (Colour c = 0; c < colour_count(v); ++c) {
+      for (Colour c = 0; c < colour_count(options); ++c) {
         AreaMask where = 0;
         for (int r = 0; r < kRegionCount; ++r)
           if (use.remove_from[c].n[r]) where |= bit(area_at(r));
@@ -174,7 +175,7 @@ std::optional<Command> random_special(const View& v, Seat actor, const ActionCar
   }
 }
 
-Command random_answer(const View& v, Seat seat, const DecisionDetail& detail, Rng& rng) {
+Command random_answer(const Options& options, Seat seat, const DecisionDetail& detail, Rng& rng) {
   return std::visit(
       [&](const auto& d) -> Command {
         using D = std::decay_t<decltype(d)>;
@@ -191,7 +192,7 @@ Command random_answer(const View& v, Seat seat, const DecisionDetail& detail, Rn
             return PlaceCaballeros{spread(count, d.place_into, rng)};
           }
           if (rng.below(5) == 0) return SkipSpecialAction{};
-          if (auto special = random_special(v, seat, d, rng)) return *special;
+          if (auto special = random_special(options, seat, d, rng)) return *special;
           return SkipSpecialAction{};
         } else if constexpr (std::is_same_v<D, VetoChoice>) {
           return AnswerVeto{rng.below(3) == 0};
@@ -215,11 +216,19 @@ Command random_command(const View& view, Rng& rng) {
   if (!view.decision) throw std::logic_error("random_command: the viewer owes no decision");
   const Seat seat = view.decision->seat;
   if (seat < 0 || seat >= kMaxPlayers) throw std::logic_error("random_command: no such seat");
-  return random_answer(view, seat, view.decision->detail, rng);
+  return random_answer(view.options, seat, view.decision->detail, rng);
 }
 
 Command random_command(const GameState& state, Seat seat, Rng& rng) {
-  return random_command(view(state, seat), rng);
+  // The seat's pending decision is what its view would carry: the same policy, without
+  // building the rest of the view.
+  const std::optional<Decision> decision = decision_for(state, seat);
+  if (!decision) throw std::logic_error("random_command: the seat owes no decision");
+  return random_answer(state.options, seat, decision->detail, rng);
+}
+
+Command random_command(const Options& options, const Decision& decision, Rng& rng) {
+  return random_answer(options, decision.seat, decision.detail, rng);
 }
 
 GameRecord play_random_game(const Options& options, std::uint64_t seed, GameState* final_state) {

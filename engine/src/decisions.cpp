@@ -66,47 +66,42 @@ ActionCardUse card_use(const GameState& s, Seat seat) {
 
 }  // namespace
 
-Decisions pending(const GameState& s) {
-  Decisions out;
+std::optional<Decision> decision_for(const GameState& s, Seat seat) {
+  if (seat < 0 || seat >= s.options.players || !(waiting_for(s) & seat_bit(seat))) return std::nullopt;
   switch (s.phase) {
     case Phase::power_cards: {
-      const Player& player = s.players[s.power_seat];
-      out.push_back({s.power_seat, PowerCardChoice{static_cast<PowerCards>(player.hand & ~played_mask(s))}});
-      break;
+      const Player& player = s.players[seat];
+      return Decision{seat, PowerCardChoice{static_cast<PowerCards>(player.hand & ~played_mask(s))}};
     }
-    case Phase::take_caballeros: {
-      const Seat seat = active_seat(s);
-      out.push_back({seat, to_take(s, seat, caballeros_granted(s.players[seat].played), taken_in_full(s, seat))});
-      break;
-    }
+    case Phase::take_caballeros:
+      return Decision{seat, to_take(s, seat, caballeros_granted(s.players[seat].played), taken_in_full(s, seat))};
     case Phase::choose_action_card: {
       ActionCardChoice choice;
       for (int i = 0; i < s.stack_count; ++i)
         if (s.stacks[i].revealed) choice.offered.push_back(*s.stacks[i].revealed);
       if (s.king_card_available) choice.offered.push_back(kKingCard);
-      out.push_back({active_seat(s), choice});
-      break;
+      return Decision{seat, choice};
     }
     case Phase::use_action_card:
-      out.push_back({active_seat(s), card_use(s, active_seat(s))});
-      break;
+      return Decision{seat, card_use(s, seat)};
     case Phase::veto_window:
-      for (Seat p = 0; p < s.options.players; ++p)
-        if (s.veto_owed & seat_bit(p)) out.push_back({p, VetoChoice{active_seat(s), *s.turn.card}});
-      break;
-    case Phase::returning: {
-      const Seat seat = s.returners[0];
-      out.push_back({seat, CaballerosToReturn{static_cast<std::uint8_t>(std::min(3, returnable(s, seat))),
-                                              s.players[seat].court, takeable_regions(s, seat)}});
-      break;
-    }
+      return Decision{seat, VetoChoice{active_seat(s), *s.turn.card}};
+    case Phase::returning:
+      return Decision{seat, CaballerosToReturn{static_cast<std::uint8_t>(std::min(3, returnable(s, seat))),
+                                               s.players[seat].court, takeable_regions(s, seat)}};
     case Phase::disk_setting:
-      for (Seat p = 0; p < s.options.players; ++p)
-        if (s.disks_owed & seat_bit(p)) out.push_back({p, DiskChoice{s.disk_purpose, disk_allowed(s, p, s.disk_purpose)}});
-      break;
+      return Decision{seat, DiskChoice{s.disk_purpose, disk_allowed(s, seat, s.disk_purpose)}};
     case Phase::game_over:
       break;
   }
+  return std::nullopt;
+}
+
+Decisions pending(const GameState& s) {
+  Decisions out;
+  const std::uint8_t owing = waiting_for(s);
+  for (Seat p = 0; p < s.options.players; ++p)
+    if (owing & seat_bit(p)) out.push_back(*decision_for(s, p));
   return out;
 }
 

@@ -67,8 +67,7 @@ View view(const GameState& s, Seat viewer) {
   if (s.phase == Phase::disk_setting && s.disk_purpose == DiskPurpose::eviction) v.evicted_from = s.evicted_from;
 
   v.waiting_for = waiting_for(s);
-  for (const Decision& d : pending(s))
-    if (d.seat == viewer) v.decision = d;
+  v.decision = decision_for(s, viewer);
   v.winners = winners(s);
   return v;
 }

@@ -13,9 +13,12 @@ namespace elgrande {
 // Throws std::logic_error if `view.decision` is empty or offers no choice at all.
 Command random_command(const View& view, Rng& rng);
 
-// random_command(view(state, seat), rng): `seat` must owe a decision. Used by tests, the
-// benchmark, server-side bot seats and timed-out seats.
+// The same as random_command(view(state, seat), rng), without building the view: `seat`
+// must owe a decision. Used by tests, the benchmark, server-side bot seats and timed-out
+// seats.
 Command random_command(const GameState& state, Seat seat, Rng& rng);
+// The same for a decision already at hand (a game's `options`, one of its `pending`).
+Command random_command(const Options& options, const Decision& decision, Rng& rng);
 
 // A whole game with random_command for every seat: new_game(options, seed), the bots draw
 // from Rng{seed}, and when several seats owe an answer the lowest answers first.

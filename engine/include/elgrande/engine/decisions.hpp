@@ -89,8 +89,10 @@ struct Decision {
 };
 using Decisions = FixedVector<Decision, kMaxPlayers>;
 
-// Every seat that owes an answer now (several at once for disks and vetoes).
+// Every seat that owes an answer now (several at once for disks and vetoes), by seat.
 Decisions pending(const GameState& state);
+// The seat's own pending decision, if it owes one (what `pending` lists for it).
+std::optional<Decision> decision_for(const GameState& state, Seat seat);
 std::uint8_t waiting_for(const GameState& state);  // the same seats as a bit mask
 
 }  // namespace elgrande
