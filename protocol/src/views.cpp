@@ -1,3 +1,5 @@
+#include <charconv>
+#include <stdexcept>
 #include <string>
 #include <variant>
 
@@ -12,7 +14,6 @@ using detail::area_mask_json;
 using detail::id;
 using detail::power_cards_json;
 using detail::put_area;
-using detail::put_seat;
 using detail::seat_mask_json;
 
 // Per colour, the non-empty counts: [{"colour": c, "regions": {area: n}}, ...].
@@ -127,62 +128,184 @@ Json to_json(const Decision& decision) {
   return j;
 }
 
-Json to_json(const View& v) {
+namespace {
+
+bool objects_alike(const Json& a, const Json& b) {
+  if (!a.is_array() || !b.is_array() || a.size() != b.size() || a.empty()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (!a[i].is_object() || !b[i].is_object()) return false;
+  return true;
+}
+
+// The view patch from one JSON value to another: an object is patched key by key (a key
+// the new one lacks becomes null); an array of as many objects (the players) element by
+// element, by index; anything else is replaced whole.
+Json merge_diff(const Json& from, const Json& to) {
+  if (objects_alike(from, to)) {
+    Json patch = Json::object();
+    for (std::size_t i = 0; i < to.size(); ++i)
+      if (from[i] != to[i]) patch[std::to_string(i)] = merge_diff(from[i], to[i]);
+    return patch;
+  }
+  if (!from.is_object() || !to.is_object()) return to;
+  Json patch = Json::object();
+  for (const auto& [key, value] : from.items())
+    if (!to.contains(key)) patch[key] = nullptr;
+  for (const auto& [key, value] : to.items()) {
+    const auto old = from.find(key);
+    if (old == from.end()) {
+      patch[key] = value;
+    } else if (*old != value) {
+      patch[key] = merge_diff(*old, value);
+    }
+  }
+  return patch;
+}
+
+// One view's document, key by key: all of it (`before` none), or the keys whose values
+// differ from `before`'s, a key `before` had and the view lacks as null: a JSON merge patch
+// (RFC 7386) from before's document to this one. One writer for both, so that the patch
+// always rebuilds exactly the document.
+class ViewWriter {
+ public:
+  ViewWriter(Json& out, const View* before) : out_(out), before_(before) {}
+
+  // `field` picks the value(s) a key is made of, from a view; `make` encodes them, or
+  // returns a null Json when the key is absent.
+  template <class Field, class Make>
+  void key(const char* name, Field field, Make make, const View& after) {
+    if (!before_) {
+      if (Json value = make(after); !value.is_null()) out_[name] = std::move(value);
+      return;
+    }
+    if (field(*before_) == field(after)) return;
+    out_[name] = merge_diff(make(*before_), make(after));
+  }
+
+ private:
+  Json& out_;
+  const View* before_;
+};
+
+Json seat_or_null(Seat seat) { return seat >= 0 ? Json(seat) : Json(); }
+
+template <class T>
+Json optional_json(const std::optional<T>& value) {
+  return value ? Json(*value) : Json();
+}
+
+void write_view(Json& j, const View* before, const View& v) {
   const int seats = detail::seat_count(v.options);
   const int colours = detail::colour_count(v.options);
+  ViewWriter w(j, before);
 
-  Json j = Json::object();
-  put_seat(j, "viewer", v.viewer);
-  j["options"] = to_json(v.options);
-  j["phase"] = std::string(phase_name(v.phase));
-  j["round"] = v.round;
-  j["rounds_played"] = v.rounds_played;
-  j["general_scorings"] = v.general_scorings;
-  j["version"] = v.version;
+  w.key("viewer", [](const View& x) { return x.viewer; }, [](const View& x) { return seat_or_null(x.viewer); }, v);
+  w.key("options", [](const View& x) { return x.options; }, [](const View& x) { return to_json(x.options); }, v);
+  w.key("phase", [](const View& x) { return x.phase; }, [](const View& x) { return Json(phase_name(x.phase)); }, v);
+  w.key("round", [](const View& x) { return x.round; }, [](const View& x) { return Json(x.round); }, v);
+  w.key("rounds_played", [](const View& x) { return x.rounds_played; }, [](const View& x) { return Json(x.rounds_played); }, v);
+  w.key("general_scorings", [](const View& x) { return x.general_scorings; },
+        [](const View& x) { return Json(x.general_scorings); }, v);
+  w.key("version", [](const View& x) { return x.version; }, [](const View& x) { return Json(x.version); }, v);
+  w.key("king", [](const View& x) { return x.king; }, [](const View& x) { return Json(id(x.king)); }, v);
+  w.key("scoreboards", [](const View& x) { return x.scoreboards; },
+        [](const View& x) { return scoreboards_json(x.scoreboards); }, v);
 
-  j["king"] = id(v.king);
-  j["scoreboards"] = scoreboards_json(v.scoreboards);
+  // Regions by id: a patch names only the regions whose counts changed.
   Json regions = Json::object();
   for (int r = 0; r < kRegionCount; ++r) {
-    Json counts = Json::array();
-    for (int c = 0; c < colours; ++c)
-      counts.push_back(v.regions[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)]);
-    regions[id(area_at(r))] = std::move(counts);
+    const auto& counts = v.regions[static_cast<std::size_t>(r)];
+    if (before && before->regions[static_cast<std::size_t>(r)] == counts) continue;
+    Json list = Json::array();
+    for (int c = 0; c < colours; ++c) list.push_back(counts[static_cast<std::size_t>(c)]);
+    regions[id(area_at(r))] = std::move(list);
   }
-  j["regions"] = std::move(regions);
-  Json players = Json::array();
-  for (int s = 0; s < seats; ++s)
-    players.push_back(player_json(v.players[static_cast<std::size_t>(s)]));
-  j["players"] = std::move(players);
-  if (v.automa)
-    j["automa"] = {{"supply", v.automa->supply},
-                   {"played", v.automa->played},
-                   {"power_cards_left", v.automa->power_cards_left}};
+  if (!before || !regions.empty()) j["regions"] = std::move(regions);
 
-  Json offered = Json::array();
-  for (CardId card : v.offered) offered.push_back(card);
-  j["offered"] = std::move(offered);
-  j["stack_sizes"] = v.stack_sizes;
-  j["vetoes"] = vetoes_json(v.vetoes);
+  w.key("players", [](const View& x) { return x.players; },
+        [seats](const View& x) {
+          Json players = Json::array();
+          for (int s = 0; s < seats; ++s) players.push_back(player_json(x.players[static_cast<std::size_t>(s)]));
+          return players;
+        }, v);
+  w.key("automa", [](const View& x) { return x.automa; },
+        [](const View& x) {
+          if (!x.automa) return Json();
+          return Json{{"supply", x.automa->supply},
+                      {"played", x.automa->played},
+                      {"power_cards_left", x.automa->power_cards_left}};
+        }, v);
+  w.key("offered", [](const View& x) { return x.offered; },
+        [](const View& x) {
+          Json offered = Json::array();
+          for (CardId card : x.offered) offered.push_back(card);
+          return offered;
+        }, v);
+  w.key("stack_sizes", [](const View& x) { return x.stack_sizes; }, [](const View& x) { return Json(x.stack_sizes); }, v);
+  w.key("vetoes", [](const View& x) { return x.vetoes; }, [](const View& x) { return vetoes_json(x.vetoes); }, v);
+  w.key("first_player", [](const View& x) { return x.first_player; }, [](const View& x) { return Json(x.first_player); }, v);
+  w.key("power_seat", [](const View& x) { return x.power_seat; }, [](const View& x) { return seat_or_null(x.power_seat); }, v);
+  w.key("turn_order", [](const View& x) { return x.turn_order; },
+        [](const View& x) {
+          Json order = Json::array();
+          for (Colour c : x.turn_order) order.push_back(c);
+          return order;
+        }, v);
+  w.key("turn_index", [](const View& x) { return x.turn_index; }, [](const View& x) { return Json(x.turn_index); }, v);
+  w.key("active", [](const View& x) { return x.active; }, [](const View& x) { return seat_or_null(x.active); }, v);
+  w.key("card", [](const View& x) { return x.card; }, [](const View& x) { return optional_json(x.card); }, v);
+  w.key("placed", [](const View& x) { return x.placed; }, [](const View& x) { return Json(x.placed); }, v);
+  w.key("special_done", [](const View& x) { return x.special_done; }, [](const View& x) { return Json(x.special_done); }, v);
+  w.key("announced", [](const View& x) { return x.announced; },
+        [](const View& x) { return x.announced ? to_json(*x.announced) : Json(); }, v);
+  w.key("disk_purpose", [](const View& x) { return x.disk_purpose; },
+        [](const View& x) { return x.disk_purpose ? Json(disk_purpose_name(*x.disk_purpose)) : Json(); }, v);
+  w.key("evicted_from", [](const View& x) { return x.evicted_from; },
+        [](const View& x) { return x.evicted_from ? Json(id(*x.evicted_from)) : Json(); }, v);
+  w.key("waiting_for", [](const View& x) { return x.waiting_for; },
+        [](const View& x) { return seat_mask_json(x.waiting_for); }, v);
+  w.key("decision", [](const View& x) { return x.decision; },
+        [](const View& x) { return x.decision ? to_json(*x.decision) : Json(); }, v);
+  w.key("winners", [](const View& x) { return x.winners; }, [](const View& x) { return seat_mask_json(x.winners); }, v);
+}
 
-  j["first_player"] = v.first_player;
-  put_seat(j, "power_seat", v.power_seat);
-  Json order = Json::array();
-  for (Colour c : v.turn_order) order.push_back(c);
-  j["turn_order"] = std::move(order);
-  j["turn_index"] = v.turn_index;
-  put_seat(j, "active", v.active);
-  if (v.card) j["card"] = *v.card;
-  j["placed"] = v.placed;
-  j["special_done"] = v.special_done;
-  if (v.announced) j["announced"] = to_json(*v.announced);
-  if (v.disk_purpose) j["disk_purpose"] = std::string(disk_purpose_name(*v.disk_purpose));
-  put_area(j, "evicted_from", v.evicted_from);
+}  // namespace
 
-  j["waiting_for"] = seat_mask_json(v.waiting_for);
-  if (v.decision) j["decision"] = to_json(*v.decision);
-  j["winners"] = seat_mask_json(v.winners);
+Json to_json(const View& v) {
+  Json j = Json::object();
+  write_view(j, nullptr, v);
   return j;
+}
+
+Json view_patch(const View& before, const View& after) {
+  Json j = Json::object();
+  write_view(j, &before, after);
+  return j;
+}
+
+void apply_merge_patch(Json& target, const Json& patch) {
+  if (!patch.is_object()) {
+    target = patch;
+    return;
+  }
+  if (target.is_array()) {
+    for (const auto& [key, value] : patch.items()) {
+      std::size_t index = 0;
+      const auto [end, error] = std::from_chars(key.data(), key.data() + key.size(), index);
+      if (error != std::errc() || end != key.data() + key.size() || index >= target.size())
+        throw std::invalid_argument("view patch: no element " + key + " to patch");
+      apply_merge_patch(target[index], value);
+    }
+    return;
+  }
+  if (!target.is_object()) target = Json::object();
+  for (const auto& [key, value] : patch.items()) {
+    if (value.is_null()) {
+      target.erase(key);
+    } else {
+      apply_merge_patch(target[key], value);
+    }
+  }
 }
 
 Json summary_json(const GameState& state) {

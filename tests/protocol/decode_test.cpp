@@ -506,3 +506,67 @@ TEST_CASE("views and decisions changed anywhere decode to an error or to themsel
   mutate_everywhere(protocol::to_json(Decision{2, every_limit()}), decode_decision, "bad_decision", refused);
   CHECK(refused > 1000);
 }
+
+TEST_CASE("a client that applies every view patch holds exactly the view sent whole") {
+  std::size_t whole_bytes = 0, patch_bytes = 0;
+  int patches = 0, games = 0;
+  for (const Table& table : tables()) {
+    for (std::uint64_t seed = 1; seed <= games_per_table(20); ++seed) {
+      INFO(table.label << ", seed " << seed);
+      GameState state = new_game(table.options, seed);
+      Rng bots{seed * 31};
+      Events events;
+      // Every seat and the spectators, each from the whole view of the first update on.
+      std::vector<View> sent;
+      std::vector<Json> held;
+      for (Seat viewer = kSpectator; viewer < table.options.players; ++viewer) {
+        sent.push_back(view(state, viewer));
+        held.push_back(protocol::to_json(sent.back()));
+      }
+      while (!is_over(state)) {
+        const Decisions owing = pending(state);
+        const Seat seat = owing[bots.below(static_cast<std::uint32_t>(owing.size()))].seat;
+        events.clear();
+        REQUIRE_FALSE(apply(state, seat, random_command(state, seat, bots), events));
+        for (Seat viewer = kSpectator; viewer < table.options.players; ++viewer) {
+          const auto i = static_cast<std::size_t>(viewer + 1);
+          const View now = view(state, viewer);
+          const Json patch = protocol::view_patch(sent[i], now);
+          // As a client gets it: text, parsed.
+          const auto parsed = protocol::parse_json(patch.dump());
+          REQUIRE(parsed.ok());
+          protocol::apply_merge_patch(held[i], *parsed);
+          const Json whole = protocol::to_json(now);
+          INFO("viewer " << int(viewer) << ", version " << state.version << ", patch " << patch.dump());
+          REQUIRE(held[i] == whole);
+          whole_bytes += whole.dump().size();
+          patch_bytes += patch.dump().size();
+          ++patches;
+          sent[i] = now;
+        }
+      }
+      ++games;
+    }
+  }
+  CHECK(games == static_cast<int>(tables().size() * games_per_table(20)));
+  // What the patches save: on average they are a small part of the whole view.
+  INFO(patches << " patches, " << patch_bytes << " bytes against " << whole_bytes << " whole");
+  CHECK(patch_bytes * 5 < whole_bytes);
+}
+
+TEST_CASE("a view patch replaces values, merges objects key by key, removes a key with null, and patches array elements by index") {
+  Json doc = Json::parse(R"({"a": 1, "b": {"c": [1, 2], "d": "x"}, "e": true, "p": [{"x": 1}, {"x": 2}]})");
+  protocol::apply_merge_patch(doc, Json::parse(R"({"a": null, "b": {"c": [3], "f": 4}, "g": {"h": 5}, "p": {"1": {"x": 3}}})"));
+  CHECK(doc == Json::parse(R"({"b": {"c": [3], "d": "x", "f": 4}, "e": true, "g": {"h": 5}, "p": [{"x": 1}, {"x": 3}]})"));
+  CHECK_THROWS_AS(protocol::apply_merge_patch(doc, Json::parse(R"({"p": {"2": {"x": 0}}})")), std::invalid_argument);
+  // A decision that loses a constraint: the key goes, not just the changed ones.
+  View before = view(new_game(Options{}, 3), 0), after = before;
+  before.decision.reset();
+  after.announced.reset();
+  Json held = protocol::to_json(before);
+  protocol::apply_merge_patch(held, protocol::view_patch(before, after));
+  CHECK(held == protocol::to_json(after));
+  protocol::apply_merge_patch(held, protocol::view_patch(after, before));
+  CHECK(held == protocol::to_json(before));
+  CHECK(protocol::view_patch(before, before) == Json::object());
+}

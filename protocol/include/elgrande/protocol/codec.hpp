@@ -56,6 +56,15 @@ std::optional<std::uint64_t> parse_seed(std::string_view text);
 
 Json to_json(const Decision& decision);  // {"seat", "kind", ...constraints}
 Json to_json(const View& view);
+// A view patch from the document of `before` to that of `after`: only what changed. It is a
+// JSON merge patch (RFC 7386: objects merged key by key, null removes a key, any other value
+// replaces) with one addition: an object applied to an array patches the elements it names
+// by index (a player's entry). A client that holds to_json(before) and applies it has
+// to_json(after) (docs/protocol.md#view-patches).
+Json view_patch(const View& before, const View& after);
+// Applies a view patch to `target`. Throws std::invalid_argument for an index the array
+// lacks (a patch meant for another document).
+void apply_merge_patch(Json& target, const Json& patch);
 // Exact inverses of the two above: decision_from_json(to_json(d)) == d, and the same for
 // every view the engine makes. Strict like command_from_json, and a view must also agree
 // with itself: seats within its table, per-seat and per-colour arrays of the table's size,
