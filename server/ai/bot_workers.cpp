@@ -3,8 +3,6 @@
 #include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
-#include "elgrande/engine/bot.hpp"
-
 namespace elgrande::server {
 
 BotWorkers::BotWorkers(BotThinking settings, Metrics& metrics)
@@ -18,10 +16,12 @@ bool BotWorkers::think(View view, ai::Level level, std::uint64_t seed, Answer an
     metrics_.bot_decisions_refused.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
-  boost::asio::post(pool_, [this, view = std::move(view), level, seed, answered = std::move(answered)] {
+  // The limit counts from now: a decision that waited its time for a thread plays what one
+  // playout finds, so that no table waits long behind a queue of others.
+  const auto until = std::chrono::steady_clock::now() + settings_.think_limit;
+  boost::asio::post(pool_, [this, view = std::move(view), level, seed, until, answered = std::move(answered)] {
     waiting_.fetch_sub(1, std::memory_order_relaxed);
     const auto start = std::chrono::steady_clock::now();
-    const auto until = start + settings_.think_limit;
     const ai::Budget budget{settings_.iterations, [this, until] {
                               return stopping_.load(std::memory_order_relaxed) || std::chrono::steady_clock::now() >= until;
                             }};
@@ -29,13 +29,11 @@ bool BotWorkers::think(View view, ai::Level level, std::uint64_t seed, Answer an
     try {
       command = ai::choose(view, level, seed, budget).command;
     } catch (const std::exception& error) {
-      // A bug in the search: the table's own random bot answers instead, and play goes on.
+      // A bug in the search: the table answers at random instead, and play goes on.
       spdlog::error("bot search failed ({}); answering at random", error.what());
-      Rng rng{seed};
-      command = random_command(view, rng);
     }
     metrics_.bot_think_time.observe(std::chrono::steady_clock::now() - start);
-    answered(std::move(*command));
+    answered(std::move(command));
   });
   return true;
 }

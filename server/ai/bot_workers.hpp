@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 #include "elgrande/ai/search.hpp"
 #include "elgrande/engine/view.hpp"
@@ -17,8 +18,9 @@ namespace elgrande::server {
 // searching bot delays no other table (docs/ai.md).
 struct BotThinking {
   unsigned threads = 1;
-  // A decision's wall-clock limit: a search stops there, whatever its level's iterations.
-  // Below it a choice is a function of the view and the seed alone.
+  // A decision's wall-clock limit, from the moment it is asked (waiting for a thread
+  // included): a search stops there, whatever its level's iterations. Below it a choice is
+  // a function of the view and the seed alone.
   std::chrono::milliseconds think_limit{2000};
   int iterations = 0;  // playouts per decision; 0: each level's own (tests set fewer)
   // Decisions that may wait for a thread; past them a bot answers at random at once, rather
@@ -33,7 +35,8 @@ class BotWorkers {
   BotWorkers(const BotWorkers&) = delete;
   BotWorkers& operator=(const BotWorkers&) = delete;
 
-  using Answer = std::function<void(Command)>;
+  // The search's answer, or none if it failed (the caller then answers at random).
+  using Answer = std::function<void(std::optional<Command>)>;
   // Queues a search of `view` at `level` (not random) and hands its answer to `answered`, on
   // a worker thread. False (and nothing queued) if too many decisions wait already.
   bool think(View view, ai::Level level, std::uint64_t seed, Answer answered);

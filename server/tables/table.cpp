@@ -8,6 +8,7 @@
 
 #include "ai/bot_workers.hpp"
 #include "common/unix_time.hpp"
+#include "identity/identities.hpp"
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/decisions.hpp"
 #include "elgrande/engine/view.hpp"
@@ -257,9 +258,15 @@ void Table::play(int seat, const Command& command, db::Source source, Events& ev
 }
 
 // The bots' choices are logged like anyone's, so their generator needs no saving: it is
-// drawn afresh from the secret seed and the game's version, the same after a restart.
-Rng Table::bot_rng() const {
-  return Rng{seed_ ^ 0xB07B07B07B07B07Bull ^ (std::uint64_t{game_->version} * 0x9E3779B97F4A7C15ull)};
+// drawn afresh from the secret seed, the game's version and the seat, the same after a
+// restart. Through SHA-256, so that nothing of the deal can be told from it: a searching bot
+// decides from its view alone.
+Rng Table::bot_rng(int seat) const {
+  const db::TokenHash digest =
+      hash_token("bot " + std::to_string(seed_) + " " + std::to_string(game_->version) + " " + std::to_string(seat));
+  std::uint64_t seed = 0;
+  for (std::size_t i = 0; i < sizeof seed; ++i) seed = (seed << 8) | static_cast<std::uint8_t>(digest[i]);
+  return Rng{seed};
 }
 
 void Table::note_decisions(std::optional<int> actor) {
@@ -311,18 +318,27 @@ void Table::bot_turn() {
 
 void Table::time_ran_out(int late) {
   guarded([&] {
-    // A late seat whose answer is being searched for already waits for it; the clock is
-    // armed again once it is played.
-    if (closed_ || broken_ || status_ != TableStatus::playing || thinking(late)) return;
-    services_.metrics.timeouts.fetch_add(1, std::memory_order_relaxed);
-    const int in_a_row = ++seating_[late].timeouts;
-    const bool replace = config_.on_timeout == OnTimeout::replace_seat && in_a_row >= config_.replace_after;
-    spdlog::info("table {}: seat {} ran out of time ({} in a row); the server's bot answers{}", id_, late, in_a_row,
-                 replace ? " and keeps the seat" : "");
-    if (replace) {
-      seating_.replace(late, services_.settings.replacement_bot_level);
+    if (closed_ || broken_ || status_ != TableStatus::playing) return;
+    if (thinking(late)) {
+      // Its answer is being searched for already; the clock goes on for the others.
       turns_.clear(late);
+      return turns_.schedule_clock();
     }
+    // A decision counts once against the seat, however often its answer had to wait.
+    if (timed_out_at_[late] != posed_at_[late]) {
+      timed_out_at_[late] = posed_at_[late];
+      services_.metrics.timeouts.fetch_add(1, std::memory_order_relaxed);
+      const int in_a_row = ++seating_[late].timeouts;
+      const bool replace = config_.on_timeout == OnTimeout::replace_seat && in_a_row >= config_.replace_after;
+      spdlog::info("table {}: seat {} ran out of time ({} in a row); the server's bot answers{}", id_, late, in_a_row,
+                   replace ? " and keeps the seat" : "");
+      if (replace) seating_.replace(late, services_.settings.replacement_bot_level);
+      save();
+      send_table_update();  // the seat's timeouts, or its new bot
+    }
+    // Its answer is on its way: the clock goes on for the others.
+    turns_.clear(late);
+    turns_.schedule_clock();
     answer_for(late, services_.settings.replacement_bot_level, db::Source::timeout);
   });
 }
@@ -330,41 +346,44 @@ void Table::time_ran_out(int late) {
 void Table::answer_for(int seat, ai::Level level, db::Source source) {
   if (level != ai::Level::random && services_.bot_workers) {
     const std::uint32_t posed_at = posed_at_[seat];
-    auto answered = [self = shared_from_this(), seat, posed_at, source](Command command) {
+    auto answered = [self = shared_from_this(), seat, posed_at, source](std::optional<Command> command) {
       net::post(self->strand_, [self, seat, posed_at, source, command = std::move(command)] {
         self->answered(seat, posed_at, source, command);
       });
     };
     // The bot sees what its seat sees, nothing more.
-    if (services_.bot_workers->think(view(*game_, seat), level, bot_rng().next() + static_cast<std::uint64_t>(seat),
+    if (services_.bot_workers->think(view(*game_, seat), level, bot_rng(seat).next(),
                                      std::move(answered))) {
       thinking_ = static_cast<std::uint8_t>(thinking_ | (1u << seat));
       return;
     }
     spdlog::warn("table {}: too many bot decisions wait for a thread; seat {} is answered at random", id_, seat);
   }
-  Rng rng = bot_rng();
+  Rng rng = bot_rng(seat);
   play_answer(seat, source, random_command(*game_, seat, rng));
 }
 
-void Table::answered(int seat, std::uint32_t posed_at, db::Source source, const Command& command) {
+void Table::answered(int seat, std::uint32_t posed_at, db::Source source, const std::optional<Command>& command) {
   guarded([&] {
     thinking_ = static_cast<std::uint8_t>(thinking_ & ~(1u << seat));
     if (closed_ || broken_ || status_ != TableStatus::playing) return;
-    // Still the question the bot was asked: the seat owes the same decision, and can save.
-    if (((waiting_ >> seat) & 1u) && posed_at_[seat] == posed_at && may_play()) {
+    const bool same_question = ((waiting_ >> seat) & 1u) && posed_at_[seat] == posed_at;
+    if (same_question && may_play()) {
       GameState trial = *game_;
       Events ignored;
-      if (const auto rejection = apply(trial, seat, command, ignored)) {
+      const auto rejection = command ? apply(trial, seat, *command, ignored) : std::nullopt;
+      if (!command || rejection) {
         // A fault of the search, not of the game: the seat is answered at random instead.
-        spdlog::error("table {}: the engine refused seat {}'s searched answer ({}); it answers at random", id_, seat,
-                      rejection->reason);
+        spdlog::error("table {}: seat {}'s search gave no playable answer ({}); it answers at random", id_, seat,
+                      rejection ? rejection->reason : "the search failed");
         return answer_for(seat, ai::Level::random, source);
       }
-      return play_answer(seat, source, command);
+      return play_answer(seat, source, *command);
     }
     // The player answered while the bot thought, or the decision changed: it is asked anew.
-    if (source == db::Source::timeout) send_table_update();
+    // A late seat whose answer cannot be saved now is late still: its clock says so again
+    // once changes can be saved.
+    if (same_question && source == db::Source::timeout) turns_.expire(seat);
     if (waiting_bot()) turns_.schedule_bot();
     turns_.schedule_clock();
   });
@@ -374,7 +393,6 @@ void Table::play_answer(int seat, db::Source source, const Command& command) {
   Events events;
   play(seat, command, source, events);
   const std::uint8_t before = changed(seat);
-  if (source == db::Source::timeout) send_table_update();  // the seat's timeouts, or its new bot
   announce(events, before);  // re-arms the clock for the others
 }
 

@@ -166,12 +166,12 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   void note_decisions(std::optional<int> actor);
   // The engine step shared by bots and timeouts; the command must be accepted.
   void play(int seat, const Command& command, db::Source source, Events& events);
-  Rng bot_rng() const;
+  Rng bot_rng(int seat) const;
   // A bot of `level` answers for the seat: a random one at once, a searching one on the
   // bot workers, its answer played when it comes back if the seat still owes the decision
   // it was asked (answered()).
   void answer_for(int seat, ai::Level level, db::Source source);
-  void answered(int seat, std::uint32_t posed_at, db::Source source, const Command& command);
+  void answered(int seat, std::uint32_t posed_at, db::Source source, const std::optional<Command>& command);
   void play_answer(int seat, db::Source source, const Command& command);
   bool thinking(int seat) const { return (thinking_ >> seat) & 1u; }
   // After every change of the game, in two steps so that a reply can go between them:
@@ -239,6 +239,8 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   std::array<std::optional<Decision>, kMaxPlayers> decisions_{};  // pending, per seat
   std::array<std::uint32_t, kMaxPlayers> posed_at_{};  // the version each was posed at
   std::uint8_t thinking_ = 0;  // seats whose answer a bot is searching for (bit per seat)
+  // Per seat, the decision (by posed_at_) whose timeout was last counted.
+  std::array<std::optional<std::uint32_t>, kMaxPlayers> timed_out_at_{};
 
   TableSaver saver_;
   TableFeed feed_;

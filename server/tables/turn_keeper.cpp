@@ -32,6 +32,10 @@ void TurnKeeper::update(std::uint8_t owing, std::optional<int> actor) {
 
 void TurnKeeper::clear(int seat) { seats_[static_cast<std::size_t>(seat)] = Deadline{}; }
 
+void TurnKeeper::expire(int seat) {
+  if (limits_.turn.count() != 0) set(seats_[static_cast<std::size_t>(seat)], std::chrono::milliseconds(0));
+}
+
 void TurnKeeper::restore(int seat, std::int64_t unix_ms) { seats_[static_cast<std::size_t>(seat)].unix_ms = unix_ms; }
 
 void TurnKeeper::resume() {

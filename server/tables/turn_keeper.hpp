@@ -44,7 +44,8 @@ class TurnKeeper {
   // plays. A new decision gets the whole turn; one still open keeps its deadline, unless
   // `actor` just answered and owes another.
   void update(std::uint8_t owing, std::optional<int> actor);
-  void clear(int seat);  // a bot plays the seat from now on
+  void clear(int seat);  // a bot plays the seat from now on, or answers its late decision
+  void expire(int seat);  // the seat's deadline is now (its late answer could not be played)
   // A deadline as stored (Unix ms), from before a restart; resume() then applies the grace.
   void restore(int seat, std::int64_t unix_ms);
   void resume();

@@ -1,5 +1,6 @@
 // Server bots that search (docs/ai.md): the host's choice of level, the server's level for
 // seats it takes over, kept across a restart, and thinking that holds up no other table.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <memory>
@@ -30,8 +31,9 @@ std::vector<std::string> on_port(std::vector<std::string> args, std::uint16_t po
 
 TEST_CASE("bots play at the level the host chose, and a late seat's at the server's", "[integration][bots]") {
   TempDir dir;
-  // Few playouts: this is about which bot plays where, not how well.
-  const auto args = with(server_args(dir), {"--bot-level", "easy", "--replacement-bot-level", "medium",
+  // Few playouts: this is about which bot plays where, not how well. Bots a host adds
+  // without a level play at random here.
+  const auto args = with(server_args(dir), {"--bot-level", "random", "--replacement-bot-level", "medium",
                                             "--bot-iterations", "30"});
   auto server = std::make_unique<ServerProcess>(args);
   const std::uint16_t port = server->port();
@@ -50,7 +52,7 @@ TEST_CASE("bots play at the level the host chose, and a late seat's at the serve
     CHECK(strong["payload"]["table"]["seats"][1]["level"] == "strong");
     const Json plain = request(ana, "table.add_bot", {{"table", id}});
     REQUIRE(plain["type"] == "table.add_bot.ok");
-    CHECK(plain["payload"]["table"]["seats"][2]["level"] == "easy");  // the server's default
+    CHECK(plain["payload"]["table"]["seats"][2]["level"] == "random");  // the server's default
   }
 
   // The levels are stored with the seats.
@@ -62,7 +64,7 @@ TEST_CASE("bots play at the level the host chose, and a late seat's at the serve
           "hello.ok");
   const Json seats = push(ana, "table.update")["table"]["seats"];
   CHECK(seats[1]["level"] == "strong");
-  CHECK(seats[2]["level"] == "easy");
+  CHECK(seats[2]["level"] == "random");
   CHECK_FALSE(seats[0].contains("level"));  // Ana's own
 
   // Ana never answers: her first timeout costs her the seat, and the server's bot plays it
@@ -74,11 +76,18 @@ TEST_CASE("bots play at the level the host chose, and a late seat's at the serve
   CHECK(finished[0]["seats"][0]["replaced"] == true);
   CHECK(finished[0]["seats"][0]["level"] == "medium");
   CHECK(finished[0]["seats"][1]["level"] == "strong");
-  CHECK(finished[0]["seats"][2]["level"] == "easy");
+  CHECK(finished[0]["seats"][2]["level"] == "random");
 
+  // More decisions were searched than the strong bot made: the replacement searched too
+  // (the random bot never does).
+  const Json record = get_json(*server, "/api/games/" + std::to_string(id) + "/record");
+  const auto strong_decisions = std::count_if(record["commands"].begin(), record["commands"].end(),
+                                              [](const Json& c) { return c["seat"] == 1; });
   const std::string metrics = http_request(*server, http::verb::get, "/metrics").body();
-  CHECK(metrics.find("elgrande_bot_think_seconds_count 0\n") == std::string::npos);
-  CHECK(metrics.find("elgrande_bot_think_seconds_count ") != std::string::npos);
+  const std::string counted = "elgrande_bot_think_seconds_count ";
+  const auto at = metrics.find(counted);
+  REQUIRE(at != std::string::npos);
+  CHECK(std::stol(metrics.substr(at + counted.size())) > strong_decisions);
   CHECK(metrics.find("elgrande_bot_decisions_refused_total 0\n") != std::string::npos);
 }
 
