@@ -76,7 +76,7 @@ void Client::on_connect(beast::error_code ec) {
 void Client::on_handshake(beast::error_code ec) {
   if (ec) return fail("handshake", ec);
   open_ = true;
-  Json hello = {{"protocol", protocol::kProtocolVersion}, {"name", name_}};
+  Json hello = {{"protocol", swarm_.settings().protocol}, {"name", name_}};
   if (!token_.empty()) hello["token"] = token_;
   send({{"type", "hello"}, {"payload", std::move(hello)}});
   do_read();
@@ -206,6 +206,17 @@ void Client::on_message(const Json& message) {
 
 void Client::on_game_update(const Json& payload) {
   const std::int64_t table = payload.at("table").get<std::int64_t>();
+  Json& held = views_[table];
+  if (const auto whole = payload.find("view"); whole != payload.end()) {
+    held = *whole;
+  } else if (held.is_object() && held.value("version", std::int64_t{-1}) == payload.at("base").get<std::int64_t>()) {
+    protocol::apply_merge_patch(held, payload.at("patch"));
+  } else {
+    // A patch of a view it does not hold: the server's bookkeeping is wrong. Ask again.
+    swarm_.failure("client " + std::to_string(index_) + ": a view patch for another view than the one held");
+    send({{"type", "game.view"}, {"payload", {{"table", table}}}});
+    return;
+  }
   if (entrant_ && table != table_) {
     // The tournament seated it at its next table: a new game from its first version.
     table_ = table;
@@ -220,8 +231,7 @@ void Client::on_game_update(const Json& payload) {
   }
   latest_version_ = version;
   latest_ = payload;
-  if (entrant_ && entrant_->play_now && !entrant_->first_decision &&
-      latest_.at("view").contains("decision")) {
+  if (entrant_ && entrant_->play_now && !entrant_->first_decision && held.contains("decision")) {
     entrant_->first_decision = Clock::now();
   }
   swarm_.on_version_seen(*this, version);
@@ -231,7 +241,7 @@ void Client::on_game_update(const Json& payload) {
 void Client::act(bool thought) {
   if (game_over_ || in_flight_ || thinking_ || latest_.is_null() || !open_) return;
   if (latest_version_ <= acted_version_) return;  // already answered this state
-  const Json& view_json = latest_.at("view");
+  const Json& view_json = views_[*table_];
   if (!view_json.contains("decision")) return;
   if (swarm_.settings().think.count() > 0 && !thought) {
     // A pause before answering, as a person would take; the newest view then decides.

@@ -124,7 +124,10 @@ class Client : public std::enable_shared_from_this<Client> {
   std::int64_t next_id_ = 1;
 
   // The latest game.update, and the version this client last answered.
-  Json latest_;
+  Json latest_;  // the last game.update's payload
+  // The view it holds of each table it hears from: whole from the server, then patched (a
+  // tournament's player may still hear from the table before while the next one begins).
+  std::map<std::int64_t, Json> views_;
   std::int64_t latest_version_ = -1;
   std::int64_t acted_version_ = -1;
   std::optional<Clock::time_point> in_flight_;  // a game.command awaiting its reply
@@ -154,6 +157,8 @@ struct SwarmSettings {
   std::chrono::milliseconds reconnect_pause{200};
   // How long a client waits before answering a decision (0: at once).
   std::chrono::milliseconds think{0};
+  // The protocol version the clients speak: 2 takes view patches, 1 whole views.
+  int protocol = 2;
   // Called with every message a client receives, after the client has handled it.
   std::function<void(Client&, const Json&)> on_message;
   // Called with every message a client sends.

@@ -24,6 +24,7 @@ constexpr std::string_view kUsage = R"(usage: elgrande-bot [options]
   --server-bots N           seats per table played by the server's bots (default 0)
   --server-bot-level LEVEL  how they play: random, easy, medium or strong (default: the
                             server's bot_level)
+  --protocol 1|2            2 (the default) takes view patches, 1 whole views
   --short                   the short game
   --automa                  2 players with the automa
   --four-stacks             3 players with four stacks
@@ -90,6 +91,8 @@ int main(int argc, char* argv[]) {
         spec.server_bots = std::stoi(value());
       } else if (flag == "--server-bot-level") {
         spec.server_bot_level = value();
+      } else if (flag == "--protocol") {
+        settings.protocol = std::stoi(value());
       } else if (flag == "--short") {
         spec.options.short_game = true;
       } else if (flag == "--automa") {

@@ -161,6 +161,9 @@ void sign_up(const Services& services, Client& client, Request& request) {
 
 void sign_in(const Services& services, Client& client, Request& request) {
   const Json& payload = request.envelope.payload;
+  if (const auto wrong = read_protocol(payload, client)) {
+    return refuse(services, client, ErrorCode::bad_payload, *wrong, request.envelope.id);
+  }
   Fields fields;
   for (const auto& wrong : {read_string(payload, "username", fields.username, true),
                             read_string(payload, "password", fields.password, true), read_device(payload, fields)}) {

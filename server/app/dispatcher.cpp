@@ -66,6 +66,7 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"table.chat", at_table(&Table::chat)},
       {"game.command", at_table(&Table::command)},
       {"game.resign", at_table(&Table::resign)},
+      {"game.view", at_table(&Table::view_again)},
       {"tournament.create", {Access::identified, &create_tournament}},
       {"tournament.list", {Access::identified, &list_tournaments}},
       {"tournament.get", {Access::identified, &get_tournament}},

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -25,6 +26,14 @@ class Recipient {
   // Ends the connection politely once what is queued for it is sent, with a close code
   // and a reason for the person concerned.
   virtual void end(protocol::CloseCode /*code*/, std::string_view /*reason*/) { close(); }
+
+  // Whether it reads a game update's view as a patch of the view it holds (protocol 2).
+  // Set by hello before any table hears of the connection; read on tables' strands.
+  bool takes_view_patches() const { return view_patches_.load(std::memory_order_relaxed); }
+  void take_view_patches(bool yes) { view_patches_.store(yes, std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> view_patches_{false};
 };
 
 using RecipientPtr = std::shared_ptr<Recipient>;

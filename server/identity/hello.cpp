@@ -35,7 +35,7 @@ void finish_hello(const Services& services, Client& client, const std::optional<
     for (const auto& table : services.tables->all()) table->player_renamed(*player);
   }
   spdlog::debug("hello from player {} ({})", player->id, player->name);
-  protocol::Json answer{{"protocol", protocol::kProtocolVersion},
+  protocol::Json answer{{"protocol", client.takes_view_patches() ? 2 : 1},
                         {"server", "elgrande-server/" ELGRANDE_VERSION},
                         {"player", to_json(*player)},
                         {"token", token}};
@@ -68,6 +68,19 @@ void speak_for(const Services& services, Client& client, const Player& player, s
   for (const auto& table : services.tables->tables_of(player.id)) table->player_connected(client.self(), player.id);
 }
 
+std::optional<std::string> read_protocol(const protocol::Json& payload, Client& client) {
+  const auto version = payload.find("protocol");
+  if (version == payload.end() || !version->is_number_integer() ||
+      version->get<std::int64_t>() < protocol::kOldestProtocolVersion ||
+      version->get<std::int64_t>() > protocol::kProtocolVersion) {
+    return "protocol: this server speaks versions " + std::to_string(protocol::kOldestProtocolVersion) + " to " +
+           std::to_string(protocol::kProtocolVersion);
+  }
+  // Before the connection joins any table: from its first game update on.
+  client.take_view_patches(version->get<std::int64_t>() >= 2);
+  return std::nullopt;
+}
+
 protocol::Json account_json(const Services& services, PlayerId player, std::optional<std::int64_t> session) {
   const std::optional<Account> account = services.accounts->of(player);
   if (!account) return nullptr;
@@ -79,12 +92,7 @@ protocol::Json account_json(const Services& services, PlayerId player, std::opti
 void hello(const Services& services, Client& client, Request& request) {
   const protocol::Json& payload = request.envelope.payload;
   const auto& id = request.envelope.id;
-  const auto version = payload.find("protocol");
-  if (version == payload.end() || !version->is_number_integer() ||
-      version->get<std::int64_t>() != protocol::kProtocolVersion) {
-    return refuse(services, client, ErrorCode::bad_payload,
-                  "protocol: this server speaks version " + std::to_string(protocol::kProtocolVersion), id);
-  }
+  if (const auto wrong = read_protocol(payload, client)) return refuse(services, client, ErrorCode::bad_payload, *wrong, id);
   std::optional<std::string> name;
   if (const auto field = payload.find("name"); field != payload.end()) {
     if (!field->is_string()) return refuse(services, client, ErrorCode::bad_payload, "name: must be a string", id);

@@ -140,7 +140,7 @@ void Table::handle(Handler handler, TableRequest request) {
       if (self->closed_) return self->refuse(r, ErrorCode::not_found, "the table is gone");
       // Spectating changes nothing that is saved; everything else waits for a disk that
       // takes changes.
-      if (handler != &Table::spectate && !self->services_.storage.accepting()) {
+      if (handler != &Table::spectate && handler != &Table::view_again && !self->services_.storage.accepting()) {
         return self->refuse(r, ErrorCode::unavailable,
                             "the server cannot save changes at the moment; nothing changed, try again shortly");
       }
@@ -158,7 +158,8 @@ void Table::player_connected(RecipientPtr connection, PlayerId player) {
       self->send_recent_chat(connection, player);
       if (!self->game_) return;
       // A player whose seat a bot took over watches like a spectator.
-      self->feed_.send(connection, self->game_update(self->seating_.seat_of(player).value_or(kSpectator), {}));
+      const int viewer = self->seating_.seat_of(player).value_or(kSpectator);
+      self->feed_.send_view(connection, viewer, self->whole_update(viewer));
       // Back after the end (a connection lost at the last move): the result too.
       if (self->status_ == TableStatus::finished) {
         self->feed_.send(connection, protocol::push_message("game.over", {{"table", self->id_}, {"result", self->result()}}));
@@ -209,7 +210,7 @@ void Table::call_time() {
       self->save();
       self->publish_turns();
       // The views without their decisions, then the result.
-      self->feed_.send_per_seat(self->seating_, [&](int viewer) { return self->game_update(viewer, {}); });
+      self->send_updates({});
       self->finish();
     });
   });
@@ -297,7 +298,7 @@ std::uint8_t Table::changed(std::optional<int> actor, bool undone) {
 }
 
 void Table::announce(const Events& events, std::uint8_t waiting_before) {
-  feed_.send_per_seat(seating_, [&](int viewer) { return game_update(viewer, events); });
+  send_updates(events);
   publish_turns();
   if (status_ == TableStatus::finished) return finish();
   notify_turns(waiting_before);
@@ -401,7 +402,7 @@ void Table::deadlines_moved() {
     spdlog::info("table {}: turn clocks wait while changes cannot be saved", id_);
     // Saved with the next change; a restart meanwhile grants the same grace anyway.
     publish_turns();
-    feed_.send_per_seat(seating_, [&](int viewer) { return game_update(viewer, {}); });
+    send_updates({});
   });
 }
 
@@ -592,22 +593,41 @@ Json Table::description() const {
   return table;
 }
 
-std::string Table::game_update(int viewer, const Events& events) const {
+TableFeed::Update Table::game_update(int viewer, const Events& events, bool whole, bool patch) {
+  View now = view(*game_, viewer);
   Json shown = Json::array();
   for (const Event& event : visible_to(events, viewer)) shown.push_back(protocol::to_json(event, config_.options));
-  Json payload = {{"table", id_},
-                  {"version", game_->version},
-                  {"view", protocol::to_json(view(*game_, viewer))},
-                  {"events", std::move(shown)}};
-  // A game whose time was called poses nothing more.
+  Json payload = {{"table", id_}, {"version", game_->version}, {"events", std::move(shown)}};
   if (status_ == TableStatus::finished) {
-    payload["view"].erase("decision");
-    payload["view"]["waiting_for"] = Json::array();
+    // A game whose time was called poses nothing more.
+    now.decision.reset();
+    now.waiting_for = 0;
   } else if (viewer != kSpectator && undo_.can_undo(viewer) && seating_[viewer].kind == Seat::Kind::human) {
     payload["can_undo"] = true;
   }
   if (viewer != kSpectator && turns_.has_deadline(viewer)) payload["deadline"] = turns_.deadline_unix_ms(viewer);
-  return protocol::push_message("game.update", std::move(payload));
+  // Whoever holds this viewer's view holds the one sent last (docs/protocol.md#view-patches).
+  std::optional<View>& before = last_view_[static_cast<std::size_t>(viewer + 1)];
+  TableFeed::Update update;
+  if (patch && before) {
+    Json patched = payload;
+    patched["patch"] = protocol::view_patch(*before, now);
+    patched["base"] = before->version;
+    update.patch = protocol::push_message("game.update", std::move(patched));
+  }
+  if (whole || (patch && !before)) {
+    payload["view"] = protocol::to_json(now);
+    update.whole = protocol::push_message("game.update", std::move(payload));
+    if (patch && !before) update.patch = update.whole;
+  }
+  before = std::move(now);
+  return update;
+}
+
+std::string Table::whole_update(int viewer) { return game_update(viewer, {}, true, false).whole; }
+
+void Table::send_updates(const Events& events) {
+  feed_.send_update(seating_, [&](int viewer, bool whole, bool patch) { return game_update(viewer, events, whole, patch); });
 }
 
 void Table::send_table_update() {

@@ -16,6 +16,7 @@
 #include "elgrande/db/store.hpp"
 #include "elgrande/engine/decisions.hpp"
 #include "elgrande/engine/game.hpp"
+#include "elgrande/engine/view.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "net/net.hpp"
 #include "ops/metrics.hpp"
@@ -130,6 +131,7 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   void remove_chat(const TableRequest& r);  // a moderator's, checked by mod.delete_chat
   void command(const TableRequest& r);
   void resign(const TableRequest& r);
+  void view_again(const TableRequest& r);  // game.view: the whole view, for a client that lost track
 
  private:
   // Runs the table's work on its strand. An exception there is a bug (the engine found its
@@ -201,7 +203,11 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   // --- Messages. ---
   protocol::Json description() const;  // the Table shape of docs/protocol.md
   protocol::Json result() const;       // scores and winners
-  std::string game_update(int viewer, const Events& events) const;
+  // A viewer's game.update: whole and/or as a patch of the view sent to that viewer last
+  // (which it then replaces), as `whole` and `patch` ask.
+  TableFeed::Update game_update(int viewer, const Events& events, bool whole, bool patch);
+  std::string whole_update(int viewer);
+  void send_updates(const Events& events);  // every viewer's, to every connection
   void send_table_update();  // to the directory, then to every member
   // A rated game's save committed: the new ratings go to everyone at the table.
   void announce_rating(const db::RatedGame& game);
@@ -238,6 +244,8 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   std::uint8_t waiting_ = 0;  // seats owing a decision (bit per seat)
   std::array<std::optional<Decision>, kMaxPlayers> decisions_{};  // pending, per seat
   std::array<std::uint32_t, kMaxPlayers> posed_at_{};  // the version each was posed at
+  // Per viewer (kSpectator first, then the seats), the view last sent to its connections.
+  std::array<std::optional<View>, kMaxPlayers + 1> last_view_{};
   std::uint8_t thinking_ = 0;  // seats whose answer a bot is searching for (bit per seat)
   // Per seat, the decision (by posed_at_) whose timeout was last counted.
   std::array<std::optional<std::uint32_t>, kMaxPlayers> timed_out_at_{};

@@ -43,6 +43,7 @@ void TableFeed::disconnect(const Recipient* connection) {
   }
   erase(spectators_, connection);
   spectator_players_.erase(connection);
+  holds_.erase(connection);
 }
 
 bool TableFeed::watch(const RecipientPtr& connection, PlayerId player) {
@@ -56,10 +57,17 @@ bool TableFeed::watching(const Recipient* connection) const { return contains(sp
 
 bool TableFeed::stop_watching(const Recipient* connection) {
   spectator_players_.erase(connection);
+  holds_.erase(connection);
   return erase(spectators_, connection);
 }
 
-void TableFeed::forget(PlayerId player) { players_.erase(player); }
+void TableFeed::forget(PlayerId player) {
+  const auto found = players_.find(player);
+  if (found == players_.end()) return;
+  for (const auto& weak : found->second)
+    if (const auto connection = weak.lock()) holds_.erase(connection.get());
+  players_.erase(found);
+}
 
 void TableFeed::committed(std::uint64_t save) {
   committed_ = std::max(committed_, save);
@@ -147,7 +155,33 @@ void TableFeed::send_to_members(const Seating& seating, std::string text,
   }
 }
 
-void TableFeed::send_per_seat(const Seating& seating, const std::function<std::string(int viewer)>& for_viewer) {
+void TableFeed::send_view(const RecipientPtr& to, int viewer, std::string message) {
+  holds_[to.get()] = viewer;
+  send(to, std::move(message));
+}
+
+void TableFeed::send_update(const Seating& seating,
+                            const std::function<Update(int viewer, bool whole, bool patch)>& update) {
+  auto send_to = [&](int viewer, const std::vector<RecipientPtr>& connections) {
+    auto patched = [&](const RecipientPtr& connection) {
+      const auto held = holds_.find(connection.get());
+      return connection->takes_view_patches() && held != holds_.end() && held->second == viewer;
+    };
+    bool whole = false, patch = false;
+    for (const auto& connection : connections) (patched(connection) ? patch : whole) = true;
+    if (!whole && !patch) return;
+    Update built = update(viewer, whole, patch);
+    const auto whole_message = std::make_shared<const std::string>(std::move(built.whole));
+    const auto patch_message = std::make_shared<const std::string>(std::move(built.patch));
+    for (const auto& connection : connections) {
+      if (patched(connection)) {
+        send(connection, patch_message);
+      } else {
+        holds_[connection.get()] = viewer;
+        send(connection, whole_message);
+      }
+    }
+  };
   std::vector<RecipientPtr> watching;
   for (int s = 0; s < seating.size(); ++s) {
     const Seat& seat = seating[s];
@@ -162,16 +196,12 @@ void TableFeed::send_per_seat(const Seating& seating, const std::function<std::s
       watching.insert(watching.end(), connections.begin(), connections.end());
       continue;
     }
-    if (connections.empty()) continue;
-    const auto message = std::make_shared<const std::string>(for_viewer(s));
-    for (const auto& connection : connections) send(connection, message);
+    send_to(s, connections);
   }
   for (const auto& weak : spectators_) {
     if (auto connection = weak.lock()) watching.push_back(std::move(connection));
   }
-  if (watching.empty()) return;
-  const auto message = std::make_shared<const std::string>(for_viewer(kSpectator));
-  for (const auto& connection : watching) send(connection, message);
+  send_to(kSpectator, watching);
 }
 
 }  // namespace elgrande::server

@@ -65,9 +65,20 @@ class TableFeed {
   // with `wants`, only to those players for whom it says true.
   void send_to_members(const Seating& seating, std::string message,
                        const std::function<bool(PlayerId)>& wants = nullptr);
-  // Each seat played by a person gets the message `for_viewer(seat)`, built only if that
-  // player is connected; everyone else who watches gets `for_viewer(kSpectator)`.
-  void send_per_seat(const Seating& seating, const std::function<std::string(int viewer)>& for_viewer);
+  // A game update for each viewer: every seat played by a person, and kSpectator for
+  // everyone else who watches (spectators, players who gave their seat up). Built only for
+  // viewers someone is connected as, by `update(viewer, whole, patch)`: the whole view for
+  // the connections that need it, and a patch for those that read patches (protocol 2) and
+  // hold that viewer's previous view.
+  struct Update {
+    std::string whole;  // empty unless asked for
+    std::string patch;
+  };
+  void send_update(const Seating& seating,
+                   const std::function<Update(int viewer, bool whole, bool patch)>& update);
+  // One connection's whole view of `viewer` (on connecting, spectating, asking for it):
+  // it holds that viewer's view from then on.
+  void send_view(const RecipientPtr& to, int viewer, std::string message);
 
  private:
   struct Outgoing {
@@ -86,6 +97,8 @@ class TableFeed {
   std::unordered_map<PlayerId, std::vector<WeakRecipient>> players_;
   std::vector<WeakRecipient> spectators_;
   std::unordered_map<const Recipient*, PlayerId> spectator_players_;  // who each spectator is
+  // The viewer whose latest view each connection holds: a patch of it is all it needs.
+  std::unordered_map<const Recipient*, int> holds_;
 
   std::uint64_t saves_ = 0;      // saves handed to storage
   std::uint64_t committed_ = 0;  // of which committed

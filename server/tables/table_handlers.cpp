@@ -194,7 +194,7 @@ void Table::spectate(const TableRequest& r) {
   const bool new_spectator = !member && feed_.watch(r.from, r.player.id);
   reply(r, {{"table", description()}});
   send_recent_chat(r.from, r.player.id);
-  if (game_) feed_.send(r.from, game_update(kSpectator, {}));
+  if (game_) feed_.send_view(r.from, kSpectator, whole_update(kSpectator));
   if (new_spectator) send_table_update();
 }
 
@@ -293,6 +293,17 @@ void Table::command(const TableRequest& r) {
   reply(r, {{"version", game_->version}});
   if (was_late) send_table_update();
   announce(events, before);
+}
+
+void Table::view_again(const TableRequest& r) {
+  if (!game_) return refuse(r, ErrorCode::wrong_state, "the game has not started");
+  const auto seat = seating_.seat_of(r.player.id);
+  if (!seat && !seating_.member_seat(r.player.id) && !feed_.watching(r.from.get())) {
+    return refuse(r, ErrorCode::forbidden, "you neither play at nor watch this table");
+  }
+  const int viewer = seat.value_or(kSpectator);
+  reply(r);
+  feed_.send_view(r.from, viewer, whole_update(viewer));
 }
 
 void Table::resign(const TableRequest& r) {

@@ -25,6 +25,7 @@ import {
   PHONE, audit, below, chance, checkProblems, choose, inPanel, launchBrowser, nextDecision, press, runTest, say,
   settled, shot, startServer, tapOn, watch,
 } from './support.mjs';
+import {applyViewPatch} from '../../clients/web/js/viewpatch.js';
 
 const OVERALL_TIMEOUT_MS = 180_000;
 
@@ -51,7 +52,8 @@ async function areasAreTappable(page) {
 }
 
 // The page's WebSocket runs through the test, which keeps each table's latest game.update
-// and may hand the page one of its own (`relay.send`).
+// (with the whole view: patches applied as the page applies them) and may hand the page one
+// of its own (`relay.send`).
 async function relayGameUpdates(page) {
   const relay = {latest: new Map(), send: null};
   await page.routeWebSocket(/\/ws$/, (ws) => {
@@ -60,7 +62,10 @@ async function relayGameUpdates(page) {
     server.onMessage((message) => {
       ws.send(message);
       const envelope = typeof message === 'string' ? JSON.parse(message) : null;
-      if (envelope && envelope.type === 'game.update') relay.latest.set(envelope.payload.table, envelope.payload);
+      if (!envelope || envelope.type !== 'game.update') return;
+      const {patch, base, ...update} = envelope.payload;
+      if (patch) update.view = applyViewPatch(structuredClone(relay.latest.get(update.table).view), patch);
+      relay.latest.set(update.table, update);
     });
     relay.send = (envelope) => ws.send(JSON.stringify(envelope));
   });

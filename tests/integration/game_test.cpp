@@ -339,13 +339,14 @@ namespace {
 
 // What a frame to `viewer` (a seat, or -1 for a spectator) may not contain: another
 // seat's hand, discards, castillo count or disk, a secret event's hidden part, the seed,
-// anyone's token but in the own hello.ok.
-void check_frame_reveals_nothing(const Json& message, int viewer, std::string_view raw) {
+// anyone's token but in the own hello.ok. `view` is the view the client holds once the
+// frame's view (whole, or a patch of the one held) is taken in: a patch only ever carries
+// parts of the view it makes.
+void check_frame_reveals_nothing(const Json& message, const Json& view, int viewer, std::string_view raw) {
   INFO("frame to " << viewer << ": " << raw.substr(0, 400));
   CHECK(raw.find("\"seed\"") == std::string_view::npos);
   if (message["type"] != "hello.ok") CHECK(raw.find("\"token\"") == std::string_view::npos);
   if (message["type"] != "game.update") return;
-  const Json& view = message["payload"]["view"];
   if (viewer < 0) {
     CHECK_FALSE(view.contains("viewer"));
     CHECK_FALSE(view.contains("decision"));
@@ -386,20 +387,94 @@ TEST_CASE("no frame tells a seat or a spectator what is not theirs to know", "[i
   }
   check_clean(swarm.run(std::chrono::seconds(120)));
 
-  std::size_t frames = 0;
+  std::size_t frames = 0, patches = 0;
   std::size_t secrets_seen = 0;  // own hands and disks: the check looks where secrets are
   for (const auto& client : swarm.clients()) {
     const int viewer = client->spectator() ? -1 : *client->seat();
+    Json held;
     for (const std::string& raw : client->frames()) {
       const Json message = Json::parse(raw);
-      check_frame_reveals_nothing(message, viewer, raw);
-      if (viewer >= 0 && message["type"] == "game.update" &&
-          message["payload"]["view"]["players"][viewer].contains("hand")) {
-        ++secrets_seen;
+      if (message["type"] == "game.update") {
+        const Json& update = message["payload"];
+        if (update.contains("view")) {
+          held = update["view"];
+        } else {
+          elgrande::protocol::apply_merge_patch(held, update["patch"]);
+          ++patches;
+        }
       }
+      check_frame_reveals_nothing(message, held, viewer, raw);
+      if (viewer >= 0 && message["type"] == "game.update" && held["players"][viewer].contains("hand")) ++secrets_seen;
       ++frames;
     }
   }
   CHECK(frames > 1000);
+  CHECK(patches > 1000);  // the clients speak protocol 2
   CHECK(secrets_seen > 100);
+}
+
+TEST_CASE("a client of protocol 2 that applies the view patches holds every view a client of protocol 1 is sent whole",
+          "[integration]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  const std::string token = hello(ana, "Ana")["token"];
+  const std::int64_t id = create_table(ana, kThreePlayers)["id"];
+  REQUIRE(request(ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
+
+  // Two more connections of Ana's and two spectators, one of each speaking each version.
+  auto greet = [&](WsClient& client, int version, const Json& who) {
+    Json payload = who;
+    payload["protocol"] = version;
+    const Json reply = client.request({{"type", "hello"}, {"id", "hello"}, {"payload", payload}});
+    REQUIRE(reply["type"] == "hello.ok");
+    CHECK(reply["payload"]["protocol"] == version);
+  };
+  WsClient ana_whole(server.address(), server.port()), ana_patched(server.address(), server.port());
+  WsClient sam_whole(server.address(), server.port()), sam_patched(server.address(), server.port());
+  greet(ana_whole, 1, {{"token", token}});
+  greet(ana_patched, 2, {{"token", token}});
+  greet(sam_whole, 1, {{"name", "Sam"}});
+  greet(sam_patched, 2, {{"name", "Sam"}});
+  for (WsClient* sam : {&sam_whole, &sam_patched})
+    REQUIRE(request(*sam, "table.spectate", {{"table", id}})["type"] == "table.spectate.ok");
+  std::vector<Json> pushes;
+  REQUIRE(request(ana, "table.start", {{"table", id}}, &pushes)["type"] == "table.start.ok");
+  play_to_end(ana, id, 11, pushes);
+
+  // Each connection's views, in order, until the game is over.
+  auto views_of = [](WsClient& client, int& patches) {
+    std::vector<Json> views;
+    Json held;
+    for (;;) {
+      const Json message = read(client);
+      if (message["type"] == "game.over") return views;
+      if (message["type"] != "game.update") continue;
+      const Json& update = message["payload"];
+      if (update.contains("view")) {
+        held = update["view"];
+      } else {
+        REQUIRE(held.is_object());
+        REQUIRE(update["base"] == held["version"]);
+        elgrande::protocol::apply_merge_patch(held, update["patch"]);
+        ++patches;
+      }
+      views.push_back(held);
+    }
+  };
+  int whole_patches = 0, patches = 0;
+  const std::vector<Json> ana_views = views_of(ana_whole, whole_patches);
+  const std::vector<Json> sam_views = views_of(sam_whole, whole_patches);
+  CHECK(whole_patches == 0);
+  CHECK(ana_views.size() > 50);
+  CHECK(views_of(ana_patched, patches) == ana_views);
+  CHECK(views_of(sam_patched, patches) == sam_views);
+  CHECK(patches >= static_cast<int>(ana_views.size() + sam_views.size()) - 2);  // all but the first
+
+  // A client that lost track asks for the whole view again.
+  CHECK(request(ana_patched, "game.view", {{"table", id}})["type"] == "game.view.ok");
+  const Json again = push(ana_patched, "game.update");
+  CHECK(again["view"] == ana_views.back());
+  CHECK(code_of(request(sam_patched, "game.view", {{"table", id + 1}})) == "not_found");
 }

@@ -62,9 +62,10 @@ TEST_CASE("hello and ping round trips", "[integration]") {
   CHECK(hello["payload"]["protocol"] == 1);
   CHECK(hello["payload"]["server"].get<std::string>().starts_with("elgrande-server/"));
 
-  const Json wrong = client.request({{"type", "hello"}, {"id", 2}, {"payload", {{"protocol", 2}}}});
+  const Json wrong = client.request({{"type", "hello"}, {"id", 2}, {"payload", {{"protocol", 3}}}});
   CHECK(error_code_of(wrong) == "bad_payload");
   CHECK(wrong["id"] == 2);
+  CHECK(wrong["payload"]["message"] == "protocol: this server speaks versions 1 to 2");
 
   const auto before = unix_milliseconds();
   const Json pong = client.request({{"type", "ping"}, {"id", "p1"}});

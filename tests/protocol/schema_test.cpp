@@ -268,6 +268,7 @@ TEST_CASE("every client message of the catalogue fits the client schema") {
               {{"table", kTableId}, {"command", {{"type", "answer_veto"}, {"veto", false}}}, {"version", 12}},
               Json(13)),
       request("game.resign", {{"table", kTableId}}),
+      request("game.view", {{"table", kTableId}}),
       request("table.create", {{"options", protocol::to_json(Options{4, true, false, false})}, {"rated", false}}),
       request("rating.leaderboard", {{"ladder", "4p"}}),
       request("rating.leaderboard", {{"ladder", "2p-automa-short"}, {"offset", 100}, {"limit", 50}}),
@@ -347,6 +348,7 @@ TEST_CASE("every server message of the catalogue fits the server schema") {
       reply("table.chat", Json::object()),
       reply("game.command", {{"version", 12}}),
       reply("game.resign", Json::object()),
+      reply("game.view", Json::object()),
       error("bad_envelope"),
       error("bad_json", std::nullopt),
       error("rate_limited", std::nullopt),
@@ -463,7 +465,23 @@ TEST_CASE("the client schema refuses broken requests") {
 
   const Json hello = request("hello", {{"protocol", 1}, {"name", "Ana"}});
   require_valid(hello, "client");
-  require_invalid(with(hello, "/payload/protocol", Json(2)), "client");
+  require_valid(with(hello, "/payload/protocol", Json(2)), "client");
+  require_invalid(with(hello, "/payload/protocol", Json(3)), "client");
+
+  // A game update carries the whole view, or a patch of the view of version `base`: not both.
+  GameState game = new_game(Options{}, 5);
+  const View first = elgrande::view(game, 0);
+  Events events;
+  Rng rng{5};
+  const Seat first_seat = pending(game)[0].seat;
+  REQUIRE_FALSE(apply(game, first_seat, random_command(game, first_seat, rng), events));
+  const Json patched = push("game.update", {{"table", kTableId}, {"version", game.version}, {"events", Json::array()},
+                                            {"patch", protocol::view_patch(first, elgrande::view(game, 0))},
+                                            {"base", first.version}});
+  require_valid(patched, "server");
+  require_invalid(with(patched, "/payload/base", std::nullopt), "server");
+  require_invalid(with(patched, "/payload/view", protocol::to_json(first)), "server");
+  require_invalid(with(patched, "/payload/patch", std::nullopt), "server");
   require_invalid(with(hello, "/payload/protocol", std::nullopt), "client");
   require_invalid(with(hello, "/payload/name", Json("")), "client");
   require_invalid(with(hello, "/payload/name", Json(std::string(33, 'a'))), "client");

@@ -190,6 +190,10 @@ TEST_CASE("a connection with more than the allowed messages held is cut off, and
   CHECK(std::find(slow_got.begin(), slow_got.end(), "5") == slow_got.end());
 }
 
+namespace {
+TableFeed::Update whole(std::string view) { return TableFeed::Update{std::move(view), ""}; }
+}  // namespace
+
 TEST_CASE("each seated player gets their own view, and spectators and resigned players get the spectator's",
           "[feed]") {
   Feed f;
@@ -205,9 +209,9 @@ TEST_CASE("each seated player gets their own view, and spectators and resigned p
   REQUIRE(f.feed.watch(spectator, 99));
 
   std::vector<int> built_for;
-  f.feed.send_per_seat(seating, [&](int viewer) {
+  f.feed.send_update(seating, [&](int viewer, bool, bool) {
     built_for.push_back(viewer);
-    return "view of " + std::to_string(viewer);
+    return whole("view of " + std::to_string(viewer));
   });
 
   CHECK(ana_phone->received() == Strings{"view of 0"});
@@ -220,6 +224,52 @@ TEST_CASE("each seated player gets their own view, and spectators and resigned p
   CHECK(built_for == std::vector<int>{kSpectator, 0});
 }
 
+TEST_CASE("a connection that reads patches gets its whole view once, then patches of it, and others get it whole",
+          "[feed]") {
+  Feed f;
+  Seating seating = four_seats();
+  const auto ana_new = connection();    // protocol 2
+  const auto ana_old = connection();    // protocol 1
+  const auto spectator = connection();  // protocol 2
+  ana_new->take_view_patches(true);
+  spectator->take_view_patches(true);
+  f.feed.connect(ana.id, ana_new);
+  f.feed.connect(ana.id, ana_old);
+  REQUIRE(f.feed.watch(spectator, 99));
+  int round = 0;
+  auto both = [&](int viewer, bool whole, bool patch) {
+    const std::string at = std::to_string(viewer) + "@" + std::to_string(round);
+    return TableFeed::Update{whole ? "view " + at : "", patch ? "patch " + at : ""};
+  };
+  const std::string spectators = std::to_string(kSpectator);
+
+  f.feed.send_update(seating, both);  // nobody holds a view yet
+  ++round;
+  f.feed.send_update(seating, both);
+  CHECK(ana_new->received() == Strings{"view 0@0", "patch 0@1"});
+  CHECK(ana_old->received() == Strings{"view 0@0", "view 0@1"});
+  CHECK(spectator->received() == Strings{"view " + spectators + "@0", "patch " + spectators + "@1"});
+
+  // Ana resigns: her connections hold a seat's view, not the spectators'.
+  seating.resign(0, elgrande::ai::Level::random);
+  ++round;
+  f.feed.send_update(seating, both);
+  CHECK(ana_new->received().back() == "view " + spectators + "@2");
+  CHECK(spectator->received().back() == "patch " + spectators + "@2");
+  ++round;
+  f.feed.send_update(seating, both);
+  CHECK(ana_new->received().back() == "patch " + spectators + "@3");
+
+  // A view sent on its own (a new connection, a client asking again) is held from then on.
+  const auto ben_new = connection();
+  ben_new->take_view_patches(true);
+  f.feed.connect(ben.id, ben_new);
+  f.feed.send_view(ben_new, 1, "view 1@3");
+  ++round;
+  f.feed.send_update(seating, both);
+  CHECK(ben_new->received() == Strings{"view 1@3", "patch 1@4"});
+}
+
 TEST_CASE("with nobody watching, the spectator's view is not even built", "[feed]") {
   Feed f;
   const Seating seating = four_seats();
@@ -227,9 +277,9 @@ TEST_CASE("with nobody watching, the spectator's view is not even built", "[feed
   f.feed.connect(ben.id, ben_connection);
 
   std::vector<int> built_for;
-  f.feed.send_per_seat(seating, [&](int viewer) {
+  f.feed.send_update(seating, [&](int viewer, bool, bool) {
     built_for.push_back(viewer);
-    return "view of " + std::to_string(viewer);
+    return whole("view of " + std::to_string(viewer));
   });
   CHECK(built_for == std::vector<int>{1});
   CHECK(ben_connection->received() == Strings{"view of 1"});
@@ -272,7 +322,7 @@ TEST_CASE("a closed connection, a spectator who stopped watching and a forgotten
   seating.forget(ben.id);  // left the finished table
   f.feed.forget(ben.id);
   f.feed.send_to_members(seating, "second");
-  f.feed.send_per_seat(seating, [](int viewer) { return "view of " + std::to_string(viewer); });
+  f.feed.send_update(seating, [](int viewer, bool, bool) { return whole("view of " + std::to_string(viewer)); });
 
   CHECK(ana_connection->received() == Strings{"first"});
   CHECK(spectator->received() == Strings{"first"});
@@ -288,7 +338,7 @@ TEST_CASE("a player off the list of members hears nothing the members hear, even
   seating.forget(ben.id);  // the table forgot Ben; the feed was not told
 
   f.feed.send_to_members(seating, "news");
-  f.feed.send_per_seat(seating, [](int viewer) { return "view of " + std::to_string(viewer); });
+  f.feed.send_update(seating, [](int viewer, bool, bool) { return whole("view of " + std::to_string(viewer)); });
   CHECK(ben_connection->received().empty());
 }
 

@@ -1,7 +1,7 @@
 // One WebSocket to the server's /ws, speaking the envelope of docs/protocol.md: requests
 // carry an id and resolve on "<type>.ok" or reject on "error"; pushes go to listeners.
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;  // 2: game updates carry view patches (viewpatch.js)
 
 export class ServerError extends Error {
   constructor(payload) {

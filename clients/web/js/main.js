@@ -4,6 +4,7 @@
 // leaderboards, #/player/ID a player's ratings).
 
 import {Connection, PROTOCOL_VERSION, isTemporary, refusalText, serverUrl} from './connection.js';
+import {applyViewPatch} from './viewpatch.js';
 import {h, replaceKeepingFocus} from './dom.js';
 import {AccountScreen, deviceName, roleText, signInForm} from './account.js';
 import {forgetIdentity, forgetToken, loadIdentity, nameBytes, saveIdentity} from './identity.js';
@@ -833,6 +834,22 @@ class App {
 
   onGameUpdate(update) {
     const previous = this.games.get(update.table);
+    if (!update.view) {
+      // A patch of the view this page holds; for another (a lost update), the whole again.
+      let view = null;
+      if (previous && !previous.stale && previous.view.version === update.base) {
+        try {
+          view = applyViewPatch(structuredClone(previous.view), update.patch);
+        } catch (error) {
+          view = null;
+        }
+      }
+      if (!view) {
+        this.conn.request('game.view', {table: update.table}).catch(() => {});
+        return;
+      }
+      update = {...update, view};
+    }
     if (previous && !previous.stale && update.version < previous.version) return;
     const missed = previous && !previous.stale && update.version > previous.version + 1;
     // A decision of mine where there was none: the game came to me (not on the first update

@@ -15,7 +15,11 @@
 namespace elgrande::protocol {
 
 // Sent in hello and hello.ok; bumped on any change a deployed client could trip over.
-inline constexpr int kProtocolVersion = 1;
+// Version 2: a game update carries a patch of the view the connection holds
+// (docs/protocol.md#view-patches). The server still speaks version 1 (whole views) to
+// clients that say 1.
+inline constexpr int kProtocolVersion = 2;
+inline constexpr int kOldestProtocolVersion = 1;
 
 // Why the server refused a message. The wire names are the enumerators' names.
 enum class ErrorCode {
