@@ -222,12 +222,20 @@ void write_view(Json& j, const View* before, const View& v) {
   }
   if (!before || !regions.empty()) j["regions"] = std::move(regions);
 
-  w.key("players", [](const View& x) { return x.players; },
-        [seats](const View& x) {
-          Json players = Json::array();
-          for (int s = 0; s < seats; ++s) players.push_back(player_json(x.players[static_cast<std::size_t>(s)]));
-          return players;
-        }, v);
+  // Players by index: a patch names only the players whose entries changed.
+  if (!before) {
+    Json players = Json::array();
+    for (int s = 0; s < seats; ++s) players.push_back(player_json(v.players[static_cast<std::size_t>(s)]));
+    j["players"] = std::move(players);
+  } else {
+    Json players = Json::object();
+    for (int s = 0; s < seats; ++s) {
+      const auto i = static_cast<std::size_t>(s);
+      if (before->players[i] == v.players[i]) continue;
+      players[std::to_string(s)] = merge_diff(player_json(before->players[i]), player_json(v.players[i]));
+    }
+    if (!players.empty()) j["players"] = std::move(players);
+  }
   w.key("automa", [](const View& x) { return x.automa; },
         [](const View& x) {
           if (!x.automa) return Json();

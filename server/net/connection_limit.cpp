@@ -16,7 +16,9 @@ ConnectionLimit::Slot ConnectionLimit::admit() {
 }
 
 std::size_t connections_allowed(std::size_t descriptor_limit) {
-  const std::size_t reserve = std::max<std::size_t>(64, descriptor_limit / 8) + ConnectionLimit::kOverflow;
+  // The database (a writer, a reader, their journals), the web client's files, the webhook
+  // and a backup use a few descriptors each: a thirty-second of the limit, at least 64.
+  const std::size_t reserve = std::max<std::size_t>(64, descriptor_limit / 32) + ConnectionLimit::kOverflow;
   return descriptor_limit > reserve ? descriptor_limit - reserve : 1;
 }
 

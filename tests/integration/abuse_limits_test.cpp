@@ -210,8 +210,8 @@ TEST_CASE("More connections than descriptors: the excess is answered or closed, 
           "[integration][limits]") {
   TempDir dir;
   const fs::path log = dir.path() / "server.log";
-  // 160 descriptors leave 80 connections after the reserve (an eighth, at least 64, and
-  // the overflow's 16).
+  // 160 descriptors leave 80 connections after the reserve (a thirty-second, at least 64,
+  // and the overflow's 16).
   SpawnOptions options;
   options.open_files_limit = 160;
   options.log_file = log;

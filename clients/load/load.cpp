@@ -1,0 +1,583 @@
+// elgrande-load: the load figures of docs/performance.md. It holds many WebSocket
+// connections from one process (from several loopback source addresses, so that the
+// ephemeral ports of one address do not run out), plays many tables at once with random
+// legal moves (protocol 2: each seat holds its view and applies the patches), paces the
+// tables to a target rate of commands or lets them answer at once, and prints one JSON
+// object: commands per second, the latency from a command to every seat of its table
+// holding the new version (p50, p99, p99.9), connections held, and, given the server's
+// pid, its CPU time per command and its memory.
+//
+// Each thread owns an io_context and the tables (and idle connections) given to it, so a
+// table's connections never need a lock.
+#include <netinet/in.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "elgrande/engine/bot.hpp"
+#include "elgrande/protocol/codec.hpp"
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+using Json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+using namespace elgrande;
+
+struct Arguments {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 8080;
+  int tables = 50;
+  int players = 4;
+  int spectators = 0;  // per table
+  int idle = 0;        // connections that only say hello and stay
+  int threads = 1;
+  int sources = 0;     // loopback source addresses 127.0.0.2...; 0: one per 10,000 connections
+  double rate = 0;     // commands per second over all tables; 0: every seat answers at once
+  double seconds = 30;
+  double warmup = 3;   // not counted
+  bool short_game = false;
+  std::optional<int> server_pid;
+};
+
+[[noreturn]] void usage(const char* problem) {
+  std::fprintf(stderr,
+               "elgrande-load: %s\n"
+               "usage: elgrande-load [--url ws://HOST:PORT/ws] [--tables N] [--players N] [--spectators N]\n"
+               "                     [--idle N] [--threads N] [--sources N] [--rate COMMANDS_PER_S]\n"
+               "                     [--seconds S] [--warmup S] [--short] [--server-pid PID]\n",
+               problem);
+  std::exit(2);
+}
+
+Arguments parse(int argc, char** argv) {
+  Arguments a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage("a flag lacks its value");
+      return argv[++i];
+    };
+    if (flag == "--url") {
+      const std::string url = value();
+      const auto start = url.find("://"), colon = url.rfind(':'), slash = url.find('/', start + 3);
+      if (start == std::string::npos || colon == std::string::npos || colon < start + 3) usage("--url ws://HOST:PORT/ws");
+      a.host = url.substr(start + 3, colon - start - 3);
+      a.port = static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1, slash - colon - 1)));
+    } else if (flag == "--tables") {
+      a.tables = std::stoi(value());
+    } else if (flag == "--players") {
+      a.players = std::stoi(value());
+    } else if (flag == "--spectators") {
+      a.spectators = std::stoi(value());
+    } else if (flag == "--idle") {
+      a.idle = std::stoi(value());
+    } else if (flag == "--threads") {
+      a.threads = std::max(1, std::stoi(value()));
+    } else if (flag == "--sources") {
+      a.sources = std::stoi(value());
+    } else if (flag == "--rate") {
+      a.rate = std::stod(value());
+    } else if (flag == "--seconds") {
+      a.seconds = std::stod(value());
+    } else if (flag == "--warmup") {
+      a.warmup = std::stod(value());
+    } else if (flag == "--short") {
+      a.short_game = true;
+    } else if (flag == "--server-pid") {
+      a.server_pid = std::stoi(value());
+    } else {
+      usage("unknown flag");
+    }
+  }
+  if (a.players < 2 || a.players > 5) usage("--players is 2 to 5");
+  if (a.tables < 0 || a.idle < 0 || a.spectators < 0) usage("counts are never negative");
+  return a;
+}
+
+// --- What the run measures, shared by the threads. ---
+
+struct Tally {
+  std::mutex lock;
+  std::vector<double> latency_us;
+  std::map<std::string, std::size_t> errors;
+  std::vector<std::string> failures;
+  std::atomic<std::size_t> commands{0};  // accepted, within the measured window
+  std::atomic<std::size_t> games{0};
+  std::atomic<std::size_t> open{0};       // connections open now
+  std::atomic<std::size_t> ready{0};      // connections that said hello
+  std::atomic<bool> measuring{false};
+  std::atomic<bool> stopping{false};
+
+  void error(const std::string& code) {
+    const std::lock_guard guard(lock);
+    ++errors[code];
+  }
+  void failure(std::string what) {
+    const std::lock_guard guard(lock);
+    if (failures.size() < 20) failures.push_back(std::move(what));
+  }
+};
+
+// --- One WebSocket connection. ---
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  using OnMessage = std::function<void(const Json&)>;
+
+  Connection(net::io_context& io, Tally& tally) : ws_(io), tally_(tally) {}
+
+  void start(const tcp::endpoint& server, const net::ip::address& source, std::string host, OnMessage on_message,
+             std::function<void()> on_open) {
+    on_message_ = std::move(on_message);
+    on_open_ = std::move(on_open);
+    host_ = std::move(host);
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    beast::error_code ec;
+    socket.open(tcp::v4(), ec);
+    // The port is chosen at connect time, for the whole address pair: 127.0.0.1 alone has
+    // too few ports for tens of thousands of connections to one server port only if bound.
+    const int yes = 1;
+    ::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &yes, sizeof yes);
+    socket.set_option(tcp::no_delay(true), ec);
+    socket.bind(tcp::endpoint(source, 0), ec);
+    if (ec) return fail("bind", ec);
+    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
+    beast::get_lowest_layer(ws_).async_connect(server, [self = shared_from_this()](beast::error_code connect_ec) {
+      if (connect_ec) return self->fail("connect", connect_ec);
+      beast::get_lowest_layer(self->ws_).expires_never();
+      self->ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
+      self->ws_.async_handshake(self->host_, "/ws", [self](beast::error_code handshake_ec) {
+        if (handshake_ec) return self->fail("handshake", handshake_ec);
+        self->open_ = true;
+        ++self->tally_.open;
+        self->read();
+        self->on_open_();
+      });
+    });
+  }
+
+  void send(const Json& message) { send(message.dump()); }
+  void send(std::string text) {
+    if (!open_) return;
+    outbox_.push_back(std::move(text));
+    if (outbox_.size() == 1) write();
+  }
+  void close() {
+    if (!open_) return;
+    beast::error_code ignored;
+    beast::get_lowest_layer(ws_).socket().close(ignored);
+  }
+
+ private:
+  void read() {
+    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->fail("read", ec);
+      Json message = Json::parse(beast::buffers_to_string(self->buffer_.data()), nullptr, false);
+      self->buffer_.consume(self->buffer_.size());
+      if (!message.is_discarded()) self->on_message_(message);
+      self->read();
+    });
+  }
+  void write() {
+    ws_.async_write(net::buffer(outbox_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->fail("write", ec);
+      self->outbox_.pop_front();
+      if (!self->outbox_.empty()) self->write();
+    });
+  }
+  void fail(const char* what, beast::error_code ec) {
+    if (open_) --tally_.open;
+    const bool was_open = std::exchange(open_, false);
+    if (!tally_.stopping && (was_open || std::string_view(what) != "read")) {
+      tally_.failure(std::string(what) + ": " + ec.message());
+    }
+  }
+
+  websocket::stream<beast::tcp_stream> ws_;
+  Tally& tally_;
+  beast::flat_buffer buffer_;
+  std::deque<std::string> outbox_;
+  OnMessage on_message_;
+  std::function<void()> on_open_;
+  std::string host_;
+  bool open_ = false;
+};
+
+// --- A table played over and over by its seats. ---
+
+class TableRun {
+ public:
+  TableRun(net::io_context& io, Tally& tally, const Arguments& args, int number, double interval_s)
+      : io_(io), tally_(tally), args_(args), number_(number), pace_(io), interval_(interval_s) {
+    for (int s = 0; s < args.players; ++s) {
+      SeatRun seat;
+      seat.rng = Rng{static_cast<std::uint64_t>(number) * 131 + static_cast<std::uint64_t>(s)};
+      seats_.push_back(std::move(seat));
+    }
+  }
+
+  void start(const tcp::endpoint& server, const std::function<net::ip::address()>& next_source) {
+    next_slot_ = Clock::now();
+    for (int s = 0; s < args_.players; ++s) {
+      seats_[s].connection = std::make_shared<Connection>(io_, tally_);
+      seats_[s].connection->start(server, next_source(), args_.host,
+                                  [this, s](const Json& m) { on_seat_message(s, m); },
+                                  [this, s] { hello(*seats_[s].connection, "T" + std::to_string(number_) + "S" + std::to_string(s)); });
+    }
+    for (int w = 0; w < args_.spectators; ++w) {
+      auto connection = std::make_shared<Connection>(io_, tally_);
+      spectators_.push_back(connection);
+      connection->start(server, next_source(), args_.host, [this](const Json& m) { on_spectator_message(m); },
+                        [this, connection, w] { hello(*connection, "T" + std::to_string(number_) + "W" + std::to_string(w)); });
+    }
+  }
+
+ private:
+  struct SeatRun {
+    std::shared_ptr<Connection> connection;
+    Rng rng;
+    Json view;                  // held, patched
+    std::int64_t version = -1;  // of the view held
+    std::int64_t acted = -1;    // the version last answered
+    bool in_flight = false;     // one command at a time, as a person sends them
+    bool greeted = false;
+  };
+
+  void hello(Connection& connection, const std::string& name) {
+    connection.send(Json{{"type", "hello"}, {"id", "hello"}, {"payload", {{"protocol", 2}, {"name", name}}}});
+  }
+
+  void create() {
+    const Json options = {{"players", args_.players}, {"short_game", args_.short_game}, {"automa", false}, {"four_stacks", false}};
+    seats_[0].connection->send(Json{{"type", "table.create"},
+                                    {"id", "create"},
+                                    {"payload", {{"name", "Load " + std::to_string(number_)}, {"options", options}}}});
+  }
+
+  void on_spectator_message(const Json& m) {
+    if (m.value("type", "") == "hello.ok") {
+      ++tally_.ready;
+      if (table_) spectate_all();
+    }
+  }
+  void spectate_all() {
+    for (auto& connection : spectators_)
+      connection->send(Json{{"type", "table.spectate"}, {"payload", {{"table", *table_}}}});
+  }
+
+  void on_seat_message(int s, const Json& m) {
+    const std::string& type = m.value("type", std::string());
+    SeatRun& seat = seats_[s];
+    if (type == "hello.ok") {
+      ++tally_.ready;
+      seat.greeted = true;
+      if (std::all_of(seats_.begin(), seats_.end(), [](const SeatRun& x) { return x.greeted; })) create();
+    } else if (type == "table.create.ok") {
+      table_ = m["payload"]["table"]["id"].get<std::int64_t>();
+      joined_ = 1;
+      for (int o = 1; o < args_.players; ++o)
+        seats_[o].connection->send(Json{{"type", "table.join"}, {"id", "join"}, {"payload", {{"table", *table_}, {"seat", o}}}});
+      spectate_all();
+    } else if (type == "table.join.ok") {
+      if (++joined_ == args_.players) seats_[0].connection->send(Json{{"type", "table.start"}, {"payload", {{"table", *table_}}}});
+    } else if (type == "game.update") {
+      on_update(s, m["payload"]);
+    } else if (type == "game.command.ok") {
+      if (tally_.measuring) ++tally_.commands;
+      seat.in_flight = false;
+      // Updates older than the one this command made may still be on their way: never
+      // answer them (another seat's answer to a simultaneous decision came first).
+      seat.acted = std::max(seat.acted, m["payload"]["version"].get<std::int64_t>() - 1);
+      if (seat.view.contains("decision") && seat.version > seat.acted) pace(s);
+    } else if (type == "game.over") {
+      if (s == 0 && m["payload"]["table"] == table_) {
+        // The host sets up the next game at once; what is still on its way from this one is
+        // not listened to.
+        ++tally_.games;
+        table_.reset();
+        for (SeatRun& each : seats_) each.view = Json(), each.version = each.acted = -1, each.in_flight = false;
+        awaiting_.clear();
+        if (!tally_.stopping) create();
+      }
+    } else if (type == "error") {
+      const Json& payload = m["payload"];
+      const auto id = m.find("id");
+      const bool command = id != m.end() && id->is_number_integer();
+      tally_.error(std::string(command ? "game.command: " : "setup: ") + payload.value("code", "?") +
+                   (payload.contains("reason") ? "/" + payload.value("reason", "") : ""));
+      if (command) {
+        awaiting_.erase(id->get<std::int64_t>());
+        seat.in_flight = false;
+        if (seat.view.contains("decision") && seat.version > seat.acted) pace(s);
+      }
+    }
+  }
+
+  void on_update(int s, const Json& update) {
+    SeatRun& seat = seats_[s];
+    if (!table_ || update["table"] != *table_) return;
+    if (const auto whole = update.find("view"); whole != update.end()) {
+      seat.view = *whole;
+    } else if (seat.version == update["base"].get<std::int64_t>()) {
+      protocol::apply_merge_patch(seat.view, update["patch"]);
+    } else {
+      tally_.failure("a patch for another view than the one held");
+      seat.connection->send(Json{{"type", "game.view"}, {"payload", {{"table", *table_}}}});
+      return;
+    }
+    seat.version = update["version"].get<std::int64_t>();
+    settle_latency();
+    if (seat.view.contains("decision") && seat.version > seat.acted && !seat.in_flight) pace(s);
+  }
+
+  // The commands every seat now holds the result of.
+  void settle_latency() {
+    std::int64_t everyone = std::numeric_limits<std::int64_t>::max();
+    for (const SeatRun& seat : seats_) everyone = std::min(everyone, seat.version);
+    const auto now = Clock::now();
+    for (auto it = awaiting_.begin(); it != awaiting_.end();) {
+      if (it->second.first > everyone) {
+        ++it;
+        continue;
+      }
+      if (tally_.measuring) {
+        const double us = std::chrono::duration<double, std::micro>(now - it->second.second).count();
+        const std::lock_guard guard(tally_.lock);
+        tally_.latency_us.push_back(us);
+      }
+      it = awaiting_.erase(it);
+    }
+  }
+
+  // With a rate, each table takes its turn at fixed intervals (not bursting to catch up
+  // after a stall); without, the seat answers at once.
+  void pace(int s) {
+    if (interval_ <= 0) return act(s);
+    const auto now = Clock::now();
+    if (next_slot_ < now - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval_)))
+      next_slot_ = now;
+    if (next_slot_ <= now) {
+      next_slot_ += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval_));
+      return act(s);
+    }
+    if (pacing_) return;
+    pacing_ = true;
+    pace_.expires_at(next_slot_);
+    pace_.async_wait([this](beast::error_code ec) {
+      pacing_ = false;
+      if (ec) return;
+      for (int o = 0; o < args_.players; ++o)
+        if (seats_[o].view.contains("decision") && seats_[o].version > seats_[o].acted && !seats_[o].in_flight)
+          return pace(o);
+    });
+  }
+
+  void act(int s) {
+    SeatRun& seat = seats_[s];
+    if (tally_.stopping || seat.in_flight || !table_) return;
+    const auto decoded = protocol::view_from_json(seat.view);
+    if (!decoded.ok()) return tally_.failure("undecodable view: " + decoded.error().message);
+    const Command command = random_command(decoded.value(), seat.rng);
+    seat.acted = seat.version;
+    seat.in_flight = true;
+    const std::int64_t id = ++request_;
+    awaiting_[id] = {seat.version + 1, Clock::now()};
+    seat.connection->send(Json{{"type", "game.command"},
+                               {"id", id},
+                               {"payload", {{"table", *table_}, {"command", protocol::to_json(command)}, {"version", seat.version}}}});
+  }
+
+  net::io_context& io_;
+  Tally& tally_;
+  const Arguments& args_;
+  const int number_;
+  std::vector<SeatRun> seats_;
+  std::vector<std::shared_ptr<Connection>> spectators_;
+  std::optional<std::int64_t> table_;
+  int joined_ = 0;
+  std::int64_t request_ = 0;
+  // Per command in flight (by request id): the version it makes, and when it was sent.
+  std::map<std::int64_t, std::pair<std::int64_t, Clock::time_point>> awaiting_;
+  net::steady_timer pace_;
+  bool pacing_ = false;
+  Clock::time_point next_slot_;
+  const double interval_;
+};
+
+// --- The server's own figures, from /proc. ---
+
+double cpu_seconds(int pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), {});
+  std::istringstream fields(text.substr(text.rfind(')') + 2));
+  std::string field;
+  long long utime = 0, stime = 0;
+  for (int i = 3; fields >> field; ++i) {
+    if (i == 14) utime = std::stoll(field);
+    if (i == 15) {
+      stime = std::stoll(field);
+      break;
+    }
+  }
+  return static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+long rss_kb(int pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  return 0;
+}
+
+double percentile(std::vector<double>& values, double q) {
+  if (values.empty()) return 0;
+  const auto at = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size()))) - 1;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(std::min(at, values.size() - 1)), values.end());
+  return values[std::min(at, values.size() - 1)];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Arguments args = parse(argc, argv);
+  // As many connections as the hard limit on descriptors allows.
+  rlimit descriptors{};
+  if (::getrlimit(RLIMIT_NOFILE, &descriptors) == 0 && descriptors.rlim_cur < descriptors.rlim_max) {
+    descriptors.rlim_cur = descriptors.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &descriptors);
+  }
+  const tcp::endpoint server(net::ip::make_address(args.host), args.port);
+  const int connections = args.tables * (args.players + args.spectators) + args.idle;
+  const int sources = args.sources > 0 ? args.sources : std::max(1, connections / 10000 + 1);
+
+  Tally tally;
+  std::vector<std::unique_ptr<net::io_context>> ios;
+  for (int t = 0; t < args.threads; ++t) ios.push_back(std::make_unique<net::io_context>(1));
+  std::vector<std::unique_ptr<net::executor_work_guard<net::io_context::executor_type>>> keep;
+  for (auto& io : ios) keep.push_back(std::make_unique<net::executor_work_guard<net::io_context::executor_type>>(io->get_executor()));
+
+  const long rss_before = args.server_pid ? rss_kb(*args.server_pid) : 0;
+  std::atomic<int> next_address{0};
+  const std::function<net::ip::address()> next_source = [&] {
+    const int n = next_address++ % sources;
+    return net::ip::make_address_v4(static_cast<std::uint32_t>((127u << 24) | (2u + static_cast<unsigned>(n))));
+  };
+
+  // Idle connections first: the memory they cost the server is measured before any game.
+  std::vector<std::shared_ptr<Connection>> idle;
+  for (int i = 0; i < args.idle; ++i) {
+    auto connection = std::make_shared<Connection>(*ios[static_cast<std::size_t>(i % args.threads)], tally);
+    idle.push_back(connection);
+  }
+  std::vector<std::thread> threads;
+  for (auto& io : ios) threads.emplace_back([&io] { io->run(); });
+  const auto setup_started = Clock::now();
+  for (std::size_t i = 0; i < idle.size(); ++i) {
+    net::post(*ios[i % ios.size()], [&, i] {
+      idle[i]->start(server, next_source(), args.host, [&tally](const Json& m) {
+        if (m.value("type", "") == "hello.ok") ++tally.ready;
+      }, [&, i] {
+        idle[i]->send(Json{{"type", "hello"}, {"payload", {{"protocol", 2}, {"name", "Idle " + std::to_string(i)}}}});
+      });
+    });
+    // A few hundred at a time: the server's accept queue is finite.
+    while (i > 0 && i % 500 == 0 && tally.ready + 1000 < i && Clock::now() - setup_started < std::chrono::seconds(120))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  while (tally.ready < static_cast<std::size_t>(args.idle) && Clock::now() - setup_started < std::chrono::seconds(300))
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const long rss_idle = args.server_pid ? rss_kb(*args.server_pid) : 0;
+  const std::size_t idle_ready = tally.ready;
+
+  const double interval = args.rate > 0 ? args.tables / args.rate : 0;
+  std::vector<std::unique_ptr<TableRun>> tables;
+  for (int t = 0; t < args.tables; ++t)
+    tables.push_back(std::make_unique<TableRun>(*ios[static_cast<std::size_t>(t % args.threads)], tally, args, t, interval));
+  for (int t = 0; t < args.tables; ++t) {
+    net::post(*ios[static_cast<std::size_t>(t % args.threads)], [&, t] { tables[static_cast<std::size_t>(t)]->start(server, next_source); });
+    if (t % 100 == 99) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  std::this_thread::sleep_for(std::chrono::duration<double>(args.warmup));
+
+  tally.measuring = true;
+  const double cpu_start = args.server_pid ? cpu_seconds(*args.server_pid) : 0;
+  const auto started = Clock::now();
+  std::this_thread::sleep_for(std::chrono::duration<double>(args.seconds));
+  tally.measuring = false;
+  const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
+  const double cpu_used = args.server_pid ? cpu_seconds(*args.server_pid) - cpu_start : 0;
+  const long rss_end = args.server_pid ? rss_kb(*args.server_pid) : 0;
+  const std::size_t held = tally.open;
+
+  tally.stopping = true;
+  for (std::size_t t = 0; t < ios.size(); ++t) keep[t].reset();
+  for (auto& io : ios) io->stop();
+  for (std::thread& thread : threads) thread.join();
+
+  const std::size_t commands = tally.commands;
+  Json report = {
+      {"tables", args.tables},
+      {"players", args.players},
+      {"spectators_per_table", args.spectators},
+      {"idle", args.idle},
+      {"threads", args.threads},
+      {"source_addresses", sources},
+      {"target_rate", args.rate},
+      {"seconds", elapsed},
+      {"connections", connections},
+      {"connections_held", held},
+      {"commands", commands},
+      {"commands_per_second", static_cast<double>(commands) / elapsed},
+      {"games_finished", tally.games.load()},
+  };
+  {
+    const std::lock_guard guard(tally.lock);
+    report["latency_us"] = {{"samples", tally.latency_us.size()},
+                            {"p50", percentile(tally.latency_us, 0.5)},
+                            {"p99", percentile(tally.latency_us, 0.99)},
+                            {"p999", percentile(tally.latency_us, 0.999)}};
+    report["errors"] = tally.errors;
+    report["failures"] = tally.failures;
+  }
+  if (args.server_pid) {
+    report["server"] = {{"cpu_us_per_command", commands ? cpu_used * 1e6 / static_cast<double>(commands) : 0.0},
+                        {"cpu_share", cpu_used / elapsed},
+                        {"rss_kb_before", rss_before},
+                        {"rss_kb_idle", rss_idle},
+                        {"rss_kb_end", rss_end}};
+    if (idle_ready > 0) {
+      report["server"]["kb_per_idle_connection"] =
+          static_cast<double>(rss_idle - rss_before) / static_cast<double>(idle_ready);
+    }
+  }
+  std::printf("%s\n", report.dump(2).c_str());
+  return tally.failures.empty() ? 0 : 1;
+}
