@@ -65,6 +65,9 @@ struct Arguments {
   double warmup = 3;   // not counted
   bool short_game = false;
   std::optional<int> server_pid;
+  // Against elgrande-relay: the frame sizes a real run measured (its "frames").
+  bool relay = false;
+  std::size_t command_bytes = 0, ack_bytes = 0, update_bytes = 0;
 };
 
 [[noreturn]] void usage(const char* problem) {
@@ -72,7 +75,8 @@ struct Arguments {
                "elgrande-load: %s\n"
                "usage: elgrande-load [--url ws://HOST:PORT/ws] [--tables N] [--players N] [--spectators N]\n"
                "                     [--idle N] [--threads N] [--sources N] [--rate COMMANDS_PER_S]\n"
-               "                     [--seconds S] [--warmup S] [--short] [--server-pid PID]\n",
+               "                     [--seconds S] [--warmup S] [--short] [--server-pid PID]\n"
+               "                     [--relay --command-bytes N --ack-bytes N --update-bytes N]\n",
                problem);
   std::exit(2);
 }
@@ -113,6 +117,14 @@ Arguments parse(int argc, char** argv) {
       a.short_game = true;
     } else if (flag == "--server-pid") {
       a.server_pid = std::stoi(value());
+    } else if (flag == "--relay") {
+      a.relay = true;
+    } else if (flag == "--command-bytes") {
+      a.command_bytes = std::stoul(value());
+    } else if (flag == "--ack-bytes") {
+      a.ack_bytes = std::stoul(value());
+    } else if (flag == "--update-bytes") {
+      a.update_bytes = std::stoul(value());
     } else {
       usage("unknown flag");
     }
@@ -135,6 +147,9 @@ struct Tally {
   std::atomic<std::size_t> ready{0};      // connections that said hello
   std::atomic<bool> measuring{false};
   std::atomic<bool> stopping{false};
+  // Frames within the measured window, for the relay to send alike: commands sent, their
+  // acknowledgements, and everything else the tables' connections received.
+  std::atomic<std::size_t> command_bytes{0}, ack_frames{0}, ack_bytes{0}, other_frames{0}, other_bytes{0};
 
   void error(const std::string& code) {
     const std::lock_guard guard(lock);
@@ -150,7 +165,7 @@ struct Tally {
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  using OnMessage = std::function<void(const Json&)>;
+  using OnMessage = std::function<void(const std::string&)>;
 
   Connection(net::io_context& io, Tally& tally) : ws_(io), tally_(tally) {}
 
@@ -200,9 +215,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void read() {
     ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
       if (ec) return self->fail("read", ec);
-      Json message = Json::parse(beast::buffers_to_string(self->buffer_.data()), nullptr, false);
+      const std::string text = beast::buffers_to_string(self->buffer_.data());
       self->buffer_.consume(self->buffer_.size());
-      if (!message.is_discarded()) self->on_message_(message);
+      self->on_message_(text);
       self->read();
     });
   }
@@ -231,12 +246,59 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool open_ = false;
 };
 
+// --- Pacing: with a rate, a table takes its turn at fixed intervals (not bursting to catch
+// up after a stall); without, at once. ---
+
+class Pacer {
+ public:
+  Pacer(net::io_context& io, double interval_s)
+      : timer_(io), interval_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval_s))),
+        next_slot_(Clock::now()) {}
+
+  // Calls `act` now if this table's slot has come, else once when it comes (a call while
+  // one is waiting is dropped: `act` looks afresh at who owes an answer).
+  void then(const std::function<void()>& act) {
+    if (interval_ <= Clock::duration::zero()) return act();
+    const auto now = Clock::now();
+    if (next_slot_ < now - interval_) next_slot_ = now;
+    if (next_slot_ <= now) {
+      next_slot_ += interval_;
+      return act();
+    }
+    if (waiting_) return;
+    waiting_ = true;
+    timer_.expires_at(next_slot_);
+    timer_.async_wait([this, act](beast::error_code ec) {
+      waiting_ = false;
+      if (!ec) then(act);
+    });
+  }
+
+ private:
+  net::steady_timer timer_;
+  const Clock::duration interval_;
+  Clock::time_point next_slot_;
+  bool waiting_ = false;
+};
+
+void count_received(Tally& tally, const std::string& text, bool ack) {
+  if (!tally.measuring) return;
+  (ack ? tally.ack_frames : tally.other_frames) += 1;
+  (ack ? tally.ack_bytes : tally.other_bytes) += text.size();
+}
+
 // --- A table played over and over by its seats. ---
 
-class TableRun {
+class Run {
+ public:
+  virtual ~Run() = default;
+  virtual void start(const tcp::endpoint& server, const std::function<net::ip::address()>& next_source) = 0;
+};
+
+class TableRun : public Run {
  public:
   TableRun(net::io_context& io, Tally& tally, const Arguments& args, int number, double interval_s)
-      : io_(io), tally_(tally), args_(args), number_(number), pace_(io), interval_(interval_s) {
+      : io_(io), tally_(tally), args_(args), number_(number), pacer_(io, interval_s) {
     for (int s = 0; s < args.players; ++s) {
       SeatRun seat;
       seat.rng = Rng{static_cast<std::uint64_t>(number) * 131 + static_cast<std::uint64_t>(s)};
@@ -244,18 +306,17 @@ class TableRun {
     }
   }
 
-  void start(const tcp::endpoint& server, const std::function<net::ip::address()>& next_source) {
-    next_slot_ = Clock::now();
+  void start(const tcp::endpoint& server, const std::function<net::ip::address()>& next_source) override {
     for (int s = 0; s < args_.players; ++s) {
       seats_[s].connection = std::make_shared<Connection>(io_, tally_);
       seats_[s].connection->start(server, next_source(), args_.host,
-                                  [this, s](const Json& m) { on_seat_message(s, m); },
+                                  [this, s](const std::string& text) { on_seat_message(s, text); },
                                   [this, s] { hello(*seats_[s].connection, "T" + std::to_string(number_) + "S" + std::to_string(s)); });
     }
     for (int w = 0; w < args_.spectators; ++w) {
       auto connection = std::make_shared<Connection>(io_, tally_);
       spectators_.push_back(connection);
-      connection->start(server, next_source(), args_.host, [this](const Json& m) { on_spectator_message(m); },
+      connection->start(server, next_source(), args_.host, [this](const std::string& text) { on_spectator_message(text); },
                         [this, connection, w] { hello(*connection, "T" + std::to_string(number_) + "W" + std::to_string(w)); });
     }
   }
@@ -282,8 +343,9 @@ class TableRun {
                                     {"payload", {{"name", "Load " + std::to_string(number_)}, {"options", options}}}});
   }
 
-  void on_spectator_message(const Json& m) {
-    if (m.value("type", "") == "hello.ok") {
+  void on_spectator_message(const std::string& text) {
+    count_received(tally_, text, false);
+    if (text.find("\"hello.ok\"") != std::string::npos) {
       ++tally_.ready;
       if (table_) spectate_all();
     }
@@ -293,8 +355,10 @@ class TableRun {
       connection->send(Json{{"type", "table.spectate"}, {"payload", {{"table", *table_}}}});
   }
 
-  void on_seat_message(int s, const Json& m) {
-    const std::string& type = m.value("type", std::string());
+  void on_seat_message(int s, const std::string& text) {
+    const Json m = Json::parse(text, nullptr, false);
+    const std::string& type = m.is_object() ? m.value("type", std::string()) : std::string();
+    count_received(tally_, text, type == "game.command.ok");
     SeatRun& seat = seats_[s];
     if (type == "hello.ok") {
       ++tally_.ready;
@@ -316,7 +380,7 @@ class TableRun {
       // Updates older than the one this command made may still be on their way: never
       // answer them (another seat's answer to a simultaneous decision came first).
       seat.acted = std::max(seat.acted, m["payload"]["version"].get<std::int64_t>() - 1);
-      if (seat.view.contains("decision") && seat.version > seat.acted) pace(s);
+      if (seat.view.contains("decision") && seat.version > seat.acted) pace();
     } else if (type == "game.over") {
       if (s == 0 && m["payload"]["table"] == table_) {
         // The host sets up the next game at once; what is still on its way from this one is
@@ -336,7 +400,7 @@ class TableRun {
       if (command) {
         awaiting_.erase(id->get<std::int64_t>());
         seat.in_flight = false;
-        if (seat.view.contains("decision") && seat.version > seat.acted) pace(s);
+        if (seat.view.contains("decision") && seat.version > seat.acted) pace();
       }
     }
   }
@@ -355,7 +419,7 @@ class TableRun {
     }
     seat.version = update["version"].get<std::int64_t>();
     settle_latency();
-    if (seat.view.contains("decision") && seat.version > seat.acted && !seat.in_flight) pace(s);
+    if (seat.view.contains("decision") && seat.version > seat.acted && !seat.in_flight) pace();
   }
 
   // The commands every seat now holds the result of.
@@ -377,26 +441,11 @@ class TableRun {
     }
   }
 
-  // With a rate, each table takes its turn at fixed intervals (not bursting to catch up
-  // after a stall); without, the seat answers at once.
-  void pace(int s) {
-    if (interval_ <= 0) return act(s);
-    const auto now = Clock::now();
-    if (next_slot_ < now - std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval_)))
-      next_slot_ = now;
-    if (next_slot_ <= now) {
-      next_slot_ += std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval_));
-      return act(s);
-    }
-    if (pacing_) return;
-    pacing_ = true;
-    pace_.expires_at(next_slot_);
-    pace_.async_wait([this](beast::error_code ec) {
-      pacing_ = false;
-      if (ec) return;
+  void pace() {
+    pacer_.then([this] {
       for (int o = 0; o < args_.players; ++o)
         if (seats_[o].view.contains("decision") && seats_[o].version > seats_[o].acted && !seats_[o].in_flight)
-          return pace(o);
+          return act(o);
     });
   }
 
@@ -410,9 +459,12 @@ class TableRun {
     seat.in_flight = true;
     const std::int64_t id = ++request_;
     awaiting_[id] = {seat.version + 1, Clock::now()};
-    seat.connection->send(Json{{"type", "game.command"},
-                               {"id", id},
-                               {"payload", {{"table", *table_}, {"command", protocol::to_json(command)}, {"version", seat.version}}}});
+    std::string text = Json{{"type", "game.command"},
+                            {"id", id},
+                            {"payload", {{"table", *table_}, {"command", protocol::to_json(command)}, {"version", seat.version}}}}
+                           .dump();
+    if (tally_.measuring) tally_.command_bytes += text.size();
+    seat.connection->send(std::move(text));
   }
 
   net::io_context& io_;
@@ -426,10 +478,66 @@ class TableRun {
   std::int64_t request_ = 0;
   // Per command in flight (by request id): the version it makes, and when it was sent.
   std::map<std::int64_t, std::pair<std::int64_t, Clock::time_point>> awaiting_;
-  net::steady_timer pace_;
-  bool pacing_ = false;
-  Clock::time_point next_slot_;
-  const double interval_;
+  Pacer pacer_;
+};
+
+// --- The same turns against elgrande-relay: a seat sends a command of the measured size,
+// the relay acknowledges it and sends every connection of the table an update; once all
+// have it, the next seat goes. ---
+
+class RelayRun : public Run {
+ public:
+  RelayRun(net::io_context& io, Tally& tally, const Arguments& args, int number, double interval_s)
+      : io_(io), tally_(tally), args_(args), number_(number), pacer_(io, interval_s) {}
+
+  void start(const tcp::endpoint& server, const std::function<net::ip::address()>& next_source) override {
+    for (int c = 0; c < args_.players + args_.spectators; ++c) {
+      auto connection = std::make_shared<Connection>(io_, tally_);
+      members_.push_back(connection);
+      connection->start(server, next_source(), args_.host, [this](const std::string& text) { on_message(text); },
+                        [this, connection] { connection->send("J" + std::to_string(number_)); });
+    }
+  }
+
+ private:
+  void on_message(const std::string& text) {
+    if (text == "J") {
+      ++tally_.ready;
+      if (++joined_ == static_cast<int>(members_.size())) pacer_.then([this] { act(); });
+      return;
+    }
+    count_received(tally_, text, text[0] == 'A');
+    if (text[0] == 'A' && tally_.measuring) ++tally_.commands;
+    if (--owed_ > 0) return;
+    if (tally_.measuring) {
+      const double us = std::chrono::duration<double, std::micro>(Clock::now() - sent_).count();
+      const std::lock_guard guard(tally_.lock);
+      tally_.latency_us.push_back(us);
+    }
+    turn_ = (turn_ + 1) % args_.players;
+    pacer_.then([this] { act(); });
+  }
+
+  void act() {
+    if (tally_.stopping) return;
+    std::string text = "C" + std::to_string(args_.ack_bytes) + " " + std::to_string(args_.update_bytes) + " ";
+    text.resize(std::max(text.size(), args_.command_bytes), ' ');
+    if (tally_.measuring) tally_.command_bytes += text.size();
+    owed_ = 1 + static_cast<int>(members_.size());
+    sent_ = Clock::now();
+    members_[static_cast<std::size_t>(turn_)]->send(std::move(text));
+  }
+
+  net::io_context& io_;
+  Tally& tally_;
+  const Arguments& args_;
+  const int number_;
+  std::vector<std::shared_ptr<Connection>> members_;  // the seats, then the spectators
+  int joined_ = 0;
+  int turn_ = 0;
+  int owed_ = 0;  // frames the command in flight still makes
+  Clock::time_point sent_;
+  Pacer pacer_;
 };
 
 // --- The server's own figures, from /proc. ---
@@ -502,8 +610,8 @@ int main(int argc, char** argv) {
   const auto setup_started = Clock::now();
   for (std::size_t i = 0; i < idle.size(); ++i) {
     net::post(*ios[i % ios.size()], [&, i] {
-      idle[i]->start(server, next_source(), args.host, [&tally](const Json& m) {
-        if (m.value("type", "") == "hello.ok") ++tally.ready;
+      idle[i]->start(server, next_source(), args.host, [&tally](const std::string& text) {
+        if (text.find("\"hello.ok\"") != std::string::npos) ++tally.ready;
       }, [&, i] {
         idle[i]->send(Json{{"type", "hello"}, {"payload", {{"protocol", 2}, {"name", "Idle " + std::to_string(i)}}}});
       });
@@ -518,9 +626,15 @@ int main(int argc, char** argv) {
   const std::size_t idle_ready = tally.ready;
 
   const double interval = args.rate > 0 ? args.tables / args.rate : 0;
-  std::vector<std::unique_ptr<TableRun>> tables;
-  for (int t = 0; t < args.tables; ++t)
-    tables.push_back(std::make_unique<TableRun>(*ios[static_cast<std::size_t>(t % args.threads)], tally, args, t, interval));
+  std::vector<std::unique_ptr<Run>> tables;
+  for (int t = 0; t < args.tables; ++t) {
+    net::io_context& io = *ios[static_cast<std::size_t>(t % args.threads)];
+    if (args.relay) {
+      tables.push_back(std::make_unique<RelayRun>(io, tally, args, t, interval));
+    } else {
+      tables.push_back(std::make_unique<TableRun>(io, tally, args, t, interval));
+    }
+  }
   for (int t = 0; t < args.tables; ++t) {
     net::post(*ios[static_cast<std::size_t>(t % args.threads)], [&, t] { tables[static_cast<std::size_t>(t)]->start(server, next_source); });
     if (t % 100 == 99) std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -557,6 +671,13 @@ int main(int argc, char** argv) {
       {"commands", commands},
       {"commands_per_second", static_cast<double>(commands) / elapsed},
       {"games_finished", tally.games.load()},
+      // What the relay is to send alike (--command-bytes, --ack-bytes, --update-bytes).
+      {"frames",
+       {{"command_bytes", commands ? tally.command_bytes / commands : 0},
+        {"ack_bytes", tally.ack_frames ? tally.ack_bytes / tally.ack_frames : 0},
+        {"update_bytes", tally.other_frames ? tally.other_bytes / tally.other_frames : 0},
+        {"frames_per_command",
+         commands ? static_cast<double>(tally.ack_frames + tally.other_frames) / static_cast<double>(commands) : 0.0}}},
   };
   {
     const std::lock_guard guard(tally.lock);
