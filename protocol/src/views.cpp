@@ -94,17 +94,6 @@ void write(Json& j, const DiskChoice& d) {
   j["allowed"] = area_mask_json(d.allowed);
 }
 
-Json player_json(const PlayerView& p) {
-  Json j = {{"court", p.court},       {"province", p.province},      {"score", p.score},
-            {"grande", id(p.grande)}, {"hand_count", p.hand_count},  {"played", p.played},
-            {"disk_set", p.disk_set}, {"live_vetoes", p.live_vetoes}};
-  if (p.hand) j["hand"] = power_cards_json(*p.hand);
-  if (p.discards) j["discards"] = power_cards_json(*p.discards);
-  if (p.castillo) j["castillo"] = *p.castillo;
-  put_area(j, "disk", p.disk);
-  return j;
-}
-
 Json scoreboards_json(const std::array<std::optional<Area>, kScoreboardCount>& boards) {
   Json j = Json::object();
   for (int b = 0; b < kScoreboardCount; ++b)
@@ -162,42 +151,65 @@ Json merge_diff(const Json& from, const Json& to) {
   return patch;
 }
 
-// One view's document, key by key: all of it (`before` none), or the keys whose values
-// differ from `before`'s, a key `before` had and the view lacks as null: a JSON merge patch
-// (RFC 7386) from before's document to this one. One writer for both, so that the patch
-// always rebuilds exactly the document.
-class ViewWriter {
- public:
-  ViewWriter(Json& out, const View* before) : out_(out), before_(before) {}
-
-  // `field` picks the value(s) a key is made of, from a view; `make` encodes them, or
-  // returns a null Json when the key is absent.
-  template <class Field, class Make>
-  void key(const char* name, Field field, Make make, const View& after) {
-    if (!before_) {
-      if (Json value = make(after); !value.is_null()) out_[name] = std::move(value);
-      return;
-    }
-    if (field(*before_) == field(after)) return;
-    out_[name] = merge_diff(make(*before_), make(after));
-  }
-
- private:
-  Json& out_;
-  const View* before_;
-};
-
-Json seat_or_null(Seat seat) { return seat >= 0 ? Json(seat) : Json(); }
-
 template <class T>
 Json optional_json(const std::optional<T>& value) {
   return value ? Json(*value) : Json();
 }
 
+// A document key by key: all of it (`before` none), or the keys whose values differ from
+// `before`'s, a key `before` had and this one lacks as null: a JSON merge patch (RFC 7386)
+// from before's document to this one. One writer for both, so that the patch always
+// rebuilds exactly the document.
+template <class Value>
+class KeyWriter {
+ public:
+  KeyWriter(Json& out, const Value* before) : out_(out), before_(before) {}
+
+  // `field` picks the value(s) a key is made of; `make` encodes them, or returns a null
+  // Json when the key is absent.
+  template <class Field, class Make>
+  void key(const char* name, Field field, Make make, const Value& after) {
+    if (!before_) {
+      if (Json value = make(after); !value.is_null()) out_[name] = std::move(value);
+      return;
+    }
+    if (field(*before_) == field(after)) return;
+    Json now = make(after);
+    out_[name] = now.is_structured() ? merge_diff(make(*before_), now) : std::move(now);
+  }
+
+ private:
+  Json& out_;
+  const Value* before_;
+};
+
+// A player's entry, or (given `before`) its patch.
+void write_player(Json& j, const PlayerView* before, const PlayerView& p) {
+  KeyWriter<PlayerView> w(j, before);
+  w.key("court", [](const PlayerView& x) { return x.court; }, [](const PlayerView& x) { return Json(x.court); }, p);
+  w.key("province", [](const PlayerView& x) { return x.province; }, [](const PlayerView& x) { return Json(x.province); }, p);
+  w.key("score", [](const PlayerView& x) { return x.score; }, [](const PlayerView& x) { return Json(x.score); }, p);
+  w.key("grande", [](const PlayerView& x) { return x.grande; }, [](const PlayerView& x) { return Json(id(x.grande)); }, p);
+  w.key("hand_count", [](const PlayerView& x) { return x.hand_count; }, [](const PlayerView& x) { return Json(x.hand_count); }, p);
+  w.key("played", [](const PlayerView& x) { return x.played; }, [](const PlayerView& x) { return Json(x.played); }, p);
+  w.key("disk_set", [](const PlayerView& x) { return x.disk_set; }, [](const PlayerView& x) { return Json(x.disk_set); }, p);
+  w.key("live_vetoes", [](const PlayerView& x) { return x.live_vetoes; },
+        [](const PlayerView& x) { return Json(x.live_vetoes); }, p);
+  w.key("hand", [](const PlayerView& x) { return x.hand; },
+        [](const PlayerView& x) { return x.hand ? power_cards_json(*x.hand) : Json(); }, p);
+  w.key("discards", [](const PlayerView& x) { return x.discards; },
+        [](const PlayerView& x) { return x.discards ? power_cards_json(*x.discards) : Json(); }, p);
+  w.key("castillo", [](const PlayerView& x) { return x.castillo; }, [](const PlayerView& x) { return optional_json(x.castillo); }, p);
+  w.key("disk", [](const PlayerView& x) { return x.disk; },
+        [](const PlayerView& x) { return x.disk ? Json(id(*x.disk)) : Json(); }, p);
+}
+
+Json seat_or_null(Seat seat) { return seat >= 0 ? Json(seat) : Json(); }
+
 void write_view(Json& j, const View* before, const View& v) {
   const int seats = detail::seat_count(v.options);
   const int colours = detail::colour_count(v.options);
-  ViewWriter w(j, before);
+  KeyWriter<View> w(j, before);
 
   w.key("viewer", [](const View& x) { return x.viewer; }, [](const View& x) { return seat_or_null(x.viewer); }, v);
   w.key("options", [](const View& x) { return x.options; }, [](const View& x) { return to_json(x.options); }, v);
@@ -225,14 +237,14 @@ void write_view(Json& j, const View* before, const View& v) {
   // Players by index: a patch names only the players whose entries changed.
   if (!before) {
     Json players = Json::array();
-    for (int s = 0; s < seats; ++s) players.push_back(player_json(v.players[static_cast<std::size_t>(s)]));
+    for (int s = 0; s < seats; ++s) write_player(players.emplace_back(Json::object()), nullptr, v.players[static_cast<std::size_t>(s)]);
     j["players"] = std::move(players);
   } else {
     Json players = Json::object();
     for (int s = 0; s < seats; ++s) {
       const auto i = static_cast<std::size_t>(s);
       if (before->players[i] == v.players[i]) continue;
-      players[std::to_string(s)] = merge_diff(player_json(before->players[i]), player_json(v.players[i]));
+      write_player(players[std::to_string(s)], &before->players[i], v.players[i]);
     }
     if (!players.empty()) j["players"] = std::move(players);
   }

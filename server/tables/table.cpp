@@ -609,13 +609,14 @@ TableFeed::Update Table::game_update(int viewer, const Events& events, bool whol
   // Whoever holds this viewer's view holds the one sent last (docs/protocol.md#view-patches).
   std::optional<View>& before = last_view_[static_cast<std::size_t>(viewer + 1)];
   TableFeed::Update update;
+  const bool send_whole = whole || (patch && !before);
   if (patch && before) {
-    Json patched = payload;
+    Json patched = send_whole ? payload : std::move(payload);  // a copy only when both are sent
     patched["patch"] = protocol::view_patch(*before, now);
     patched["base"] = before->version;
     update.patch = protocol::push_message("game.update", std::move(patched));
   }
-  if (whole || (patch && !before)) {
+  if (send_whole) {
     payload["view"] = protocol::to_json(now);
     update.whole = protocol::push_message("game.update", std::move(payload));
     if (patch && !before) update.patch = update.whole;
