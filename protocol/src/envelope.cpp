@@ -36,12 +36,6 @@ constexpr auto kErrorNames = std::to_array<std::pair<ErrorCode, std::string_view
 static_assert(kErrorNames.size() == static_cast<std::size_t>(ErrorCode::unavailable) + 1,
               "every error code has a name");
 
-// Client text is echoed in messages (an unknown type, a request id); nlohmann has
-// validated it while parsing, but a replaced byte is better than a throwing dump.
-std::string serialise(const Json& message) {
-  return message.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
 Json with_id(Json message, const std::optional<RequestId>& id) {
   if (id) {
     std::visit([&](const auto& value) { message["id"] = value; }, *id);
@@ -144,8 +138,14 @@ std::string rate_limited_message(std::string_view message, std::int64_t retry_af
   return serialise(json);
 }
 
-std::string push_message(std::string_view type, Json payload) {
-  return serialise(Json{{"type", type}, {"payload", std::move(payload)}});
+std::string push_message(std::string_view type, const Json& payload) {
+  // The keys in nlohmann's (alphabetical) order, without building the envelope.
+  std::string text = "{\"payload\":";
+  text += serialise(payload);
+  text += ",\"type\":";
+  text += serialise(Json(type));
+  text += '}';
+  return text;
 }
 
 std::string error_message(const EnvelopeError& error) {

@@ -532,13 +532,16 @@ TEST_CASE("a client that applies every view patch holds exactly the view sent wh
           const auto i = static_cast<std::size_t>(viewer + 1);
           const View now = view(state, viewer);
           const Json patch = protocol::view_patch(sent[i], now);
-          // As a client gets it: text, parsed.
-          const auto parsed = protocol::parse_json(patch.dump());
+          // As a client gets it: the server's text, parsed.
+          const std::string text = protocol::serialise(patch);
+          REQUIRE(text == patch.dump());
+          const auto parsed = protocol::parse_json(text);
           REQUIRE(parsed.ok());
           protocol::apply_merge_patch(held[i], *parsed);
           const Json whole = protocol::to_json(now);
           INFO("viewer " << int(viewer) << ", version " << state.version << ", patch " << patch.dump());
           REQUIRE(held[i] == whole);
+          REQUIRE(protocol::serialise(whole) == whole.dump());
           whole_bytes += whole.dump().size();
           patch_bytes += patch.dump().size();
           ++patches;

@@ -3,6 +3,7 @@
 #include "elgrande/protocol/envelope.hpp"
 
 #include <catch2/catch.hpp>
+#include <limits>
 #include <string>
 
 namespace {
@@ -88,4 +89,17 @@ TEST_CASE("Envelope: every error code has a distinct name that reads back",
   CHECK(to_string(ErrorCode::stale_version) == "stale_version");
   CHECK(error_code_from_string("stale_version") == ErrorCode::stale_version);
   CHECK_FALSE(error_code_from_string("nope").has_value());
+}
+
+TEST_CASE("Envelope: messages are written byte for byte as nlohmann writes them", "[protocol][envelope]") {
+  const Json document = {
+      {"name", "Zo\u00e9 \"the\" \\ \n\t\x01 \xf0\x9f\x8f\xb0"},  // escapes, UTF-8, a control character
+      {"invalid", std::string("a\xff\xc3")},                      // not UTF-8: replaced
+      {"numbers", {0, -1, 42, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::uint64_t>::max()}},
+      {"floats", {0.5, 25.0, -1e-7, 1e300}},
+      {"nested", {{"empty", Json::object()}, {"none", Json::array()}, {"null", nullptr}, {"yes", true}, {"no", false}}},
+      {"k\u00e9y \"quoted\"", 1}};
+  CHECK(serialise(document) == document.dump(-1, ' ', false, Json::error_handler_t::replace));
+  CHECK(push_message("game.update", document) ==
+        Json{{"type", "game.update"}, {"payload", document}}.dump(-1, ' ', false, Json::error_handler_t::replace));
 }

@@ -102,6 +102,10 @@ std::string rate_limited_message(std::string_view message, std::int64_t retry_af
                                  const std::optional<RequestId>& id = std::nullopt);
 
 // A message the server sends unasked: {"type", "payload"}, no id.
-std::string push_message(std::string_view type, Json payload);
+std::string push_message(std::string_view type, const Json& payload);
+
+// A document as compact text: byte for byte what nlohmann's dump writes (keys in order,
+// invalid UTF-8 replaced by U+FFFD), about twice as fast for the server's messages.
+std::string serialise(const Json& document);
 
 }  // namespace elgrande::protocol
