@@ -251,16 +251,19 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
 class Pacer {
  public:
-  Pacer(net::io_context& io, double interval_s)
+  // `phase` in [0, 1): where in the interval this table's slots fall, so that the tables'
+  // commands spread evenly over time rather than arriving all at once.
+  Pacer(net::io_context& io, double interval_s, double phase)
       : timer_(io), interval_(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval_s))),
-        next_slot_(Clock::now()) {}
+        next_slot_(Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(interval_s * phase))) {}
 
   // Calls `act` now if this table's slot has come, else once when it comes (a call while
   // one is waiting is dropped: `act` looks afresh at who owes an answer).
   void then(const std::function<void()>& act) {
     if (interval_ <= Clock::duration::zero()) return act();
     const auto now = Clock::now();
-    if (next_slot_ < now - interval_) next_slot_ = now;
+    // After a stall, the slots missed are skipped, keeping the phase (no burst to catch up).
+    if (next_slot_ < now - interval_) next_slot_ += (now - next_slot_) / interval_ * interval_;
     if (next_slot_ <= now) {
       next_slot_ += interval_;
       return act();
@@ -298,7 +301,7 @@ class Run {
 class TableRun : public Run {
  public:
   TableRun(net::io_context& io, Tally& tally, const Arguments& args, int number, double interval_s)
-      : io_(io), tally_(tally), args_(args), number_(number), pacer_(io, interval_s) {
+      : io_(io), tally_(tally), args_(args), number_(number), pacer_(io, interval_s, static_cast<double>(number) / std::max(1, args.tables)) {
     for (int s = 0; s < args.players; ++s) {
       SeatRun seat;
       seat.rng = Rng{static_cast<std::uint64_t>(number) * 131 + static_cast<std::uint64_t>(s)};
@@ -488,7 +491,7 @@ class TableRun : public Run {
 class RelayRun : public Run {
  public:
   RelayRun(net::io_context& io, Tally& tally, const Arguments& args, int number, double interval_s)
-      : io_(io), tally_(tally), args_(args), number_(number), pacer_(io, interval_s) {}
+      : io_(io), tally_(tally), args_(args), number_(number), pacer_(io, interval_s, static_cast<double>(number) / std::max(1, args.tables)) {}
 
   void start(const tcp::endpoint& server, const std::function<net::ip::address()>& next_source) override {
     for (int c = 0; c < args_.players + args_.spectators; ++c) {
