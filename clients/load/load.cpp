@@ -378,6 +378,9 @@ class TableRun : public Run {
     } else if (type == "game.update") {
       on_update(s, m["payload"]);
     } else if (type == "game.command.ok") {
+      // An answer to a command of the game before (this seat's connection may be read
+      // after the host's has seen that game end) says nothing of this one.
+      if (m["id"].get<std::int64_t>() < game_first_request_) return;
       if (tally_.measuring) ++tally_.commands;
       seat.in_flight = false;
       // Updates older than the one this command made may still be on their way: never
@@ -392,6 +395,7 @@ class TableRun : public Run {
         table_.reset();
         for (SeatRun& each : seats_) each.view = Json(), each.version = each.acted = -1, each.in_flight = false;
         awaiting_.clear();
+        game_first_request_ = request_ + 1;
         if (!tally_.stopping) create();
       }
     } else if (type == "error") {
@@ -400,7 +404,7 @@ class TableRun : public Run {
       const bool command = id != m.end() && id->is_number_integer();
       tally_.error(std::string(command ? "game.command: " : "setup: ") + payload.value("code", "?") +
                    (payload.contains("reason") ? "/" + payload.value("reason", "") : ""));
-      if (command) {
+      if (command && id->get<std::int64_t>() >= game_first_request_) {
         awaiting_.erase(id->get<std::int64_t>());
         seat.in_flight = false;
         if (seat.view.contains("decision") && seat.version > seat.acted) pace();
@@ -479,6 +483,7 @@ class TableRun : public Run {
   std::optional<std::int64_t> table_;
   int joined_ = 0;
   std::int64_t request_ = 0;
+  std::int64_t game_first_request_ = 1;  // the id of this game's first command
   // Per command in flight (by request id): the version it makes, and when it was sent.
   std::map<std::int64_t, std::pair<std::int64_t, Clock::time_point>> awaiting_;
   Pacer pacer_;
