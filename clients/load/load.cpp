@@ -296,6 +296,12 @@ class Run {
  public:
   virtual ~Run() = default;
   virtual void start(const tcp::endpoint& server, const std::function<net::ip::address()>& next_source) = 0;
+  // When the table last moved on (a new version, or a command answered by the relay): a
+  // table that stops moving has lost a command or an answer somewhere.
+  Clock::time_point last_progress() const { return last_progress_; }
+
+ protected:
+  Clock::time_point last_progress_ = Clock::now();
 };
 
 class TableRun : public Run {
@@ -425,6 +431,7 @@ class TableRun : public Run {
       return;
     }
     seat.version = update["version"].get<std::int64_t>();
+    last_progress_ = Clock::now();
     settle_latency();
     if (seat.view.contains("decision") && seat.version > seat.acted && !seat.in_flight) pace();
   }
@@ -517,6 +524,7 @@ class RelayRun : public Run {
     count_received(tally_, text, text[0] == 'A');
     if (text[0] == 'A' && tally_.measuring) ++tally_.commands;
     if (--owed_ > 0) return;
+    last_progress_ = Clock::now();
     if (tally_.measuring) {
       const double us = std::chrono::duration<double, std::micro>(Clock::now() - sent_).count();
       const std::lock_guard guard(tally_.lock);
@@ -664,6 +672,12 @@ int main(int argc, char** argv) {
   for (auto& io : ios) io->stop();
   for (std::thread& thread : threads) thread.join();
 
+  // Tables that made no move over the last few seconds (or intervals) of the run.
+  const auto quiet = std::max(std::chrono::duration<double>(5), std::chrono::duration<double>(3 * interval));
+  const auto ended = started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(elapsed));
+  const auto stalled = std::count_if(tables.begin(), tables.end(), [&](const auto& table) {
+    return ended - table->last_progress() > quiet;
+  });
   const std::size_t commands = tally.commands;
   Json report = {
       {"tables", args.tables},
@@ -679,6 +693,7 @@ int main(int argc, char** argv) {
       {"commands", commands},
       {"commands_per_second", static_cast<double>(commands) / elapsed},
       {"games_finished", tally.games.load()},
+      {"stalled_tables", stalled},
       // What the relay is to send alike (--command-bytes, --ack-bytes, --update-bytes).
       {"frames",
        {{"command_bytes", commands ? tally.command_bytes / commands : 0},
@@ -708,5 +723,5 @@ int main(int argc, char** argv) {
     }
   }
   std::printf("%s\n", report.dump(2).c_str());
-  return tally.failures.empty() ? 0 : 1;
+  return tally.failures.empty() && stalled == 0 ? 0 : 1;
 }
