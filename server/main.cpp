@@ -29,7 +29,9 @@
 #include "app/services.hpp"
 #include "common/unix_time.hpp"
 #include "elgrande/db/database.hpp"
+#include "elgrande/db/postgres.hpp"
 #include "elgrande/db/schema.hpp"
+#include "elgrande/db/sqlite.hpp"
 #include "elgrande/db/store.hpp"
 #include "accounts/accounts.hpp"
 #include "accounts/credentials.hpp"
@@ -91,9 +93,9 @@ void run_io(net::io_context& io) {
   }
 }
 
-// Only one server may own a database: a second one would interleave its games' logs with
-// the first's. The lock is an flock on a file beside the database, released by the kernel
-// when the process ends, however it ends.
+// Only one server may own a SQLite database: a second one would interleave its games' logs
+// with the first's. The lock is an flock on a file beside the database, released by the
+// kernel when the process ends, however it ends.
 class DatabaseLock {
  public:
   explicit DatabaseLock(const std::filesystem::path& database) {
@@ -183,13 +185,40 @@ void keep_write_ahead_log(const std::filesystem::path& database) {
                log.string(), log_size, copy.string());
 }
 
+// The database made this process's own for as long as it lives. SQLite: the data
+// directory is made, the file must be writable, the lock beside it taken, and a
+// write-ahead log found alone at start stops it. PostgreSQL: a session advisory lock,
+// which the server releases when this process's connection ends, however it ends.
+class DatabaseOwnership {
+ public:
+  explicit DatabaseOwnership(const Config& config) {
+    if (config.postgresql()) {
+      session_ = std::make_unique<db::PostgresDatabase>(config.database);
+      db::Statement lock = session_->prepare("SELECT pg_try_advisory_lock(hashtext('elgrande-server ' || current_schema()))");
+      if (!lock.step() || lock.integer(0) == 0) {
+        throw std::runtime_error("database " + session_->describe() +
+                                 " is in use by another elgrande-server (it holds the database's advisory lock)");
+      }
+      return;
+    }
+    std::filesystem::create_directories(config.data_dir);
+    refuse_unwritable(config.database_path());
+    lock_.emplace(config.database_path());
+    keep_write_ahead_log(config.database_path());  // under the lock: no other server writes it
+  }
+
+ private:
+  std::optional<DatabaseLock> lock_;
+  std::unique_ptr<db::Database> session_;
+};
+
 // A refused start must leave the file as it was, and opening it for writing already
 // switches it to write-ahead logging: a database from a newer server is refused after a
 // read-only look, before anything is written.
 void refuse_newer_schema(const std::filesystem::path& file) {
   std::error_code error;
   if (!std::filesystem::exists(file, error)) return;
-  db::Database look(file, db::OpenOptions{.create = false, .read_only = true});
+  db::SqliteDatabase look(file, db::OpenOptions{.create = false, .read_only = true});
   const int found = look.user_version();
   if (found > db::latest_schema_version()) {
     throw db::SchemaTooNew("database " + file.string() + " has schema version " + std::to_string(found) +
@@ -198,11 +227,24 @@ void refuse_newer_schema(const std::filesystem::path& file) {
   }
 }
 
+void migrate_logged(db::Database& database) {
+  const int before = database.user_version();
+  db::migrate(database);
+  if (before != db::latest_schema_version()) {
+    spdlog::info("database schema migrated from version {} to {}", before, db::latest_schema_version());
+  }
+}
+
 // Opens, checks and migrates the database: a damaged file, one from a newer server or one
 // another process keeps locked stops the start with the reason, never with a silent reset.
 std::unique_ptr<db::Database> open_database(const Config& config) {
+  if (config.postgresql()) {
+    auto database = std::make_unique<db::PostgresDatabase>(config.database, db::OpenOptions{.durability = config.durability});
+    migrate_logged(*database);
+    return database;
+  }
   refuse_newer_schema(config.database_path());
-  auto database = std::make_unique<db::Database>(
+  auto database = std::make_unique<db::SqliteDatabase>(
       config.database_path(), db::OpenOptions{.durability = config.durability});
   if (database->read_only()) {
     throw std::runtime_error("database " + config.database_path().string() +
@@ -216,17 +258,16 @@ std::unique_ptr<db::Database> open_database(const Config& config) {
                                "; restore it from a backup (see docs/persistence.md)");
     }
   }
-  const int before = database->user_version();
-  db::migrate(*database);
-  if (before != db::latest_schema_version()) {
-    spdlog::info("database schema migrated from version {} to {}", before, db::latest_schema_version());
-  }
+  migrate_logged(*database);
   return database;
 }
 
 int backup(const Config& config, const std::filesystem::path& target) {
+  if (config.postgresql()) {
+    throw std::runtime_error("--backup-to copies a SQLite database; back up PostgreSQL with pg_dump (docs/scaling.md)");
+  }
   refuse_lone_write_ahead_log(config.database_path());
-  db::Database database(config.database_path(), db::OpenOptions{.create = false});
+  db::SqliteDatabase database(config.database_path(), db::OpenOptions{.create = false});
   const auto started = std::chrono::steady_clock::now();
   database.backup_to(target);
   const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
@@ -245,9 +286,7 @@ int create_admin(const Config& config, const std::string& username) {
   if (const auto why_not = why_not_a_password(password)) {
     throw std::runtime_error("password (one line on standard input): " + *why_not);
   }
-  std::filesystem::create_directories(config.data_dir);
-  refuse_unwritable(config.database_path());
-  const DatabaseLock lock(config.database_path());
+  const DatabaseOwnership ownership(config);
   std::unique_ptr<db::Database> database = open_database(config);
   const std::string hash =
       hash_password(password, PasswordCost{std::size_t{config.password_memory_kib} * 1024, config.password_passes});
@@ -272,12 +311,13 @@ int create_admin(const Config& config, const std::string& username) {
 // The operator's look at one table's log: what is stored, where it breaks. Exit 0 for a
 // sound log, 1 for a damaged one (or no such table).
 int check_table(const Config& config, std::int64_t id) {
-  refuse_lone_write_ahead_log(config.database_path());
-  db::Database database(config.database_path(), db::OpenOptions{.create = false, .read_only = true});
-  db::Store store(database);
+  if (!config.postgresql()) refuse_lone_write_ahead_log(config.database_path());
+  const std::unique_ptr<db::Database> database =
+      db::open(config.database_location(), db::OpenOptions{.create = false, .read_only = true});
+  db::Store store(*database);
   const db::Store::LogCheck check = store.check_log(id);
   if (!check.table_found) {
-    std::cout << "no table " << id << " in " << database.file().string() << "\n";
+    std::cout << "no table " << id << " in " << database->describe() << "\n";
     return 1;
   }
   const auto optional = [](const std::optional<std::int64_t>& value) {
@@ -301,8 +341,7 @@ int check_table(const Config& config, std::int64_t id) {
 // --recompute-ratings: every rated game replayed with this server's rating code, in one
 // transaction, with the server stopped (it keeps ratings in memory).
 int recompute(const Config& config) {
-  refuse_unwritable(config.database_path());
-  const DatabaseLock lock(config.database_path());
+  const DatabaseOwnership ownership(config);
   std::unique_ptr<db::Database> database = open_database(config);
   db::Store store(*database);
   db::Transaction transaction(*database);
@@ -347,10 +386,7 @@ std::size_t connection_limit(const Config& config) {
 }
 
 int serve(const Config& config) {
-  std::filesystem::create_directories(config.data_dir);
-  refuse_unwritable(config.database_path());
-  const DatabaseLock lock(config.database_path());
-  keep_write_ahead_log(config.database_path());  // under the lock: no other server writes it
+  const DatabaseOwnership ownership(config);
   TableSettings table_settings;
   table_settings.bot_delay = std::chrono::milliseconds(config.bot_delay_ms);
   table_settings.bot_level = config.bot_level;
@@ -429,10 +465,10 @@ int serve(const Config& config) {
 
   const unsigned threads = config.io_threads();
   spdlog::info(
-      "elgrande-server {} starting: address {}, port {}, data dir {}, database {} (SQLite {}), "
+      "elgrande-server {} starting: address {}, port {}, data dir {}, database {} ({}), "
       "web root {}, {} I/O threads",
-      ELGRANDE_VERSION, config.bind_address, config.port, config.data_dir.string(),
-      database->file().string(), db::Database::sqlite_version(),
+      ELGRANDE_VERSION, config.bind_address, config.port, config.data_dir.string(), database->describe(),
+      config.postgresql() ? "PostgreSQL" : "SQLite " + db::SqliteDatabase::sqlite_version(),
       services->web_root ? services->web_root->string() : "none (" + config.web_root.string() + " not found)",
       threads);
 
@@ -441,7 +477,7 @@ int serve(const Config& config) {
   services->metrics->tables_unrestorable = restored.failed.size();
   // Declared after the io_context, so they stop first: their completions post to strands.
   Storage storage(std::move(database), services->metrics);
-  Reader reader(config.database_path());
+  Reader reader(config.database_location());
   std::shared_ptr<Webhook> webhook;
   if (!config.webhook_url.empty()) {
     webhook = std::make_shared<Webhook>(

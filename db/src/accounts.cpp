@@ -97,7 +97,7 @@ void AccountStore::touch_session(std::int64_t id, UnixMillis last_seen) {
 void AccountStore::end_session(std::int64_t id) { end_session_.bind(1, id).run(); }
 
 void AccountStore::end_sessions(std::int64_t player, std::optional<std::int64_t> keep) {
-  database_.prepare("DELETE FROM sessions WHERE player = ?1 AND id IS NOT ?2").bind(1, player).bind(2, keep).run();
+  database_.prepare("DELETE FROM sessions WHERE player = ?1 AND id IS DISTINCT FROM ?2").bind(1, player).bind(2, keep).run();
 }
 
 std::int64_t AccountStore::end_idle_sessions(UnixMillis idle_since) {

@@ -1,204 +1,23 @@
 #include "elgrande/db/database.hpp"
 
-#include <sqlite3.h>
-
-#include <utility>
+#include "elgrande/db/postgres.hpp"
+#include "elgrande/db/sqlite.hpp"
 
 namespace elgrande::db {
-namespace {
 
-Error::Kind kind_of(int code) {
-  switch (code & 0xFF) {  // the primary code under the extended one
-    case SQLITE_BUSY:
-    case SQLITE_LOCKED:
-      return Error::Kind::busy;
-    case SQLITE_FULL:
-      return Error::Kind::full;
-    case SQLITE_IOERR:
-    case SQLITE_CANTOPEN:
-      return Error::Kind::io;
-    case SQLITE_CORRUPT:
-      return Error::Kind::corrupt;
-    case SQLITE_NOTADB:
-      return Error::Kind::not_a_database;
-    case SQLITE_READONLY:
-      return Error::Kind::read_only;
-    case SQLITE_CONSTRAINT:
-      return Error::Kind::constraint;
-    default:
-      return Error::Kind::other;
-  }
+Statement Database::prepare(std::string_view sql) { return Statement(prepare_statement(sql)); }
+
+bool is_postgresql_url(std::string_view location) {
+  return location.starts_with("postgresql://") || location.starts_with("postgres://");
 }
 
-Error error_for(sqlite3* handle, int code, std::string_view what) {
-  std::string message(what);
-  message += ": ";
-  message += handle != nullptr ? sqlite3_errmsg(handle) : sqlite3_errstr(code);
-  return Error(kind_of(code), code, message);
-}
-
-// Receives the single row of a PRAGMA that names a setting.
-int capture_first_column(void* out, int columns, char** values, char** /*names*/) {
-  if (columns > 0 && values[0] != nullptr) *static_cast<std::string*>(out) = values[0];
-  return SQLITE_OK;
-}
-
-}  // namespace
-
-Database::Database(const std::filesystem::path& file, const OpenOptions& options) : file_(file) {
-  // NOMUTEX: each connection belongs to one thread at a time (the server's database
-  // thread), so SQLite's own locking would only cost time.
-  int flags = SQLITE_OPEN_NOMUTEX;
-  flags |= options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
-  if (options.create && !options.read_only) flags |= SQLITE_OPEN_CREATE;
-  const int opened = sqlite3_open_v2(file_.c_str(), &handle_, flags, nullptr);
-  if (opened != SQLITE_OK) {
-    // SQLite hands back a handle even when opening fails; it still has to be closed.
-    Error error = error_for(handle_, opened, "cannot open database " + file_.string());
-    sqlite3_close(handle_);
-    handle_ = nullptr;
-    throw error;
-  }
-  sqlite3_extended_result_codes(handle_, 1);
-  sqlite3_busy_timeout(handle_, options.busy_timeout_ms);
-
-  try {
-    // The first read of the file: a file that is not a database fails here.
-    std::string mode;
-    char* message = nullptr;
-    const char* journal = options.read_only ? "PRAGMA journal_mode" : "PRAGMA journal_mode=WAL";
-    const int code = sqlite3_exec(handle_, journal, capture_first_column, &mode, &message);
-    sqlite3_free(message);
-    if (code != SQLITE_OK) throw error_for(handle_, code, "cannot read database " + file_.string());
-    // The pragma reports the mode actually in force; SQLite silently keeps the old one
-    // when WAL is impossible (for example on some network file systems).
-    if (!options.read_only && mode != "wal" && sqlite3_db_readonly(handle_, "main") == 1) {
-      throw Error(Error::Kind::read_only, SQLITE_READONLY,
-                  "cannot write database " + file_.string() + ": this process may only read it");
-    }
-    if (!options.read_only && mode != "wal") {
-      throw Error(Error::Kind::other, SQLITE_ERROR,
-                  "cannot enable write-ahead logging on " + file_.string() + ": journal mode is '" +
-                      mode + "'");
-    }
-    execute("PRAGMA foreign_keys=ON");
-    execute(options.durability == Durability::full ? "PRAGMA synchronous=FULL"
-                                                   : "PRAGMA synchronous=NORMAL");
-  } catch (...) {
-    sqlite3_close(handle_);
-    handle_ = nullptr;
-    throw;
-  }
-}
-
-Database::~Database() {
-  // sqlite3_close_v2 defers the close until unfinalised statements are gone instead of
-  // failing, which a destructor could not report anyway.
-  sqlite3_close_v2(handle_);
-}
-
-Error Database::error(std::string_view what) const {
-  return error_for(handle_, sqlite3_extended_errcode(handle_), what);
-}
-
-void Database::execute(const std::string& sql) {
-  char* message = nullptr;
-  const int code = sqlite3_exec(handle_, sql.c_str(), nullptr, nullptr, &message);
-  if (code != SQLITE_OK) {
-    std::string reason = message != nullptr ? message : sqlite3_errmsg(handle_);
-    sqlite3_free(message);
-    throw Error(kind_of(code), code, "SQL failed on " + file_.string() + ": " + reason);
-  }
-}
-
-Statement Database::prepare(std::string_view sql) { return Statement(*this, sql); }
-
-int Database::user_version() {
-  Statement statement(*this, "PRAGMA user_version");
-  statement.step();
-  return static_cast<int>(statement.integer(0));
-}
-
-void Database::set_user_version(int version) {
-  execute("PRAGMA user_version=" + std::to_string(version));
-}
-
-bool Database::read_only() const { return sqlite3_db_readonly(handle_, "main") == 1; }
-
-std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(handle_); }
-
-std::int64_t Database::changes() const { return sqlite3_changes64(handle_); }
-
-void Database::backup_to(const std::filesystem::path& target) {
-  Statement statement(*this, "VACUUM INTO ?1");
-  statement.bind(1, target.string());
-  statement.run();
-}
-
-std::string Database::sqlite_version() { return sqlite3_libversion(); }
-
-// --- Statement ---
-
-Statement::Statement(Database& database, std::string_view sql) : database_(&database) {
-  const int code = sqlite3_prepare_v3(database.handle(), sql.data(), static_cast<int>(sql.size()),
-                                      SQLITE_PREPARE_PERSISTENT, &statement_, nullptr);
-  if (code != SQLITE_OK) {
-    throw error_for(database.handle(), code, "cannot prepare '" + std::string(sql) + "'");
-  }
-}
-
-Statement::~Statement() { sqlite3_finalize(statement_); }
-
-Statement::Statement(Statement&& other) noexcept
-    : database_(other.database_), statement_(std::exchange(other.statement_, nullptr)) {}
-
-Statement& Statement::bind(int index, std::int64_t value) {
-  if (const int code = sqlite3_bind_int64(statement_, index, value); code != SQLITE_OK) {
-    throw error_for(database_->handle(), code, "bind");
-  }
-  return *this;
-}
-
-Statement& Statement::bind(int index, double value) {
-  if (const int code = sqlite3_bind_double(statement_, index, value); code != SQLITE_OK) {
-    throw error_for(database_->handle(), code, "bind");
-  }
-  return *this;
-}
-
-Statement& Statement::bind(int index, std::string_view text) {
-  if (const int code = sqlite3_bind_text64(statement_, index, text.data(), text.size(),
-                                           SQLITE_TRANSIENT, SQLITE_UTF8);
-      code != SQLITE_OK) {
-    throw error_for(database_->handle(), code, "bind");
-  }
-  return *this;
-}
-
-Statement& Statement::bind(int index, std::span<const std::byte> blob) {
-  if (const int code = sqlite3_bind_blob64(statement_, index, blob.data(), blob.size(), SQLITE_TRANSIENT);
-      code != SQLITE_OK) {
-    throw error_for(database_->handle(), code, "bind");
-  }
-  return *this;
-}
-
-Statement& Statement::bind(int index, std::nullopt_t) {
-  if (const int code = sqlite3_bind_null(statement_, index); code != SQLITE_OK) {
-    throw error_for(database_->handle(), code, "bind");
-  }
-  return *this;
-}
-
-bool Statement::step() {
-  const int code = sqlite3_step(statement_);
-  if (code == SQLITE_ROW) return true;
-  if (code == SQLITE_DONE) return false;
-  throw error_for(database_->handle(), code, sqlite3_sql(statement_));
+std::unique_ptr<Database> open(const std::string& location, const OpenOptions& options) {
+  if (is_postgresql_url(location)) return std::make_unique<PostgresDatabase>(location, options);
+  return std::make_unique<SqliteDatabase>(location, options);
 }
 
 void Statement::run() {
-  // reset() also clears the statement's sticky error, so it must follow a failure too.
+  // reset() also clears a statement's sticky error, so it must follow a failure too.
   try {
     while (step()) {
     }
@@ -209,45 +28,14 @@ void Statement::run() {
   reset();
 }
 
-void Statement::reset() {
-  sqlite3_reset(statement_);
-  sqlite3_clear_bindings(statement_);
-}
-
-bool Statement::is_null(int column) const {
-  return sqlite3_column_type(statement_, column) == SQLITE_NULL;
-}
-
-std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(statement_, column); }
-
-double Statement::real(int column) const { return sqlite3_column_double(statement_, column); }
-
-std::string Statement::text(int column) const {
-  const auto* data = sqlite3_column_text(statement_, column);
-  const int size = sqlite3_column_bytes(statement_, column);
-  return data ? std::string(reinterpret_cast<const char*>(data), static_cast<std::size_t>(size)) : std::string();
-}
-
-std::vector<std::byte> Statement::blob(int column) const {
-  const auto* data = static_cast<const std::byte*>(sqlite3_column_blob(statement_, column));
-  const int size = sqlite3_column_bytes(statement_, column);
-  return data ? std::vector<std::byte>(data, data + size) : std::vector<std::byte>();
-}
-
-// --- Transaction ---
-
-Transaction::Transaction(Database& database) : database_(database) {
-  database_.execute("BEGIN IMMEDIATE");
-}
+Transaction::Transaction(Database& database) : database_(database) { database_.begin(); }
 
 Transaction::~Transaction() {
-  if (done_) return;
-  // A failed COMMIT may already have rolled back; a second ROLLBACK then fails harmlessly.
-  sqlite3_exec(database_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  if (!done_) database_.rollback();
 }
 
 void Transaction::commit() {
-  database_.execute("COMMIT");
+  database_.commit();
   done_ = true;
 }
 

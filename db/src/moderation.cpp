@@ -5,7 +5,8 @@ namespace elgrande::db {
 ModerationStore::ModerationStore(Database& database) : database_(database) {}
 
 void ModerationStore::impose(const SanctionRecord& sanction) {
-  database_.prepare("INSERT OR REPLACE INTO sanctions (player, kind, until, reason) VALUES (?1, ?2, ?3, ?4)")
+  database_.prepare("INSERT INTO sanctions (player, kind, until, reason) VALUES (?1, ?2, ?3, ?4) "
+                    "ON CONFLICT (player, kind) DO UPDATE SET until = excluded.until, reason = excluded.reason")
       .bind(1, sanction.player)
       .bind(2, sanction.kind)
       .bind(3, sanction.until)
@@ -41,7 +42,7 @@ void ModerationStore::audit(const AuditEntry& entry) {
 std::vector<AuditEntry> ModerationStore::audit_log(std::optional<std::int64_t> before, int limit) {
   Statement rows = database_.prepare(
       "SELECT id, time, moderator, action, player, detail, reason FROM audit_log "
-      "WHERE ?1 IS NULL OR id < ?1 ORDER BY id DESC LIMIT ?2");
+      "WHERE CAST(?1 AS BIGINT) IS NULL OR id < ?1 ORDER BY id DESC LIMIT ?2");
   rows.bind(1, before).bind(2, limit);
   std::vector<AuditEntry> entries;
   while (rows.step()) {
@@ -52,7 +53,7 @@ std::vector<AuditEntry> ModerationStore::audit_log(std::optional<std::int64_t> b
 }
 
 void ModerationStore::block(std::int64_t player, std::int64_t blocked) {
-  database_.prepare("INSERT OR IGNORE INTO blocks (player, blocked) VALUES (?1, ?2)").bind(1, player).bind(2, blocked).run();
+  database_.prepare("INSERT INTO blocks (player, blocked) VALUES (?1, ?2) ON CONFLICT DO NOTHING").bind(1, player).bind(2, blocked).run();
 }
 
 void ModerationStore::unblock(std::int64_t player, std::int64_t blocked) {

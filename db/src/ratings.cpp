@@ -33,8 +33,9 @@ std::optional<RatingRecord> RatingStore::find(std::int64_t player, const std::st
 
 void RatingStore::set_rating(const RatedGame& game, const RatingChange& change, int games) {
   database_
-      .prepare("INSERT OR REPLACE INTO ratings (player, ladder, mu, sigma, games, last_seq) "
-               "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+      .prepare("INSERT INTO ratings (player, ladder, mu, sigma, games, last_seq) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+               "ON CONFLICT (player, ladder) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+               "games = excluded.games, last_seq = excluded.last_seq")
       .bind(1, change.player)
       .bind(2, game.ladder)
       .bind(3, change.mu)
@@ -45,14 +46,16 @@ void RatingStore::set_rating(const RatedGame& game, const RatingChange& change, 
 }
 
 std::int64_t RatingStore::record(const RatedGame& game) {
-  Statement insert = database_.prepare("INSERT INTO rated_games (seq, table_id, ladder, rated_at) VALUES (?1, ?2, ?3, ?4)");
-  insert.bind(1, game.seq == 0 ? std::nullopt : std::optional(game.seq))
-      .bind(2, game.table)
-      .bind(3, game.ladder)
-      .bind(4, game.rated_at)
-      .run();
+  // Without a seq, the database gives the next.
+  Statement insert = database_.prepare(
+      game.seq == 0 ? "INSERT INTO rated_games (table_id, ladder, rated_at) VALUES (?1, ?2, ?3) RETURNING seq"
+                    : "INSERT INTO rated_games (table_id, ladder, rated_at, seq) VALUES (?1, ?2, ?3, ?4) RETURNING seq");
+  insert.bind(1, game.table).bind(2, game.ladder).bind(3, game.rated_at);
+  if (game.seq != 0) insert.bind(4, game.seq);
+  insert.step();
   RatedGame stored = game;
-  stored.seq = database_.last_insert_rowid();
+  stored.seq = insert.integer(0);
+  insert.reset();
   Statement change = database_.prepare(
       "INSERT INTO rating_changes (seq, player, rank, mu_before, sigma_before, mu, sigma) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
@@ -117,7 +120,7 @@ std::vector<PlayerRatedGame> RatingStore::player_games(std::int64_t player, cons
                                                        std::optional<std::int64_t> before, int limit) {
   Statement rows = database_.prepare(std::string("SELECT g.seq, g.table_id, g.ladder, g.rated_at, ") + kChangeColumns +
                                      " FROM rating_changes AS c JOIN rated_games AS g ON g.seq = c.seq "
-                                     "WHERE c.player = ?1 AND (?2 IS NULL OR c.seq < ?2) AND (?4 IS NULL OR g.ladder = ?4) "
+                                     "WHERE c.player = ?1 AND (CAST(?2 AS BIGINT) IS NULL OR c.seq < ?2) AND (CAST(?4 AS TEXT) IS NULL OR g.ladder = ?4) "
                                      "ORDER BY c.seq DESC LIMIT ?3");
   rows.bind(1, player).bind(2, before).bind(3, limit).bind(4, ladder);
   std::vector<PlayerRatedGame> games;

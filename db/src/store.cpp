@@ -103,10 +103,14 @@ Store::Store(Database& database)
           "turn_seconds = ?6, created_at = ?7, seed = ?8, started_at = ?9, finished_at = ?10, "
           "on_timeout = ?11, replace_after = ?12, auto_start = ?13, rated = ?14")),
       save_seat_(database.prepare(
-          "INSERT OR REPLACE INTO seats (table_id, seat, kind, player, resigned, deadline, "
-          "timeouts, replaced, bot_level) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
+          "INSERT INTO seats (table_id, seat, kind, player, resigned, deadline, timeouts, replaced, bot_level) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (table_id, seat) DO UPDATE SET "
+          "kind = excluded.kind, player = excluded.player, resigned = excluded.resigned, deadline = excluded.deadline, "
+          "timeouts = excluded.timeouts, replaced = excluded.replaced, bot_level = excluded.bot_level")),
       save_result_(database.prepare(
-          "INSERT OR REPLACE INTO results (table_id, seat, player, score, rank) VALUES (?1, ?2, ?3, ?4, ?5)")),
+          "INSERT INTO results (table_id, seat, player, score, rank) VALUES (?1, ?2, ?3, ?4, ?5) "
+          "ON CONFLICT (table_id, seat) DO UPDATE SET player = excluded.player, score = excluded.score, "
+          "rank = excluded.rank")),
       results_(database.prepare(
           "SELECT r.seat, r.player, r.score, r.rank, t.finished_at FROM results r JOIN tables t ON t.id = r.table_id "
           "WHERE r.table_id = ?1 ORDER BY r.seat")),
@@ -117,13 +121,15 @@ Store::Store(Database& database)
           "INSERT INTO commands (table_id, seq, seat, command, source, time, chain) "
           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")),
       save_snapshot_(database.prepare(
-          "INSERT OR REPLACE INTO snapshots (table_id, seq, format, state, hash) "
-          "VALUES (?1, ?2, ?3, ?4, ?5)")),
+          "INSERT INTO snapshots (table_id, seq, format, state, hash) VALUES (?1, ?2, ?3, ?4, ?5) "
+          "ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq, format = excluded.format, state = excluded.state, "
+          "hash = excluded.hash")),
       delete_snapshot_(database.prepare("DELETE FROM snapshots WHERE table_id = ?1")),
       seats_(database.prepare("SELECT kind, player, resigned, deadline, timeouts, replaced, bot_level FROM seats "
                               "WHERE table_id = ?1 ORDER BY seat")),
       add_chat_(database.prepare(
-          "INSERT INTO chat (id, table_id, player, seat, text, time) VALUES (NULLIF(?6, 0), ?1, ?2, ?3, ?4, ?5)")),
+          "INSERT INTO chat (table_id, player, seat, text, time, id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")),
+      add_chat_without_id_(database.prepare("INSERT INTO chat (table_id, player, seat, text, time) VALUES (?1, ?2, ?3, ?4, ?5)")),
       recent_chat_(database.prepare(
           "SELECT c.player, p.name, c.seat, c.text, c.time, c.id, c.removed_by IS NOT NULL "
           "FROM chat c JOIN players p ON p.id = c.player WHERE c.table_id = ?1 ORDER BY c.id DESC LIMIT ?2")),
@@ -414,13 +420,15 @@ Restored Store::live_tables(UnixMillis finished_since) {
 }
 
 void Store::add_chat(std::int64_t table, const ChatLine& line) {
-  add_chat_.bind(1, table)
+  // Without an id, the database gives the next.
+  Statement& insert = line.id != 0 ? add_chat_ : add_chat_without_id_;
+  insert.bind(1, table)
       .bind(2, line.player)
       .bind(3, line.seat ? std::optional<std::int64_t>(*line.seat) : std::nullopt)
       .bind(4, line.text)
-      .bind(5, line.time)
-      .bind(6, line.id)
-      .run();
+      .bind(5, line.time);
+  if (line.id != 0) insert.bind(6, line.id);
+  insert.run();
 }
 
 void Store::remove_chat(std::int64_t table, std::int64_t line, std::int64_t moderator) {
@@ -483,8 +491,8 @@ std::vector<FinishedGame> Store::finished_games(std::optional<std::int64_t> play
                                                 std::optional<std::int64_t> before, int limit) {
   Statement rows = database_.prepare(
       "SELECT " + std::string(kTableColumns) + " FROM tables WHERE status = 'finished' "
-      "AND (?1 IS NULL OR id IN (SELECT table_id FROM seats WHERE player = ?1)) "
-      "AND (?2 IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3");
+      "AND (CAST(?1 AS BIGINT) IS NULL OR id IN (SELECT table_id FROM seats WHERE player = ?1)) "
+      "AND (CAST(?2 AS BIGINT) IS NULL OR id < ?2) ORDER BY id DESC LIMIT ?3");
   rows.bind(1, player).bind(2, before).bind(3, limit);
   std::vector<FinishedGame> games;
   while (rows.step()) games.push_back(finished_game(rows));

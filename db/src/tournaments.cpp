@@ -36,20 +36,24 @@ std::string result_text(const std::vector<int>& scores, const std::vector<bool>&
 TournamentStore::TournamentStore(Database& database) : database_(database) {}
 
 std::int64_t TournamentStore::insert(const TournamentRecord& t) {
-  database_
-      .prepare("INSERT INTO tournaments (id, name, director, settings, seed, status, created_at, started_at, "
-               "finished_at) VALUES (NULLIF(?1, 0), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
-      .bind(1, t.id)
-      .bind(2, t.name)
-      .bind(3, t.director)
-      .bind(4, t.settings)
-      .bind(5, static_cast<std::int64_t>(t.seed))
-      .bind(6, t.status)
-      .bind(7, t.created_at)
-      .bind(8, t.started_at)
-      .bind(9, t.finished_at)
-      .run();
-  return t.id != 0 ? t.id : database_.last_insert_rowid();
+  // Without an id, the database gives the next.
+  Statement insert = database_.prepare(
+      std::string("INSERT INTO tournaments (name, director, settings, seed, status, created_at, started_at, finished_at") +
+      (t.id != 0 ? ", id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)" : ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)") +
+      " RETURNING id");
+  insert.bind(1, t.name)
+      .bind(2, t.director)
+      .bind(3, t.settings)
+      .bind(4, static_cast<std::int64_t>(t.seed))
+      .bind(5, t.status)
+      .bind(6, t.created_at)
+      .bind(7, t.started_at)
+      .bind(8, t.finished_at);
+  if (t.id != 0) insert.bind(9, t.id);
+  insert.step();
+  const std::int64_t id = insert.integer(0);
+  insert.reset();
+  return id;
 }
 
 void TournamentStore::update(const TournamentRecord& t) {
@@ -67,8 +71,10 @@ void TournamentStore::update(const TournamentRecord& t) {
 
 void TournamentStore::save_entrant(std::int64_t tournament, const EntrantRecord& e) {
   database_
-      .prepare("INSERT OR REPLACE INTO entrants (tournament, player, registered_at, checked_in_at, status, reason, "
-               "seeding) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+      .prepare("INSERT INTO entrants (tournament, player, registered_at, checked_in_at, status, reason, seeding) "
+               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (tournament, player) DO UPDATE SET "
+               "registered_at = excluded.registered_at, checked_in_at = excluded.checked_in_at, "
+               "status = excluded.status, reason = excluded.reason, seeding = excluded.seeding")
       .bind(1, tournament)
       .bind(2, e.player)
       .bind(3, e.registered_at)
@@ -121,8 +127,9 @@ void TournamentStore::finish_round(std::int64_t tournament, int round, std::int6
 
 void TournamentStore::override_result(std::int64_t tournament, const ResultOverride& o) {
   database_
-      .prepare("INSERT OR REPLACE INTO result_overrides (tournament, round, board, result, reason, director, time) "
-               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+      .prepare("INSERT INTO result_overrides (tournament, round, board, result, reason, director, time) "
+               "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (tournament, round, board) DO UPDATE SET "
+               "result = excluded.result, reason = excluded.reason, director = excluded.director, time = excluded.time")
       .bind(1, tournament)
       .bind(2, o.round)
       .bind(3, o.board)
@@ -204,7 +211,7 @@ StoredTournament TournamentStore::load(const TournamentRecord& tournament) {
 
   // Each finished board's game result, seat by seat, unless a director replaced it.
   Statement results = database_.prepare(
-      "SELECT b.round, b.board, r.score, s.resigned OR s.replaced FROM round_boards AS b "
+      "SELECT b.round, b.board, r.score, s.resigned <> 0 OR s.replaced <> 0 FROM round_boards AS b "
       "JOIN results AS r ON r.table_id = b.table_id JOIN seats AS s ON s.table_id = r.table_id AND s.seat = r.seat "
       "WHERE b.tournament = ?1 ORDER BY b.round, b.board, r.seat");
   results.bind(1, id);

@@ -62,6 +62,24 @@ void set_database_file(Config& config, const json& value) {
   config.database_file = std::move(file);
 }
 
+void set_database(Config& config, const json& value) {
+  std::string url = text(value);
+  if (!url.empty() && !db::is_postgresql_url(url)) {
+    throw ConfigError("expected a PostgreSQL URL, postgresql://user@host:port/database, or nothing for SQLite");
+  }
+  config.database = std::move(url);
+}
+
+// The URL without its password, if it has one: what may be shown.
+std::string without_password(const std::string& url) {
+  const std::size_t scheme = url.find("://");
+  const std::size_t at = url.find('@');
+  if (scheme == std::string::npos || at == std::string::npos) return url;
+  const std::size_t colon = url.find(':', scheme + 3);
+  if (colon == std::string::npos || colon > at) return url;
+  return url.substr(0, colon) + ":***" + url.substr(at);
+}
+
 void set_web_root(Config& config, const json& value) {
   config.web_root = text(value);
 }
@@ -283,7 +301,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 34> kSettings{{
+constexpr std::array<Setting, 35> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -292,6 +310,9 @@ constexpr std::array<Setting, 34> kSettings{{
      set_data_dir, [](const Config& c) { return c.data_dir.string(); }},
     {"database_file", "--database-file", Kind::text, "SQLite file name inside data_dir",
      set_database_file, [](const Config& c) { return c.database_file; }},
+    {"database", "--database", Kind::text,
+     "PostgreSQL URL (postgresql://user@host:port/name) instead of the SQLite file; docs/scaling.md",
+     set_database, [](const Config& c) { return without_password(c.database); }},
     {"web_root", "--web-root", Kind::text, "static files to serve; none if missing", set_web_root,
      [](const Config& c) { return c.web_root.string(); }},
     {"threads", "--threads", Kind::integer, "I/O threads; 0 = one per core", set_threads,

@@ -71,7 +71,13 @@ struct Config {
   unsigned sign_in_failures_per_username = 10;
   unsigned sign_in_failures_per_address = 200;
 
+  // A PostgreSQL URL (docs/scaling.md); empty: the SQLite file database_path().
+  std::string database;
+
   std::filesystem::path database_path() const { return data_dir / database_file; }
+  bool postgresql() const { return !database.empty(); }
+  // What db::open takes: the URL, or the SQLite file.
+  std::string database_location() const { return postgresql() ? database : database_path().string(); }
 
   // The number of I/O threads to start, with 0 resolved to the machine's core count.
   unsigned io_threads() const;

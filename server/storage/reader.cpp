@@ -6,7 +6,7 @@
 
 namespace elgrande::server {
 
-Reader::Reader(std::filesystem::path database, int threads) : database_(std::move(database)) {
+Reader::Reader(std::string database, int threads) : database_(std::move(database)) {
   for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
 }
 
@@ -47,7 +47,7 @@ void Reader::run() {
     }
     try {
       if (!store) {
-        database = std::make_unique<db::Database>(database_, db::OpenOptions{.create = false, .read_only = true});
+        database = db::open(database_, db::OpenOptions{.create = false, .read_only = true});
         store = std::make_unique<db::Store>(*database);
       }
       job.work(*store);

@@ -25,7 +25,8 @@ class Reader {
   // every read is answered.
   using Failed = std::function<void(const std::string& why)>;
 
-  Reader(std::filesystem::path database, int threads = 1);
+  // `database`: what db::open takes, a SQLite file or a PostgreSQL URL.
+  Reader(std::string database, int threads = 1);
   ~Reader();  // stop()
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
@@ -44,7 +45,7 @@ class Reader {
 
   void run();
 
-  const std::filesystem::path database_;
+  const std::string database_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::deque<Job> queue_;

@@ -29,6 +29,7 @@
 
 #include "elgrande/competition/rating.hpp"
 #include "elgrande/db/schema.hpp"
+#include "elgrande/db/sqlite.hpp"
 #include "elgrande/db/store.hpp"
 #include "ratings/rated_game.hpp"
 #include "ratings/rating_requests.hpp"
@@ -100,7 +101,7 @@ int main(int argc, char* argv[]) try {
                                    {"4p", updates_per_second(4, rng)},
                                    {"5p", updates_per_second(5, rng)}};
 
-  db::Database database(dir / "ratings.sqlite");
+  db::SqliteDatabase database(dir / "ratings.sqlite");
   db::migrate(database);
   db::Store store(database);
   {

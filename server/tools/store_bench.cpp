@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "elgrande/db/schema.hpp"
+#include "elgrande/db/sqlite.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/engine/bot.hpp"
 #include "storage/storage.hpp"
@@ -71,7 +72,7 @@ Arguments parse(int argc, char* argv[]) {
 }
 
 std::unique_ptr<db::Database> open(const std::filesystem::path& file, db::Durability durability) {
-  auto database = std::make_unique<db::Database>(file, db::OpenOptions{.durability = durability});
+  auto database = std::make_unique<db::SqliteDatabase>(file, db::OpenOptions{.durability = durability});
   db::migrate(*database);
   return database;
 }
@@ -184,7 +185,7 @@ Json restore(const Arguments& arguments) {
   std::size_t tables = 0;
   std::size_t replayed = 0;
   for (int run = 0; run < 3; ++run) {
-    db::Database database(file);
+    db::SqliteDatabase database(file);
     db::Store store(database);
     const auto started = Clock::now();
     const db::Restored restored = store.live_tables(0);

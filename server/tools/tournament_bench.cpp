@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "elgrande/db/schema.hpp"
+#include "elgrande/db/sqlite.hpp"
 #include "elgrande/db/store.hpp"
 #include "identity/identities.hpp"
 #include "presence/presence.hpp"
@@ -106,7 +107,7 @@ int main(int argc, char* argv[]) {
   if (own_dir) dir = std::filesystem::temp_directory_path() / ("elgrande-tournament-bench-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
 
-  auto database = std::make_unique<db::Database>(dir / "bench.sqlite");
+  auto database = std::make_unique<db::SqliteDatabase>(dir / "bench.sqlite");
   db::migrate(*database);
   std::vector<db::PlayerRecord> records;
   {

@@ -8,16 +8,16 @@
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
-#include "support/temp_dir.hpp"
+#include "support/test_database.hpp"
 
 using namespace elgrande;
-using elgrande::test::TempDir;
+using elgrande::test::TestDatabase;
 
 namespace {
 
 struct RatingsFixture {
-  TempDir dir;
-  std::optional<db::Database> database;
+  TestDatabase db;
+  std::unique_ptr<db::Database> database;
   std::optional<db::Store> store;
 
   RatingsFixture() {
@@ -37,7 +37,7 @@ struct RatingsFixture {
   }
   void open() {  // a fresh connection reads the file
     store.reset();
-    database.emplace(dir.path() / "r.sqlite");
+    database = db.open();
     db::migrate(*database);
     store.emplace(*database);
   }

@@ -12,18 +12,26 @@
 #include "elgrande/db/schema.hpp"
 #include "storage/reader.hpp"
 #include "storage/storage.hpp"
-#include "support/temp_dir.hpp"
+#include "support/test_database.hpp"
 
 using namespace elgrande;
-using elgrande::test::TempDir;
+using elgrande::test::TestDatabase;
 using namespace std::chrono_literals;
 
 namespace {
 
-std::unique_ptr<db::Database> migrated(const std::filesystem::path& file, int busy_timeout_ms = 5000) {
-  auto database = std::make_unique<db::Database>(file, db::OpenOptions{.busy_timeout_ms = busy_timeout_ms});
+std::unique_ptr<db::Database> migrated(const TestDatabase& test, int busy_timeout_ms = 5000) {
+  auto database = test.open(db::OpenOptions{.busy_timeout_ms = busy_timeout_ms});
   db::migrate(*database);
   return database;
+}
+
+// Another connection in the middle of a write: SQLite's one write lock, or in PostgreSQL a
+// lock on the players table that writers of players wait for (and readers do not).
+std::unique_ptr<db::Transaction> hold_write_lock(db::Database& other) {
+  auto transaction = std::make_unique<db::Transaction>(other);
+  if (other.backend() == db::Backend::postgresql) other.execute("LOCK TABLE players IN EXCLUSIVE MODE");
+  return transaction;
 }
 
 db::PlayerRecord player(std::int64_t id) {
@@ -32,9 +40,9 @@ db::PlayerRecord player(std::int64_t id) {
   return record;
 }
 
-std::int64_t count_players(const std::filesystem::path& file) {
-  db::Database reader(file);
-  db::Statement count = reader.prepare("SELECT count(*) FROM players");
+std::int64_t count_players(const TestDatabase& test) {
+  const auto reader = test.open();
+  db::Statement count = reader->prepare("SELECT count(*) FROM players");
   count.step();
   return count.integer(0);
 }
@@ -42,10 +50,9 @@ std::int64_t count_players(const std::filesystem::path& file) {
 }  // namespace
 
 TEST_CASE("writes queued while a commit runs go to the disk together, each reported once committed", "[storage]") {
-  TempDir dir;
-  const auto file = dir.path() / "group.sqlite";
+  TestDatabase test;
   auto metrics = std::make_shared<server::Metrics>();
-  server::Storage storage(migrated(file), metrics);
+  server::Storage storage(migrated(test), metrics);
 
   constexpr int kWrites = 500;
   std::atomic<int> committed{0};
@@ -59,7 +66,7 @@ TEST_CASE("writes queued while a commit runs go to the disk together, each repor
                   });
   }
   REQUIRE(all_done.get_future().wait_for(30s) == std::future_status::ready);
-  CHECK(count_players(file) == kWrites);
+  CHECK(count_players(test) == kWrites);
   CHECK(metrics->db_writes == kWrites);
   // Five hundred writes asked for at once took far fewer commits.
   CHECK(metrics->db_commits < kWrites / 2);
@@ -68,17 +75,16 @@ TEST_CASE("writes queued while a commit runs go to the disk together, each repor
 
 TEST_CASE("reads run on their own connection: they see what is committed and never wait for the writer",
           "[storage]") {
-  TempDir dir;
-  const auto file = dir.path() / "reads.sqlite";
-  server::Storage storage(migrated(file, 20), std::make_shared<server::Metrics>());
-  server::Reader reader(file);
+  TestDatabase test;
+  server::Storage storage(migrated(test, 20), std::make_shared<server::Metrics>());
+  server::Reader reader(test.location());
   std::promise<bool> written;
   storage.write([](db::Store& store) { store.insert_player(player(1)); }, [&](bool ok) { written.set_value(ok); });
   REQUIRE(written.get_future().get());
 
   // Another connection holds the write lock: the writer waits, the reader does not.
-  db::Database other(file);
-  auto lock = std::make_unique<db::Transaction>(other);
+  const auto other = test.open();
+  auto lock = hold_write_lock(*other);
   std::promise<bool> blocked;
   storage.write([](db::Store& store) { store.insert_player(player(2)); }, [&](bool ok) { blocked.set_value(ok); });
   std::promise<std::size_t> seen;
@@ -93,10 +99,9 @@ TEST_CASE("reads run on their own connection: they see what is committed and nev
 }
 
 TEST_CASE("a read that fails is answered with the reason, and the next read works", "[storage]") {
-  TempDir dir;
-  const auto file = dir.path() / "failing.sqlite";
-  server::Storage storage(migrated(file), std::make_shared<server::Metrics>());
-  server::Reader reader(file);
+  TestDatabase test;
+  server::Storage storage(migrated(test), std::make_shared<server::Metrics>());
+  server::Reader reader(test.location());
   std::promise<std::string> failed;
   reader.read([](db::Store& store) { store.database().execute("SELECT * FROM no_such_table"); },
               [&](const std::string& why) { failed.set_value(why); });
@@ -109,13 +114,12 @@ TEST_CASE("a read that fails is answered with the reason, and the next read work
 
 TEST_CASE("a database locked elsewhere is waited out, and nothing is reported done before it commits",
           "[storage]") {
-  TempDir dir;
-  const auto file = dir.path() / "locked.sqlite";
+  TestDatabase test;
   auto metrics = std::make_shared<server::Metrics>();
-  server::Storage storage(migrated(file, 20), metrics);
+  server::Storage storage(migrated(test, 20), metrics);
 
-  db::Database other(file);
-  auto lock = std::make_unique<db::Transaction>(other);  // holds the write lock
+  const auto other = test.open();
+  auto lock = hold_write_lock(*other);  // holds the write lock
   std::promise<bool> done;
   storage.write([](db::Store& store) { store.insert_player(player(1)); },
                 [&](bool ok) { done.set_value(ok); });
@@ -128,13 +132,12 @@ TEST_CASE("a database locked elsewhere is waited out, and nothing is reported do
   REQUIRE(result.wait_for(10s) == std::future_status::ready);
   CHECK(result.get());
   CHECK(storage.healthy());
-  CHECK(count_players(file) == 1);
+  CHECK(count_players(test) == 1);
 }
 
 TEST_CASE("a write that fails for good fails alone", "[storage]") {
-  TempDir dir;
-  const auto file = dir.path() / "bug.sqlite";
-  server::Storage storage(migrated(file), std::make_shared<server::Metrics>());
+  TestDatabase test;
+  server::Storage storage(migrated(test), std::make_shared<server::Metrics>());
   std::promise<bool> first, broken, last;
   storage.write([](db::Store& store) { store.insert_player(player(1)); },
                 [&](bool ok) { first.set_value(ok); });
@@ -145,14 +148,13 @@ TEST_CASE("a write that fails for good fails alone", "[storage]") {
   CHECK(first.get_future().get());
   CHECK_FALSE(broken.get_future().get());
   CHECK(last.get_future().get());
-  CHECK(count_players(file) == 2);
+  CHECK(count_players(test) == 2);
 }
 
 TEST_CASE("after a table's write is abandoned, its later writes are too, so its log has no gap",
           "[storage]") {
-  TempDir dir;
-  const auto file = dir.path() / "gap.sqlite";
-  server::Storage storage(migrated(file), std::make_shared<server::Metrics>());
+  TestDatabase test;
+  server::Storage storage(migrated(test), std::make_shared<server::Metrics>());
   constexpr server::Storage::Stream kTable = 7;
   std::promise<bool> first, broken, later, other;
   storage.write(kTable, [](db::Store& store) { store.insert_player(player(1)); }, [&](bool ok) { first.set_value(ok); });
@@ -168,15 +170,14 @@ TEST_CASE("after a table's write is abandoned, its later writes are too, so its 
   storage.write(kTable, [](db::Store& store) { store.insert_player(player(4)); },
                 [&](bool ok) { much_later.set_value(ok); });
   CHECK_FALSE(much_later.get_future().get());
-  CHECK(count_players(file) == 2);
+  CHECK(count_players(test) == 2);
 }
 
 TEST_CASE("past its limit of waiting writes, storage takes no new changes until it drains", "[storage]") {
-  TempDir dir;
-  const auto file = dir.path() / "bounded.sqlite";
-  server::Storage storage(migrated(file, 20), std::make_shared<server::Metrics>(), 3);
-  db::Database other(file);
-  auto lock = std::make_unique<db::Transaction>(other);  // nothing commits meanwhile
+  TestDatabase test;
+  server::Storage storage(migrated(test, 20), std::make_shared<server::Metrics>(), 3);
+  const auto other = test.open();
+  auto lock = hold_write_lock(*other);  // nothing commits meanwhile
   std::promise<void> all_done;
   std::atomic<int> done = 0;
   for (int i = 1; i <= 3; ++i) {
@@ -190,16 +191,15 @@ TEST_CASE("past its limit of waiting writes, storage takes no new changes until 
   all_done.get_future().wait();
   CHECK(storage.pending() == 0);
   CHECK(storage.accepting());
-  CHECK(count_players(file) == 3);
+  CHECK(count_players(test) == 3);
 }
 
 TEST_CASE("stopping finishes every write already asked for", "[storage]") {
-  TempDir dir;
-  const auto file = dir.path() / "stop.sqlite";
+  TestDatabase test;
   {
-    server::Storage storage(migrated(file), std::make_shared<server::Metrics>());
+    server::Storage storage(migrated(test), std::make_shared<server::Metrics>());
     for (int i = 1; i <= 50; ++i) storage.write([i](db::Store& store) { store.insert_player(player(i)); }, nullptr);
     storage.stop();
   }
-  CHECK(count_players(file) == 50);
+  CHECK(count_players(test) == 50);
 }

@@ -6,20 +6,25 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <optional>
+#include <random>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/snapshot.hpp"
+#include "elgrande/db/sqlite.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/game.hpp"
 #include "elgrande/protocol/codec.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_database.hpp"
 
 using namespace elgrande;
 using elgrande::test::TempDir;
+using elgrande::test::TestDatabase;
 
 namespace {
 
@@ -70,28 +75,37 @@ GameState state_after(const GameRecord& record, std::size_t count) {
 }
 
 struct Fixture {
-  TempDir dir;
-  std::filesystem::path file = dir.path() / "test.sqlite";
-  std::optional<db::Database> database;
+  TestDatabase db;
+  std::unique_ptr<db::Database> database;
   std::optional<db::Store> store;
 
   Fixture() { open(); }
   void open() {
     store.reset();
-    database.emplace(file);
+    database = db.open();
     db::migrate(*database);
     store.emplace(*database);
   }
   void add_player(std::int64_t id, const std::string& name) {
     store->insert_player({id, name, token_hash(static_cast<std::uint8_t>(id)), 100 * id});
   }
+  // Table 1's snapshot bytes replaced by as many of `make(i)`: damage, as a disk does it.
+  template <class Make>
+  void damage_snapshot(Make make) {
+    db::Statement size = database->prepare("SELECT length(state) FROM snapshots WHERE table_id = 1");
+    REQUIRE(size.step());
+    std::vector<std::byte> bytes(static_cast<std::size_t>(size.integer(0)));
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = make(i);
+    database->prepare("UPDATE snapshots SET state = ?1 WHERE table_id = 1").bind(1, std::span<const std::byte>(bytes)).run();
+  }
 };
 
 }  // namespace
 
 TEST_CASE("migrations bring an empty database to the latest schema, and are not run twice", "[db]") {
-  TempDir dir;
-  db::Database database(dir.path() / "fresh.sqlite");
+  TestDatabase test;
+  const auto opened = test.open();
+  db::Database& database = *opened;
   CHECK(database.user_version() == 0);
   db::migrate(database);
   CHECK(database.user_version() == db::latest_schema_version());
@@ -102,7 +116,7 @@ TEST_CASE("migrations bring an empty database to the latest schema, and are not 
   CHECK(store.live_tables(0).tables.empty());
 }
 
-TEST_CASE("a database written at every earlier schema version migrates with its data intact", "[db]") {
+TEST_CASE("a database written at every earlier schema version migrates with its data intact", "[db][sqlite]") {
   // Played under the rules of the time: its options, as stored then, name no revision.
   Options then{3, false, false, false};
   then.rules_revision = 1;
@@ -113,7 +127,7 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
     const auto file = dir.path() / "old.sqlite";
     {
       // What a server of that version wrote, with that version's columns only.
-      db::Database database(file);
+      db::SqliteDatabase database(file);
       db::migrate(database, version);
       REQUIRE(database.user_version() == version);
       database.execute(
@@ -142,7 +156,7 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
             .run();
       }
     }
-    db::Database database(file);
+    db::SqliteDatabase database(file);
     db::migrate(database);
     CHECK(database.user_version() == db::latest_schema_version());
     db::Store store(database);
@@ -181,24 +195,20 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
 }
 
 TEST_CASE("a database from a newer server is refused, not touched", "[db]") {
-  TempDir dir;
-  const auto file = dir.path() / "future.sqlite";
-  {
-    db::Database database(file);
-    database.set_user_version(db::latest_schema_version() + 1);
-  }
-  db::Database database(file);
-  CHECK_THROWS_AS(db::migrate(database), db::SchemaTooNew);
-  CHECK(database.user_version() == db::latest_schema_version() + 1);
+  TestDatabase test;
+  test.open()->set_user_version(db::latest_schema_version() + 1);
+  const auto database = test.open();
+  CHECK_THROWS_AS(db::migrate(*database), db::SchemaTooNew);
+  CHECK(database->user_version() == db::latest_schema_version() + 1);
 }
 
-TEST_CASE("SQLite's failures arrive as typed errors", "[db]") {
+TEST_CASE("SQLite's failures arrive as typed errors", "[db][sqlite]") {
   TempDir dir;
   SECTION("a file that is not a database") {
     const auto file = dir.path() / "text.sqlite";
     std::ofstream(file) << std::string(4096, 'x');
     try {
-      db::Database database(file);
+      db::SqliteDatabase database(file);
       FAIL("opened a text file");
     } catch (const db::Error& error) {
       CHECK(error.kind() == db::Error::Kind::not_a_database);
@@ -206,12 +216,12 @@ TEST_CASE("SQLite's failures arrive as typed errors", "[db]") {
     }
   }
   SECTION("a missing file without create") {
-    CHECK_THROWS_AS(db::Database(dir.path() / "missing.sqlite", db::OpenOptions{.create = false}), db::Error);
+    CHECK_THROWS_AS(db::SqliteDatabase(dir.path() / "missing.sqlite", db::OpenOptions{.create = false}), db::Error);
   }
   SECTION("a write lock held by another connection, past the busy timeout") {
     const auto file = dir.path() / "busy.sqlite";
-    db::Database holder(file);
-    db::Database waiter(file, db::OpenOptions{.busy_timeout_ms = 50});
+    db::SqliteDatabase holder(file);
+    db::SqliteDatabase waiter(file, db::OpenOptions{.busy_timeout_ms = 50});
     db::Transaction held(holder);
     try {
       db::Transaction blocked(waiter);
@@ -414,7 +424,7 @@ TEST_CASE("a game is rebuilt from its snapshot and the commands after it, or fro
     CHECK(*restored.tables[0].game == state_after(game, 70));
   }
   SECTION("a damaged snapshot is ignored") {
-    f.database->execute("UPDATE snapshots SET state = zeroblob(length(state)) WHERE table_id = 1");
+    f.damage_snapshot([](std::size_t) { return std::byte{0}; });
     const db::Restored restored = f.store->live_tables(0);
     REQUIRE(restored.tables.size() == 1);
     CHECK(restored.tables[0].replayed == 70);
@@ -425,8 +435,9 @@ TEST_CASE("a game is rebuilt from its snapshot and the commands after it, or fro
     CHECK(f.store->live_tables(0).tables[0].replayed == 70);
   }
   SECTION("random bytes in a snapshot are never taken for a game") {
+    std::mt19937 random(7);
     for (int attempt = 0; attempt < 30; ++attempt) {
-      f.database->execute("UPDATE snapshots SET state = randomblob(length(state)) WHERE table_id = 1");
+      f.damage_snapshot([&random](std::size_t) { return static_cast<std::byte>(random()); });
       const db::Restored restored = f.store->live_tables(0);
       REQUIRE(restored.tables.size() == 1);
       CHECK(*restored.tables[0].game == state_after(game, 70));
@@ -621,14 +632,14 @@ TEST_CASE("a finished game's result ranks the seats by score, ties sharing a ran
   }
 }
 
-TEST_CASE("a backup is a complete copy, taken while the database is in use", "[db]") {
+TEST_CASE("a backup is a complete copy, taken while the database is in use", "[db][sqlite]") {
   Fixture f;
   f.add_player(1, "Ana");
   db::Transaction open_elsewhere(*f.database);  // a writer in the middle of its work
   f.add_player(2, "Bea");
-  db::Database reader(f.file);
-  reader.backup_to(f.dir.path() / "copy.sqlite");
-  db::Database copy(f.dir.path() / "copy.sqlite");
+  db::SqliteDatabase reader(f.db.location());
+  reader.backup_to(f.db.dir().path() / "copy.sqlite");
+  db::SqliteDatabase copy(f.db.dir().path() / "copy.sqlite");
   db::Store store(copy);
   const auto players = store.players();
   REQUIRE(players.size() == 1);  // the uncommitted player is not in it

@@ -7,16 +7,16 @@
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
-#include "support/temp_dir.hpp"
+#include "support/test_database.hpp"
 
 using namespace elgrande;
-using elgrande::test::TempDir;
+using elgrande::test::TestDatabase;
 
 namespace {
 
 struct TournamentsFixture {
-  TempDir dir;
-  std::optional<db::Database> database;
+  TestDatabase db;
+  std::unique_ptr<db::Database> database;
   std::optional<db::Store> store;
 
   TournamentsFixture() {
@@ -29,7 +29,7 @@ struct TournamentsFixture {
   }
   void open() {  // a fresh connection reads the file
     store.reset();
-    database.emplace(dir.path() / "t.sqlite");
+    database = db.open();
     db::migrate(*database);
     store.emplace(*database);
   }

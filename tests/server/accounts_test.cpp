@@ -183,7 +183,7 @@ TEST_CASE("a guest signs up keeping its id, its guest token stops working, and a
 
   // All of it is in the file: a restarted server knows the account and the session.
   r.storage.stop();
-  db::Database database(r.file);
+  db::SqliteDatabase database(r.file);
   db::Store store(database);
   Storage storage(migrated(r.dir.path() / "other.sqlite"), std::make_shared<Metrics>());
   Identities identities(storage);
@@ -249,7 +249,7 @@ TEST_CASE("ending sessions and changing the password close the connections signe
   CHECK(Registry::closes(*on_laptop));
   CHECK(r.accounts.sessions_of(ana).empty());
   r.storage.stop();
-  db::Database database(r.file);
+  db::SqliteDatabase database(r.file);
   db::Store store(database);
   CHECK(store.accounts().sessions().size() == 1);  // Bea's
   CHECK(verify_password(store.accounts().find("ana")->password_hash, "new password"));

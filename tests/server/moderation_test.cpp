@@ -52,7 +52,7 @@ TEST_CASE("a sanction holds until its time, says why, and is saved with its audi
         "banned until a moderator lifts it: threats");
   storage.stop();
 
-  db::Database database(dir.path() / "m.sqlite");
+  db::SqliteDatabase database(dir.path() / "m.sqlite");
   db::Store store(database);
   Storage other(with_mod_and_bea(dir.path() / "other.sqlite"), std::make_shared<Metrics>());
   Sanctions restarted(other);

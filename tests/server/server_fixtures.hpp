@@ -7,6 +7,7 @@
 
 #include "common/player.hpp"
 #include "elgrande/db/database.hpp"
+#include "elgrande/db/sqlite.hpp"
 #include "elgrande/db/schema.hpp"
 
 namespace elgrande::test {
@@ -17,7 +18,7 @@ inline const server::Player cid{3, "Cid"};
 inline const server::Player dee{4, "Dee"};
 
 inline std::unique_ptr<db::Database> migrated(const std::filesystem::path& file) {
-  auto database = std::make_unique<db::Database>(file);
+  auto database = std::make_unique<db::SqliteDatabase>(file);
   db::migrate(*database);
   return database;
 }

@@ -95,7 +95,7 @@ struct Server {
                          1024,
                          [this](const db::GameResult& result, const std::vector<Seat>& /*seats*/) {
                            finished.push_back(result);
-                           db::Database reader(file);
+                           db::SqliteDatabase reader(file);
                            db::Store store(reader);
                            on_disk_when_finished.push_back(store.result(result.table));
                          },
@@ -180,7 +180,7 @@ TEST_CASE("a game of bots plays to the end: its result is on the disk before the
 
   // The database, read afresh: the same result, the table finished, and every command in
   // order up to the version Ana last saw.
-  db::Database database(server.file);
+  db::SqliteDatabase database(server.file);
   db::Store store(database);
   CHECK(store.result(id) == result);
   const auto finished_game = store.finished_game(id);

@@ -1,7 +1,7 @@
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -9,21 +9,17 @@
 #include <string_view>
 #include <vector>
 
-// Forward-declared so that users of Database do not inherit sqlite3.h.
-struct sqlite3;
-struct sqlite3_stmt;
-
 namespace elgrande::db {
 
-// Every SQLite failure surfaces as this type, carrying SQLite's own message and what
-// kind of failure it was, so callers can tell a busy or full disk (worth retrying) from
-// a corrupt file or a bug.
+// Every database failure surfaces as this type, carrying the database's own message and
+// what kind of failure it was, so callers can tell a busy or full disk, or a lost
+// connection (worth retrying) from a corrupt file or a bug.
 class Error : public std::runtime_error {
  public:
   enum class Kind : std::uint8_t {
     busy,        // another connection holds a lock longer than the busy timeout
     full,        // the disk or the database size limit is full
-    io,          // the operating system reported an I/O error
+    io,          // the operating system reported an I/O error, or the connection to the server failed
     corrupt,     // the file is damaged
     not_a_database,
     read_only,
@@ -34,7 +30,7 @@ class Error : public std::runtime_error {
       : std::runtime_error(message), kind_(kind), code_(code) {}
 
   Kind kind() const noexcept { return kind_; }
-  int code() const noexcept { return code_; }  // SQLite's extended result code
+  int code() const noexcept { return code_; }  // SQLite's extended result code; 0 for PostgreSQL
   // Failures that may go away by themselves: waiting and trying again makes sense.
   bool transient() const noexcept { return kind_ == Kind::busy || kind_ == Kind::full || kind_ == Kind::io; }
 
@@ -44,99 +40,113 @@ class Error : public std::runtime_error {
 };
 
 enum class Durability : std::uint8_t {
-  full,    // every commit reaches the disk before it returns (PRAGMA synchronous=FULL)
+  full,    // every commit reaches the disk before it returns
   normal,  // commits survive a crash of the process, not always of the machine
 };
 
 struct OpenOptions {
-  bool create = true;  // create the file if it is missing
+  bool create = true;  // create the file if it is missing (SQLite)
   bool read_only = false;
   Durability durability = Durability::full;
   int busy_timeout_ms = 5000;  // how long to wait for another connection's lock
 };
 
+enum class Backend : std::uint8_t { sqlite, postgresql };
+
 class Statement;
 
-// One open SQLite connection, used by one thread at a time. Opening switches the
-// database to write-ahead logging, so readers never block the single writer, and turns
-// foreign keys on.
+// One open connection to the database, used by one thread at a time: a SQLite file
+// (sqlite.hpp) or a PostgreSQL server (postgres.hpp). Both speak the same SQL, the subset
+// the two share: numbered parameters ?1, ?2, ..., INSERT ... ON CONFLICT, RETURNING, IS
+// DISTINCT FROM; integers are 64-bit, truth values are integers 0 and 1.
 class Database {
  public:
-  explicit Database(const std::filesystem::path& file, const OpenOptions& options = {});
-  ~Database();
+  Database() = default;
+  virtual ~Database() = default;
 
   // A connection is a resource, not a value: exactly one owner closes it.
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
-  Database(Database&&) = delete;
-  Database& operator=(Database&&) = delete;
+
+  virtual Backend backend() const noexcept = 0;
+  // Where the database is, for messages: the file, or the server and database name
+  // (never a password).
+  virtual std::string describe() const = 0;
 
   // Runs one or more SQL statements that return no rows the caller needs.
-  void execute(const std::string& sql);
+  virtual void execute(const std::string& sql) = 0;
   Statement prepare(std::string_view sql);
 
-  // PRAGMA user_version: the schema version (see schema.hpp).
-  int user_version();
-  void set_user_version(int version);
+  // The schema version (see schema.hpp).
+  virtual int user_version() = 0;
+  virtual void set_user_version(int version) = 0;
 
-  std::int64_t last_insert_rowid() const;
-  std::int64_t changes() const;  // rows changed by the last statement
+  virtual std::int64_t changes() const = 0;  // rows changed by the last statement
 
-  // A consistent copy of the whole database in a new file, taken while others keep
-  // reading and writing (VACUUM INTO). The target must not exist.
-  void backup_to(const std::filesystem::path& target);
+  // True when the connection cannot write.
+  virtual bool read_only() const = 0;
 
-  const std::filesystem::path& file() const noexcept { return file_; }
-  sqlite3* handle() const noexcept { return handle_; }
-  // True when the connection cannot write: opened read-only, or opened for writing on a
-  // file this process may not write, which SQLite then opens read-only without a word.
-  bool read_only() const;
+  // Transactions, for Transaction below. begin() takes the write lock at once where the
+  // backend has one, so that a busy database fails there rather than half-way.
+  virtual void begin() = 0;
+  virtual void commit() = 0;
+  virtual void rollback() noexcept = 0;
 
-  // Version of the SQLite library linked at run time (not the header it was built with).
-  static std::string sqlite_version();
+  // What a Statement does, per backend.
+  class Prepared {
+   public:
+    virtual ~Prepared() = default;
+    virtual void bind(int index, std::int64_t value) = 0;
+    virtual void bind(int index, double value) = 0;
+    virtual void bind(int index, std::string_view text) = 0;
+    virtual void bind(int index, std::span<const std::byte> blob) = 0;
+    virtual void bind_null(int index) = 0;
+    virtual bool step() = 0;
+    virtual void reset() = 0;
+    virtual bool is_null(int column) const = 0;
+    virtual std::int64_t integer(int column) const = 0;
+    virtual double real(int column) const = 0;
+    virtual std::string text(int column) const = 0;
+    virtual std::vector<std::byte> blob(int column) const = 0;
+  };
 
-  // The error for the connection's last failure, prefixed with what was being done.
-  Error error(std::string_view what) const;
-
- private:
-  std::filesystem::path file_;
-  sqlite3* handle_ = nullptr;
+ protected:
+  virtual std::unique_ptr<Prepared> prepare_statement(std::string_view sql) = 0;
 };
+
+// Opens `location`: a postgresql:// (or postgres://) URL, or else the path of a SQLite file.
+std::unique_ptr<Database> open(const std::string& location, const OpenOptions& options = {});
+bool is_postgresql_url(std::string_view location);
 
 // A prepared statement. Bind parameters by 1-based index, step through the rows, read
 // columns by 0-based index. Reset to run it again with new bindings.
 class Statement {
  public:
-  Statement(Database& database, std::string_view sql);
-  ~Statement();
-  Statement(Statement&& other) noexcept;
-  Statement& operator=(Statement&&) = delete;
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
+  explicit Statement(std::unique_ptr<Database::Prepared> prepared) : prepared_(std::move(prepared)) {}
 
-  Statement& bind(int index, std::int64_t value);
+  Statement& bind(int index, std::int64_t value) { return prepared_->bind(index, value), *this; }
   Statement& bind(int index, int value) { return bind(index, std::int64_t{value}); }
-  Statement& bind(int index, double value);  // exact: SQLite keeps a REAL as its 8 bytes
-  Statement& bind(int index, std::string_view text);
+  Statement& bind(int index, double value) { return prepared_->bind(index, value), *this; }  // exact
+  Statement& bind(int index, std::string_view text) { return prepared_->bind(index, text), *this; }
   Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
-  Statement& bind(int index, std::span<const std::byte> blob);
-  Statement& bind(int index, std::nullopt_t);
+  Statement& bind(int index, std::span<const std::byte> blob) { return prepared_->bind(index, blob), *this; }
+  Statement& bind(int index, std::nullopt_t) { return prepared_->bind_null(index), *this; }
   template <class T>
   Statement& bind(int index, const std::optional<T>& value) {
     return value ? bind(index, *value) : bind(index, std::nullopt);
   }
 
   // Advances to the next row: true if there is one, false when done.
-  bool step();
+  bool step() { return prepared_->step(); }
   // Runs a statement that returns no rows, then resets it for the next use.
   void run();
-  void reset();
+  void reset() { prepared_->reset(); }
 
-  bool is_null(int column) const;
-  std::int64_t integer(int column) const;
-  double real(int column) const;
-  std::string text(int column) const;
-  std::vector<std::byte> blob(int column) const;
+  bool is_null(int column) const { return prepared_->is_null(column); }
+  std::int64_t integer(int column) const { return prepared_->integer(column); }
+  double real(int column) const { return prepared_->real(column); }
+  std::string text(int column) const { return prepared_->text(column); }
+  std::vector<std::byte> blob(int column) const { return prepared_->blob(column); }
   std::optional<std::int64_t> optional_integer(int column) const {
     return is_null(column) ? std::nullopt : std::optional(integer(column));
   }
@@ -145,12 +155,11 @@ class Statement {
   }
 
  private:
-  Database* database_;
-  sqlite3_stmt* statement_ = nullptr;
+  std::unique_ptr<Database::Prepared> prepared_;
 };
 
-// BEGIN IMMEDIATE on construction (taking the write lock at once, so a busy database
-// fails here rather than half-way), ROLLBACK on destruction unless committed.
+// Begins on construction (taking the write lock at once where the backend has one, so a
+// busy database fails here rather than half-way), rolls back on destruction unless committed.
 class Transaction {
  public:
   explicit Transaction(Database& database);

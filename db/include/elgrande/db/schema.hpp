@@ -11,6 +11,9 @@ namespace elgrande::db {
 // to i. Migrations are only ever appended; a released one is never edited.
 const std::vector<std::string_view>& migrations();
 int latest_schema_version();
+// PostgreSQL's: the first takes an empty database to version 10 at once; each later one
+// takes it to the version after, as migrations() does for SQLite.
+const std::vector<std::string_view>& postgres_migrations();
 
 // A database written by a newer server: refusing it is the only safe answer, since this
 // server would not know what the newer columns mean.
@@ -20,8 +23,9 @@ class SchemaTooNew : public std::runtime_error {
 };
 
 // Brings the database to the latest schema, each migration in its own transaction.
-// `up_to` stops earlier (for tests of the migrations themselves). Throws SchemaTooNew
-// for a database from the future and db::Error when SQLite fails.
+// `up_to` stops earlier (for tests of the migrations themselves; PostgreSQL's first
+// version is 10). Throws SchemaTooNew for a database from the future and db::Error when
+// the database fails.
 void migrate(Database& database, int up_to = latest_schema_version());
 
 }  // namespace elgrande::db

@@ -239,6 +239,7 @@ class Store {
   Statement delete_snapshot_;
   Statement seats_;
   Statement add_chat_;
+  Statement add_chat_without_id_;
   Statement recent_chat_;
   Statement player_name_;
 };

@@ -1,0 +1,56 @@
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "elgrande/db/database.hpp"
+
+// Forward-declared so that users of SqliteDatabase do not inherit sqlite3.h.
+struct sqlite3;
+
+namespace elgrande::db {
+
+// One open SQLite connection, the embedded default. Opening switches the database to
+// write-ahead logging, so readers never block the single writer, and turns foreign keys on.
+class SqliteDatabase final : public Database {
+ public:
+  explicit SqliteDatabase(const std::filesystem::path& file, const OpenOptions& options = {});
+  ~SqliteDatabase() override;
+
+  Backend backend() const noexcept override { return Backend::sqlite; }
+  std::string describe() const override { return file_.string(); }
+  void execute(const std::string& sql) override;
+  // PRAGMA user_version.
+  int user_version() override;
+  void set_user_version(int version) override;
+  std::int64_t changes() const override;
+  // Also true when opened for writing on a file this process may not write, which SQLite
+  // then opens read-only without a word.
+  bool read_only() const override;
+  void begin() override;  // BEGIN IMMEDIATE
+  void commit() override;
+  void rollback() noexcept override;
+
+  // A consistent copy of the whole database in a new file, taken while others keep
+  // reading and writing (VACUUM INTO). The target must not exist.
+  void backup_to(const std::filesystem::path& target);
+
+  const std::filesystem::path& file() const noexcept { return file_; }
+  sqlite3* handle() const noexcept { return handle_; }
+
+  // Version of the SQLite library linked at run time (not the header it was built with).
+  static std::string sqlite_version();
+
+  // The error for the connection's last failure, prefixed with what was being done.
+  Error error(std::string_view what) const;
+
+ protected:
+  std::unique_ptr<Prepared> prepare_statement(std::string_view sql) override;
+
+ private:
+  std::filesystem::path file_;
+  sqlite3* handle_ = nullptr;
+};
+
+}  // namespace elgrande::db
