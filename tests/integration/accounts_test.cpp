@@ -189,11 +189,9 @@ TEST_CASE("ending a session closes its connections with 4001, and a new password
 
 TEST_CASE("the first admin is made from the command line, with the password on standard input", "[accounts]") {
   TempDir dir;
-  const std::vector<std::string> base = {"--data-dir", (dir.path() / "data").string(), "--password-memory-kib", "64",
-                                         "--password-passes", "1", "--create-admin"};
-  auto with = [&base](const std::string& username) {
-    auto args = base;
-    args.push_back(username);
+  auto with = [&dir](const std::string& username) {
+    auto args = database_args(dir);
+    args.insert(args.end(), {"--password-memory-kib", "64", "--password-passes", "1", "--create-admin", username});
     return args;
   };
   const Completed weak = run_to_exit(with("root"), 10s, reading("short\n"));
@@ -228,7 +226,7 @@ TEST_CASE("the first admin is made from the command line, with the password on s
 }
 
 TEST_CASE("a database made by the release before accounts upgrades with its guests, games and chat",
-          "[accounts]") {
+          "[sqlite][accounts]") {
   // tests/fixtures/schema4-release.sqlite: made by tests/fixtures/make-schema4-release.mjs
   // on the schema-4 release (1cb7d8c): Ana, a guest with this token, hosts table 1 with two
   // bots, started, with one chat line; table 2 is a finished short game of two bots' clients.

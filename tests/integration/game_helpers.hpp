@@ -15,6 +15,7 @@
 #include "elgrande/protocol/codec.hpp"
 #include "server_process.hpp"
 #include "support/schema_validator.hpp"
+#include "support/test_database.hpp"
 #include "ws_client.hpp"
 
 namespace elgrande::test {
@@ -35,9 +36,9 @@ inline Json get_json(const ServerProcess& server, const std::string& target,
 }
 
 inline std::vector<std::string> server_args(const TempDir& dir) {
-  return {"--config",       ELGRANDE_SOURCE_DIR "/config/server.json",
+  std::vector<std::string> args = database_args(dir);
+  args.insert(args.end(), {"--config",       ELGRANDE_SOURCE_DIR "/config/server.json",
           "--port",         "0",
-          "--data-dir",     (dir.path() / "data").string(),
           "--web-root",     (dir.path() / "no-web").string(),
           "--threads",      "2",
           "--bot-delay-ms", "0",
@@ -47,7 +48,8 @@ inline std::vector<std::string> server_args(const TempDir& dir) {
           "--messages-per-second", "100000", "--message-burst", "100000",
           "--new-identities-per-address-per-hour", "0",
           // Password hashes at libsodium's cheapest: the default cost is for real passwords.
-          "--password-memory-kib", "64", "--password-passes", "1"};
+          "--password-memory-kib", "64", "--password-passes", "1"});
+  return args;
 }
 
 // Every message either way must fit protocol/schema/.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "server_process.hpp"
+#include "support/test_database.hpp"
 
 namespace {
 
@@ -23,13 +24,10 @@ void write_file(const std::filesystem::path& file, const std::string& content) {
 
 // The repository's own config file, with everything machine-specific overridden.
 std::vector<std::string> server_args(const TempDir& dir, const std::string& web_root) {
-  return {"--config",    ELGRANDE_SOURCE_DIR "/config/server.json",
-          "--bind",      "127.0.0.1",
-          "--port",      "0",
-          "--data-dir",  (dir.path() / "data").string(),
-          "--web-root",  web_root,
-          "--threads",   "2",
-          "--log-level", "debug"};
+  std::vector<std::string> args = database_args(dir);
+  args.insert(args.end(), {"--config", ELGRANDE_SOURCE_DIR "/config/server.json", "--bind", "127.0.0.1", "--port", "0",
+                           "--web-root", web_root, "--threads", "2", "--log-level", "debug"});
+  return args;
 }
 
 }  // namespace
@@ -86,7 +84,7 @@ TEST_CASE("The server answers health checks and static files and stops on SIGTER
   upgrade.set(http::field::sec_websocket_key, "dGhlIHNhbXBsZSBub25jZQ==");
   CHECK(send_http(server.address(), server.port(), upgrade).result() == http::status::not_found);
 
-  CHECK(std::filesystem::is_regular_file(dir.path() / "data" / "elgrande.sqlite"));
+  if (!testing_postgresql()) CHECK(std::filesystem::is_regular_file(dir.path() / "data" / "elgrande.sqlite"));
 
   // An idle keep-alive connection must not delay shutdown or leak its session.
   boost::asio::io_context io;

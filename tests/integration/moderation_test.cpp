@@ -19,9 +19,9 @@ struct Community {
   Community() {
     SpawnOptions admin_password;
     admin_password.standard_input = "the admin's password\n";
-    const Completed made = run_to_exit({"--data-dir", (dir.path() / "data").string(), "--password-memory-kib", "64",
-                                        "--password-passes", "1", "--create-admin", "root"},
-                                       10s, admin_password);
+    std::vector<std::string> args = database_args(dir);
+    args.insert(args.end(), {"--password-memory-kib", "64", "--password-passes", "1", "--create-admin", "root"});
+    const Completed made = run_to_exit(args, 10s, admin_password);
     REQUIRE(made.exit_code == 0);
     server = std::make_unique<ServerProcess>(server_args(dir));
   }

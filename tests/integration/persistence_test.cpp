@@ -26,7 +26,7 @@ namespace {
 std::vector<std::string> server_args_on(const TempDir& dir, std::uint16_t port,
                                         std::vector<std::string> extra = {}) {
   std::vector<std::string> args = server_args(dir);
-  args[3] = std::to_string(port);  // after "--port"
+  args.insert(args.end(), {"--port", std::to_string(port)});  // the last --port counts
   args.insert(args.end(), extra.begin(), extra.end());
   return args;
 }
@@ -376,7 +376,7 @@ TEST_CASE("an https webhook is verified against its CA and its host name", "[int
   }
 }
 
-TEST_CASE("a backup taken while the server runs holds every game", "[integration][persistence]") {
+TEST_CASE("a backup taken while the server runs holds every game", "[sqlite][integration][persistence]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   bot::Swarm swarm(swarm_settings(server, 5));
@@ -406,7 +406,7 @@ TEST_CASE("a backup taken while the server runs holds every game", "[integration
   CHECK(listed[0]["id"] == open_table);
 }
 
-TEST_CASE("the server refuses to start on a database it cannot trust, and says why", "[integration][persistence]") {
+TEST_CASE("the server refuses to start on a database it cannot trust, and says why", "[sqlite][integration][persistence]") {
   TempDir dir;
   std::filesystem::create_directories(dir.path() / "data");
   const auto start = [&] { return run_to_exit(server_args(dir)); };

@@ -179,7 +179,11 @@ TEST_CASE("rated games move account holders' ratings by the Weng-Lin update, a r
   REQUIRE(server->wait_for_exit(10s) == 0);
   server.reset();
   const Completed recomputed =
-      run_to_exit({"--data-dir", (dir.path() / "data").string(), "--recompute-ratings"}, 30s);
+      run_to_exit([&dir] {
+        auto args = database_args(dir);
+        args.push_back("--recompute-ratings");
+        return args;
+      }(), 30s);
   INFO(recomputed.out << recomputed.err);
   REQUIRE(recomputed.exit_code == 0);
   CHECK(recomputed.out.find("replayed 2 rated games (5 rating changes)") != std::string::npos);

@@ -110,7 +110,7 @@ void check_alive(const ServerProcess& server) {
 }  // namespace
 
 TEST_CASE("a write-ahead log without its database, or beside an empty one, stops the start and is left as it was",
-          "[integration][startup]") {
+          "[sqlite][integration][startup]") {
   TempDir dir;
   run_once(dir, SIGKILL);
   const std::string log = bytes_of(log_of(dir));
@@ -136,7 +136,7 @@ TEST_CASE("a write-ahead log without its database, or beside an empty one, stops
 }
 
 TEST_CASE("a write-ahead log found at start is copied before the database is opened",
-          "[integration][startup]") {
+          "[sqlite][integration][startup]") {
   TempDir dir;
   const std::string token = run_once(dir, SIGKILL);
   const std::string log = bytes_of(log_of(dir));
@@ -164,7 +164,7 @@ TEST_CASE("a write-ahead log found at start is copied before the database is ope
 }
 
 TEST_CASE("readiness reports a database that cannot commit, with the reason, while liveness stays up",
-          "[integration][startup][storage]") {
+          "[sqlite][integration][startup][storage]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   WsClient ana(server.address(), server.port());
@@ -206,7 +206,7 @@ TEST_CASE("readiness reports a database that cannot commit, with the reason, whi
 }
 
 TEST_CASE("past the file-size limit writes fail and are retried, and the server lives on",
-          "[integration][startup][storage]") {
+          "[sqlite][integration][startup][storage]") {
   TempDir dir;
   const std::string token = run_once(dir, SIGTERM);  // a clean stop: no write-ahead log is left
   REQUIRE(!fs::exists(log_of(dir)));
@@ -259,7 +259,7 @@ TEST_CASE("past the file-size limit writes fail and are retried, and the server 
   CHECK(message["payload"]["table"] == id);
 }
 
-TEST_CASE("a database the server may not write stops the start with the reason", "[integration][startup]") {
+TEST_CASE("a database the server may not write stops the start with the reason", "[sqlite][integration][startup]") {
   TempDir dir;
   run_once(dir, SIGTERM);
   const fs::path data = dir.path() / "data";
@@ -320,7 +320,7 @@ TEST_CASE("a database the server may not write stops the start with the reason",
   CHECK(bytes_of(database) == before);
 }
 
-TEST_CASE("a start refused for a newer schema changes nothing in the file", "[integration][startup]") {
+TEST_CASE("a start refused for a newer schema changes nothing in the file", "[sqlite][integration][startup]") {
   TempDir dir;
   const fs::path database = database_of(dir);
   fs::create_directories(database.parent_path());

@@ -78,7 +78,7 @@ std::int64_t start_with_bots(WsClient& client, const Json& options, int turn_sec
 }  // namespace
 
 TEST_CASE("while nothing can be saved no turn clock runs out against a player, and clocks resume after",
-          "[integration][storage]") {
+          "[sqlite][integration][storage]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   WsClient ana(server.address(), server.port());
@@ -131,7 +131,7 @@ TEST_CASE("while nothing can be saved no turn clock runs out against a player, a
 }
 
 TEST_CASE("a table whose write is lost for good stops at its last commit, and a restart resumes it from there",
-          "[integration][storage]") {
+          "[sqlite][integration][storage]") {
   TempDir dir;
   auto server = std::make_unique<ServerProcess>(server_args(dir));
   const std::uint16_t port = server->port();
@@ -186,7 +186,7 @@ TEST_CASE("a table whose write is lost for good stops at its last commit, and a 
 }
 
 TEST_CASE("history and game records are read while writes wait, and a read that fails is answered",
-          "[integration][storage]") {
+          "[sqlite][integration][storage]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   WsClient ana(server.address(), server.port());
@@ -225,7 +225,7 @@ TEST_CASE("history and game records are read while writes wait, and a read that 
 }
 
 TEST_CASE("a snapshot of random bytes is passed over for the log, and a log cut short keeps only its table out",
-          "[integration][storage]") {
+          "[sqlite][integration][storage]") {
   TempDir dir;
   auto server = std::make_unique<ServerProcess>(server_args(dir));
   std::string token;

@@ -20,7 +20,7 @@ namespace {
 
 std::vector<std::string> args_on(const TempDir& dir, std::uint16_t port) {
   std::vector<std::string> args = server_args(dir);
-  args[3] = std::to_string(port);  // after "--port"
+  args.insert(args.end(), {"--port", std::to_string(port)});  // the last --port counts
   return args;
 }
 

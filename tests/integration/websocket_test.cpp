@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "server_process.hpp"
+#include "support/test_database.hpp"
 #include "ws_client.hpp"
 
 namespace {
@@ -19,13 +20,10 @@ using namespace elgrande::test;
 
 // The repository's config, its limits as shipped, with a debug log.
 std::vector<std::string> shipped_config_args(const TempDir& dir) {
-  return {"--config",    ELGRANDE_SOURCE_DIR "/config/server.json",
-          "--bind",      "127.0.0.1",
-          "--port",      "0",
-          "--data-dir",  (dir.path() / "data").string(),
-          "--web-root",  (dir.path() / "no-web").string(),
-          "--threads",   "2",
-          "--log-level", "debug"};
+  std::vector<std::string> args = database_args(dir);
+  args.insert(args.end(), {"--config", ELGRANDE_SOURCE_DIR "/config/server.json", "--bind", "127.0.0.1", "--port", "0",
+                           "--web-root", (dir.path() / "no-web").string(), "--threads", "2", "--log-level", "debug"});
+  return args;
 }
 
 WsClient connect(const ServerProcess& server) {

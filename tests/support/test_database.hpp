@@ -10,8 +10,10 @@
 #include <fstream>
 #include <memory>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/postgres.hpp"
@@ -34,6 +36,26 @@ inline std::string postgres_server_url() {
   return url;
 }
 
+// The URL of schema `schema` on the test server, made if it is not there yet.
+inline std::string postgres_schema(const std::string& schema) {
+  const std::string server = postgres_server_url();
+  db::PostgresDatabase(server).execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+  return server + (server.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema;
+}
+
+// The server's database: the SQLite file under the data directory, or, when the tests run
+// against PostgreSQL, a schema of the test server's named after the directory, so that a
+// server started again on the directory finds the same database.
+inline std::vector<std::string> database_args(const TempDir& dir) {
+  std::vector<std::string> args{"--data-dir", (dir.path() / "data").string()};
+  if (testing_postgresql()) {
+    std::ostringstream schema;
+    schema << "test_" << std::hex << std::hash<std::string>{}(dir.path().string());
+    args.insert(args.end(), {"--database", postgres_schema(schema.str())});
+  }
+  return args;
+}
+
 class TestDatabase {
  public:
   TestDatabase() {
@@ -42,11 +64,9 @@ class TestDatabase {
       return;
     }
     // A schema per test: tests run side by side on one server and never see each other.
-    const std::string server = postgres_server_url();
     std::random_device random;
     schema_ = "test_" + std::to_string(random()) + std::to_string(random());
-    db::PostgresDatabase(server).execute("CREATE SCHEMA " + schema_);
-    location_ = server + (server.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema_;
+    location_ = postgres_schema(schema_);
   }
   ~TestDatabase() {
     if (schema_.empty()) return;
