@@ -24,6 +24,9 @@
 #include <string>
 #include <system_error>
 #include <thread>
+#include <condition_variable>
+#include <mutex>
+#include <stop_token>
 #include <vector>
 
 #include "app/services.hpp"
@@ -38,6 +41,8 @@
 #include "accounts/password_workers.hpp"
 #include "accounts/sign_in_throttle.hpp"
 #include "ai/bot_workers.hpp"
+#include "cluster/forwarder.hpp"
+#include "cluster/leadership.hpp"
 #include "identity/identities.hpp"
 #include "moderation/block_lists.hpp"
 #include "moderation/sanctions.hpp"
@@ -47,6 +52,7 @@
 #include "net/net.hpp"
 #include "net/session_registry.hpp"
 #include "ops/config.hpp"
+#include "ops/log_throttle.hpp"
 #include "ops/webhook.hpp"
 #include "matchmaking/matchmaker.hpp"
 #include "presence/presence.hpp"
@@ -68,11 +74,21 @@ void set_up_logging(spdlog::level::level_enum level) {
   spdlog::set_level(level);
 }
 
+// Where other processes reach this one: a wildcard bind is reached on loopback.
+std::string reachable(const tcp::endpoint& endpoint);
+
 std::string describe(const tcp::endpoint& endpoint) {
   const std::string address = endpoint.address().to_string();
   // An IPv6 literal is bracketed so that its colons are not read as the port's.
   return (endpoint.address().is_v6() ? "[" + address + "]" : address) + ":" +
          std::to_string(endpoint.port());
+}
+
+std::string reachable(const tcp::endpoint& endpoint) {
+  if (!endpoint.address().is_unspecified()) return describe(endpoint);
+  return describe(tcp::endpoint(endpoint.address().is_v6() ? net::ip::address(net::ip::address_v6::loopback())
+                                                         : net::ip::address(net::ip::address_v4::loopback()),
+                                endpoint.port()));
 }
 
 // How long shutdown waits for WebSocket peers to complete the close handshake.
@@ -185,19 +201,25 @@ void keep_write_ahead_log(const std::filesystem::path& database) {
                log.string(), log_size, copy.string());
 }
 
-// The database made this process's own for as long as it lives. SQLite: the data
-// directory is made, the file must be writable, the lock beside it taken, and a
-// write-ahead log found alone at start stops it. PostgreSQL: a session advisory lock,
-// which the server releases when this process's connection ends, however it ends.
+// This process's name among several on one database, for operators: host and pid.
+std::string process_name() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  return std::string(host) + ":" + std::to_string(::getpid());
+}
+
+// The database made this process's own for a maintenance command (--create-admin,
+// --recompute-ratings), which must run with no server on it. SQLite: the data directory is
+// made, the file must be writable, the lock beside it taken, and a write-ahead log found
+// alone at start stops it. PostgreSQL: this process leads (cluster/leadership.hpp), so no
+// server can meanwhile; one that leads already refuses the command.
 class DatabaseOwnership {
  public:
   explicit DatabaseOwnership(const Config& config) {
     if (config.postgresql()) {
-      session_ = std::make_unique<db::PostgresDatabase>(config.database);
-      db::Statement lock = session_->prepare("SELECT pg_try_advisory_lock(hashtext('elgrande-server ' || current_schema()))");
-      if (!lock.step() || lock.integer(0) == 0) {
-        throw std::runtime_error("database " + session_->describe() +
-                                 " is in use by another elgrande-server (it holds the database's advisory lock)");
+      leadership_ = std::make_unique<Leadership>(config.database, process_name());
+      if (!leadership_->try_lead()) {
+        throw std::runtime_error("an elgrande-server leads this database; stop every server on it first");
       }
       return;
     }
@@ -209,7 +231,7 @@ class DatabaseOwnership {
 
  private:
   std::optional<DatabaseLock> lock_;
-  std::unique_ptr<db::Database> session_;
+  std::unique_ptr<Leadership> leadership_;
 };
 
 // A refused start must leave the file as it was, and opening it for writing already
@@ -385,8 +407,9 @@ std::size_t connection_limit(const Config& config) {
   return limit;
 }
 
-int serve(const Config& config) {
-  const DatabaseOwnership ownership(config);
+// Serves as the only process on its database, or as the leader of several
+// (docs/scaling.md): `leadership` is then held, and fences every commit.
+int lead(const Config& config, Leadership* leadership) {
   TableSettings table_settings;
   table_settings.bot_delay = std::chrono::milliseconds(config.bot_delay_ms);
   table_settings.bot_level = config.bot_level;
@@ -476,7 +499,8 @@ int serve(const Config& config) {
   net::io_context io(static_cast<int>(threads));
   services->metrics->tables_unrestorable = restored.failed.size();
   // Declared after the io_context, so they stop first: their completions post to strands.
-  Storage storage(std::move(database), services->metrics);
+  Storage storage(std::move(database), services->metrics, 100'000,
+                  leadership != nullptr ? leadership->fence() : Storage::Fence{});
   Reader reader(config.database_location());
   std::shared_ptr<Webhook> webhook;
   if (!config.webhook_url.empty()) {
@@ -575,6 +599,23 @@ int serve(const Config& config) {
   spdlog::info("listening on {}", where);
   std::cout << "listening on " << where << std::endl;
 
+  // A leader tells the other processes where it is, then checks once a second that it
+  // still holds the lock: one whose connection to PostgreSQL was lost may have been
+  // replaced, and stops (its commits would be refused by the fence anyway).
+  std::jthread watchdog;
+  if (leadership != nullptr) {
+    leadership->announce(config.cluster_address.empty() ? reachable(listener->local_endpoint()) : config.cluster_address);
+    watchdog = std::jthread([leadership](std::stop_token stop) {
+      std::mutex mutex;
+      std::condition_variable_any wake;
+      for (;;) {
+        std::unique_lock lock(mutex);
+        if (wake.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; }) || stop.stop_requested()) return;
+        if (!leadership->still_leading()) step_down("the connection that held the leader's lock was lost");
+      }
+    });
+  }
+
   listener->run();
   std::vector<std::thread> workers;
   workers.reserve(threads - 1);
@@ -588,6 +629,66 @@ int serve(const Config& config) {
 
   spdlog::info("shut down");
   return 0;
+}
+
+enum class Followed : std::uint8_t { took_over, stopped };
+
+// Serves while another process leads: forwards every client to it (cluster/forwarder.hpp),
+// and four times a second tries to take over, which succeeds once the leader is gone.
+Followed follow(const Config& config, Leadership& leadership) {
+  net::io_context io(1);
+  Forwarder forwarder(io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port));
+  bool stopped = false;
+  net::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](beast::error_code ec, int signal) {
+    if (ec) return;
+    spdlog::info("received signal {}, shutting down", signal);
+    stopped = true;
+    forwarder.stop();
+    io.stop();
+  });
+  net::steady_timer poll(io);
+  LogThrottle failures(std::chrono::seconds(10));
+  std::function<void()> look = [&] {
+    poll.expires_after(std::chrono::milliseconds(250));
+    poll.async_wait([&](beast::error_code ec) {
+      if (ec) return;
+      try {
+        if (leadership.try_lead()) {
+          spdlog::info("the leader is gone: taking over (epoch {})", leadership.epoch());
+          forwarder.stop();
+          signals.cancel();
+          return io.stop();
+        }
+        forwarder.set_leader(leadership.leader_address());
+      } catch (const std::exception& error) {
+        if (failures.occurred(std::chrono::steady_clock::now())) spdlog::error("looking for the leader: {}", error.what());
+      }
+      look();
+    });
+  };
+  const std::string where = describe(forwarder.local_endpoint());
+  spdlog::info("listening on {}; another process leads this database, and clients are forwarded to it", where);
+  std::cout << "listening on " << where << std::endl;
+  forwarder.set_leader(leadership.leader_address());
+  forwarder.run();
+  look();
+  run_io(io);
+  return stopped ? Followed::stopped : Followed::took_over;
+}
+
+int serve(const Config& config) {
+  if (!config.postgresql()) {
+    const DatabaseOwnership ownership(config);
+    return lead(config, nullptr);
+  }
+  migrate_logged(*open_database(config));
+  Leadership leadership(config.database, process_name());
+  while (!leadership.try_lead()) {
+    if (follow(config, leadership) == Followed::stopped) return 0;
+  }
+  spdlog::info("leading the server processes on this database (epoch {})", leadership.epoch());
+  return lead(config, &leadership);
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ void Client::connect() {
   in_flight_.reset();
   retry_.cancel();
   acted_version_ = -1;
-  const Url& url = swarm_.settings().url;
+  const Url& url = this->url();
   resolver_.async_resolve(
       url.host, url.port,
       [self = shared_from_this()](beast::error_code ec, const tcp::resolver::results_type& found) {
@@ -62,13 +62,19 @@ void Client::connect() {
       });
 }
 
+const Url& Client::url() const {
+  const SwarmSettings& settings = swarm_.settings();
+  const std::size_t which = (index_ + reconnections_) % (1 + settings.more_urls.size());
+  return which == 0 ? settings.url : settings.more_urls[which - 1];
+}
+
 void Client::on_connect(beast::error_code ec) {
   if (ec) return fail("connect", ec);
   beast::get_lowest_layer(*ws_).expires_never();
   // Commands are small; Nagle would hold each one back for the server's delayed ACK.
   beast::get_lowest_layer(*ws_).socket().set_option(tcp::no_delay(true), ec);
   ws_->set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-  const Url& url = swarm_.settings().url;
+  const Url& url = this->url();
   ws_->async_handshake(url.host + ":" + url.port, url.path,
                        beast::bind_front_handler(&Client::on_handshake, shared_from_this()));
 }

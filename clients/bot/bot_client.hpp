@@ -70,6 +70,8 @@ class Client : public std::enable_shared_from_this<Client> {
   bool spectator() const { return spectator_; }
   const Json& result() const { return result_; }
   std::size_t reconnections() const { return reconnections_; }
+  // The server address this client uses now (SwarmSettings::more_urls).
+  const Url& url() const;
   // Every frame received, in order, when the swarm records frames (a reconnection starts
   // a new connection but not a new list).
   const std::vector<std::string>& frames() const { return frames_; }
@@ -149,6 +151,10 @@ struct TableSpec {
 
 struct SwarmSettings {
   Url url;
+  // Other processes serving the same community (docs/scaling.md): client i connects to the
+  // i-th of url and these, in turn, and after each lost connection to the next one, as
+  // clients behind a load balancer would.
+  std::vector<Url> more_urls;
   std::uint64_t seed = 1;
   bool record_frames = false;
   // A client whose connection fails (the server restarts) connects again after this

@@ -18,7 +18,8 @@ namespace {
 using elgrande::bot::Json;
 
 constexpr std::string_view kUsage = R"(usage: elgrande-bot [options]
-  --url ws://HOST:PORT/ws   the server (default ws://127.0.0.1:8080/ws)
+  --url ws://HOST:PORT/ws   the server (default ws://127.0.0.1:8080/ws); given again, more
+                            processes of the same community, the clients spread over them
   --tables N                tables played at once (default 1)
   --players N               seats per table, 2..5 (default 4)
   --server-bots N           seats per table played by the server's bots (default 0)
@@ -65,6 +66,7 @@ int main(int argc, char* argv[]) {
   bot::TableSpec spec;
   bot::SignInSettings sign_ins;
   sign_ins.per_second = 0;
+  bool url_given = false;
   int tables = 1;
   long time_limit = 600;
   long seekers = 0;
@@ -82,7 +84,9 @@ int main(int argc, char* argv[]) {
       } else if (flag == "--url") {
         const auto url = bot::parse_url(value());
         if (!url) throw std::invalid_argument("--url must look like ws://HOST:PORT/PATH");
-        settings.url = *url;
+        // Repeated, the others are more processes serving the same community.
+        (url_given ? settings.more_urls.emplace_back() : settings.url) = *url;
+        url_given = true;
       } else if (flag == "--tables") {
         tables = std::stoi(value());
       } else if (flag == "--players") {

@@ -1,5 +1,6 @@
 #include "elgrande/db/schema.hpp"
 
+#include <optional>
 #include <string>
 
 namespace elgrande::db {
@@ -509,6 +510,17 @@ CREATE TABLE ratings (
   last_seq BIGINT NOT NULL,
   PRIMARY KEY (player, ladder)
 );
+
+-- Which of the server processes on this database leads (docs/scaling.md): one row. The
+-- leader holds an advisory lock while it lives; taking over bumps the epoch, and every
+-- commit of a leader first checks that its epoch is still this one.
+CREATE TABLE leader (
+  id       BIGINT PRIMARY KEY CHECK (id = 1),
+  epoch    BIGINT NOT NULL,
+  process  TEXT NOT NULL,  -- host name and process id, for operators
+  address  TEXT NOT NULL,  -- host:port where the other processes forward their clients; '' until it listens
+  since    BIGINT NOT NULL
+);
 )sql";
 constexpr int kPostgresFirstVersion = 10;
 
@@ -523,6 +535,13 @@ const std::vector<std::string_view>& migrations() {
 int latest_schema_version() { return static_cast<int>(migrations().size()); }
 
 void migrate(Database& database, int up_to) {
+  // Processes starting together on one PostgreSQL database migrate one after the other, all
+  // in one transaction: the first does the work, the others find it done.
+  std::optional<Transaction> serialised;
+  if (database.backend() == Backend::postgresql) {
+    serialised.emplace(database);
+    database.execute("SELECT pg_advisory_xact_lock(hashtext('elgrande-server migrations ' || current_schema()))");
+  }
   const int found = database.user_version();
   if (found > latest_schema_version()) {
     throw SchemaTooNew("database " + database.describe() + " has schema version " + std::to_string(found) +
@@ -531,13 +550,18 @@ void migrate(Database& database, int up_to) {
   }
   const bool postgresql = database.backend() == Backend::postgresql;
   for (int version = found + 1; version <= up_to; ++version) {
-    if (postgresql && version < kPostgresFirstVersion) continue;
+    if (postgresql) {
+      if (version < kPostgresFirstVersion) continue;
+      database.execute(std::string(postgres_migrations()[static_cast<std::size_t>(version - kPostgresFirstVersion)]));
+      database.set_user_version(version);
+      continue;
+    }
     Transaction transaction(database);
-    database.execute(std::string(postgresql ? postgres_migrations()[static_cast<std::size_t>(version - kPostgresFirstVersion)]
-                                            : migrations()[static_cast<std::size_t>(version - 1)]));
+    database.execute(std::string(migrations()[static_cast<std::size_t>(version - 1)]));
     database.set_user_version(version);
     transaction.commit();
   }
+  if (serialised) serialised->commit();
 }
 
 const std::vector<std::string_view>& postgres_migrations() {

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
@@ -9,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "cluster/forwarder.hpp"
 #include "history/history_requests.hpp"
 #include "net/origin.hpp"
 #include "ops/log_throttle.hpp"
@@ -33,8 +35,45 @@ HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<const Services> s
 
 void HttpSession::run() {
   // Start on the session's strand, so no two of its handlers ever run concurrently.
-  net::dispatch(stream_.get_executor(),
-                beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+  net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+    if (self->may_forward()) return self->read_proxy_line();
+    self->do_read();
+  });
+}
+
+bool HttpSession::may_forward() {
+  beast::error_code ec;
+  const tcp::endpoint peer = stream_.socket().remote_endpoint(ec);
+  if (ec) return false;
+  if (peer.address().is_loopback() ||
+      (peer.address().is_v6() && peer.address().to_v6().is_v4_mapped() &&
+       net::ip::make_address_v4(net::ip::v4_mapped, peer.address().to_v6()).is_loopback())) {
+    return true;
+  }
+  const auto& trusted = services_->trusted_proxies;
+  return std::find(trusted.begin(), trusted.end(), peer.address().to_string()) != trusted.end();
+}
+
+void HttpSession::read_proxy_line() {
+  static constexpr std::string_view kProxy = "PROXY ";
+  static constexpr std::size_t kLongestLine = 107;  // the protocol's bound, "\r\n" included
+  stream_.expires_after(slot_->overflow() ? kOverflowReadTimeout : kReadTimeout);
+  stream_.async_read_some(buffer_.prepare(512), [self = shared_from_this()](beast::error_code ec, std::size_t read) {
+    if (ec) return fail(ec, "http read");
+    self->buffer_.commit(read);
+    const std::string_view data(static_cast<const char*>(self->buffer_.data().data()), self->buffer_.size());
+    // Not a PROXY line: an ordinary request, whose bytes the parser reads first.
+    if (!data.starts_with(kProxy) && !(data.size() < kProxy.size() && kProxy.starts_with(data))) return self->do_read();
+    const std::size_t end = data.find("\r\n");
+    if (end == std::string_view::npos) {
+      if (data.size() >= kLongestLine) return self->do_close();
+      return self->read_proxy_line();
+    }
+    self->forwarded_client_ = proxied_client(data.substr(0, end));
+    if (!self->forwarded_client_) return self->do_close();
+    self->buffer_.consume(end + 2);
+    self->do_read();
+  });
 }
 
 void HttpSession::cut() {
@@ -69,7 +108,8 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
         return refuse_origin();
       }
       // The game protocol takes over the socket and this request, on the same strand.
-      std::make_shared<WsSession>(stream_.release_socket(), services_, std::move(*slot_))->run(parser_->release());
+      std::make_shared<WsSession>(stream_.release_socket(), services_, std::move(*slot_))
+          ->run(parser_->release(), forwarded_client_);
       return;
     }
     return send(text_response(parser_->get(), http::status::not_found,

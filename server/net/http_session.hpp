@@ -39,6 +39,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void cut();
 
  private:
+  // A process forwarding its client (docs/scaling.md) first sends a PROXY protocol line
+  // naming the client; believed from loopback and trusted_proxies only.
+  bool may_forward();
+  void read_proxy_line();
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
   void send(http::message_generator&& message);
@@ -50,6 +54,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::flat_buffer buffer_;
   std::shared_ptr<const Services> services_;
   std::optional<ConnectionLimit::Slot> slot_;  // handed to the WsSession on an upgrade
+  std::optional<std::string> forwarded_client_;  // as a forwarding process's PROXY line names it
   // A fresh parser per request, because body and header limits are per message.
   std::optional<http::request_parser<http::string_body>> parser_;
 };

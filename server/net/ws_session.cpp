@@ -35,12 +35,13 @@ WsSession::~WsSession() {
   farewell(*services_, *this);
 }
 
-void WsSession::run(http::request<http::string_body> upgrade) {
+void WsSession::run(http::request<http::string_body> upgrade, std::optional<std::string> forwarded_client) {
   upgrade_ = std::move(upgrade);
   beast::error_code ec;
   const tcp::endpoint endpoint = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
-  address = ec ? std::string("unknown")
-               : client_address(endpoint.address(), upgrade_["X-Forwarded-For"], services_->trusted_proxies);
+  address = forwarded_client ? *forwarded_client
+            : ec             ? std::string("unknown")
+                             : client_address(endpoint.address(), upgrade_["X-Forwarded-For"], services_->trusted_proxies);
   peer_ = address + ":" + (ec ? std::string("?") : std::to_string(endpoint.port()));
   net::dispatch(ws_.get_executor(), [self = shared_from_this()] {
     // Shutdown has begun: a connection that upgrades now is simply not served.

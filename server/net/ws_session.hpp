@@ -59,7 +59,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   WsSession& operator=(const WsSession&) = delete;
 
   // Completes the handshake for this upgrade request, then serves messages.
-  void run(http::request<http::string_body> upgrade);
+  // `forwarded_client`: the client's address, when another server process forwards it.
+  void run(http::request<http::string_body> upgrade, std::optional<std::string> forwarded_client = std::nullopt);
 
   // Closes with 1001 (going away) after the write in flight. Callable from any thread.
   void go_away();

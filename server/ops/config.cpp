@@ -301,7 +301,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 35> kSettings{{
+constexpr std::array<Setting, 36> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -313,6 +313,10 @@ constexpr std::array<Setting, 35> kSettings{{
     {"database", "--database", Kind::text,
      "PostgreSQL URL (postgresql://user@host:port/name) instead of the SQLite file; docs/scaling.md",
      set_database, [](const Config& c) { return without_password(c.database); }},
+    {"cluster_address", "--cluster-address", Kind::text,
+     "host:port the other processes on a PostgreSQL database reach this one at; default: where it listens",
+     [](Config& c, const json& value) { c.cluster_address = text(value); },
+     [](const Config& c) { return c.cluster_address; }},
     {"web_root", "--web-root", Kind::text, "static files to serve; none if missing", set_web_root,
      [](const Config& c) { return c.web_root.string(); }},
     {"threads", "--threads", Kind::integer, "I/O threads; 0 = one per core", set_threads,

@@ -73,6 +73,9 @@ struct Config {
 
   // A PostgreSQL URL (docs/scaling.md); empty: the SQLite file database_path().
   std::string database;
+  // host:port where the other processes on the database reach this one when it leads;
+  // empty: the address it listens on (loopback for a wildcard).
+  std::string cluster_address;
 
   std::filesystem::path database_path() const { return data_dir / database_file; }
   bool postgresql() const { return !database.empty(); }

@@ -22,11 +22,12 @@ constexpr std::chrono::seconds kShutdownPatience{10};
 }  // namespace
 
 Storage::Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics> metrics,
-                 std::size_t max_pending)
+                 std::size_t max_pending, Fence fence)
     : database_(std::move(database)),
       store_(std::make_unique<db::Store>(*database_)),
       metrics_(std::move(metrics)),
       max_pending_(max_pending),
+      fence_(std::move(fence)),
       thread_([this] { run(); }) {}
 
 Storage::~Storage() { stop(); }
@@ -133,6 +134,7 @@ void Storage::commit(std::vector<Job>& writes) {
   for (;;) {
     try {
       db::Transaction transaction(*database_);
+      if (fence_) fence_(*database_);
       for (Job& job : writes) job.work(*store_);
       transaction.commit();
       break;
@@ -157,6 +159,7 @@ void Storage::commit(std::vector<Job>& writes) {
       if (job.stream == kNoStream || !abandoned_.contains(job.stream)) {
         try {
           db::Transaction transaction(*database_);
+          if (fence_) fence_(*database_);
           job.work(*store_);
           transaction.commit();
           committed = true;

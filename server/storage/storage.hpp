@@ -35,10 +35,14 @@ class Storage {
   using Stream = std::int64_t;
   static constexpr Stream kNoStream = 0;
 
+  // Runs first in every transaction; throws (or ends the process) to refuse it: a leader
+  // of several processes checks that it still leads (cluster/leadership.hpp).
+  using Fence = std::function<void(db::Database&)>;
+
   // Takes over the connection, which must be migrated already. Past `max_pending` writes
   // waiting, accepting() turns false until the queue drains.
   Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics> metrics,
-          std::size_t max_pending = 100'000);
+          std::size_t max_pending = 100'000, Fence fence = {});
   ~Storage();  // stop()
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -83,6 +87,7 @@ class Storage {
   std::unique_ptr<db::Store> store_;
   std::shared_ptr<Metrics> metrics_;
   const std::size_t max_pending_;
+  const Fence fence_;
 
   std::mutex mutex_;
   std::condition_variable wake_;

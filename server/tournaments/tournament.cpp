@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <boost/asio/post.hpp>
 
+#include "common/display_name.hpp"
 #include "common/unix_time.hpp"
 #include "identity/identities.hpp"
 #include "ratings/ladders.hpp"

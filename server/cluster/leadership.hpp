@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "elgrande/db/postgres.hpp"
+
+namespace elgrande::server {
+
+// Which of the server processes on one PostgreSQL database leads (docs/scaling.md): the
+// leader holds every table, turn clock, bot, tournament and rating, as a lone server does;
+// the others forward their clients to it. Leading is an advisory lock held by a connection
+// of its own, which PostgreSQL lets go when that connection ends, however the process ends.
+// Taking over adds one to the epoch in the `leader` row, after the writes of the leader
+// before have ended; every commit of a leader first checks its epoch (fence()), so a leader
+// that lost the lock without knowing it can commit nothing more.
+class Leadership {
+ public:
+  // `process`: how operators tell the processes apart (host name and pid).
+  Leadership(const std::string& database_url, std::string process);
+
+  // Tries to lead; true once this process holds the lock and the new epoch is committed.
+  bool try_lead();
+  bool leading() const { return epoch_ != 0; }
+  std::int64_t epoch() const { return epoch_; }
+
+  // The leader, once it listens: tells the others where to forward their clients.
+  void announce(const std::string& address);
+  // Where the leader can be reached, if one leads and has announced it (for the others).
+  std::optional<std::string> leader_address();
+
+  // Whether this connection still holds the lock (a connection opened again would not).
+  bool still_leading();
+
+  // Runs first in every transaction of the leader's database thread: refuses it (and
+  // ends the process, whose clients go to the new leader) once another process has taken over.
+  std::function<void(db::Database&)> fence() const;
+
+ private:
+  db::PostgresDatabase connection_;
+  const std::string process_;
+  std::int64_t epoch_ = 0;
+};
+
+// Ends a leader that learns another process leads: whatever it would still send, it could
+// not save. Its clients reconnect, to the new leader through any process.
+[[noreturn]] void step_down(const std::string& why);
+
+}  // namespace elgrande::server
