@@ -217,6 +217,7 @@ class DatabaseOwnership {
  public:
   explicit DatabaseOwnership(const Config& config) {
     if (config.postgresql()) {
+      db::migrate(*db::open(config.database));  // the leader's row is part of the schema
       leadership_ = std::make_unique<Leadership>(config.database, process_name());
       if (!leadership_->try_lead()) {
         throw std::runtime_error("an elgrande-server leads this database; stop every server on it first");
@@ -634,8 +635,9 @@ int lead(const Config& config, Leadership* leadership) {
 enum class Followed : std::uint8_t { took_over, stopped };
 
 // Serves while another process leads: forwards every client to it (cluster/forwarder.hpp),
-// and four times a second tries to take over, which succeeds once the leader is gone.
-Followed follow(const Config& config, Leadership& leadership) {
+// and four times a second tries to take over, which succeeds once the leader is gone. With
+// port 0, `config.port` becomes the port the kernel chose, for the leader to keep.
+Followed follow(Config& config, Leadership& leadership) {
   net::io_context io(1);
   Forwarder forwarder(io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port));
   bool stopped = false;
@@ -667,6 +669,7 @@ Followed follow(const Config& config, Leadership& leadership) {
       look();
     });
   };
+  config.port = forwarder.local_endpoint().port();
   const std::string where = describe(forwarder.local_endpoint());
   spdlog::info("listening on {}; another process leads this database, and clients are forwarded to it", where);
   std::cout << "listening on " << where << std::endl;
@@ -684,11 +687,12 @@ int serve(const Config& config) {
   }
   migrate_logged(*open_database(config));
   Leadership leadership(config.database, process_name());
+  Config serving = config;
   while (!leadership.try_lead()) {
-    if (follow(config, leadership) == Followed::stopped) return 0;
+    if (follow(serving, leadership) == Followed::stopped) return 0;
   }
   spdlog::info("leading the server processes on this database (epoch {})", leadership.epoch());
-  return lead(config, &leadership);
+  return lead(serving, &leadership);
 }
 
 }  // namespace

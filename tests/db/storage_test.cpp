@@ -21,9 +21,9 @@ using namespace std::chrono_literals;
 namespace {
 
 std::unique_ptr<db::Database> migrated(const TestDatabase& test, int busy_timeout_ms = 5000) {
-  auto database = test.open(db::OpenOptions{.busy_timeout_ms = busy_timeout_ms});
-  db::migrate(*database);
-  return database;
+  // Migrated with the usual patience: other tests' schemas are being made beside it.
+  db::migrate(*test.open());
+  return test.open(db::OpenOptions{.busy_timeout_ms = busy_timeout_ms});
 }
 
 // Another connection in the middle of a write: SQLite's one write lock, or in PostgreSQL a

@@ -1,0 +1,293 @@
+// Several server processes on one PostgreSQL database (docs/scaling.md): one leads, the
+// others forward their clients to it, and one of them takes over when it is gone. These
+// run against PostgreSQL only ([postgresql]).
+
+#include <catch2/catch.hpp>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <map>
+#include <memory>
+#include <random>
+#include <set>
+#include <thread>
+
+#include "elgrande/db/postgres.hpp"
+#include "elgrande/db/store.hpp"
+#include "elgrande/protocol/codec.hpp"
+#include "elgrande/engine/record.hpp"
+#include "game_helpers.hpp"
+
+namespace elgrande::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Processes on the database of one directory, each restarted on the port it first had.
+class Cluster {
+ public:
+  Cluster(const TempDir& dir, std::size_t size, std::vector<std::string> extra = {})
+      : dir_(dir), extra_(std::move(extra)) {
+    for (std::size_t i = 0; i < size; ++i) {
+      processes_.push_back(std::make_unique<ServerProcess>(args(0)));
+      ports_.push_back(processes_.back()->port());
+      // The first leads before the others start, so that it is known which one does.
+      if (i == 0) REQUIRE(wait_for_leader() == ports_[0]);
+    }
+  }
+
+  ServerProcess& operator[](std::size_t i) { return *processes_[i]; }
+  std::size_t size() const { return processes_.size(); }
+  std::uint16_t port(std::size_t i) const { return ports_[i]; }
+
+  // The port of the process that leads and has said where, once one does (0 after the timeout).
+  std::uint16_t wait_for_leader(std::chrono::milliseconds timeout = 20s) {
+    db::PostgresDatabase database(database_args(dir_)[3]);
+    const auto until = Clock::now() + timeout;
+    while (Clock::now() < until) {
+      db::Statement row = database.prepare("SELECT address FROM leader");
+      if (row.step() && !row.text(0).empty()) {
+        const std::string address = row.text(0);
+        const auto port = static_cast<std::uint16_t>(std::stoi(address.substr(address.rfind(':') + 1)));
+        // A leader that was just killed still has its row until the next one takes over.
+        for (std::size_t i = 0; i < processes_.size(); ++i) {
+          if (ports_[i] == port && processes_[i]) return port;
+        }
+      }
+      std::this_thread::sleep_for(50ms);
+    }
+    return 0;
+  }
+  std::size_t leader() {
+    const std::uint16_t port = wait_for_leader();
+    for (std::size_t i = 0; i < ports_.size(); ++i) {
+      if (ports_[i] == port) return i;
+    }
+    FAIL("no process leads");
+    return 0;
+  }
+
+  void kill(std::size_t i) {
+    processes_[i]->signal(SIGKILL);
+    REQUIRE(processes_[i]->wait_for_exit(5s) == 128 + SIGKILL);
+    processes_[i].reset();
+  }
+  void start(std::size_t i) { processes_[i] = std::make_unique<ServerProcess>(args(ports_[i])); }
+
+  bot::SwarmSettings swarm_settings(std::uint64_t seed) {
+    bot::SwarmSettings settings = test::swarm_settings(*processes_[0], seed);
+    for (std::size_t i = 1; i < processes_.size(); ++i) {
+      settings.more_urls.push_back(*bot::parse_url("ws://127.0.0.1:" + std::to_string(ports_[i]) + "/ws"));
+    }
+    return settings;
+  }
+
+ private:
+  std::vector<std::string> args(std::uint16_t port) const {
+    std::vector<std::string> args = server_args(dir_);
+    args.insert(args.end(), extra_.begin(), extra_.end());
+    args.insert(args.end(), {"--port", std::to_string(port)});
+    return args;
+  }
+
+  const TempDir& dir_;
+  const std::vector<std::string> extra_;
+  std::vector<std::unique_ptr<ServerProcess>> processes_;
+  std::vector<std::uint16_t> ports_;
+};
+
+// Every command a client saw acknowledged, with the game version it made.
+struct Acknowledged {
+  std::int64_t table;
+  std::int64_t version;
+  int seat;
+  Json command;
+};
+
+}  // namespace
+
+TEST_CASE("seats at one table play from two processes, and either answers for the whole community",
+          "[integration][postgresql][cluster]") {
+  TempDir dir;
+  Cluster cluster(dir, 2);
+  bot::SwarmSettings settings = cluster.swarm_settings(41);
+  bot::Swarm swarm(settings);
+  for (int t = 0; t < 3; ++t) swarm.add_table(table(options(4)));
+  swarm.add_table(table(options(3, true), 1));
+  const bot::Report report = swarm.run(60s);
+  check_clean(report);
+  check_results_agree(swarm);
+
+  // Each table had seats on both processes.
+  std::map<std::int64_t, std::set<std::string>> ports;
+  for (const auto& client : swarm.clients()) ports[*client->table()].insert(client->url().port);
+  for (const auto& [id, seen] : ports) CHECK(seen.size() == 2);
+  // Whichever process is asked, the finished games and the lobby are the same.
+  for (const auto& [id, seen] : ports) {
+    const std::string record = "/api/games/" + std::to_string(id) + "/record";
+    CHECK(get_json(cluster[0], record) == get_json(cluster[1], record));
+  }
+  WsClient first(cluster[0].address(), cluster[0].port());
+  WsClient second(cluster[1].address(), cluster[1].port());
+  hello(first, "Ana");
+  hello(second, "Bea");
+  const Json lobby = request(first, "lobby.list", Json::object());
+  CHECK(lobby["type"] == "lobby.list.ok");
+  CHECK(request(second, "lobby.list", Json::object())["payload"] == lobby["payload"]);
+}
+
+TEST_CASE("killing any of three processes under load loses no acknowledged command and applies none twice",
+          "[integration][postgresql][cluster]") {
+  TempDir dir;
+  Cluster cluster(dir, 3, {"--bot-delay-ms", "10"});
+  bot::SwarmSettings settings = cluster.swarm_settings(29);
+  settings.reconnect = true;
+  settings.think = 10ms;  // games long enough to be cut short
+  std::map<std::pair<std::size_t, std::int64_t>, Json> sent;  // (client, request id) -> command
+  std::vector<Acknowledged> acknowledged;
+  std::atomic<int> started{0};
+  std::atomic<int> finished{0};
+  settings.on_send = [&](bot::Client& client, const Json& message) {
+    check_schema(message, "client");
+    if (message["type"] == "game.command") sent[{client.index(), message["id"]}] = message["payload"]["command"];
+  };
+  settings.on_message = [&](bot::Client& client, const Json& message) {
+    check_schema(message, "server");
+    const std::string& type = message["type"].get_ref<const std::string&>();
+    if (type == "table.start.ok") ++started;
+    if (type == "game.over" && client.seat() == 0) ++finished;
+    if (type != "game.command.ok") return;
+    const auto command = sent.find({client.index(), message["id"]});
+    REQUIRE(command != sent.end());
+    acknowledged.push_back({*client.table(), message["payload"]["version"], *client.seat(), command->second});
+  };
+  bot::Swarm swarm(settings);
+  for (int t = 0; t < 4; ++t) swarm.add_table(table(options(3), 1));
+  for (int t = 0; t < 2; ++t) swarm.add_table(table(options(4), 2));
+  swarm.add_table(table(options(5, true)));
+  const int tables = 7;
+
+  // Meanwhile another thread kills a process at random moments, mostly the leader, and
+  // starts it again on its port: it comes back forwarding to whichever process took over.
+  int kills = 0;
+  int leaders_killed = 0;
+  int kills_mid_game = 0;
+  std::vector<double> takeover_ms;
+  std::thread killer([&] {
+    std::mt19937 random(7);
+    while (started < tables) std::this_thread::sleep_for(10ms);
+    for (int round = 0; round < 6 && finished < tables; ++round) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(std::uniform_int_distribution(200, 700)(random)));
+      const std::size_t leader = cluster.leader();
+      const bool kill_leader = round % 3 != 2;
+      const std::size_t victim = kill_leader ? leader : (leader + 1 + random() % 2) % 3;
+      kills_mid_game += finished < tables;
+      const auto killed_at = Clock::now();
+      cluster.kill(victim);
+      ++kills;
+      if (kill_leader) {
+        ++leaders_killed;
+        REQUIRE(cluster.wait_for_leader() != 0);
+        takeover_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - killed_at).count());
+      }
+      cluster.start(victim);
+    }
+  });
+  const bot::Report report = swarm.run(150s);
+  killer.join();
+
+  INFO("kills: " << kills << " (leaders " << leaders_killed << "), in mid-game: " << kills_mid_game);
+  CHECK(kills_mid_game >= 3);
+  CHECK(leaders_killed >= 3);
+  for (const double ms : takeover_ms) CHECK(ms < 10'000);  // a leader's lock goes with its process
+  check_clean(report);  // also: no client ever saw a version go back
+  check_results_agree(swarm);
+
+  // Each game's log holds every acknowledged command, at its place, once.
+  ServerProcess& any = cluster[cluster.leader()];
+  std::map<std::int64_t, Json> records;
+  for (const auto& client : swarm.clients()) {
+    const std::int64_t id = *client->table();
+    if (records.contains(id)) continue;
+    records[id] = get_json(any, "/api/games/" + std::to_string(id) + "/record");
+    const auto record = protocol::record_from_json(records[id]);
+    REQUIRE(record);
+    const ReplayResult replayed = replay(record.value());
+    REQUIRE_FALSE(replayed.rejected_at);
+    CHECK(protocol::summary_json(replayed.state)["scores"] == client->result()["scores"]);
+  }
+  REQUIRE(records.size() == tables);
+  CHECK(acknowledged.size() == report.commands);
+  std::size_t lost = 0;
+  std::size_t duplicated = 0;
+  std::set<std::pair<std::int64_t, std::int64_t>> versions;
+  for (const Acknowledged& ack : acknowledged) {
+    if (!versions.insert({ack.table, ack.version}).second) ++duplicated;
+    const Json& commands = records.at(ack.table)["commands"];
+    const bool kept = ack.version >= 1 && static_cast<std::size_t>(ack.version) <= commands.size() &&
+                      commands[static_cast<std::size_t>(ack.version - 1)]["seat"] == ack.seat &&
+                      commands[static_cast<std::size_t>(ack.version - 1)]["command"] == ack.command;
+    lost += !kept;
+  }
+  CHECK(lost == 0);
+  CHECK(duplicated == 0);
+}
+
+TEST_CASE("a turn clock and a bot are driven by the leader, and by the next one after it is killed",
+          "[integration][postgresql][cluster]") {
+  TempDir dir;
+  Cluster cluster(dir, 2);
+  // Ana plays through the process that does not lead; she never answers, so her clock
+  // runs out each time and the leader's bot answers for her, against the server's bot.
+  auto ana = std::make_unique<WsClient>(cluster[1].address(), cluster[1].port());
+  const std::string token = hello(*ana, "Ana")["token"];
+  const std::int64_t id = create_table(*ana, kTwoPlayers, 1)["id"];
+  CHECK(request(*ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(*ana, "table.start", {{"table", id}})["type"] == "table.start.ok");
+
+  // Two of Ana's decisions answered when her time ran out; the versions she is shown.
+  const auto timeouts = [&ana](int wanted) {
+    int answered = 0;
+    std::int64_t owed_at = -1;
+    std::int64_t last = -1;
+    const auto until = Clock::now() + 15s;
+    while (answered < wanted && Clock::now() < until) {
+      const Json update = push(*ana, "game.update");
+      const std::int64_t version = update["version"];
+      CHECK(version > last);  // never a step back, never one applied twice
+      last = version;
+      if (owed_at >= 0 && version > owed_at) {
+        ++answered;
+        owed_at = -1;
+      }
+      if (update["view"].contains("decision")) owed_at = version;
+    }
+    return answered;
+  };
+  CHECK(timeouts(2) == 2);
+
+  cluster.kill(0);  // the leader
+  REQUIRE(cluster.wait_for_leader() == cluster.port(1));
+  // Ana's connection went with the leader; she comes back with her token, to the new leader.
+  ana = std::make_unique<WsClient>(cluster[1].address(), cluster[1].port());
+  const Json again =
+      ana->request({{"type", "hello"}, {"id", "hello"}, {"payload", {{"protocol", 1}, {"name", "Ana"}, {"token", token}}}});
+  REQUIRE(again["type"] == "hello.ok");
+  CHECK(timeouts(2) == 2);
+
+  // The old leader comes back forwarding: the clock and the bot stay with the new one, and
+  // the game's log holds every step once, its hash chain whole.
+  cluster.start(0);
+  CHECK(timeouts(1) == 1);
+  CHECK(cluster.leader() == 1);
+  const auto database = db::open(database_args(dir)[3]);
+  db::Store store(*database);
+  const db::Store::LogCheck log = store.check_log(id);
+  CHECK(log.rows > 0);
+  CHECK_FALSE(log.first_gap);
+  CHECK(log.head_matches);
+  const auto metrics = http_request(cluster[1], http::verb::get, "/metrics");
+  CHECK(metrics.body().find("elgrande_timeouts_total 0\n") == std::string::npos);
+}
+
+}  // namespace elgrande::test
