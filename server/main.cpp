@@ -8,11 +8,14 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <chrono>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
@@ -20,13 +23,12 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <system_error>
 #include <thread>
-#include <condition_variable>
-#include <mutex>
-#include <stop_token>
 #include <vector>
 
 #include "app/services.hpp"
@@ -635,12 +637,16 @@ int lead(const Config& config, Leadership* leadership) {
 enum class Followed : std::uint8_t { took_over, stopped };
 
 // Serves while another process leads: forwards every client to it (cluster/forwarder.hpp),
-// and four times a second tries to take over, which succeeds once the leader is gone. With
-// port 0, `config.port` becomes the port the kernel chose, for the leader to keep.
+// and four times a second tries to take over, which succeeds once the leader is gone. The
+// tries run on a thread of their own: a database that is slow to answer must not hold up
+// the forwarding. With port 0, `config.port` becomes the port the kernel chose, for the
+// leader to keep.
 Followed follow(Config& config, Leadership& leadership) {
-  net::io_context io(1);
+  connection_limit(config);  // raises the descriptor limit: each client takes two
+  const unsigned threads = config.io_threads();
+  net::io_context io(static_cast<int>(threads));
   Forwarder forwarder(io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port));
-  bool stopped = false;
+  std::atomic<bool> stopped = false;
   net::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code ec, int signal) {
     if (ec) return;
@@ -649,34 +655,41 @@ Followed follow(Config& config, Leadership& leadership) {
     forwarder.stop();
     io.stop();
   });
-  net::steady_timer poll(io);
-  LogThrottle failures(std::chrono::seconds(10));
-  std::function<void()> look = [&] {
-    poll.expires_after(std::chrono::milliseconds(250));
-    poll.async_wait([&](beast::error_code ec) {
-      if (ec) return;
+  config.port = forwarder.local_endpoint().port();
+  forwarder.set_leader(leadership.leader_address());  // before anyone is told where to connect
+  const std::string where = describe(forwarder.local_endpoint());
+  spdlog::info("listening on {}; another process leads this database, and clients are forwarded to it", where);
+  std::cout << "listening on " << where << std::endl;
+  std::jthread looking([&](std::stop_token stop) {
+    LogThrottle failures(std::chrono::seconds(10));
+    std::mutex mutex;
+    std::condition_variable_any wake;
+    while (!stop.stop_requested()) {
       try {
         if (leadership.try_lead()) {
           spdlog::info("the leader is gone: taking over (epoch {})", leadership.epoch());
-          forwarder.stop();
-          signals.cancel();
-          return io.stop();
+          net::post(io, [&] {
+            forwarder.stop();
+            signals.cancel();
+            io.stop();
+          });
+          return;
         }
         forwarder.set_leader(leadership.leader_address());
       } catch (const std::exception& error) {
         if (failures.occurred(std::chrono::steady_clock::now())) spdlog::error("looking for the leader: {}", error.what());
       }
-      look();
-    });
-  };
-  config.port = forwarder.local_endpoint().port();
-  const std::string where = describe(forwarder.local_endpoint());
-  spdlog::info("listening on {}; another process leads this database, and clients are forwarded to it", where);
-  std::cout << "listening on " << where << std::endl;
-  forwarder.set_leader(leadership.leader_address());
+      std::unique_lock lock(mutex);
+      wake.wait_for(lock, stop, std::chrono::milliseconds(250), [] { return false; });
+    }
+  });
   forwarder.run();
-  look();
+  std::vector<std::thread> workers;
+  for (unsigned i = 1; i < threads; ++i) workers.emplace_back([&io] { run_io(io); });
   run_io(io);
+  for (std::thread& worker : workers) worker.join();
+  looking.request_stop();
+  looking.join();
   return stopped ? Followed::stopped : Followed::took_over;
 }
 

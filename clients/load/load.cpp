@@ -53,7 +53,7 @@ using namespace elgrande;
 
 struct Arguments {
   std::string host = "127.0.0.1";
-  std::uint16_t port = 8080;
+  std::vector<tcp::endpoint> servers;  // --url, once or more; 127.0.0.1:8080 if none
   int tables = 50;
   int players = 4;
   int spectators = 0;  // per table
@@ -64,7 +64,7 @@ struct Arguments {
   double seconds = 30;
   double warmup = 3;   // not counted
   bool short_game = false;
-  std::optional<int> server_pid;
+  std::vector<int> server_pids;  // their CPU and memory are summed
   // Against elgrande-relay: the frame sizes a real run measured (its "frames").
   bool relay = false;
   std::size_t command_bytes = 0, ack_bytes = 0, update_bytes = 0;
@@ -73,9 +73,9 @@ struct Arguments {
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
                "elgrande-load: %s\n"
-               "usage: elgrande-load [--url ws://HOST:PORT/ws] [--tables N] [--players N] [--spectators N]\n"
+               "usage: elgrande-load [--url ws://HOST:PORT/ws ...] [--tables N] [--players N] [--spectators N]\n"
                "                     [--idle N] [--threads N] [--sources N] [--rate COMMANDS_PER_S]\n"
-               "                     [--seconds S] [--warmup S] [--short] [--server-pid PID]\n"
+               "                     [--seconds S] [--warmup S] [--short] [--server-pid PID ...]\n"
                "                     [--relay --command-bytes N --ack-bytes N --update-bytes N]\n",
                problem);
   std::exit(2);
@@ -93,8 +93,11 @@ Arguments parse(int argc, char** argv) {
       const std::string url = value();
       const auto start = url.find("://"), colon = url.rfind(':'), slash = url.find('/', start + 3);
       if (start == std::string::npos || colon == std::string::npos || colon < start + 3) usage("--url ws://HOST:PORT/ws");
+      // Given again: more processes serving the same community (docs/scaling.md); each
+      // table's seats are spread over them.
       a.host = url.substr(start + 3, colon - start - 3);
-      a.port = static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1, slash - colon - 1)));
+      a.servers.emplace_back(net::ip::make_address(a.host),
+                             static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1, slash - colon - 1))));
     } else if (flag == "--tables") {
       a.tables = std::stoi(value());
     } else if (flag == "--players") {
@@ -116,7 +119,7 @@ Arguments parse(int argc, char** argv) {
     } else if (flag == "--short") {
       a.short_game = true;
     } else if (flag == "--server-pid") {
-      a.server_pid = std::stoi(value());
+      a.server_pids.push_back(std::stoi(value()));
     } else if (flag == "--relay") {
       a.relay = true;
     } else if (flag == "--command-bytes") {
@@ -130,6 +133,7 @@ Arguments parse(int argc, char** argv) {
     }
   }
   if (a.players < 2 || a.players > 5) usage("--players is 2 to 5");
+  if (a.servers.empty()) a.servers.emplace_back(net::ip::make_address_v4("127.0.0.1"), 8080);
   if (a.tables < 0 || a.idle < 0 || a.spectators < 0) usage("counts are never negative");
   return a;
 }
@@ -295,7 +299,7 @@ void count_received(Tally& tally, const std::string& text, bool ack) {
 class Run {
  public:
   virtual ~Run() = default;
-  virtual void start(const tcp::endpoint& server, const std::function<net::ip::address()>& next_source) = 0;
+  virtual void start(const std::vector<tcp::endpoint>& servers, const std::function<net::ip::address()>& next_source) = 0;
   // When the table last moved on (a new version, or a command answered by the relay): a
   // table that stops moving has lost a command or an answer somewhere.
   Clock::time_point last_progress() const { return last_progress_; }
@@ -315,17 +319,18 @@ class TableRun : public Run {
     }
   }
 
-  void start(const tcp::endpoint& server, const std::function<net::ip::address()>& next_source) override {
+  void start(const std::vector<tcp::endpoint>& servers, const std::function<net::ip::address()>& next_source) override {
+    const auto server = [&](int connection) { return servers[static_cast<std::size_t>(number_ + connection) % servers.size()]; };
     for (int s = 0; s < args_.players; ++s) {
       seats_[s].connection = std::make_shared<Connection>(io_, tally_);
-      seats_[s].connection->start(server, next_source(), args_.host,
+      seats_[s].connection->start(server(s), next_source(), args_.host,
                                   [this, s](const std::string& text) { on_seat_message(s, text); },
                                   [this, s] { hello(*seats_[s].connection, "T" + std::to_string(number_) + "S" + std::to_string(s)); });
     }
     for (int w = 0; w < args_.spectators; ++w) {
       auto connection = std::make_shared<Connection>(io_, tally_);
       spectators_.push_back(connection);
-      connection->start(server, next_source(), args_.host, [this](const std::string& text) { on_spectator_message(text); },
+      connection->start(server(args_.players + w), next_source(), args_.host, [this](const std::string& text) { on_spectator_message(text); },
                         [this, connection, w] { hello(*connection, "T" + std::to_string(number_) + "W" + std::to_string(w)); });
     }
   }
@@ -505,11 +510,11 @@ class RelayRun : public Run {
   RelayRun(net::io_context& io, Tally& tally, const Arguments& args, int number, double interval_s)
       : io_(io), tally_(tally), args_(args), number_(number), pacer_(io, interval_s, static_cast<double>(number) / std::max(1, args.tables)) {}
 
-  void start(const tcp::endpoint& server, const std::function<net::ip::address()>& next_source) override {
+  void start(const std::vector<tcp::endpoint>& servers, const std::function<net::ip::address()>& next_source) override {
     for (int c = 0; c < args_.players + args_.spectators; ++c) {
       auto connection = std::make_shared<Connection>(io_, tally_);
       members_.push_back(connection);
-      connection->start(server, next_source(), args_.host, [this](const std::string& text) { on_message(text); },
+      connection->start(servers[static_cast<std::size_t>(number_ + c) % servers.size()], next_source(), args_.host, [this](const std::string& text) { on_message(text); },
                         [this, connection] { connection->send("J" + std::to_string(number_)); });
     }
   }
@@ -581,6 +586,18 @@ long rss_kb(int pid) {
   return 0;
 }
 
+double server_cpu_seconds(const std::vector<int>& pids) {
+  double total = 0;
+  for (const int pid : pids) total += cpu_seconds(pid);
+  return total;
+}
+
+long server_rss_kb(const std::vector<int>& pids) {
+  long total = 0;
+  for (const int pid : pids) total += rss_kb(pid);
+  return total;
+}
+
 double percentile(std::vector<double>& values, double q) {
   if (values.empty()) return 0;
   const auto at = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size()))) - 1;
@@ -598,7 +615,7 @@ int main(int argc, char** argv) {
     descriptors.rlim_cur = descriptors.rlim_max;
     ::setrlimit(RLIMIT_NOFILE, &descriptors);
   }
-  const tcp::endpoint server(net::ip::make_address(args.host), args.port);
+  const std::vector<tcp::endpoint>& servers = args.servers;
   const int connections = args.tables * (args.players + args.spectators) + args.idle;
   const int sources = args.sources > 0 ? args.sources : std::max(1, connections / 10000 + 1);
 
@@ -608,7 +625,7 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<net::executor_work_guard<net::io_context::executor_type>>> keep;
   for (auto& io : ios) keep.push_back(std::make_unique<net::executor_work_guard<net::io_context::executor_type>>(io->get_executor()));
 
-  const long rss_before = args.server_pid ? rss_kb(*args.server_pid) : 0;
+  const long rss_before = server_rss_kb(args.server_pids);
   std::atomic<int> next_address{0};
   const std::function<net::ip::address()> next_source = [&] {
     const int n = next_address++ % sources;
@@ -626,7 +643,7 @@ int main(int argc, char** argv) {
   const auto setup_started = Clock::now();
   for (std::size_t i = 0; i < idle.size(); ++i) {
     net::post(*ios[i % ios.size()], [&, i] {
-      idle[i]->start(server, next_source(), args.host, [&tally](const std::string& text) {
+      idle[i]->start(servers[i % servers.size()], next_source(), args.host, [&tally](const std::string& text) {
         if (text.find("\"hello.ok\"") != std::string::npos) ++tally.ready;
       }, [&, i] {
         idle[i]->send(Json{{"type", "hello"}, {"payload", {{"protocol", 2}, {"name", "Idle " + std::to_string(i)}}}});
@@ -638,7 +655,7 @@ int main(int argc, char** argv) {
   }
   while (tally.ready < static_cast<std::size_t>(args.idle) && Clock::now() - setup_started < std::chrono::seconds(300))
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  const long rss_idle = args.server_pid ? rss_kb(*args.server_pid) : 0;
+  const long rss_idle = server_rss_kb(args.server_pids);
   const std::size_t idle_ready = tally.ready;
 
   const double interval = args.rate > 0 ? args.tables / args.rate : 0;
@@ -652,19 +669,19 @@ int main(int argc, char** argv) {
     }
   }
   for (int t = 0; t < args.tables; ++t) {
-    net::post(*ios[static_cast<std::size_t>(t % args.threads)], [&, t] { tables[static_cast<std::size_t>(t)]->start(server, next_source); });
+    net::post(*ios[static_cast<std::size_t>(t % args.threads)], [&, t] { tables[static_cast<std::size_t>(t)]->start(servers, next_source); });
     if (t % 100 == 99) std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   std::this_thread::sleep_for(std::chrono::duration<double>(args.warmup));
 
   tally.measuring = true;
-  const double cpu_start = args.server_pid ? cpu_seconds(*args.server_pid) : 0;
+  const double cpu_start = server_cpu_seconds(args.server_pids);
   const auto started = Clock::now();
   std::this_thread::sleep_for(std::chrono::duration<double>(args.seconds));
   tally.measuring = false;
   const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
-  const double cpu_used = args.server_pid ? cpu_seconds(*args.server_pid) - cpu_start : 0;
-  const long rss_end = args.server_pid ? rss_kb(*args.server_pid) : 0;
+  const double cpu_used = server_cpu_seconds(args.server_pids) - cpu_start;
+  const long rss_end = server_rss_kb(args.server_pids);
   const std::size_t held = tally.open;
 
   tally.stopping = true;
@@ -711,7 +728,7 @@ int main(int argc, char** argv) {
     report["errors"] = tally.errors;
     report["failures"] = tally.failures;
   }
-  if (args.server_pid) {
+  if (!args.server_pids.empty()) {
     report["server"] = {{"cpu_us_per_command", commands ? cpu_used * 1e6 / static_cast<double>(commands) : 0.0},
                         {"cpu_share", cpu_used / elapsed},
                         {"rss_kb_before", rss_before},

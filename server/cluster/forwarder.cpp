@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <utility>
@@ -37,23 +38,9 @@ class Forwarder::Pipe : public std::enable_shared_from_this<Pipe> {
     const std::size_t colon = leader.rfind(':');
     std::string host = leader.substr(0, colon);
     if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);  // an IPv6 literal
-    boost::system::error_code ec;
+    beast::error_code ec;
     prefix_ = proxy_line(client_.remote_endpoint(ec), client_.local_endpoint(ec));
-    resolver_.async_resolve(host, leader.substr(colon + 1),
-                            [self = shared_from_this()](beast::error_code ec, const tcp::resolver::results_type& found) {
-                              if (ec) return self->close();
-                              net::async_connect(self->leader_, found, [self](beast::error_code ec, const tcp::endpoint&) {
-                                if (ec) return self->close();
-                                self->leader_.set_option(tcp::no_delay(true), ec);
-                                self->client_.set_option(tcp::no_delay(true), ec);
-                                net::async_write(self->leader_, net::buffer(self->prefix_),
-                                                 [self](beast::error_code ec, std::size_t) {
-                                                   if (ec) return self->close();
-                                                   self->pump(self->client_, self->leader_, self->up_);
-                                                   self->pump(self->leader_, self->client_, self->down_);
-                                                 });
-                              });
-                            });
+    resolver_.async_resolve(host, leader.substr(colon + 1), beast::bind_front_handler(&Pipe::on_resolve, shared_from_this()));
   }
 
   // On the pipe's strand.
@@ -68,7 +55,26 @@ class Forwarder::Pipe : public std::enable_shared_from_this<Pipe> {
   }
 
  private:
-  using Buffer = std::array<char, 16 * 1024>;
+  // Small: the game's messages are, and a forwarding process holds two per client.
+  using Buffer = std::array<char, 4 * 1024>;
+
+  void on_resolve(beast::error_code ec, const tcp::resolver::results_type& found) {
+    if (ec) return close();
+    net::async_connect(leader_, found, beast::bind_front_handler(&Pipe::on_connect, shared_from_this()));
+  }
+
+  void on_connect(beast::error_code ec, const tcp::endpoint&) {
+    if (ec) return close();
+    leader_.set_option(tcp::no_delay(true), ec);
+    client_.set_option(tcp::no_delay(true), ec);
+    net::async_write(leader_, net::buffer(prefix_), beast::bind_front_handler(&Pipe::on_prefix, shared_from_this()));
+  }
+
+  void on_prefix(beast::error_code ec, std::size_t) {
+    if (ec) return close();
+    pump(client_, leader_, up_);
+    pump(leader_, client_, down_);
+  }
 
   void pump(tcp::socket& from, tcp::socket& to, Buffer& buffer) {
     from.async_read_some(net::buffer(buffer), [self = shared_from_this(), &from, &to, &buffer](beast::error_code ec,
@@ -90,7 +96,8 @@ class Forwarder::Pipe : public std::enable_shared_from_this<Pipe> {
   Buffer down_{};
 };
 
-Forwarder::Forwarder(net::io_context& io, const tcp::endpoint& endpoint) : io_(io), acceptor_(net::make_strand(io)) {
+Forwarder::Forwarder(net::io_context& io, const tcp::endpoint& endpoint)
+    : io_(io), acceptor_(net::make_strand(io)), retry_(acceptor_.get_executor()) {
   acceptor_.open(endpoint.protocol());
   acceptor_.set_option(net::socket_base::reuse_address(true));
   acceptor_.bind(endpoint);
@@ -104,17 +111,23 @@ void Forwarder::run() { net::dispatch(acceptor_.get_executor(), [this] { do_acce
 void Forwarder::do_accept() {
   acceptor_.async_accept(net::make_strand(io_), [this](beast::error_code ec, tcp::socket socket) {
     if (ec == net::error::operation_aborted) return;
-    if (!ec) {
-      std::optional<std::string> leader;
-      std::shared_ptr<Pipe> pipe;
-      {
-        std::lock_guard lock(mutex_);
-        leader = leader_;
-        if (leader) pipes_.insert(pipe = std::make_shared<Pipe>(*this, std::move(socket)));
-      }
-      // Without a leader the connection is closed: its client tries again, as after a restart.
-      if (pipe) pipe->start(*leader);
+    if (ec) {
+      // Out of descriptors, most likely: wait for some to be given back rather than spin.
+      fail(ec, "forwarder accept");
+      retry_.expires_after(std::chrono::milliseconds(100));
+      return retry_.async_wait([this](beast::error_code wait_ec) {
+        if (!wait_ec) do_accept();
+      });
     }
+    std::optional<std::string> leader;
+    std::shared_ptr<Pipe> pipe;
+    {
+      std::lock_guard lock(mutex_);
+      leader = leader_;
+      if (leader) pipes_.insert(pipe = std::make_shared<Pipe>(*this, std::move(socket)));
+    }
+    // Without a leader the connection is closed: its client tries again, as after a restart.
+    if (pipe) pipe->start(*leader);
     do_accept();
   });
 }
@@ -135,6 +148,7 @@ void Forwarder::stop() {
   net::dispatch(acceptor_.get_executor(), [this] {
     beast::error_code ignored;
     acceptor_.close(ignored);
+    retry_.cancel();
   });
   set_leader(std::nullopt);
 }

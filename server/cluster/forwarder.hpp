@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <boost/asio/steady_timer.hpp>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -40,6 +41,7 @@ class Forwarder {
 
   net::io_context& io_;
   tcp::acceptor acceptor_;
+  net::steady_timer retry_;  // paces accepts after a failure
   std::mutex mutex_;
   std::optional<std::string> leader_;
   std::set<std::shared_ptr<Pipe>> pipes_;

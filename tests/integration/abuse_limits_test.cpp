@@ -26,11 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string text_of(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 std::size_t occurrences(const std::string& text, const std::string& part) {
   std::size_t count = 0;
   for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++count;
@@ -83,7 +78,7 @@ class IdleConnection {
 }  // namespace
 
 TEST_CASE("One client address makes only so many new identities an hour, and known players still sign in",
-          "[integration][limits]") {
+          "[no-storage][integration][limits]") {
   TempDir dir;
   std::vector<std::string> args = server_args(dir);
   args.insert(args.end(), {"--new-identities-per-address-per-hour", "3"});
@@ -107,7 +102,7 @@ TEST_CASE("One client address makes only so many new identities an hour, and kno
         std::string::npos);
 }
 
-TEST_CASE("A player hosts only so many unfinished tables, and others still create theirs", "[integration][limits]") {
+TEST_CASE("A player hosts only so many unfinished tables, and others still create theirs", "[no-storage][integration][limits]") {
   TempDir dir;
   std::vector<std::string> args = server_args(dir);
   args.insert(args.end(), {"--open-tables-per-player", "2"});
@@ -128,7 +123,7 @@ TEST_CASE("A player hosts only so many unfinished tables, and others still creat
   CHECK(listed["tables"].size() == 3);  // Ana's refused table was never made
 }
 
-TEST_CASE("The lobby comes in pages, newest tables first", "[integration][limits]") {
+TEST_CASE("The lobby comes in pages, newest tables first", "[no-storage][integration][limits]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   WsClient ana(server.address(), server.port());
@@ -160,7 +155,7 @@ TEST_CASE("The lobby comes in pages, newest tables first", "[integration][limits
   CHECK(code_of(bad_request(ana, "lobby.list", {{"before", "7"}})) == "bad_payload");
 }
 
-TEST_CASE("WebSockets open from the server's own pages and allowed origins only", "[integration][limits]") {
+TEST_CASE("WebSockets open from the server's own pages and allowed origins only", "[no-storage][integration][limits]") {
   TempDir dir;
   const fs::path log = dir.path() / "server.log";
   std::vector<std::string> args = server_args(dir);
@@ -185,7 +180,7 @@ TEST_CASE("WebSockets open from the server's own pages and allowed origins only"
   CHECK(logged.find("origin 'https://evil.example'") != std::string::npos);
 }
 
-TEST_CASE("Everything served carries headers that keep it out of other sites' frames", "[integration][limits]") {
+TEST_CASE("Everything served carries headers that keep it out of other sites' frames", "[no-storage][integration][limits]") {
   TempDir dir;
   const fs::path web = dir.path() / "web";
   fs::create_directories(web);
@@ -207,7 +202,7 @@ TEST_CASE("Everything served carries headers that keep it out of other sites' fr
 }
 
 TEST_CASE("More connections than descriptors: the excess is answered or closed, health and the database go on",
-          "[integration][limits]") {
+          "[no-storage][integration][limits]") {
   TempDir dir;
   const fs::path log = dir.path() / "server.log";
   // 160 descriptors leave 80 connections after the reserve (a thirty-second, at least 64,
@@ -257,7 +252,7 @@ TEST_CASE("More connections than descriptors: the excess is answered or closed, 
 }
 
 TEST_CASE("Names that could fool other players are refused, and chat keeps a conversation's pace",
-          "[integration][limits]") {
+          "[no-storage][integration][limits]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   WsClient ana(server.address(), server.port());

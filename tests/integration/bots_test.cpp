@@ -91,7 +91,7 @@ TEST_CASE("bots play at the level the host chose, and a late seat's at the serve
   CHECK(metrics.find("elgrande_bot_decisions_refused_total 0\n") != std::string::npos);
 }
 
-TEST_CASE("a bot thinking at one table holds up no other table", "[integration][bots]") {
+TEST_CASE("a bot thinking at one table holds up no other table", "[no-storage][integration][bots]") {
   TempDir dir;
   // One I/O thread, one search thread, and searches that run to the time limit: while table
   // A's bot thinks, table B plays a whole game. (A search on the I/O thread would stop B.)

@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -25,6 +27,12 @@ using elgrande::Options;
 
 // The server's database file under server_args' data directory.
 inline std::filesystem::path database_of(const TempDir& dir) { return dir.path() / "data" / "elgrande.sqlite"; }
+
+// A whole file (a server's log), as text.
+inline std::string text_of(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
 
 // A JSON answer over HTTP, with the status expected (anything else fails the test).
 inline Json get_json(const ServerProcess& server, const std::string& target,

@@ -10,7 +10,7 @@
 
 using namespace elgrande::test;
 
-TEST_CASE("every player count and variant plays to the end over real sockets", "[integration]") {
+TEST_CASE("every player count and variant plays to the end over real sockets", "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   bot::Swarm swarm(swarm_settings(server, 7));
@@ -28,7 +28,7 @@ TEST_CASE("every player count and variant plays to the end over real sockets", "
   check_results_agree(swarm);
 }
 
-TEST_CASE("tables mixing remote clients and server bots play to the end", "[integration]") {
+TEST_CASE("tables mixing remote clients and server bots play to the end", "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   bot::Swarm swarm(swarm_settings(server, 11));
@@ -144,7 +144,7 @@ TEST_CASE("a table from creation to the end: seats, bots, chat, spectators, resi
 }
 
 TEST_CASE("bad input during a game is refused with its code and changes nothing",
-          "[integration]") {
+          "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   WsClient ana(server.address(), server.port());
@@ -311,7 +311,7 @@ TEST_CASE("a seat whose time runs out is answered by the server's bot", "[integr
 }
 
 TEST_CASE("GET /metrics reports connections, tables, games, messages and latency",
-          "[integration]") {
+          "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   bot::Swarm swarm(swarm_settings(server, 31));
@@ -373,7 +373,7 @@ void check_frame_reveals_nothing(const Json& message, const Json& view, int view
 
 }  // namespace
 
-TEST_CASE("no frame tells a seat or a spectator what is not theirs to know", "[integration]") {
+TEST_CASE("no frame tells a seat or a spectator what is not theirs to know", "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   bot::SwarmSettings settings = swarm_settings(server, 43);
@@ -414,7 +414,7 @@ TEST_CASE("no frame tells a seat or a spectator what is not theirs to know", "[i
 }
 
 TEST_CASE("a client of protocol 2 that applies the view patches holds every view a client of protocol 1 is sent whole",
-          "[integration]") {
+          "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   WsClient ana(server.address(), server.port());

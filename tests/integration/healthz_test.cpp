@@ -33,7 +33,7 @@ std::vector<std::string> server_args(const TempDir& dir, const std::string& web_
 }  // namespace
 
 TEST_CASE("The server answers health checks and static files and stops on SIGTERM",
-          "[integration]") {
+          "[no-storage][integration]") {
   TempDir dir;
   write_file(dir.path() / "web" / "index.html", "<!doctype html><title>El Grande</title>");
   write_file(dir.path() / "web" / "js" / "app.js", "console.log('hola');");
@@ -95,7 +95,7 @@ TEST_CASE("The server answers health checks and static files and stops on SIGTER
   CHECK(server.wait_for_exit(15s) == std::optional<int>(0));
 }
 
-TEST_CASE("Without a web root every path but /healthz is 404", "[integration]") {
+TEST_CASE("Without a web root every path but /healthz is 404", "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(server_args(dir, (dir.path() / "no-such-dir").string()));
 
@@ -107,14 +107,14 @@ TEST_CASE("Without a web root every path but /healthz is 404", "[integration]") 
   CHECK(server.wait_for_exit(15s) == std::optional<int>(0));
 }
 
-TEST_CASE("--help prints the usage and exits 0", "[integration]") {
+TEST_CASE("--help prints the usage and exits 0", "[no-storage][integration]") {
   const Completed run = run_to_exit({"--help"});
   CHECK(run.exit_code == 0);
   CHECK(run.out.find("Usage:") != std::string::npos);
   CHECK(run.out.find("--port") != std::string::npos);
 }
 
-TEST_CASE("Bad command lines exit 2 with a message", "[integration]") {
+TEST_CASE("Bad command lines exit 2 with a message", "[no-storage][integration]") {
   const std::vector<std::vector<std::string>> bad = {
       {"--port", "notanumber"},
       {"--port", "70000"},

@@ -266,7 +266,7 @@ TEST_CASE("play now seats waiting players at a table that starts at once, fills 
 namespace elgrande::test {
 
 TEST_CASE("200 elgrande-bot clients ask to play now in three queues and are all seated, and every game ends",
-          "[integration][ratings]") {
+          "[swarm][integration][ratings]") {
   const bool sanitized = std::getenv("ELGRANDE_SANITIZED") != nullptr;
   TempDir dir;
   ServerProcess server(server_args(dir));

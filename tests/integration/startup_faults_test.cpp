@@ -35,11 +35,6 @@ std::string bytes_of(const fs::path& file) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::string text_of(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 // SQL on the database file from the test's own connection, as an operator's tool would
 // run it; the first column of the first row, if any.
 std::string sql(const fs::path& file, const std::string& statements) {

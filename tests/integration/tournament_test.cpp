@@ -377,7 +377,7 @@ TEST_CASE("at a round's time limit time is called: its games end as they stand, 
 }
 
 TEST_CASE("elgrande-bot clients play a Swiss event to the end: withdrawals, a kill -9 mid-round, standings that "
-          "recompute from the results", "[integration][tournaments]") {
+          "recompute from the results", "[swarm][integration][tournaments]") {
   const int entrants = sanitized() ? 16 : 64;
   const int rounds = sanitized() ? 2 : 4;
   TempDir dir;

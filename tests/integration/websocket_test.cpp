@@ -48,7 +48,7 @@ std::int64_t unix_milliseconds() {
 
 }  // namespace
 
-TEST_CASE("hello and ping round trips", "[integration]") {
+TEST_CASE("hello and ping round trips", "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(shipped_config_args(dir));
   WsClient client = connect(server);
@@ -80,7 +80,7 @@ TEST_CASE("hello and ping round trips", "[integration]") {
   client.close();
 }
 
-TEST_CASE("Bad input gets a typed error and the connection keeps working", "[integration]") {
+TEST_CASE("Bad input gets a typed error and the connection keeps working", "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(shipped_config_args(dir));
   WsClient client = connect(server);
@@ -117,7 +117,7 @@ TEST_CASE("Bad input gets a typed error and the connection keeps working", "[int
   client.close();
 }
 
-TEST_CASE("An oversized message closes that connection with 1009 only", "[integration]") {
+TEST_CASE("An oversized message closes that connection with 1009 only", "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(shipped_config_args(dir));
   WsClient client = connect(server);
@@ -139,7 +139,7 @@ TEST_CASE("An oversized message closes that connection with 1009 only", "[integr
   other.close();
 }
 
-TEST_CASE("A flood is rate limited and the connection recovers", "[integration]") {
+TEST_CASE("A flood is rate limited and the connection recovers", "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(shipped_config_args(dir));
   WsClient client = connect(server);
@@ -168,7 +168,7 @@ TEST_CASE("A flood is rate limited and the connection recovers", "[integration]"
   client.close();
 }
 
-TEST_CASE("A client flooding far past the limit is closed with 1008", "[integration]") {
+TEST_CASE("A client flooding far past the limit is closed with 1008", "[no-storage][integration]") {
   TempDir dir;
   std::vector<std::string> args = shipped_config_args(dir);
   args.insert(args.end(), {"--messages-per-second", "5", "--message-burst", "5"});
@@ -193,7 +193,7 @@ TEST_CASE("A client flooding far past the limit is closed with 1008", "[integrat
   other.close();
 }
 
-TEST_CASE("SIGTERM closes open WebSockets with 1001 and exits 0", "[integration]") {
+TEST_CASE("SIGTERM closes open WebSockets with 1001 and exits 0", "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(shipped_config_args(dir));
   WsClient first = connect(server);

@@ -1,0 +1,77 @@
+// The PostgreSQL backend's own behaviour: the SQL it is given in SQLite's dialect, its
+// failures as typed errors, and a connection lost and opened again.
+
+#include <catch2/catch.hpp>
+
+#include "elgrande/db/postgres.hpp"
+#include "elgrande/db/schema.hpp"
+#include "elgrande/db/store.hpp"
+#include "support/test_database.hpp"
+
+using namespace elgrande;
+using elgrande::test::TestDatabase;
+
+namespace {
+
+db::PlayerRecord player(std::int64_t id, const std::string& name) {
+  db::PlayerRecord record{id, name, {}, 10 * id};
+  record.token_hash[0] = static_cast<std::byte>(id);  // unique, as hashes are
+  return record;
+}
+
+}  // namespace
+
+TEST_CASE("numbered parameters become PostgreSQL's, and quoted text and comments are left alone", "[db]") {
+  CHECK(db::postgres_parameters("SELECT ?1, ?12 FROM t WHERE a = ?2") == "SELECT $1, $12 FROM t WHERE a = $2");
+  CHECK(db::postgres_parameters("SELECT '?1', \"?2\" -- ?3\nFROM t WHERE x = ?4") ==
+        "SELECT '?1', \"?2\" -- ?3\nFROM t WHERE x = $4");
+  CHECK(db::postgres_parameters("SELECT 'it''s ?1', ?2") == "SELECT 'it''s ?1', $2");
+  CHECK_THROWS_AS(db::postgres_parameters("SELECT ? FROM t"), std::invalid_argument);
+}
+
+TEST_CASE("PostgreSQL's failures arrive as typed errors, and a lost connection is opened again",
+          "[db][postgresql]") {
+  TestDatabase test;
+  REQUIRE(test.postgresql());
+  const auto database = test.open();
+  db::migrate(*database);
+  db::Store store(*database);
+  store.insert_player(player(1, "Ana"));
+
+  SECTION("a constraint") {
+    try {
+      store.insert_player(player(1, "Ana again"));
+      FAIL("two players with one id");
+    } catch (const db::Error& error) {
+      CHECK(error.kind() == db::Error::Kind::constraint);
+      CHECK_FALSE(error.transient());
+    }
+  }
+  SECTION("a connection ended by the server between transactions fails once, then is opened again") {
+    db::Statement pid = database->prepare("SELECT pg_backend_pid()");
+    REQUIRE(pid.step());
+    test.open()->prepare("SELECT pg_terminate_backend(?1)").bind(1, pid.integer(0)).run();
+    try {
+      store.players();
+      FAIL("a statement on a terminated connection worked");
+    } catch (const db::Error& error) {
+      CHECK(error.kind() == db::Error::Kind::io);
+      CHECK(error.transient());
+    }
+    CHECK(store.players().size() == 1);
+  }
+  SECTION("a connection lost in a transaction fails the transaction, not only a statement") {
+    db::Statement pid = database->prepare("SELECT pg_backend_pid()");
+    REQUIRE(pid.step());
+    const std::int64_t backend = pid.integer(0);
+    pid.reset();
+    {
+      db::Transaction transaction(*database);
+      store.insert_player(player(2, "Bea"));
+      test.open()->prepare("SELECT pg_terminate_backend(?1)").bind(1, backend).run();
+      CHECK_THROWS_AS(store.insert_player(player(3, "Cai")), db::Error);
+      CHECK_THROWS_AS(transaction.commit(), db::Error);
+    }
+    CHECK(store.players().size() == 1);  // Bea was never committed
+  }
+}
