@@ -76,9 +76,6 @@ void set_up_logging(spdlog::level::level_enum level) {
   spdlog::set_level(level);
 }
 
-// Where other processes reach this one: a wildcard bind is reached on loopback.
-std::string reachable(const tcp::endpoint& endpoint);
-
 std::string describe(const tcp::endpoint& endpoint) {
   const std::string address = endpoint.address().to_string();
   // An IPv6 literal is bracketed so that its colons are not read as the port's.
@@ -86,11 +83,21 @@ std::string describe(const tcp::endpoint& endpoint) {
          std::to_string(endpoint.port());
 }
 
+// Where other processes reach this one: a wildcard bind is reached on loopback.
 std::string reachable(const tcp::endpoint& endpoint) {
   if (!endpoint.address().is_unspecified()) return describe(endpoint);
   return describe(tcp::endpoint(endpoint.address().is_v6() ? net::ip::address(net::ip::address_v6::loopback())
                                                          : net::ip::address(net::ip::address_v4::loopback()),
                                 endpoint.port()));
+}
+
+// Waits that long, or less if the thread is asked to stop: false then.
+bool wait_or_stop(const std::stop_token& stop, std::chrono::milliseconds how_long) {
+  std::mutex mutex;
+  std::condition_variable_any wake;
+  std::unique_lock lock(mutex);
+  wake.wait_for(lock, stop, how_long, [] { return false; });
+  return !stop.stop_requested();
 }
 
 // How long shutdown waits for WebSocket peers to complete the close handshake.
@@ -210,11 +217,11 @@ std::string process_name() {
   return std::string(host) + ":" + std::to_string(::getpid());
 }
 
-// The database made this process's own for a maintenance command (--create-admin,
-// --recompute-ratings), which must run with no server on it. SQLite: the data directory is
-// made, the file must be writable, the lock beside it taken, and a write-ahead log found
-// alone at start stops it. PostgreSQL: this process leads (cluster/leadership.hpp), so no
-// server can meanwhile; one that leads already refuses the command.
+// The database made this process's own: a server's on SQLite, or a maintenance command's
+// (--create-admin, --recompute-ratings), which must run with no server on the database.
+// SQLite: the data directory is made, the file must be writable, the lock beside it taken,
+// and a write-ahead log found alone at start stops it. PostgreSQL: this process leads
+// (cluster/leadership.hpp), so no server can meanwhile; one that leads refuses the command.
 class DatabaseOwnership {
  public:
   explicit DatabaseOwnership(const Config& config) {
@@ -609,11 +616,7 @@ int lead(const Config& config, Leadership* leadership) {
   if (leadership != nullptr) {
     leadership->announce(config.cluster_address.empty() ? reachable(listener->local_endpoint()) : config.cluster_address);
     watchdog = std::jthread([leadership](std::stop_token stop) {
-      std::mutex mutex;
-      std::condition_variable_any wake;
-      for (;;) {
-        std::unique_lock lock(mutex);
-        if (wake.wait_for(lock, stop, std::chrono::seconds(1), [] { return false; }) || stop.stop_requested()) return;
+      while (wait_or_stop(stop, std::chrono::seconds(1))) {
         if (!leadership->still_leading()) step_down("the connection that held the leader's lock was lost");
       }
     });
@@ -662,9 +665,7 @@ Followed follow(Config& config, Leadership& leadership) {
   std::cout << "listening on " << where << std::endl;
   std::jthread looking([&](std::stop_token stop) {
     LogThrottle failures(std::chrono::seconds(10));
-    std::mutex mutex;
-    std::condition_variable_any wake;
-    while (!stop.stop_requested()) {
+    do {
       try {
         if (leadership.try_lead()) {
           spdlog::info("the leader is gone: taking over (epoch {})", leadership.epoch());
@@ -679,9 +680,7 @@ Followed follow(Config& config, Leadership& leadership) {
       } catch (const std::exception& error) {
         if (failures.occurred(std::chrono::steady_clock::now())) spdlog::error("looking for the leader: {}", error.what());
       }
-      std::unique_lock lock(mutex);
-      wake.wait_for(lock, stop, std::chrono::milliseconds(250), [] { return false; });
-    }
+    } while (wait_or_stop(stop, std::chrono::milliseconds(250)));
   });
   forwarder.run();
   std::vector<std::thread> workers;
