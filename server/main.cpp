@@ -609,17 +609,9 @@ int lead(const Config& config, Leadership* leadership) {
   spdlog::info("listening on {}", where);
   std::cout << "listening on " << where << std::endl;
 
-  // A leader tells the other processes where it is, then checks once a second that it
-  // still holds the lock: one whose connection to PostgreSQL was lost may have been
-  // replaced, and stops (its commits would be refused by the fence anyway).
-  std::jthread watchdog;
+  // A leader tells the other processes where it is.
   if (leadership != nullptr) {
     leadership->announce(config.cluster_address.empty() ? reachable(listener->local_endpoint()) : config.cluster_address);
-    watchdog = std::jthread([leadership](std::stop_token stop) {
-      while (wait_or_stop(stop, std::chrono::seconds(1))) {
-        if (!leadership->still_leading()) step_down("the connection that held the leader's lock was lost");
-      }
-    });
   }
 
   listener->run();
@@ -698,12 +690,21 @@ int serve(const Config& config) {
     return lead(config, nullptr);
   }
   migrate_logged(*open_database(config));
-  Leadership leadership(config.database, process_name());
+  Leadership leadership(config.database, process_name(), true);
   Config serving = config;
   while (!leadership.try_lead()) {
     if (follow(serving, leadership) == Followed::stopped) return 0;
   }
   spdlog::info("leading the server processes on this database (epoch {})", leadership.epoch());
+  // From now on, once a second: is the lock still held? One whose connection to PostgreSQL
+  // was lost may have been replaced, and stops (its commits would be refused by the fence
+  // anyway). The question also keeps the lock's connection from falling silent, during
+  // the restore too.
+  const std::jthread watchdog([&leadership](std::stop_token stop) {
+    while (wait_or_stop(stop, std::chrono::seconds(1))) {
+      if (!leadership.still_leading()) step_down("the connection that held the leader's lock was lost");
+    }
+  });
   return lead(serving, &leadership);
 }
 

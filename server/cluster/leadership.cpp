@@ -17,14 +17,12 @@ constexpr const char* kLockKey = "hashtext('elgrande-server leader ' || current_
 
 }  // namespace
 
-Leadership::Leadership(const std::string& database_url, std::string process)
-    : connection_(database_url), process_(std::move(process)) {
-  // A leader whose machine vanishes (no TCP reset) is noticed by PostgreSQL within about
-  // 10 s, and its lock let go: idle 5 s, then 3 probes 2 s apart.
-  connection_.execute("SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3");
-}
+Leadership::Leadership(const std::string& database_url, std::string process, bool lapse_when_silent)
+    : connection_(database_url, db::OpenOptions{.idle_session_limit_ms = lapse_when_silent ? 10'000 : 0}),
+      process_(std::move(process)) {}
 
 bool Leadership::try_lead() {
+  const std::lock_guard guard(mutex_);
   if (epoch_ != 0) return true;
   db::Statement lock = connection_.prepare(std::string("SELECT pg_try_advisory_lock(") + kLockKey + ")");
   if (!lock.step() || lock.integer(0) == 0) return false;
@@ -52,16 +50,19 @@ bool Leadership::try_lead() {
 }
 
 void Leadership::announce(const std::string& address) {
-  connection_.prepare("UPDATE leader SET address = ?2 WHERE id = 1 AND epoch = ?1").bind(1, epoch_).bind(2, address).run();
+  const std::lock_guard guard(mutex_);
+  connection_.prepare("UPDATE leader SET address = ?2 WHERE id = 1 AND epoch = ?1").bind(1, epoch_.load()).bind(2, address).run();
 }
 
 std::optional<std::string> Leadership::leader_address() {
+  const std::lock_guard guard(mutex_);
   db::Statement row = connection_.prepare("SELECT address FROM leader WHERE id = 1");
   if (!row.step() || row.text(0).empty()) return std::nullopt;
   return row.text(0);
 }
 
 bool Leadership::still_leading() {
+  const std::lock_guard guard(mutex_);
   try {
     db::Statement held = connection_.prepare(
         "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted");
@@ -72,7 +73,7 @@ bool Leadership::still_leading() {
 }
 
 std::function<void(db::Database&)> Leadership::fence() const {
-  return [epoch = epoch_](db::Database& database) {
+  return [epoch = epoch_.load()](db::Database& database) {
     db::Statement row = database.prepare("SELECT 1 FROM leader WHERE id = 1 AND epoch = ?1 FOR SHARE");
     row.bind(1, epoch);
     if (!row.step()) step_down("another process took over as leader (epoch " + std::to_string(epoch) + " is over)");

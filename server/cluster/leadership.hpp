@@ -1,8 +1,10 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -16,11 +18,15 @@ namespace elgrande::server {
 // of its own, which PostgreSQL lets go when that connection ends, however the process ends.
 // Taking over adds one to the epoch in the `leader` row, after the writes of the leader
 // before have ended; every commit of a leader first checks its epoch (fence()), so a leader
-// that lost the lock without knowing it can commit nothing more.
+// that lost the lock without knowing it can commit nothing more. Callable from any thread.
 class Leadership {
  public:
-  // `process`: how operators tell the processes apart (host name and pid).
-  Leadership(const std::string& database_url, std::string process);
+  // `process`: how operators tell the processes apart (host name and pid). With
+  // `lapse_when_silent` (a server's), PostgreSQL ends the lock's connection, and so lets go
+  // of the lock, once it has been silent for 10 s: a leader uses it every second and the
+  // others more often, so only a process that stopped (SIGSTOP, a stalled machine) loses
+  // it that way.
+  Leadership(const std::string& database_url, std::string process, bool lapse_when_silent = false);
 
   // Tries to lead; true once this process holds the lock and the new epoch is committed.
   bool try_lead();
@@ -40,9 +46,10 @@ class Leadership {
   std::function<void(db::Database&)> fence() const;
 
  private:
+  std::mutex mutex_;  // the connection is used by one thread at a time
   db::PostgresDatabase connection_;
   const std::string process_;
-  std::int64_t epoch_ = 0;
+  std::atomic<std::int64_t> epoch_ = 0;
 };
 
 // Ends a leader that learns another process leads: whatever it would still send, it could

@@ -121,7 +121,7 @@ TEST_CASE("sign-up refuses hostile and taken usernames, and sign-in answers an u
   CHECK(code_of(request(guest, "account.sessions", Json::object())) == "wrong_state");
 }
 
-TEST_CASE("wrong passwords past the cap are refused with when to retry, even with the right one", "[accounts]") {
+TEST_CASE("wrong passwords past the cap are refused with when to retry, even with the right one", "[no-storage][accounts]") {
   TempDir dir;
   auto args = server_args(dir);
   args.insert(args.end(), {"--sign-in-failures-per-username", "3"});

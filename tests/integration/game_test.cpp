@@ -219,7 +219,7 @@ TEST_CASE("bad input during a game is refused with its code and changes nothing"
 }
 
 TEST_CASE("a client that drops mid-game comes back with its token and finishes",
-          "[integration]") {
+          "[no-storage][integration]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
   bot::SwarmSettings settings = swarm_settings(server, 23);

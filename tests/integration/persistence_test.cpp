@@ -288,7 +288,7 @@ TEST_CASE("a deadline that passed while the server was down leaves time to come 
 }
 
 TEST_CASE("the webhook is told when it becomes a player's turn, and tried again after a failure",
-          "[integration][persistence]") {
+          "[no-storage][integration][persistence]") {
   TempDir dir;
   HttpReceiver receiver({503});
   ServerProcess server(server_args_on(dir, 0, {"--webhook-url", receiver.url("/turns?key=1")}));
@@ -336,7 +336,7 @@ TEST_CASE("the webhook is told when it becomes a player's turn, and tried again 
   CHECK(metrics.find("elgrande_webhooks_sent_total 2") != std::string::npos);
 }
 
-TEST_CASE("an https webhook is verified against its CA and its host name", "[integration][persistence]") {
+TEST_CASE("an https webhook is verified against its CA and its host name", "[no-storage][integration][persistence]") {
   TempDir dir;
   const auto certificate = (dir.path() / "cert.pem").string();
   const auto key = (dir.path() / "key.pem").string();

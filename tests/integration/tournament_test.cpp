@@ -467,7 +467,7 @@ TEST_CASE("elgrande-bot clients play a Swiss event to the end: withdrawals, a ki
   check_standings_recompute(*server, id);
 }
 
-TEST_CASE("elgrande-bot clients play a multiplayer elimination down to a final table", "[integration][tournaments]") {
+TEST_CASE("elgrande-bot clients play a multiplayer elimination down to a final table", "[swarm][integration][tournaments]") {
   const int entrants = sanitized() ? 13 : 25;
   TempDir dir;
   ServerProcess server(args_on(dir, 0));

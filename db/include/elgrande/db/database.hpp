@@ -49,6 +49,9 @@ struct OpenOptions {
   bool read_only = false;
   Durability durability = Durability::full;
   int busy_timeout_ms = 5000;  // how long to wait for another connection's lock
+  // PostgreSQL: the server ends the connection after this long without a statement
+  // (idle_session_timeout), each time it is opened; 0: never.
+  int idle_session_limit_ms = 0;
 };
 
 enum class Backend : std::uint8_t { sqlite, postgresql };
