@@ -15,8 +15,6 @@
 
 #include "elgrande/db/postgres.hpp"
 #include "elgrande/db/store.hpp"
-#include "elgrande/protocol/codec.hpp"
-#include "elgrande/engine/record.hpp"
 #include "game_helpers.hpp"
 
 namespace elgrande::test {
@@ -97,14 +95,6 @@ class Cluster {
   std::vector<std::uint16_t> ports_;
 };
 
-// Every command a client saw acknowledged, with the game version it made.
-struct Acknowledged {
-  std::int64_t table;
-  std::int64_t version;
-  int seat;
-  Json command;
-};
-
 }  // namespace
 
 TEST_CASE("seats at one table play from two processes, and either answers for the whole community",
@@ -144,24 +134,10 @@ TEST_CASE("killing any of three processes under load loses no acknowledged comma
   bot::SwarmSettings settings = cluster.swarm_settings(29);
   settings.reconnect = true;
   settings.think = 10ms;  // games long enough to be cut short
-  std::map<std::pair<std::size_t, std::int64_t>, Json> sent;  // (client, request id) -> command
-  std::vector<Acknowledged> acknowledged;
-  std::atomic<int> started{0};
-  std::atomic<int> finished{0};
-  settings.on_send = [&](bot::Client& client, const Json& message) {
-    check_schema(message, "client");
-    if (message["type"] == "game.command") sent[{client.index(), message["id"]}] = message["payload"]["command"];
-  };
-  settings.on_message = [&](bot::Client& client, const Json& message) {
-    check_schema(message, "server");
-    const std::string& type = message["type"].get_ref<const std::string&>();
-    if (type == "table.start.ok") ++started;
-    if (type == "game.over" && client.seat() == 0) ++finished;
-    if (type != "game.command.ok") return;
-    const auto command = sent.find({client.index(), message["id"]});
-    REQUIRE(command != sent.end());
-    acknowledged.push_back({*client.table(), message["payload"]["version"], *client.seat(), command->second});
-  };
+  Acknowledgements log;
+  log.watch(settings);
+  std::atomic<int>& started = log.started;
+  std::atomic<int>& finished = log.finished;
   bot::Swarm swarm(settings);
   for (int t = 0; t < 4; ++t) swarm.add_table(table(options(3), 1));
   for (int t = 0; t < 2; ++t) swarm.add_table(table(options(4), 2));
@@ -207,24 +183,13 @@ TEST_CASE("killing any of three processes under load loses no acknowledged comma
   check_results_agree(swarm);
 
   // Each game's log holds every acknowledged command, at its place, once.
-  ServerProcess& any = cluster[cluster.leader()];
-  std::map<std::int64_t, Json> records;
-  for (const auto& client : swarm.clients()) {
-    const std::int64_t id = *client->table();
-    if (records.contains(id)) continue;
-    records[id] = get_json(any, "/api/games/" + std::to_string(id) + "/record");
-    const auto record = protocol::record_from_json(records[id]);
-    REQUIRE(record);
-    const ReplayResult replayed = replay(record.value());
-    REQUIRE_FALSE(replayed.rejected_at);
-    CHECK(protocol::summary_json(replayed.state)["scores"] == client->result()["scores"]);
-  }
+  const std::map<std::int64_t, Json> records = replayed_records(swarm, cluster[cluster.leader()]);
   REQUIRE(records.size() == tables);
-  CHECK(acknowledged.size() == report.commands);
+  CHECK(log.acknowledged.size() == report.commands);
   std::size_t lost = 0;
   std::size_t duplicated = 0;
   std::set<std::pair<std::int64_t, std::int64_t>> versions;
-  for (const Acknowledged& ack : acknowledged) {
+  for (const Acknowledgements::Acknowledged& ack : log.acknowledged) {
     if (!versions.insert({ack.table, ack.version}).second) ++duplicated;
     const Json& commands = records.at(ack.table)["commands"];
     const bool kept = ack.version >= 1 && static_cast<std::size_t>(ack.version) <= commands.size() &&

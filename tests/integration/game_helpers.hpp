@@ -4,16 +4,19 @@
 // message, bot swarms, and a raw client's requests, pushes and random play.
 
 #include <catch2/catch.hpp>
+#include <atomic>
 #include <chrono>
 #include <fstream>
 #include <iterator>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bot_client.hpp"
 #include "elgrande/engine/bot.hpp"
+#include "elgrande/engine/record.hpp"
 #include "elgrande/protocol/codec.hpp"
 #include "server_process.hpp"
 #include "support/schema_validator.hpp"
@@ -120,6 +123,55 @@ inline void check_results_agree(const bot::Swarm& swarm) {
   }
 }
 
+
+// What a swarm's clients saw acknowledged, for tests that kill servers under load: each
+// command with the game version it made, and how many tables have started and finished.
+struct Acknowledgements {
+  struct Acknowledged {
+    std::int64_t table;
+    std::int64_t version;
+    int seat;
+    Json command;
+  };
+  std::map<std::pair<std::size_t, std::int64_t>, Json> sent;  // (client, request id) -> command
+  std::vector<Acknowledged> acknowledged;
+  std::atomic<int> started{0};
+  std::atomic<int> finished{0};
+
+  // Records through `settings`' hooks, which also check every message against the schemas.
+  void watch(bot::SwarmSettings& settings) {
+    settings.on_send = [this](bot::Client& client, const Json& message) {
+      check_schema(message, "client");
+      if (message["type"] == "game.command") sent[{client.index(), message["id"]}] = message["payload"]["command"];
+    };
+    settings.on_message = [this](bot::Client& client, const Json& message) {
+      check_schema(message, "server");
+      const std::string& type = message["type"].get_ref<const std::string&>();
+      if (type == "table.start.ok") ++started;
+      if (type == "game.over" && client.seat() == 0) ++finished;
+      if (type != "game.command.ok") return;
+      const auto command = sent.find({client.index(), message["id"]});
+      REQUIRE(command != sent.end());
+      acknowledged.push_back({*client.table(), message["payload"]["version"], *client.seat(), command->second});
+    };
+  }
+};
+
+// Every table's game record as `server` exports it, each replayed to the scores its seats saw.
+inline std::map<std::int64_t, Json> replayed_records(const bot::Swarm& swarm, const ServerProcess& server) {
+  std::map<std::int64_t, Json> records;
+  for (const auto& client : swarm.clients()) {
+    const std::int64_t id = *client->table();
+    if (records.contains(id)) continue;
+    records[id] = get_json(server, "/api/games/" + std::to_string(id) + "/record");
+    const auto record = elgrande::protocol::record_from_json(records[id]);
+    REQUIRE(record);
+    const elgrande::ReplayResult replayed = elgrande::replay(record.value());
+    REQUIRE_FALSE(replayed.rejected_at);
+    CHECK(elgrande::protocol::summary_json(replayed.state)["scores"] == client->result()["scores"]);
+  }
+  return records;
+}
 
 // --- Raw clients, for the lobby and for inputs the bot client never sends. ---
 

@@ -44,14 +44,6 @@ void run_sql(const std::filesystem::path& file, const std::string& sql) {
   REQUIRE(code == SQLITE_OK);
 }
 
-// Every command a client saw acknowledged, with the game version it made.
-struct Acknowledged {
-  std::int64_t table;
-  std::int64_t version;
-  int seat;
-  Json command;
-};
-
 }  // namespace
 
 TEST_CASE("games survive kill -9 at random moments: every acknowledged command is kept and every game ends",
@@ -63,24 +55,10 @@ TEST_CASE("games survive kill -9 at random moments: every acknowledged command i
   bot::SwarmSettings settings = swarm_settings(*server, 23);
   settings.reconnect = true;
   settings.think = std::chrono::milliseconds(10);  // games long enough to be cut short
-  std::map<std::pair<std::size_t, std::int64_t>, Json> sent;  // (client, request id) -> command
-  std::vector<Acknowledged> acknowledged;
-  std::atomic<int> started{0};
-  std::atomic<int> finished{0};
-  settings.on_send = [&](bot::Client& client, const Json& message) {
-    check_schema(message, "client");
-    if (message["type"] == "game.command") sent[{client.index(), message["id"]}] = message["payload"]["command"];
-  };
-  settings.on_message = [&](bot::Client& client, const Json& message) {
-    check_schema(message, "server");
-    const std::string& type = message["type"].get_ref<const std::string&>();
-    if (type == "table.start.ok") ++started;
-    if (type == "game.over" && client.seat() == 0) ++finished;
-    if (type != "game.command.ok") return;
-    const auto command = sent.find({client.index(), message["id"]});
-    REQUIRE(command != sent.end());
-    acknowledged.push_back({*client.table(), message["payload"]["version"], *client.seat(), command->second});
-  };
+  Acknowledgements log;
+  log.watch(settings);
+  std::atomic<int>& started = log.started;
+  std::atomic<int>& finished = log.finished;
   bot::Swarm swarm(settings);
   for (int t = 0; t < 4; ++t) swarm.add_table(table(options(3), 1));
   for (int t = 0; t < 2; ++t) swarm.add_table(table(options(2, false, true)));  // the automa
@@ -117,20 +95,10 @@ TEST_CASE("games survive kill -9 at random moments: every acknowledged command i
 
   // The log of each game holds every command a client saw acknowledged, at its place,
   // and replays to the result every seat saw.
-  std::map<std::int64_t, Json> records;
-  for (const auto& client : swarm.clients()) {
-    const std::int64_t id = *client->table();
-    if (records.contains(id)) continue;
-    records[id] = get_json(*server, "/api/games/" + std::to_string(id) + "/record");
-    const auto record = elgrande::protocol::record_from_json(records[id]);
-    REQUIRE(record);
-    const elgrande::ReplayResult replayed = elgrande::replay(record.value());
-    REQUIRE_FALSE(replayed.rejected_at);
-    CHECK(elgrande::protocol::summary_json(replayed.state)["scores"] == client->result()["scores"]);
-  }
+  const std::map<std::int64_t, Json> records = replayed_records(swarm, *server);
   REQUIRE(records.size() == tables);
-  CHECK(acknowledged.size() == report.commands);
-  for (const Acknowledged& ack : acknowledged) {
+  CHECK(log.acknowledged.size() == report.commands);
+  for (const Acknowledgements::Acknowledged& ack : log.acknowledged) {
     const Json& commands = records.at(ack.table)["commands"];
     REQUIRE(ack.version >= 1);
     REQUIRE(static_cast<std::size_t>(ack.version) <= commands.size());
