@@ -12,5 +12,7 @@ for preset in release asan fuzz; do
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j "$jobs"
   echo "== $preset: test"
-  ctest --preset "$preset" -j "$jobs"
+  # One test more than cores: the browser tests run one after another (one Chromium at a
+  # time) in a slot of their own, and the rest should still have a slot per core.
+  ctest --preset "$preset" -j "$((jobs + 1))"
 done
