@@ -25,10 +25,9 @@ int colour_count(const Options& options) {
 // A uniformly chosen set bit of a non-empty mask.
 int pick_bit(std::uint32_t mask, Rng& rng) {
   if (!mask) no_choice();
-  int skip = static_cast<int>(rng.below(static_cast<std::uint32_t>(std::popcount(mask))));
-  for (int i = 0;; ++i)
-    if ((mask >> i) & 1u)
-      if (skip-- == 0) return i;
+  // The skip-th set bit: clear the lowest set bit skip times.
+  for (auto skip = rng.below(static_cast<std::uint32_t>(std::popcount(mask))); skip > 0; --skip) mask &= mask - 1;
+  return std::countr_zero(mask);
 }
 
 Area pick_area(AreaMask mask, Rng& rng) { return area_at(pick_bit(mask, rng)); }
