@@ -24,11 +24,13 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <stop_token>
 #include <string>
 #include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "app/services.hpp"
@@ -89,6 +91,14 @@ std::string reachable(const tcp::endpoint& endpoint) {
   return describe(tcp::endpoint(endpoint.address().is_v6() ? net::ip::address(net::ip::address_v6::loopback())
                                                          : net::ip::address(net::ip::address_v4::loopback()),
                                 endpoint.port()));
+}
+
+// Where this process tells the others to forward to, when known before it listens (with
+// port 0 the kernel chooses the port then).
+std::optional<std::string> own_address(const Config& config) {
+  if (!config.cluster_address.empty()) return config.cluster_address;
+  if (config.port == 0) return std::nullopt;
+  return reachable(tcp::endpoint(net::ip::make_address(config.bind_address), config.port));
 }
 
 // Waits that long, or less if the thread is asked to stop: false then.
@@ -692,7 +702,18 @@ int serve(const Config& config) {
   migrate_logged(*open_database(config));
   Leadership leadership(config.database, process_name(), true);
   Config serving = config;
+  bool restarted_in_place = false;
   while (!leadership.try_lead()) {
+    // The leader named is this very address: this process restarts in place of one that
+    // ended (kill -9, a crash) and whose lock PostgreSQL has not let go of yet. Forwarding
+    // to itself would loop; it waits for the lock, not listening meanwhile.
+    const std::optional<std::string> own = own_address(serving);
+    if (own && leadership.leader_address() == own) {
+      if (!std::exchange(restarted_in_place, true))
+        spdlog::info("the leader's address is this process's own ({}): waiting for its lock to be let go", *own);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      continue;
+    }
     if (follow(serving, leadership) == Followed::stopped) return 0;
   }
   spdlog::info("leading the server processes on this database (epoch {})", leadership.epoch());
@@ -700,12 +721,16 @@ int serve(const Config& config) {
   // was lost may have been replaced, and stops (its commits would be refused by the fence
   // anyway). The question also keeps the lock's connection from falling silent, during
   // the restore too.
-  const std::jthread watchdog([&leadership](std::stop_token stop) {
+  std::jthread watchdog([&leadership](std::stop_token stop) {
     while (wait_or_stop(stop, std::chrono::seconds(1))) {
       if (!leadership.still_leading()) step_down("the connection that held the leader's lock was lost");
     }
   });
-  return lead(serving, &leadership);
+  const int status = lead(serving, &leadership);
+  watchdog.request_stop();
+  watchdog.join();
+  leadership.resign();
+  return status;
 }
 
 }  // namespace

@@ -72,6 +72,18 @@ bool Leadership::still_leading() {
   }
 }
 
+void Leadership::resign() {
+  const std::lock_guard guard(mutex_);
+  if (epoch_ == 0) return;
+  try {
+    connection_.prepare("UPDATE leader SET address = '' WHERE id = 1 AND epoch = ?1").bind(1, epoch_.load()).run();
+    connection_.prepare(std::string("SELECT pg_advisory_unlock(") + kLockKey + ")").step();
+  } catch (const db::Error& error) {
+    spdlog::warn("letting go of the leader's lock: {}", error.what());
+  }
+  epoch_ = 0;
+}
+
 std::function<void(db::Database&)> Leadership::fence() const {
   return [epoch = epoch_.load()](db::Database& database) {
     db::Statement row = database.prepare("SELECT 1 FROM leader WHERE id = 1 AND epoch = ?1 FOR SHARE");

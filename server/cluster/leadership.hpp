@@ -41,6 +41,12 @@ class Leadership {
   // Whether this connection still holds the lock (a connection opened again would not).
   bool still_leading();
 
+  // A leader that stops cleanly lets go of the lock and its address at once, rather than
+  // when PostgreSQL sees its connection end: a process restarted in its place then leads at
+  // its first try, instead of waiting on the lock. Errors are ignored: the lock goes with
+  // the connection anyway.
+  void resign();
+
   // Runs first in every transaction of the leader's database thread: refuses it (and
   // ends the process, whose clients go to the new leader) once another process has taken over.
   std::function<void(db::Database&)> fence() const;
