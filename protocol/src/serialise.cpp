@@ -84,4 +84,6 @@ std::string serialise(const Json& document) {
   return out;
 }
 
+void append_serialised(std::string& out, const Json& document) { write(out, document); }
+
 }  // namespace elgrande::protocol

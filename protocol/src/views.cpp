@@ -1,8 +1,11 @@
 #include <charconv>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <variant>
 
+#include "elgrande/protocol/envelope.hpp"
 #include "encode.hpp"
 #include "reader.hpp"
 
@@ -151,9 +154,82 @@ Json merge_diff(const Json& from, const Json& to) {
   return patch;
 }
 
+// --- The view as JSON text, written directly: the server writes one per viewer after every
+// command, and building nlohmann documents for them cost more than all the rest of a
+// command's work on the table's strand. ---
+
+// Compact JSON has '{', '[' or ':' right before the first value of a container and before
+// a key's value, and no value ends with one of them: anything else before a value or a key
+// needs a comma.
+void separate(std::string& out) {
+  if (out.empty()) return;
+  const char last = out.back();
+  if (last != '{' && last != '[' && last != ':') out += ',';
+}
+
+void open(std::string& out, char bracket) {
+  separate(out);
+  out += bracket;
+}
+
+void put_key(std::string& out, std::string_view key) {
+  separate(out);
+  out += '"';
+  out += key;
+  out += "\":";
+}
+
+template <class Integer>
+  requires std::is_integral_v<Integer>
+void put(std::string& out, Integer n) {
+  separate(out);
+  if constexpr (std::is_same_v<Integer, bool>) {
+    out += n ? "true" : "false";
+  } else {
+    char digits[24];
+    const auto [end, error] = std::to_chars(digits, digits + sizeof digits, n);
+    out.append(digits, end);
+  }
+}
+
+// An engine id (an area, a phase...): plain ASCII, nothing to escape.
+void put_id(std::string& out, std::string_view id) {
+  separate(out);
+  out += '"';
+  out += id;
+  out += '"';
+}
+void put(std::string& out, Area area) { put_id(out, name(area)); }
+
 template <class T>
-Json optional_json(const std::optional<T>& value) {
-  return value ? Json(*value) : Json();
+void put(std::string& out, const std::optional<T>& value) {
+  if (value) put(out, *value);
+}
+
+void put_json(std::string& out, const Json& value) {
+  separate(out);
+  append_serialised(out, value);
+}
+
+template <class List>
+void put_list(std::string& out, const List& values) {
+  open(out, '[');
+  for (const auto value : values) put(out, value);
+  out += ']';
+}
+
+void put_power_cards(std::string& out, PowerCards cards) {
+  open(out, '[');
+  for (int v = 1; v <= kPowerCardCount; ++v)
+    if ((cards & power_bit(v)) != 0) put(out, v);
+  out += ']';
+}
+
+void put_seats(std::string& out, std::uint8_t seats) {
+  open(out, '[');
+  for (int s = 0; s < kMaxPlayers; ++s)
+    if ((seats >> s) & 1u) put(out, s);
+  out += ']';
 }
 
 // A document key by key: all of it (`before` none), or the keys whose values differ from
@@ -163,144 +239,192 @@ Json optional_json(const std::optional<T>& value) {
 template <class Value>
 class KeyWriter {
  public:
-  KeyWriter(Json& out, const Value* before) : out_(out), before_(before) {}
+  KeyWriter(std::string& out, const Value* before) : out_(out), before_(before) {}
 
-  // `field` picks the value(s) a key is made of; `make` encodes them, or returns a null
-  // Json when the key is absent.
-  template <class Field, class Make>
-  void key(const char* name, Field field, Make make, const Value& after) {
-    if (!before_) {
-      if (Json value = make(after); !value.is_null()) out_[name] = std::move(value);
-      return;
+  // `field` picks the value(s) a key is made of; `write` appends its JSON, or nothing when
+  // the document lacks the key.
+  template <class Field, class Write>
+  void key(std::string_view name, Field field, Write write, const Value& after) {
+    if (before_ && field(*before_) == field(after)) return;
+    const std::size_t start = out_.size();
+    put_key(out_, name);
+    const std::size_t value = out_.size();
+    write(out_, after);
+    if (out_.size() != value) return;
+    if (before_) {
+      out_ += "null";
+    } else {
+      out_.resize(start);
     }
-    if (field(*before_) == field(after)) return;
-    Json now = make(after);
-    out_[name] = now.is_structured() ? merge_diff(make(*before_), now) : std::move(now);
+  }
+
+  // A member written as it is: a number, a boolean, an area, or an optional one of them.
+  template <class Member>
+  void plain(std::string_view name, Member Value::*member, const Value& after) {
+    key(name, [member](const Value& x) -> const Member& { return x.*member; },
+        [member](std::string& out, const Value& x) { put(out, x.*member); }, after);
+  }
+
+  // A seat, or nobody (-1): no key.
+  void seat(std::string_view name, Seat Value::*member, const Value& after) {
+    key(name, [member](const Value& x) { return x.*member; },
+        [member](std::string& out, const Value& x) {
+          if (x.*member >= 0) put(out, x.*member);
+        }, after);
+  }
+
+  // A key whose value is an object (or absent, a null Json): a patch names only the keys
+  // within it that changed.
+  template <class Field, class Make>
+  void object(std::string_view name, Field field, Make make, const Value& after) {
+    key(name, field, [&](std::string& out, const Value& x) {
+      const Json now = make(x);
+      if (now.is_null()) return;
+      const Json was = before_ ? make(*before_) : Json();
+      put_json(out, was.is_object() && now.is_object() ? merge_diff(was, now) : now);
+    }, after);
   }
 
  private:
-  Json& out_;
+  std::string& out_;
   const Value* before_;
 };
 
 // A player's entry, or (given `before`) its patch.
-void write_player(Json& j, const PlayerView* before, const PlayerView& p) {
-  KeyWriter<PlayerView> w(j, before);
-  w.key("court", [](const PlayerView& x) { return x.court; }, [](const PlayerView& x) { return Json(x.court); }, p);
-  w.key("province", [](const PlayerView& x) { return x.province; }, [](const PlayerView& x) { return Json(x.province); }, p);
-  w.key("score", [](const PlayerView& x) { return x.score; }, [](const PlayerView& x) { return Json(x.score); }, p);
-  w.key("grande", [](const PlayerView& x) { return x.grande; }, [](const PlayerView& x) { return Json(id(x.grande)); }, p);
-  w.key("hand_count", [](const PlayerView& x) { return x.hand_count; }, [](const PlayerView& x) { return Json(x.hand_count); }, p);
-  w.key("played", [](const PlayerView& x) { return x.played; }, [](const PlayerView& x) { return Json(x.played); }, p);
-  w.key("disk_set", [](const PlayerView& x) { return x.disk_set; }, [](const PlayerView& x) { return Json(x.disk_set); }, p);
-  w.key("live_vetoes", [](const PlayerView& x) { return x.live_vetoes; },
-        [](const PlayerView& x) { return Json(x.live_vetoes); }, p);
-  w.key("hand", [](const PlayerView& x) { return x.hand; },
-        [](const PlayerView& x) { return x.hand ? power_cards_json(*x.hand) : Json(); }, p);
-  w.key("discards", [](const PlayerView& x) { return x.discards; },
-        [](const PlayerView& x) { return x.discards ? power_cards_json(*x.discards) : Json(); }, p);
-  w.key("castillo", [](const PlayerView& x) { return x.castillo; }, [](const PlayerView& x) { return optional_json(x.castillo); }, p);
-  w.key("disk", [](const PlayerView& x) { return x.disk; },
-        [](const PlayerView& x) { return x.disk ? Json(id(*x.disk)) : Json(); }, p);
+void write_player(std::string& out, const PlayerView* before, const PlayerView& p) {
+  open(out, '{');
+  KeyWriter<PlayerView> w(out, before);
+  w.plain("court", &PlayerView::court, p);
+  w.plain("province", &PlayerView::province, p);
+  w.plain("score", &PlayerView::score, p);
+  w.plain("grande", &PlayerView::grande, p);
+  w.plain("hand_count", &PlayerView::hand_count, p);
+  w.plain("played", &PlayerView::played, p);
+  w.plain("disk_set", &PlayerView::disk_set, p);
+  w.plain("live_vetoes", &PlayerView::live_vetoes, p);
+  const auto power_cards = [](std::optional<PowerCards> PlayerView::*member) {
+    return [member](std::string& out, const PlayerView& x) {
+      if (x.*member) put_power_cards(out, *(x.*member));
+    };
+  };
+  w.key("hand", [](const PlayerView& x) { return x.hand; }, power_cards(&PlayerView::hand), p);
+  w.key("discards", [](const PlayerView& x) { return x.discards; }, power_cards(&PlayerView::discards), p);
+  w.plain("castillo", &PlayerView::castillo, p);
+  w.plain("disk", &PlayerView::disk, p);
+  out += '}';
 }
 
-Json seat_or_null(Seat seat) { return seat >= 0 ? Json(seat) : Json(); }
-
-void write_view(Json& j, const View* before, const View& v) {
+void write_view(std::string& out, const View* before, const View& v) {
   const int seats = detail::seat_count(v.options);
   const int colours = detail::colour_count(v.options);
-  KeyWriter<View> w(j, before);
+  open(out, '{');
+  KeyWriter<View> w(out, before);
 
-  w.key("viewer", [](const View& x) { return x.viewer; }, [](const View& x) { return seat_or_null(x.viewer); }, v);
-  w.key("options", [](const View& x) { return x.options; }, [](const View& x) { return to_json(x.options); }, v);
-  w.key("phase", [](const View& x) { return x.phase; }, [](const View& x) { return Json(phase_name(x.phase)); }, v);
-  w.key("round", [](const View& x) { return x.round; }, [](const View& x) { return Json(x.round); }, v);
-  w.key("rounds_played", [](const View& x) { return x.rounds_played; }, [](const View& x) { return Json(x.rounds_played); }, v);
-  w.key("general_scorings", [](const View& x) { return x.general_scorings; },
-        [](const View& x) { return Json(x.general_scorings); }, v);
-  w.key("version", [](const View& x) { return x.version; }, [](const View& x) { return Json(x.version); }, v);
-  w.key("king", [](const View& x) { return x.king; }, [](const View& x) { return Json(id(x.king)); }, v);
-  w.key("scoreboards", [](const View& x) { return x.scoreboards; },
-        [](const View& x) { return scoreboards_json(x.scoreboards); }, v);
+  w.seat("viewer", &View::viewer, v);
+  w.object("options", [](const View& x) { return x.options; }, [](const View& x) { return to_json(x.options); }, v);
+  w.key("phase", [](const View& x) { return x.phase; },
+        [](std::string& o, const View& x) { put_id(o, phase_name(x.phase)); }, v);
+  w.plain("round", &View::round, v);
+  w.plain("rounds_played", &View::rounds_played, v);
+  w.plain("general_scorings", &View::general_scorings, v);
+  w.plain("version", &View::version, v);
+  w.plain("king", &View::king, v);
+  w.object("scoreboards", [](const View& x) { return x.scoreboards; },
+           [](const View& x) { return scoreboards_json(x.scoreboards); }, v);
 
   // Regions by id: a patch names only the regions whose counts changed.
-  Json regions = Json::object();
-  for (int r = 0; r < kRegionCount; ++r) {
-    const auto& counts = v.regions[static_cast<std::size_t>(r)];
-    if (before && before->regions[static_cast<std::size_t>(r)] == counts) continue;
-    Json list = Json::array();
-    for (int c = 0; c < colours; ++c) list.push_back(counts[static_cast<std::size_t>(c)]);
-    regions[id(area_at(r))] = std::move(list);
+  const auto region_changed = [&](int r) {
+    return !before || before->regions[static_cast<std::size_t>(r)] != v.regions[static_cast<std::size_t>(r)];
+  };
+  bool any_region = !before;
+  for (int r = 0; r < kRegionCount && !any_region; ++r) any_region = region_changed(r);
+  if (any_region) {
+    put_key(out, "regions");
+    open(out, '{');
+    for (int r = 0; r < kRegionCount; ++r) {
+      if (!region_changed(r)) continue;
+      put_key(out, name(area_at(r)));
+      const auto& counts = v.regions[static_cast<std::size_t>(r)];
+      put_list(out, std::span(counts.data(), static_cast<std::size_t>(colours)));
+    }
+    out += '}';
   }
-  if (!before || !regions.empty()) j["regions"] = std::move(regions);
 
   // Players by index: a patch names only the players whose entries changed.
   if (!before) {
-    Json players = Json::array();
-    for (int s = 0; s < seats; ++s) write_player(players.emplace_back(Json::object()), nullptr, v.players[static_cast<std::size_t>(s)]);
-    j["players"] = std::move(players);
+    put_key(out, "players");
+    open(out, '[');
+    for (int s = 0; s < seats; ++s) write_player(out, nullptr, v.players[static_cast<std::size_t>(s)]);
+    out += ']';
   } else {
-    Json players = Json::object();
+    bool any_player = false;
     for (int s = 0; s < seats; ++s) {
       const auto i = static_cast<std::size_t>(s);
       if (before->players[i] == v.players[i]) continue;
-      write_player(players[std::to_string(s)], &before->players[i], v.players[i]);
+      if (!any_player) {
+        put_key(out, "players");
+        open(out, '{');
+        any_player = true;
+      }
+      put_key(out, std::to_string(s));
+      write_player(out, &before->players[i], v.players[i]);
     }
-    if (!players.empty()) j["players"] = std::move(players);
+    if (any_player) out += '}';
   }
-  w.key("automa", [](const View& x) { return x.automa; },
-        [](const View& x) {
-          if (!x.automa) return Json();
-          return Json{{"supply", x.automa->supply},
-                      {"played", x.automa->played},
-                      {"power_cards_left", x.automa->power_cards_left}};
-        }, v);
-  w.key("offered", [](const View& x) { return x.offered; },
-        [](const View& x) {
-          Json offered = Json::array();
-          for (CardId card : x.offered) offered.push_back(card);
-          return offered;
-        }, v);
-  w.key("stack_sizes", [](const View& x) { return x.stack_sizes; }, [](const View& x) { return Json(x.stack_sizes); }, v);
-  w.key("vetoes", [](const View& x) { return x.vetoes; }, [](const View& x) { return vetoes_json(x.vetoes); }, v);
-  w.key("first_player", [](const View& x) { return x.first_player; }, [](const View& x) { return Json(x.first_player); }, v);
-  w.key("power_seat", [](const View& x) { return x.power_seat; }, [](const View& x) { return seat_or_null(x.power_seat); }, v);
+  w.object("automa", [](const View& x) { return x.automa; },
+           [](const View& x) {
+             if (!x.automa) return Json();
+             return Json{{"supply", x.automa->supply},
+                         {"played", x.automa->played},
+                         {"power_cards_left", x.automa->power_cards_left}};
+           }, v);
+  w.key("offered", [](const View& x) { return x.offered; }, [](std::string& o, const View& x) { put_list(o, x.offered); }, v);
+  w.key("stack_sizes", [](const View& x) { return x.stack_sizes; },
+        [](std::string& o, const View& x) { put_list(o, x.stack_sizes); }, v);
+  // An array of objects: replaced whole when it changes.
+  w.key("vetoes", [](const View& x) { return x.vetoes; },
+        [](std::string& o, const View& x) { put_json(o, vetoes_json(x.vetoes)); }, v);
+  w.plain("first_player", &View::first_player, v);
+  w.seat("power_seat", &View::power_seat, v);
   w.key("turn_order", [](const View& x) { return x.turn_order; },
-        [](const View& x) {
-          Json order = Json::array();
-          for (Colour c : x.turn_order) order.push_back(c);
-          return order;
-        }, v);
-  w.key("turn_index", [](const View& x) { return x.turn_index; }, [](const View& x) { return Json(x.turn_index); }, v);
-  w.key("active", [](const View& x) { return x.active; }, [](const View& x) { return seat_or_null(x.active); }, v);
-  w.key("card", [](const View& x) { return x.card; }, [](const View& x) { return optional_json(x.card); }, v);
-  w.key("placed", [](const View& x) { return x.placed; }, [](const View& x) { return Json(x.placed); }, v);
-  w.key("special_done", [](const View& x) { return x.special_done; }, [](const View& x) { return Json(x.special_done); }, v);
-  w.key("announced", [](const View& x) { return x.announced; },
-        [](const View& x) { return x.announced ? to_json(*x.announced) : Json(); }, v);
+        [](std::string& o, const View& x) { put_list(o, x.turn_order); }, v);
+  w.plain("turn_index", &View::turn_index, v);
+  w.seat("active", &View::active, v);
+  w.plain("card", &View::card, v);
+  w.plain("placed", &View::placed, v);
+  w.plain("special_done", &View::special_done, v);
+  w.object("announced", [](const View& x) { return x.announced; },
+           [](const View& x) { return x.announced ? to_json(*x.announced) : Json(); }, v);
   w.key("disk_purpose", [](const View& x) { return x.disk_purpose; },
-        [](const View& x) { return x.disk_purpose ? Json(disk_purpose_name(*x.disk_purpose)) : Json(); }, v);
-  w.key("evicted_from", [](const View& x) { return x.evicted_from; },
-        [](const View& x) { return x.evicted_from ? Json(id(*x.evicted_from)) : Json(); }, v);
+        [](std::string& o, const View& x) {
+          if (x.disk_purpose) put_id(o, disk_purpose_name(*x.disk_purpose));
+        }, v);
+  w.plain("evicted_from", &View::evicted_from, v);
   w.key("waiting_for", [](const View& x) { return x.waiting_for; },
-        [](const View& x) { return seat_mask_json(x.waiting_for); }, v);
-  w.key("decision", [](const View& x) { return x.decision; },
-        [](const View& x) { return x.decision ? to_json(*x.decision) : Json(); }, v);
-  w.key("winners", [](const View& x) { return x.winners; }, [](const View& x) { return seat_mask_json(x.winners); }, v);
+        [](std::string& o, const View& x) { put_seats(o, x.waiting_for); }, v);
+  w.object("decision", [](const View& x) { return x.decision; },
+           [](const View& x) { return x.decision ? to_json(*x.decision) : Json(); }, v);
+  w.key("winners", [](const View& x) { return x.winners; },
+        [](std::string& o, const View& x) { put_seats(o, x.winners); }, v);
+  out += '}';
 }
 
 }  // namespace
 
+void append_view(std::string& out, const View& v) { write_view(out, nullptr, v); }
+
+void append_view_patch(std::string& out, const View& before, const View& after) { write_view(out, &before, after); }
+
 Json to_json(const View& v) {
-  Json j = Json::object();
-  write_view(j, nullptr, v);
-  return j;
+  std::string text;
+  append_view(text, v);
+  return Json::parse(text);
 }
 
 Json view_patch(const View& before, const View& after) {
-  Json j = Json::object();
-  write_view(j, &before, after);
-  return j;
+  std::string text;
+  append_view_patch(text, before, after);
+  return Json::parse(text);
 }
 
 void apply_merge_patch(Json& target, const Json& patch) {

@@ -593,42 +593,36 @@ Json Table::description() const {
   return table;
 }
 
-TableFeed::Update Table::game_update(int viewer, const Events& events, bool whole, bool patch) {
+TableFeed::Update Table::game_update(int viewer, const protocol::EventTexts& events, bool whole, bool patch) {
   View now = view(*game_, viewer);
-  Json shown = Json::array();
-  for (const Event& event : visible_to(events, viewer)) shown.push_back(protocol::to_json(event, config_.options));
-  Json payload = {{"table", id_}, {"version", game_->version}, {"events", std::move(shown)}};
+  protocol::UpdateHeader header;
+  header.table = id_;
+  header.version = game_->version;
   if (status_ == TableStatus::finished) {
     // A game whose time was called poses nothing more.
     now.decision.reset();
     now.waiting_for = 0;
   } else if (viewer != kSpectator && undo_.can_undo(viewer) && seating_[viewer].kind == Seat::Kind::human) {
-    payload["can_undo"] = true;
+    header.can_undo = true;
   }
-  if (viewer != kSpectator && turns_.has_deadline(viewer)) payload["deadline"] = turns_.deadline_unix_ms(viewer);
+  if (viewer != kSpectator && turns_.has_deadline(viewer)) header.deadline = turns_.deadline_unix_ms(viewer);
   // Whoever holds this viewer's view holds the one sent last (docs/protocol.md#view-patches).
   std::optional<View>& before = last_view_[static_cast<std::size_t>(viewer + 1)];
   TableFeed::Update update;
-  const bool send_whole = whole || (patch && !before);
-  if (patch && before) {
-    Json patched = send_whole ? payload : std::move(payload);  // a copy only when both are sent
-    patched["patch"] = protocol::view_patch(*before, now);
-    patched["base"] = before->version;
-    update.patch = protocol::push_message("game.update", std::move(patched));
-  }
-  if (send_whole) {
-    payload["view"] = protocol::to_json(now);
-    update.whole = protocol::push_message("game.update", std::move(payload));
+  if (patch && before) update.patch = protocol::update_with_patch(header, events, *before, now);
+  if (whole || (patch && !before)) {
+    update.whole = protocol::update_with_view(header, events, now);
     if (patch && !before) update.patch = update.whole;
   }
   before = std::move(now);
   return update;
 }
 
-std::string Table::whole_update(int viewer) { return game_update(viewer, {}, true, false).whole; }
+std::string Table::whole_update(int viewer) { return game_update(viewer, protocol::EventTexts(), true, false).whole; }
 
 void Table::send_updates(const Events& events) {
-  feed_.send_update(seating_, [&](int viewer, bool whole, bool patch) { return game_update(viewer, events, whole, patch); });
+  const protocol::EventTexts texts(events, config_.options);
+  feed_.send_update(seating_, [&](int viewer, bool whole, bool patch) { return game_update(viewer, texts, whole, patch); });
 }
 
 void Table::send_table_update() {

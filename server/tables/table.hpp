@@ -18,6 +18,7 @@
 #include "elgrande/engine/game.hpp"
 #include "elgrande/engine/view.hpp"
 #include "elgrande/protocol/envelope.hpp"
+#include "elgrande/protocol/updates.hpp"
 #include "net/net.hpp"
 #include "ops/metrics.hpp"
 #include "presence/presence.hpp"
@@ -205,7 +206,7 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   protocol::Json result() const;       // scores and winners
   // A viewer's game.update: whole and/or as a patch of the view sent to that viewer last
   // (which it then replaces), as `whole` and `patch` ask.
-  TableFeed::Update game_update(int viewer, const Events& events, bool whole, bool patch);
+  TableFeed::Update game_update(int viewer, const protocol::EventTexts& events, bool whole, bool patch);
   std::string whole_update(int viewer);
   void send_updates(const Events& events);  // every viewer's, to every connection
   void send_table_update();  // to the directory, then to every member

@@ -18,6 +18,7 @@
 #include "elgrande/engine/view.hpp"
 #include "elgrande/protocol/codec.hpp"
 #include "elgrande/protocol/envelope.hpp"
+#include "elgrande/protocol/updates.hpp"
 #include "support/schema_validator.hpp"
 
 namespace {
@@ -132,14 +133,25 @@ struct Seen {
 // one receiver's per change, in turn.
 bool sanitized() { return std::getenv("ELGRANDE_SANITIZED") != nullptr; }
 
-// Every receiver's game.update after a change: each seat and a spectator get their own
-// view and the events filtered for them.
+// Every receiver's game.update after a change, as the server writes it: each seat and a
+// spectator get their own view and the events filtered for them, whole (protocol 1) and as
+// the patch from the view they held (`held`, protocol 2; the patched update of one
+// receiver per change, in turn, is checked).
 void check_updates(const GameState& state, const UndoHistory& history, const Events& events, bool with_deadline,
-                   Seen& seen) {
+                   std::vector<View>& held, Seen& seen) {
   const int receivers = state.options.players + 1;
   const int validated = static_cast<int>(state.version % static_cast<std::uint64_t>(receivers)) + kSpectator;
+  const protocol::EventTexts texts(events, state.options);
+  held.resize(static_cast<std::size_t>(receivers));
   for (Seat viewer = kSpectator; viewer < state.options.players; ++viewer) {
-    Json view = protocol::to_json(elgrande::view(state, viewer));
+    const View now = elgrande::view(state, viewer);
+    protocol::UpdateHeader header;
+    header.table = kTableId;
+    header.version = state.version;
+    header.can_undo = viewer != kSpectator && history.can_undo(viewer);
+    if (with_deadline && now.decision) header.deadline = 1795328460000;
+    const Json update = Json::parse(protocol::update_with_view(header, texts, now));
+    const Json& view = update["payload"]["view"];
     seen.phases.insert(view["phase"].get<std::string>());
     if (view.contains("decision")) {
       const Json& decision = view["decision"];
@@ -147,19 +159,13 @@ void check_updates(const GameState& state, const UndoHistory& history, const Eve
       if (decision["kind"] == "use_action_card")
         for (const auto& [key, value] : decision.items()) seen.use_limits.insert(key);
     }
-    Json filtered = Json::array();
-    for (const Event& event : visible_to(events, viewer)) {
-      filtered.push_back(protocol::to_json(event, state.options));
-      seen.events.insert(filtered.back()["type"].get<std::string>());
-    }
-    Json payload = {{"table", kTableId},
-                    {"version", state.version},
-                    {"view", std::move(view)},
-                    {"events", std::move(filtered)}};
-    if (with_deadline && payload["view"].contains("decision")) payload["deadline"] = 1795328460000;
-    if (viewer != kSpectator && history.can_undo(viewer)) payload["can_undo"] = true;
-    Json update = push("game.update", std::move(payload));
+    for (const Json& event : update["payload"]["events"]) seen.events.insert(event["type"].get<std::string>());
     if (!sanitized() || viewer == validated) require_valid(update, "server");
+    View& before = held[static_cast<std::size_t>(viewer + 1)];
+    if (viewer == validated && before.version < now.version) {
+      require_valid(Json::parse(protocol::update_with_patch(header, texts, before, now)), "server");
+    }
+    before = now;
   }
 }
 
@@ -183,7 +189,8 @@ TEST_CASE("every command, view and event of random games of every variant fits t
       Events events;
       GameState state = new_game(options, seed, &events);
       UndoHistory history;
-      check_updates(state, history, events, with_deadline, seen);
+      std::vector<View> held;
+      check_updates(state, history, events, with_deadline, held, seen);
       Rng rng{seed};
       while (!is_over(state)) {
         const Seat seat = pending(state)[0].seat;
@@ -200,7 +207,7 @@ TEST_CASE("every command, view and event of random games of every variant fits t
         events.clear();
         REQUIRE_FALSE(apply(state, history, seat, command, events));
         require_valid(reply("game.command", {{"version", state.version}}), "server");
-        check_updates(state, history, events, with_deadline, seen);
+        check_updates(state, history, events, with_deadline, held, seen);
       }
       const Json summary = protocol::summary_json(state);
       require_valid(push("game.over", {{"table", kTableId},
@@ -483,9 +490,11 @@ TEST_CASE("the client schema refuses broken requests") {
   Rng rng{5};
   const Seat first_seat = pending(game)[0].seat;
   REQUIRE_FALSE(apply(game, first_seat, random_command(game, first_seat, rng), events));
-  const Json patched = push("game.update", {{"table", kTableId}, {"version", game.version}, {"events", Json::array()},
-                                            {"patch", protocol::view_patch(first, elgrande::view(game, 0))},
-                                            {"base", first.version}});
+  protocol::UpdateHeader header;
+  header.table = kTableId;
+  header.version = game.version;
+  const Json patched = Json::parse(protocol::update_with_patch(header, protocol::EventTexts(events, game.options), first,
+                                                               elgrande::view(game, 0)));
   require_valid(patched, "server");
   require_invalid(with(patched, "/payload/base", std::nullopt), "server");
   require_invalid(with(patched, "/payload/view", protocol::to_json(first)), "server");

@@ -62,6 +62,10 @@ Json to_json(const View& view);
 // by index (a player's entry). A client that holds to_json(before) and applies it has
 // to_json(after) (docs/protocol.md#view-patches).
 Json view_patch(const View& before, const View& after);
+// Both as compact text appended to `out`: what the server sends (updates.hpp). The
+// documents above are this text, parsed.
+void append_view(std::string& out, const View& view);
+void append_view_patch(std::string& out, const View& before, const View& after);
 // Applies a view patch to `target`. Throws std::invalid_argument for an index the array
 // lacks (a patch meant for another document).
 void apply_merge_patch(Json& target, const Json& patch);

@@ -107,5 +107,6 @@ std::string push_message(std::string_view type, const Json& payload);
 // A document as compact text: byte for byte what nlohmann's dump writes (keys in order,
 // invalid UTF-8 replaced by U+FFFD), about twice as fast for the server's messages.
 std::string serialise(const Json& document);
+void append_serialised(std::string& out, const Json& document);
 
 }  // namespace elgrande::protocol
