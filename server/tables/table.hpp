@@ -157,8 +157,6 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   void refuse(const TableRequest& r, protocol::ErrorCode code, std::string_view message,
               std::string_view reason = {});
   void refuse(const TableRequest& r, const Refusal& refusal) { refuse(r, refusal.code, refusal.message); }
-  // What a client hears instead of its answer if the save the answer waits for is lost.
-  static TableFeed::Message lost_answer(const TableRequest& r);
 
   // --- The game. ---
   // Answers `asked` (the host's table.start) once the start is saved.

@@ -76,7 +76,11 @@ void TableFeed::committed(std::uint64_t save) {
 
 void TableFeed::abandon() {
   for (Outgoing& held : outbox_) {
-    if (held.to && held.if_lost) held.to->deliver(std::move(held.if_lost));
+    if (!held.to || !held.answering) continue;
+    held.to->deliver(std::make_shared<const std::string>(protocol::error_message(
+        protocol::ErrorCode::internal,
+        "this table stopped on a server error before your request was saved; a restart brings it back as last saved",
+        held.answering->id)));
   }
   outbox_.clear();
   waiting_.clear();
@@ -86,7 +90,7 @@ void TableFeed::abandon() {
   committed_ = saves_;
 }
 
-void TableFeed::send(const RecipientPtr& to, Message message, Message if_lost) {
+void TableFeed::send(const RecipientPtr& to, Message message, std::optional<Answering> answering) {
   if (outbox_.empty() && committed_ == saves_) return dispatch(to, std::move(message));
   if (to) {
     // A connection this far behind (a flood of requests during an outage, say) is cut
@@ -96,7 +100,7 @@ void TableFeed::send(const RecipientPtr& to, Message message, Message if_lost) {
     if (waiting == max_waiting_) return to->close();
     ++waiting;
   }
-  outbox_.push_back(Outgoing{saves_, to, std::move(message), std::move(if_lost)});
+  outbox_.push_back(Outgoing{saves_, to, std::move(message), std::move(answering)});
 }
 
 void TableFeed::notify(std::string body) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/player.hpp"
+#include "elgrande/protocol/envelope.hpp"
 #include "common/recipient.hpp"
 #include "ops/metrics.hpp"
 #include "tables/seating.hpp"
@@ -53,9 +54,13 @@ class TableFeed {
   // For the latency figure: a command read then is answered once the current save commits.
   void track(Clock::time_point received) { commands_waiting_.emplace_back(saves_, received); }
 
-  // `if_lost` (for an answer to a request) is sent instead if the table stops before the
-  // save the message waits for commits.
-  void send(const RecipientPtr& to, Message message, Message if_lost = nullptr);
+  // An answer to a request carries the request's id: if the table stops before the save
+  // the answer waits for commits, an internal error with that id goes out instead. (Only
+  // the id is kept: the stand-in is written only in that rare case.)
+  struct Answering {
+    std::optional<protocol::RequestId> id;
+  };
+  void send(const RecipientPtr& to, Message message, std::optional<Answering> answering = std::nullopt);
   void send(const RecipientPtr& to, std::string message) {
     send(to, std::make_shared<const std::string>(std::move(message)));
   }
@@ -85,7 +90,7 @@ class TableFeed {
     std::uint64_t after_save;
     RecipientPtr to;  // none: the turn webhook
     Message message;
-    Message if_lost;
+    std::optional<Answering> answering;
   };
   void dispatch(const RecipientPtr& to, Message message);
   void flush();

@@ -352,7 +352,7 @@ bool Table::read_seat(const TableRequest& r, bool required, std::optional<int>& 
 void Table::reply(const TableRequest& r, Json payload) {
   feed_.send(r.from, std::make_shared<const std::string>(
                          protocol::reply_message(r.envelope.type, r.envelope.id, std::move(payload))),
-             lost_answer(r));
+             TableFeed::Answering{r.envelope.id});
 }
 
 void Table::refuse(const TableRequest& r, ErrorCode code, std::string_view message, std::string_view reason) {
@@ -360,13 +360,7 @@ void Table::refuse(const TableRequest& r, ErrorCode code, std::string_view messa
   // Through the outbox like any answer: a refusal caused by an earlier command of the
   // same client must not overtake that command's reply.
   feed_.send(r.from, std::make_shared<const std::string>(protocol::error_message(code, message, r.envelope.id, reason)),
-             lost_answer(r));
-}
-
-TableFeed::Message Table::lost_answer(const TableRequest& r) {
-  return std::make_shared<const std::string>(protocol::error_message(
-      ErrorCode::internal, "this table stopped on a server error before your request was saved; a restart brings it back as last saved",
-      r.envelope.id));
+             TableFeed::Answering{r.envelope.id});
 }
 
 }  // namespace elgrande::server

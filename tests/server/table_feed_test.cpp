@@ -19,11 +19,11 @@
 using namespace elgrande::server;
 using namespace elgrande::test;
 using elgrande::kSpectator;
+namespace protocol = elgrande::protocol;
 using elgrande::test::RecordingRecipient;
 using Strings = std::vector<std::string>;
 
 namespace {
-
 
 // Records, across connections, who was sent what, in the order it was sent.
 class JournalRecipient : public Recipient {
@@ -141,24 +141,32 @@ TEST_CASE("a table that stops answers each request it held with the answer's sta
   const auto message = [](std::string text) { return std::make_shared<const std::string>(std::move(text)); };
 
   f.feed.saving();
-  f.feed.send(asker, message("reply"), message("lost: internal"));
+  f.feed.send(asker, message("reply"), TableFeed::Answering{protocol::RequestId{std::int64_t{7}}});
   f.feed.send(watcher, "update");  // not an answer: no stand-in
   f.feed.send(asker, "update");
+  f.feed.send(asker, message("reply to a request without an id"), TableFeed::Answering{});
 
   f.feed.abandon();
-  CHECK(asker->received() == Strings{"lost: internal"});
+  REQUIRE(asker->received().size() == 2);
+  const protocol::Json lost = protocol::Json::parse(asker->received()[0]);
+  CHECK(lost["type"] == "error");
+  CHECK(lost["id"] == 7);
+  CHECK(lost["payload"]["code"] == "internal");
+  const protocol::Json lost_without_id = protocol::Json::parse(asker->received()[1]);
+  CHECK(lost_without_id["payload"]["code"] == "internal");
+  CHECK_FALSE(lost_without_id.contains("id"));
   CHECK(watcher->received().empty());
   f.feed.committed(1);
-  CHECK(asker->received() == Strings{"lost: internal"});
+  CHECK(asker->received().size() == 2);
 }
 
 TEST_CASE("a stand-in is never sent for an answer that went out", "[feed]") {
   Feed f;
   const auto asker = connection();
   const auto message = [](std::string text) { return std::make_shared<const std::string>(std::move(text)); };
-  f.feed.send(asker, message("at once"), message("lost: at once"));
+  f.feed.send(asker, message("at once"), TableFeed::Answering{protocol::RequestId{"a"}});
   f.feed.saving();
-  f.feed.send(asker, message("after the save"), message("lost: after the save"));
+  f.feed.send(asker, message("after the save"), TableFeed::Answering{protocol::RequestId{"b"}});
   f.feed.committed(1);
 
   f.feed.abandon();
