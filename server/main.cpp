@@ -520,7 +520,8 @@ int lead(const Config& config, Leadership* leadership) {
   services->metrics->tables_unrestorable = restored.failed.size();
   // Declared after the io_context, so they stop first: their completions post to strands.
   Storage storage(std::move(database), services->metrics, 100'000,
-                  leadership != nullptr ? leadership->fence() : Storage::Fence{});
+                  leadership != nullptr ? leadership->fence() : Storage::Fence{},
+                  std::chrono::microseconds{config.commit_delay_us});
   Reader reader(config.database_location());
   std::shared_ptr<Webhook> webhook;
   if (!config.webhook_url.empty()) {

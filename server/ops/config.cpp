@@ -124,6 +124,10 @@ void set_message_burst(Config& config, const json& value) {
   config.message_burst = static_cast<unsigned>(integer_in(value, 1, 100000));
 }
 
+void set_commit_delay_us(Config& config, const json& value) {
+  config.commit_delay_us = static_cast<unsigned>(integer_in(value, 0, 100000));
+}
+
 void set_bot_delay_ms(Config& config, const json& value) {
   config.bot_delay_ms = static_cast<unsigned>(integer_in(value, 0, 60000));
 }
@@ -301,7 +305,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 36> kSettings{{
+constexpr std::array<Setting, 37> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -356,6 +360,9 @@ constexpr std::array<Setting, 36> kSettings{{
      "full: each commit reaches the disk; normal: survives a crash of the server, not of the machine",
      set_durability,
      [](const Config& c) { return std::string(c.durability == db::Durability::full ? "full" : "normal"); }},
+    {"commit_delay_us", "--commit-delay-us", Kind::integer,
+     "under load, how long writes are gathered before each commit shares one sync to the disk, 0-100000 us; 0: off",
+     set_commit_delay_us, [](const Config& c) { return std::to_string(c.commit_delay_us); }},
     {"integrity_check", "--integrity-check", Kind::text,
      "quick: check every page of the database at start (about 1 s per 100 MB); off: skip",
      set_integrity_check, [](const Config& c) { return std::string(c.integrity_check ? "quick" : "off"); }},

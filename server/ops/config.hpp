@@ -42,6 +42,8 @@ struct Config {
   unsigned bot_think_ms = 2000;
   unsigned bot_iterations = 0;
   db::Durability durability = db::Durability::full;
+  // Under load, how long the storage thread gathers writes before a commit (Storage).
+  unsigned commit_delay_us = 1000;
   bool integrity_check = true;  // PRAGMA quick_check before anything else
   std::string webhook_url;      // empty: no turn notifications
   std::string webhook_ca_file;  // extra CAs for an https webhook

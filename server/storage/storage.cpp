@@ -22,12 +22,13 @@ constexpr std::chrono::seconds kShutdownPatience{10};
 }  // namespace
 
 Storage::Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics> metrics,
-                 std::size_t max_pending, Fence fence)
+                 std::size_t max_pending, Fence fence, std::chrono::microseconds commit_delay)
     : database_(std::move(database)),
       store_(std::make_unique<db::Store>(*database_)),
       metrics_(std::move(metrics)),
       max_pending_(max_pending),
       fence_(std::move(fence)),
+      commit_delay_(commit_delay),
       thread_([this] { run(); }) {}
 
 Storage::~Storage() { stop(); }
@@ -96,15 +97,24 @@ bool Storage::stopping() {
 }
 
 void Storage::run() {
+  std::size_t last_batch = 0;
   for (;;) {
     std::vector<Job> batch;
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping, and nothing left to do
+      if (commit_delay_.count() > 0 && last_batch >= kCommitSiblings && !stopping_) {
+        // Asleep rather than waiting on wake_: the writes that come meanwhile need not
+        // wake this thread, they only queue.
+        lock.unlock();
+        std::this_thread::sleep_for(commit_delay_);
+        lock.lock();
+      }
       batch.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
       queue_.clear();
     }
+    last_batch = batch.size();
     commit(batch);
   }
 }

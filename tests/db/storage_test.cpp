@@ -73,6 +73,53 @@ TEST_CASE("writes queued while a commit runs go to the disk together, each repor
   CHECK(storage.healthy());
 }
 
+TEST_CASE("under load a commit waits the commit delay and takes the writes that came meanwhile, and a lone write "
+          "does not wait",
+          "[storage]") {
+  TestDatabase test;
+  auto metrics = std::make_shared<server::Metrics>();
+  // Long enough that a write that waited for it could not be mistaken for one that did not.
+  constexpr auto kDelay = 3s;
+  server::Storage storage(migrated(test), metrics, 100'000, {}, kDelay);
+  std::atomic<int> committed{0};
+  const auto write = [&](std::int64_t id) {
+    storage.write([id](db::Store& store) { store.insert_player(player(id)); }, [&](bool ok) {
+      CHECK(ok);
+      ++committed;
+    });
+  };
+  const auto wait_for = [&](int count, std::chrono::milliseconds patience) {
+    const auto until = std::chrono::steady_clock::now() + patience;
+    while (committed < count && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(1ms);
+    return committed >= count;
+  };
+
+  // Quiet: each write commits at once, alone.
+  const auto quiet_start = std::chrono::steady_clock::now();
+  for (int id = 1; id <= 3; ++id) {
+    write(id);
+    REQUIRE(wait_for(id, 2s));
+  }
+  CHECK(std::chrono::steady_clock::now() - quiet_start < kDelay / 2);
+  CHECK(metrics->db_commits == 3);
+
+  // A burst while a commit is under way: it goes into the next transaction, together.
+  std::promise<void> gate;
+  storage.write([opened = gate.get_future().share()](db::Store&) { opened.wait(); }, [&](bool) { ++committed; });
+  for (int id = 4; id < 4 + static_cast<int>(server::Storage::kCommitSiblings); ++id) write(id);
+  gate.set_value();
+  REQUIRE(wait_for(4 + static_cast<int>(server::Storage::kCommitSiblings), 10s));
+  const auto commits = metrics->db_commits.load();
+
+  // Under load now: the next write waits the delay, and the writes asked for meanwhile
+  // share its commit.
+  const auto loaded_start = std::chrono::steady_clock::now();
+  for (int id = 100; id < 110; ++id) write(id);
+  REQUIRE(wait_for(4 + static_cast<int>(server::Storage::kCommitSiblings) + 10, 20s));
+  CHECK(std::chrono::steady_clock::now() - loaded_start >= kDelay);
+  CHECK(metrics->db_commits == commits + 1);
+}
+
 TEST_CASE("reads run on their own connection: they see what is committed and never wait for the writer",
           "[storage]") {
   TestDatabase test;
