@@ -89,7 +89,7 @@ std::optional<ErrorCode> error_code_from_string(std::string_view name) {
 DecodedEnvelope decode_envelope(std::string_view text, std::size_t max_depth) {
   Decoded<Json> parsed = parse_json(text, max_depth);
   if (!parsed) return EnvelopeError{ErrorCode::bad_json, parsed.error().message, std::nullopt};
-  const Json& json = parsed.value();
+  Json& json = parsed.value();
   if (!json.is_object()) {
     return EnvelopeError{ErrorCode::bad_envelope, "a message must be a JSON object", std::nullopt};
   }
@@ -109,7 +109,7 @@ DecodedEnvelope decode_envelope(std::string_view text, std::size_t max_depth) {
     if (!payload->is_object()) {
       return EnvelopeError{ErrorCode::bad_envelope, "payload: must be an object", envelope.id};
     }
-    envelope.payload = *payload;
+    envelope.payload = std::move(*payload);  // the message is not needed after this
   }
   return envelope;
 }
