@@ -5,13 +5,14 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "common/player.hpp"
-#include "elgrande/protocol/envelope.hpp"
 #include "common/recipient.hpp"
+#include "elgrande/protocol/envelope.hpp"
 #include "ops/metrics.hpp"
 #include "tables/seating.hpp"
 
