@@ -187,6 +187,9 @@ void Storage::commit(std::vector<Job>& writes) {
   metrics_->db_commits.fetch_add(1, std::memory_order_relaxed);
   metrics_->db_writes.fetch_add(writes.size(), std::memory_order_relaxed);
   metrics_->commit_latency.observe(Clock::now() - started);
+  // No longer under way before anyone hears of it: a request sent on the news of a long
+  // commit (one that waited out a lock) must find storage accepting again.
+  committing_since_.store(0, std::memory_order_relaxed);
   for (Job& job : writes) finish(job, true);
 }
 

@@ -168,16 +168,24 @@ TEST_CASE("a database locked elsewhere is waited out, and nothing is reported do
   const auto other = test.open();
   auto lock = hold_write_lock(*other);  // holds the write lock
   std::promise<bool> done;
-  storage.write([](db::Store& store) { store.insert_player(player(1)); },
-                [&](bool ok) { done.set_value(ok); });
+  bool accepting_when_done = false;
+  storage.write([](db::Store& store) { store.insert_player(player(1)); }, [&](bool ok) {
+    // Whoever hears of the commit may ask for the next change at once.
+    accepting_when_done = storage.accepting();
+    done.set_value(ok);
+  });
   auto result = done.get_future();
   CHECK(result.wait_for(300ms) == std::future_status::timeout);  // still waiting
   CHECK_FALSE(storage.healthy());
   CHECK(metrics->db_errors > 0);
+  // Longer than a commit may take before changes are refused.
+  std::this_thread::sleep_for(server::Storage::kStalled + 200ms);
+  CHECK_FALSE(storage.accepting());
 
   lock.reset();  // the other connection lets go
   REQUIRE(result.wait_for(10s) == std::future_status::ready);
   CHECK(result.get());
+  CHECK(accepting_when_done);
   CHECK(storage.healthy());
   CHECK(count_players(test) == 1);
 }
