@@ -69,7 +69,9 @@ void WsSession::go_away() {
     }
     if (self->closing_ && self->close_when_flushed_ == std::nullopt) return;  // already closing
     // Replies still queued would only delay the goodbye; the one in flight must finish.
-    if (self->queue_.size() > 1) self->queue_.erase(self->queue_.begin() + 1, self->queue_.end());
+    if (self->queued() > 1) {
+      self->queue_.erase(self->queue_.begin() + static_cast<std::ptrdiff_t>(self->queue_front_) + 1, self->queue_.end());
+    }
     self->close_after_flush(websocket::close_code::going_away);
   });
 }
@@ -176,30 +178,34 @@ void WsSession::send(std::string message) {
 
 void WsSession::send(std::shared_ptr<const std::string> message) {
   if (closing_) return;
-  if (queue_.size() >= services_->ws_limits.max_queued_messages) {
+  if (queued() >= services_->ws_limits.max_queued_messages) {
     return drop("outgoing queue full; the peer is not reading");
   }
   services_->metrics->messages_out.fetch_add(1, std::memory_order_relaxed);
   queue_.push_back(std::move(message));
-  if (queue_.size() == 1) do_write();
+  if (queued() == 1) do_write();
 }
 
 void WsSession::do_write() {
   ws_.text(true);
-  ws_.async_write(net::buffer(*queue_.front()),
+  ws_.async_write(net::buffer(*queue_[queue_front_]),
                   beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
 }
 
 void WsSession::on_write(beast::error_code ec, std::size_t /*bytes*/) {
   if (ec) return fail(ec, "websocket write");
-  queue_.pop_front();
-  if (!queue_.empty()) return do_write();
+  queue_[queue_front_++].reset();
+  if (queue_front_ == queue_.size()) {
+    queue_.clear();
+    queue_front_ = 0;
+  }
+  if (queued() > 0) return do_write();
   if (close_when_flushed_) do_close(*std::exchange(close_when_flushed_, std::nullopt));
 }
 
 void WsSession::close_after_flush(websocket::close_reason reason) {
   closing_ = true;
-  if (queue_.empty()) return do_close(reason);
+  if (queued() == 0) return do_close(reason);
   close_when_flushed_ = reason;
 }
 
