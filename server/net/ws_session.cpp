@@ -195,8 +195,10 @@ void WsSession::do_write() {
 void WsSession::on_write(beast::error_code ec, std::size_t /*bytes*/) {
   if (ec) return fail(ec, "websocket write");
   queue_[queue_front_++].reset();
-  if (queue_front_ == queue_.size()) {
-    queue_.clear();
+  // Written slots are dropped once they are half the vector, so a queue that never quite
+  // drains (a spectator of a busy table) does not grow without end.
+  if (queue_front_ * 2 >= queue_.size()) {
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(queue_front_));
     queue_front_ = 0;
   }
   if (queued() > 0) return do_write();
