@@ -39,7 +39,8 @@ for run in range(1, runs + 1):
     print(f"run {run}: server {s:.1f} us/command ({server['commands_per_second']:.0f}/s, "
           f"{server['frames']['frames_per_command']:.2f} frames of ~{server['frames']['update_bytes']} bytes), "
           f"relay {r:.1f} us/command ({relay['commands_per_second']:.0f}/s, {relay['frames']['frames_per_command']:.2f} frames), "
-          f"ratio {s / r:.2f}")
+          f"ratio {s / r:.2f}; the generator's own {server['generator']['cpu_us_per_command']:.0f} and "
+          f"{relay['generator']['cpu_us_per_command']:.0f} us/command")
 print(json.dumps({"server_us_per_command": statistics.median(x[0] for x in rows),
                   "relay_us_per_command": statistics.median(x[1] for x in rows),
                   "ratio": statistics.median(x[2] for x in rows)}))
