@@ -273,6 +273,18 @@ class KeyWriter {
         }, after);
   }
 
+  // A key whose value is an object, absent when `field` gives none: `write(out, was, now)`
+  // writes all of it (`was` null) or its patch from `was`.
+  template <class Field, class Write>
+  void nested(std::string_view name, Field field, Write write, const Value& after) {
+    key(name, field, [&](std::string& out, const Value& x) {
+      const auto now = field(x);
+      if (!now) return;
+      const auto was = before_ ? field(*before_) : decltype(now){};
+      write(out, was ? &*was : nullptr, *now);
+    }, after);
+  }
+
   // A key whose value is an object (or absent, a null Json): a patch names only the keys
   // within it that changed.
   template <class Field, class Make>
@@ -311,6 +323,132 @@ void write_player(std::string& out, const PlayerView* before, const PlayerView& 
   w.key("discards", [](const PlayerView& x) { return x.discards; }, power_cards(&PlayerView::discards), p);
   w.plain("castillo", &PlayerView::castillo, p);
   w.plain("disk", &PlayerView::disk, p);
+  out += '}';
+}
+
+// --- The decision, key for key what to_json(Decision) writes. It changes with almost every
+// command, and as nlohmann documents (two of them, for the patch) it took a third of the
+// time spent writing updates. ---
+
+void put_areas(std::string& out, AreaMask mask) {
+  open(out, '[');
+  for (int i = 0; i < kAreaCount; ++i)
+    if (contains(mask, area_at(i))) put(out, area_at(i));
+  out += ']';
+}
+
+// {area: n} for the areas with any.
+void put_area_counts(std::string& out, const AreaCounts* before, const AreaCounts& after) {
+  open(out, '{');
+  KeyWriter<AreaCounts> w(out, before);
+  for (int i = 0; i < kAreaCount; ++i) {
+    const Area area = area_at(i);
+    w.key(name(area), [area](const AreaCounts& c) { return c[area]; },
+          [area](std::string& o, const AreaCounts& c) {
+            if (c[area] != 0) put(o, c[area]);
+          }, after);
+  }
+  out += '}';
+}
+
+void put_move_limits(std::string& out, const MoveLimits* before, const MoveLimits& after) {
+  open(out, '{');
+  KeyWriter<MoveLimits> w(out, before);
+  w.plain("own", &MoveLimits::own, after);
+  w.plain("opposing", &MoveLimits::opposing, after);
+  w.plain("total", &MoveLimits::total, after);
+  w.plain("single_source", &MoveLimits::single_source, after);
+  w.plain("all_own", &MoveLimits::all_own, after);
+  out += '}';
+}
+
+using ScoreboardAreas = std::array<AreaMask, kScoreboardCount>;
+
+// {scoreboard: [area, ...]} for the scoreboards with any.
+void put_scoreboard_areas(std::string& out, const ScoreboardAreas* before, const ScoreboardAreas& after) {
+  open(out, '{');
+  KeyWriter<ScoreboardAreas> w(out, before);
+  for (std::size_t b = 0; b < after.size(); ++b) {
+    w.key(name(static_cast<Scoreboard>(b)), [b](const ScoreboardAreas& x) { return x[b]; },
+          [b](std::string& o, const ScoreboardAreas& x) {
+            if (x[b] != 0) put_areas(o, x[b]);
+          }, after);
+  }
+  out += '}';
+}
+
+// The member `m` of the decision's detail, if the detail is an `Alt`; with `if_set`, also
+// none when it is zero (or empty): to_json leaves those keys out.
+template <class Alt, class T>
+auto member(T Alt::*m, bool if_set = false) {
+  return [m, if_set](const Decision& d) -> std::optional<T> {
+    const auto* alt = std::get_if<Alt>(&d.detail);
+    if (!alt || (if_set && alt->*m == T{})) return std::nullopt;
+    return alt->*m;
+  };
+}
+
+// The first of two alternatives' members that applies: one key, two kinds of decision.
+template <class A, class B>
+auto either(A a, B b) {
+  return [a, b](const Decision& d) { return a(d) ? a(d) : b(d); };
+}
+
+void write_decision(std::string& out, const Decision* before, const Decision& d) {
+  static constexpr std::array<std::string_view, std::variant_size_v<DecisionDetail>> kKinds = {
+      "power_card", "take_caballeros", "action_card", "use_action_card", "veto", "return_caballeros", "disk"};
+  const auto number = [](std::string& o, auto n) { put(o, n); };
+  const auto areas = [](std::string& o, AreaMask mask) { put_areas(o, mask); };
+  const auto power_cards = [](std::string& o, PowerCards cards) { put_power_cards(o, cards); };
+  const auto colour_counts = [](std::string& o, const CaballerosByColour& c) { put_json(o, colour_counts_json(c)); };
+  open(out, '{');
+  KeyWriter<Decision> w(out, before);
+  // A key made of `field` (absent when it gives none), written with `put_value`.
+  const auto add = [&](std::string_view key, auto field, auto put_value) {
+    w.key(key, field, [&](std::string& o, const Decision& x) {
+      if (const auto value = field(x)) put_value(o, *value);
+    }, d);
+  };
+  w.plain("seat", &Decision::seat, d);
+  w.key("kind", [](const Decision& x) { return x.detail.index(); },
+        [](std::string& o, const Decision& x) { put_id(o, kKinds[x.detail.index()]); }, d);
+  // power_card
+  add("playable", member(&PowerCardChoice::playable), power_cards);
+  // take_caballeros, return_caballeros
+  add("up_to", member(&CaballerosToTake::up_to), number);
+  add("at_least", member(&CaballerosToTake::at_least, true), number);
+  add("province", member(&CaballerosToTake::province), number);
+  w.nested("regions", either(member(&CaballerosToTake::regions), member(&CaballerosToReturn::regions)),
+           put_area_counts, d);
+  add("count", member(&CaballerosToReturn::count), number);
+  add("court", member(&CaballerosToReturn::court), number);
+  // action_card
+  add("offered", member(&ActionCardChoice::offered), [](std::string& o, const auto& cards) { put_list(o, cards); });
+  // use_action_card, veto
+  add("card", either(member(&ActionCardUse::card), member(&VetoChoice::card)), number);
+  add("actor", member(&VetoChoice::actor), number);
+  add("special", member(&ActionCardUse::special), [](std::string& o, CardKind kind) { put_id(o, name(kind)); });
+  add("may_place", member(&ActionCardUse::may_place), number);
+  add("place_up_to", member(&ActionCardUse::place_up_to), number);
+  add("place_into", member(&ActionCardUse::place_into), areas);
+  add("may_act", member(&ActionCardUse::may_act), number);
+  w.nested("moves", [](const Decision& x) {
+    const auto* use = std::get_if<ActionCardUse>(&x.detail);
+    return use ? use->moves : std::nullopt;
+  }, put_move_limits, d);
+  add("move_to", member(&ActionCardUse::move_to, true), areas);
+  add("extra_up_to", member(&ActionCardUse::extra_up_to, true), number);
+  add("take_up_to", member(&ActionCardUse::take_up_to, true), number);
+  add("targets", member(&ActionCardUse::targets, true), areas);
+  add("move_from", member(&ActionCardUse::move_from, true), colour_counts);
+  add("take_province", member(&ActionCardUse::take_province, true), number);
+  w.nested("take_regions", member(&ActionCardUse::take_regions, true), put_area_counts, d);
+  add("remove_from", member(&ActionCardUse::remove_from, true), colour_counts);
+  w.nested("scoreboard_to", member(&ActionCardUse::scoreboard_to, true), put_scoreboard_areas, d);
+  add("take_back", member(&ActionCardUse::take_back, true), power_cards);
+  // disk
+  add("purpose", member(&DiskChoice::purpose), [](std::string& o, DiskPurpose p) { put_id(o, disk_purpose_name(p)); });
+  add("allowed", member(&DiskChoice::allowed), areas);
   out += '}';
 }
 
@@ -402,8 +540,7 @@ void write_view(std::string& out, const View* before, const View& v) {
   w.plain("evicted_from", &View::evicted_from, v);
   w.key("waiting_for", [](const View& x) { return x.waiting_for; },
         [](std::string& o, const View& x) { put_seats(o, x.waiting_for); }, v);
-  w.object("decision", [](const View& x) { return x.decision; },
-           [](const View& x) { return x.decision ? to_json(*x.decision) : Json(); }, v);
+  w.nested("decision", [](const View& x) { return x.decision; }, write_decision, v);
   w.key("winners", [](const View& x) { return x.winners; },
         [](std::string& o, const View& x) { put_seats(o, x.winners); }, v);
   out += '}';

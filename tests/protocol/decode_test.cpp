@@ -557,6 +557,74 @@ TEST_CASE("a client that applies every view patch holds exactly the view sent wh
   CHECK(patch_bytes * 5 < whole_bytes);
 }
 
+TEST_CASE("a view's decision is written as to_json writes it, and patched from any decision to any other") {
+  // Every kind, every limit, and nested limits that gain, lose or change a key.
+  AreaCounts few, other;
+  few[Area::valencia] = 3;
+  other[Area::valencia] = 2;
+  other[Area::galicia] = 1;
+  const ActionCardUse use = every_limit();
+  ActionCardUse changed = use;
+  changed.take_regions = other;
+  changed.move_from[1] = other;
+  changed.scoreboard_to = {};
+  changed.scoreboard_to[0] = bit(Area::aragon);
+  changed.moves->own = 5;
+  changed.moves->single_source = !changed.moves->single_source;
+  ActionCardUse placed = changed;
+  placed.may_place = false;
+  placed.moves.reset();
+  placed.take_regions = {};
+  std::vector<std::optional<Decision>> decisions = {
+      std::nullopt,
+      Decision{0, PowerCardChoice{static_cast<PowerCards>(power_bit(1) | power_bit(13))}},
+      Decision{0, PowerCardChoice{static_cast<PowerCards>(power_bit(13))}},
+      Decision{2, CaballerosToTake{4, 2, few}},
+      Decision{2, CaballerosToTake{4, 0, other, 2}},
+      Decision{3, ActionCardChoice{{3, 14, 27, 38, 44}}},
+      Decision{0, use},
+      Decision{0, changed},
+      Decision{1, placed},
+      Decision{1, ActionCardUse{}},
+      Decision{2, VetoChoice{4, 20}},
+      Decision{3, CaballerosToReturn{3, 1, few}},
+      Decision{3, CaballerosToReturn{2, 0, other}},
+      Decision{4, DiskChoice{DiskPurpose::secret_scoring, static_cast<AreaMask>(kAllRegions)}},
+  };
+  // And the decisions of a few random games, as they follow one another.
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    GameState state = new_game(Options{4, false, false, false}, seed);
+    Rng bots{seed};
+    Events events;
+    while (!is_over(state)) {
+      const Decisions owing = pending(state);
+      if (state.version % 12 == 0) decisions.push_back(owing[0]);
+      events.clear();
+      REQUIRE_FALSE(apply(state, owing[0].seat, random_command(state, owing[0].seat, bots), events));
+    }
+  }
+  const View base = view(new_game(Options{4, false, false, false}, 1), 0);
+  std::vector<View> views;
+  std::vector<Json> wholes;
+  for (const auto& decision : decisions) {
+    views.push_back(base);
+    views.back().decision = decision;
+    wholes.push_back(protocol::to_json(views.back()));
+    if (decision) REQUIRE(wholes.back().at("decision") == protocol::to_json(*decision));
+  }
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    for (std::size_t j = 0; j < views.size(); ++j) {
+      Json held = wholes[i];
+      const Json patch = protocol::view_patch(views[i], views[j]);
+      INFO(wholes[i].value("decision", Json()).dump() << " -> " << wholes[j].value("decision", Json()).dump() << ": "
+                                                      << patch.dump());
+      protocol::apply_merge_patch(held, patch);
+      REQUIRE(held == wholes[j]);
+    }
+  }
+  CHECK(decisions.size() > 50);
+}
+
 TEST_CASE("a view patch replaces values, merges objects key by key, removes a key with null, and patches array elements by index") {
   Json doc = Json::parse(R"({"a": 1, "b": {"c": [1, 2], "d": "x"}, "e": true, "p": [{"x": 1}, {"x": 2}]})");
   protocol::apply_merge_patch(doc, Json::parse(R"({"a": null, "b": {"c": [3], "f": 4}, "g": {"h": 5}, "p": {"1": {"x": 3}}})"));
