@@ -481,8 +481,8 @@ class TableRun : public Run {
       const auto whole = protocol::view_from_json(seat.view);
       if (!whole.ok()) return tally_.failure("undecodable view: " + whole.error().message);
     }
-    const auto options = protocol::options_from_json(seat.view["options"]);
-    const auto decision = protocol::decision_from_json(seat.view["decision"]);
+    const auto options = protocol::options_from_json(seat.view.value("options", Json()));
+    const auto decision = protocol::decision_from_json(seat.view.value("decision", Json()));
     if (!options.ok()) return tally_.failure("undecodable options: " + options.error().message);
     if (!decision.ok()) return tally_.failure("undecodable decision: " + decision.error().message);
     const Command command = random_command(options.value(), decision.value(), seat.rng);
