@@ -40,7 +40,6 @@ using Clock = std::chrono::steady_clock;
 // How to start the program beyond its arguments. The limit and the user are set in the
 // child before exec, so the test itself keeps its own.
 struct SpawnOptions {
-  std::optional<rlim_t> file_size_limit;  // RLIMIT_FSIZE in bytes (ulimit -f), soft limit only
   std::optional<rlim_t> open_files_limit;  // RLIMIT_NOFILE (ulimit -n), soft and hard
   struct User {
     uid_t uid;
@@ -110,12 +109,6 @@ inline pid_t spawn(const std::vector<std::string>& args, int stdout_fd, int stde
     if (stdin_fd >= 0) ::dup2(stdin_fd, STDIN_FILENO);
     if (stdout_fd >= 0) ::dup2(stdout_fd, STDOUT_FILENO);
     if (stderr_fd >= 0) ::dup2(stderr_fd, STDERR_FILENO);
-    if (options.file_size_limit) {
-      rlimit limit{};
-      ::getrlimit(RLIMIT_FSIZE, &limit);
-      limit.rlim_cur = *options.file_size_limit;
-      if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) ::_exit(126);
-    }
     if (options.open_files_limit) {
       const rlimit limit{*options.open_files_limit, *options.open_files_limit};
       if (::setrlimit(RLIMIT_NOFILE, &limit) != 0) ::_exit(126);
