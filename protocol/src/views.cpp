@@ -278,9 +278,10 @@ class KeyWriter {
   template <class Field, class Write>
   void nested(std::string_view name, Field field, Write write, const Value& after) {
     key(name, field, [&](std::string& out, const Value& x) {
-      const auto now = field(x);
+      const auto& now = field(x);
       if (!now) return;
-      const auto was = before_ ? field(*before_) : decltype(now){};
+      if (!before_) return write(out, nullptr, *now);
+      const auto& was = field(*before_);
       write(out, was ? &*was : nullptr, *now);
     }, after);
   }
@@ -391,7 +392,10 @@ auto member(T Alt::*m, bool if_set = false) {
 // The first of two alternatives' members that applies: one key, two kinds of decision.
 template <class A, class B>
 auto either(A a, B b) {
-  return [a, b](const Decision& d) { return a(d) ? a(d) : b(d); };
+  return [a, b](const Decision& d) {
+    if (auto value = a(d)) return value;
+    return b(d);
+  };
 }
 
 void write_decision(std::string& out, const Decision* before, const Decision& d) {
@@ -540,7 +544,7 @@ void write_view(std::string& out, const View* before, const View& v) {
   w.plain("evicted_from", &View::evicted_from, v);
   w.key("waiting_for", [](const View& x) { return x.waiting_for; },
         [](std::string& o, const View& x) { put_seats(o, x.waiting_for); }, v);
-  w.nested("decision", [](const View& x) { return x.decision; }, write_decision, v);
+  w.nested("decision", [](const View& x) -> const std::optional<Decision>& { return x.decision; }, write_decision, v);
   w.key("winners", [](const View& x) { return x.winners; },
         [](std::string& o, const View& x) { put_seats(o, x.winners); }, v);
   out += '}';
