@@ -3,12 +3,14 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <array>
 #include <utility>
 
 #include "app/dispatcher.hpp"
+#include "net/handler_memory.hpp"
 #include "net/origin.hpp"
 #include "net/session_registry.hpp"
 
@@ -86,7 +88,8 @@ void WsSession::on_accept(beast::error_code ec) {
 }
 
 void WsSession::do_read() {
-  ws_.async_read(buffer_, beast::bind_front_handler(&WsSession::on_read, shared_from_this()));
+  ws_.async_read(buffer_, net::bind_allocator(HandlerAllocator<void>{},
+                                              beast::bind_front_handler(&WsSession::on_read, shared_from_this())));
 }
 
 void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
@@ -189,7 +192,8 @@ void WsSession::send(std::shared_ptr<const std::string> message) {
 void WsSession::do_write() {
   ws_.text(true);
   ws_.async_write(net::buffer(*queue_[queue_front_]),
-                  beast::bind_front_handler(&WsSession::on_write, shared_from_this()));
+                  net::bind_allocator(HandlerAllocator<void>{},
+                                      beast::bind_front_handler(&WsSession::on_write, shared_from_this())));
 }
 
 void WsSession::on_write(beast::error_code ec, std::size_t /*bytes*/) {
