@@ -1,6 +1,7 @@
 #include "elgrande/db/store.hpp"
 
 #include <stdexcept>
+#include <tuple>
 
 #include "elgrande/db/snapshot.hpp"
 #include "elgrande/protocol/codec.hpp"
@@ -174,24 +175,37 @@ std::vector<PlayerRecord> Store::players() {
 
 // --- Tables. ---
 
-void Store::save_table(const TableRecord& table) {
-  save_table_.bind(1, table.id)
-      .bind(2, table.name)
-      .bind(3, table.host)
-      .bind(4, table.status)
-      .bind(5, protocol::to_json(table.options).dump())
-      .bind(6, table.turn_seconds)
-      .bind(7, table.created_at)
-      .bind(8, table.seed ? std::optional(to_column(*table.seed)) : std::nullopt)
-      .bind(9, table.started_at)
-      .bind(10, table.finished_at)
-      .bind(11, table.on_timeout)
-      .bind(12, table.replace_after)
-      .bind(13, table.auto_start ? 1 : 0)
-      .bind(14, table.rated ? 1 : 0)
-      .run();
+namespace {
+
+// A table's own row: everything but its seats.
+auto row_of(const TableRecord& t) {
+  return std::tie(t.id, t.name, t.host, t.status, t.options, t.turn_seconds, t.on_timeout, t.replace_after,
+                  t.created_at, t.seed, t.started_at, t.finished_at, t.auto_start, t.rated);
+}
+
+}  // namespace
+
+void Store::save_table(const TableRecord& table, const TableRecord* saved) {
+  if (!saved || row_of(table) != row_of(*saved)) {
+    save_table_.bind(1, table.id)
+        .bind(2, table.name)
+        .bind(3, table.host)
+        .bind(4, table.status)
+        .bind(5, protocol::to_json(table.options).dump())
+        .bind(6, table.turn_seconds)
+        .bind(7, table.created_at)
+        .bind(8, table.seed ? std::optional(to_column(*table.seed)) : std::nullopt)
+        .bind(9, table.started_at)
+        .bind(10, table.finished_at)
+        .bind(11, table.on_timeout)
+        .bind(12, table.replace_after)
+        .bind(13, table.auto_start ? 1 : 0)
+        .bind(14, table.rated ? 1 : 0)
+        .run();
+  }
   for (std::size_t s = 0; s < table.seats.size(); ++s) {
     const SeatRecord& seat = table.seats[s];
+    if (saved && s < saved->seats.size() && seat == saved->seats[s]) continue;
     save_seat_.bind(1, table.id)
         .bind(2, static_cast<std::int64_t>(s))
         .bind(3, seat.kind)

@@ -1,5 +1,7 @@
 #include "tables/table_saver.hpp"
 
+#include <utility>
+
 namespace elgrande::server {
 
 TableSaver::TableSaver(std::optional<db::TableRecord> saved, std::uint32_t snapshot_version)
@@ -8,7 +10,11 @@ TableSaver::TableSaver(std::optional<db::TableRecord> saved, std::uint32_t snaps
 std::optional<Storage::Work> TableSaver::changes(const db::TableRecord& now, const GameState* game,
                                                  bool may_snapshot, std::optional<db::GameResult> result) {
   std::optional<db::TableRecord> changed;
-  if (now != saved_) saved_ = changed = now;
+  std::optional<db::TableRecord> before;  // as last saved: the save writes what differs
+  if (now != saved_) {
+    changed = now;
+    before = std::exchange(saved_, now);
+  }
   const bool finished = now.status == "finished";
   std::optional<GameState> snapshot;
   if (game && may_snapshot && !finished && game->version >= snapshot_version_ + kSnapshotEvery) {
@@ -16,9 +22,9 @@ std::optional<Storage::Work> TableSaver::changes(const db::TableRecord& now, con
     snapshot_version_ = game->version;
   }
   if (!changed && unsaved_.empty() && !snapshot && !result) return std::nullopt;
-  return [id = now.id, changed = std::move(changed), commands = std::exchange(unsaved_, {}),
+  return [id = now.id, changed = std::move(changed), before = std::move(before), commands = std::exchange(unsaved_, {}),
           snapshot = std::move(snapshot), result = std::move(result), finished](db::Store& store) {
-    if (changed) store.save_table(*changed);
+    if (changed) store.save_table(*changed, before ? &*before : nullptr);
     store.append_commands(id, commands);
     if (snapshot) store.save_snapshot(id, *snapshot);
     if (result) store.save_result(*result);

@@ -292,6 +292,40 @@ TEST_CASE("players and tables read back as they were written", "[db]") {
   CHECK(f.store->live_tables(0).tables.empty());
 }
 
+TEST_CASE("a table saved against its last save reads back whole: the seats and the row that changed are written", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  f.add_player(2, "Bea");
+  db::TableRecord table;
+  table.id = 4;
+  table.name = "Monday";
+  table.host = 1;
+  table.options = Options{4, true, false, false};
+  table.created_at = 7;
+  table.seats = {seat("human", 1), seat("empty"), seat("empty"), seat("empty")};
+  f.store->save_table(table);
+
+  db::TableRecord joined = table;  // a seat taken: that seat alone differs
+  joined.seats[2] = seat("human", 2);
+  f.store->save_table(joined, &table);
+  REQUIRE(f.store->live_tables(0).tables.size() == 1);
+  CHECK(f.store->live_tables(0).tables[0].table == joined);
+
+  db::TableRecord renamed = joined;  // the row alone differs
+  renamed.name = "Monday night";
+  renamed.turn_seconds = 60;
+  f.store->save_table(renamed, &joined);
+  CHECK(f.store->live_tables(0).tables[0].table == renamed);
+
+  db::TableRecord both = renamed;  // the row and two seats
+  both.on_timeout = "replace_seat";
+  both.seats[0].timeouts = 2;
+  both.seats[3] = seat("bot");
+  f.store->save_table(both, &renamed);
+  f.open();  // a fresh connection reads the file
+  CHECK(f.store->live_tables(0).tables[0].table == both);
+}
+
 TEST_CASE("accounts and their sessions read back as written, usernames unique ignoring case", "[db]") {
   Fixture f;
   f.add_player(1, "Ana");

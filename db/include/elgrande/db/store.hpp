@@ -157,8 +157,10 @@ class Store {
   RatingStore& ratings() { return ratings_; }
 
   // --- Tables. ---
-  // Inserts or replaces the table's row and its seats.
-  void save_table(const TableRecord& table);
+  // Inserts or replaces the table's row and its seats; given `saved`, the table as it was
+  // last saved, only the row and the seats that differ from it (a seat taken rewrites
+  // that seat alone, not the table and every seat).
+  void save_table(const TableRecord& table, const TableRecord* saved = nullptr);
   void save_result(const GameResult& result);
   std::optional<GameResult> result(std::int64_t table);
   void delete_table(std::int64_t id);
