@@ -116,10 +116,20 @@ DecodedEnvelope decode_envelope(std::string_view text, std::size_t max_depth) {
 
 std::string reply_message(std::string_view request_type, const std::optional<RequestId>& id,
                           Json payload) {
-  Json message = {{"type", std::string(request_type) + ".ok"}};
-  message = with_id(std::move(message), id);
-  message["payload"] = std::move(payload);
-  return serialise(message);
+  // The keys in nlohmann's (alphabetical) order, without building the envelope: every
+  // command's acknowledgement is one of these.
+  std::string text = "{";
+  if (id) {
+    text += "\"id\":";
+    std::visit([&text](const auto& value) { text += serialise(Json(value)); }, *id);
+    text += ',';
+  }
+  text += "\"payload\":";
+  text += serialise(payload);
+  text += ",\"type\":";
+  text += serialise(Json(std::string(request_type) + ".ok"));
+  text += '}';
+  return text;
 }
 
 std::string error_message(ErrorCode code, std::string_view message,

@@ -63,6 +63,12 @@ TEST_CASE("Envelope: replies and errors echo the id", "[protocol][envelope]") {
         Json{{"type", "ping.ok"}, {"id", 3}, {"payload", {{"time", 1}}}});
   CHECK(Json::parse(reply_message("hello", std::nullopt)) ==
         Json{{"type", "hello.ok"}, {"payload", Json::object()}});
+  // Written as text, byte for byte as nlohmann writes the same envelope.
+  CHECK(reply_message("ping", std::int64_t{-3}, {{"time", 1}}) ==
+        Json{{"type", "ping.ok"}, {"id", -3}, {"payload", {{"time", 1}}}}.dump());
+  CHECK(reply_message("game.command", std::string("q\"\\\u00e9"), Json::object()) ==
+        Json{{"type", "game.command.ok"}, {"id", "q\"\\\u00e9"}, {"payload", Json::object()}}.dump());
+  CHECK(reply_message("hello", std::nullopt) == Json{{"type", "hello.ok"}, {"payload", Json::object()}}.dump());
   CHECK(Json::parse(error_message(ErrorCode::unknown_type, "no", std::string("q"))) ==
         Json{{"type", "error"},
              {"id", "q"},
