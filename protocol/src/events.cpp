@@ -1,8 +1,10 @@
+#include <algorithm>
 #include <string>
 #include <variant>
 
 #include "encode.hpp"
 #include "reader.hpp"
+#include "text.hpp"
 
 namespace elgrande::protocol {
 namespace {
@@ -159,6 +161,193 @@ void write(Json& j, const GameEnded& e, Sizes n) {
   j["winners"] = seat_mask_json(e.winners);
 }
 
+// --- The same events as text, byte for byte what to_json and nlohmann's dump write: keys
+// in alphabetical order, as nlohmann keeps an object's. Every command's events are written
+// once for all its viewers, and as documents they were a fifth of the time spent writing
+// updates. ---
+
+using detail::open;
+using detail::put;
+using detail::put_id;
+using detail::put_json;
+using detail::put_key;
+using detail::put_seats;
+
+// The areas in the order of their names, the order of an {area: n} object's keys.
+const std::array<Area, kAreaCount>& areas_by_name() {
+  static const std::array<Area, kAreaCount> sorted = [] {
+    std::array<Area, kAreaCount> areas{};
+    for (int i = 0; i < kAreaCount; ++i) areas[static_cast<std::size_t>(i)] = area_at(i);
+    std::ranges::sort(areas, {}, [](Area a) { return name(a); });
+    return areas;
+  }();
+  return sorted;
+}
+
+void put_counts(std::string& out, const AreaCounts& counts) {
+  open(out, '{');
+  for (Area area : areas_by_name()) {
+    if (counts[area] == 0) continue;
+    put_key(out, name(area));
+    put(out, counts[area]);
+  }
+  out += '}';
+}
+
+template <class T, std::size_t N>
+void put_first(std::string& out, const std::array<T, N>& items, int count) {
+  open(out, '[');
+  for (int i = 0; i < count && i < static_cast<int>(N); ++i) put(out, items[static_cast<std::size_t>(i)]);
+  out += ']';
+}
+
+// Appends "key":value.
+template <class T>
+void field(std::string& out, std::string_view key, const T& value) {
+  put_key(out, key);
+  put(out, value);
+}
+template <class T>
+void field(std::string& out, std::string_view key, const std::optional<T>& value) {
+  if (value) field(out, key, *value);
+}
+void seat_field(std::string& out, std::string_view key, Seat seat) {
+  if (seat >= 0) field(out, key, seat);
+}
+
+void text(std::string& out, const GameStarted& e, Sizes n) {
+  field(out, "first_player", e.first_player);
+  put_key(out, "homes");
+  put_first(out, e.homes, n.seats);
+  field(out, "king", e.king);
+}
+void text(std::string& out, const RoundStarted& e, Sizes) {
+  put_key(out, "offered");
+  detail::put_list(out, e.offered);
+  field(out, "round", e.round);
+}
+void text(std::string& out, const AutomaPlacedCaballeros& e, Sizes) {
+  field(out, "count", e.count);
+  field(out, "region", e.region);
+}
+void text(std::string&, const AutomaPowerCardFlipped&, Sizes) {}  // "value" follows "type"
+void text(std::string& out, const PowerCardPlayed& e, Sizes) { field(out, "seat", e.seat); }
+void text(std::string& out, const CaballerosTaken& e, Sizes) {
+  field(out, "from_province", e.from_province);
+  put_key(out, "from_regions");
+  put_counts(out, e.from_regions);
+  field(out, "seat", e.seat);
+}
+void text(std::string& out, const ActionCardTaken& e, Sizes) {
+  field(out, "card", e.card);
+  field(out, "colour", e.colour);
+}
+void text(std::string& out, const CaballerosPlaced& e, Sizes) {
+  field(out, "seat", e.seat);
+  put_key(out, "to");
+  put_counts(out, e.to);
+}
+void text(std::string& out, const SpecialActionAnnounced& e, Sizes) {
+  put_key(out, "action");
+  put_json(out, to_json(e.action));
+  field(out, "card", e.card);
+  field(out, "seat", e.seat);
+}
+void text(std::string& out, const SpecialActionVetoed& e, Sizes) {
+  field(out, "by", e.by);
+  field(out, "seat", e.seat);
+}
+void text(std::string& out, const SpecialActionSkipped& e, Sizes) { field(out, "seat", e.seat); }
+void text(std::string& out, const CaballerosMoved& e, Sizes) {
+  field(out, "by", e.by);
+  put_key(out, "moves");
+  put_json(out, detail::moves_json(e.moves));
+}
+void text(std::string& out, const CaballerosReturned& e, Sizes) {
+  field(out, "colour", e.colour);
+  field(out, "from_court", e.from_court);
+  put_key(out, "from_regions");
+  put_counts(out, e.from_regions);
+}
+void text(std::string& out, const CaballerosEvicted& e, Sizes) {
+  field(out, "count", e.count);
+  field(out, "from", e.from);
+  field(out, "seat", e.seat);
+  field(out, "to", e.to);
+}
+void text(std::string& out, const ScoreboardPlaced& e, Sizes) {
+  put_key(out, "board");
+  put_id(out, name(e.board));
+  field(out, "from", e.from);
+  field(out, "to", e.to);
+}
+void text(std::string& out, const KingMoved& e, Sizes) {
+  field(out, "from", e.from);
+  field(out, "to", e.to);
+}
+void text(std::string& out, const GrandeMoved& e, Sizes) {
+  field(out, "from", e.from);
+  field(out, "seat", e.seat);
+  field(out, "to", e.to);
+}
+void text(std::string& out, const PowerCardTakenBack& e, Sizes) { field(out, "seat", e.seat); }
+void text(std::string& out, const VetoLaid& e, Sizes) { field(out, "seat", e.seat); }
+void text(std::string& out, const CommandUndone& e, Sizes) { field(out, "seat", e.seat); }
+void text(std::string& out, const VetoExpired& e, Sizes) { field(out, "seat", e.seat); }
+void text(std::string& out, const DiskSet& e, Sizes) {
+  field(out, "region", e.region);
+  field(out, "seat", e.seat);
+}
+void text(std::string& out, const DisksRevealed& e, Sizes n) {
+  put_key(out, "disks");
+  open(out, '[');
+  for (int s = 0; s < n.seats; ++s) {
+    if (const auto& disk = e.disks[static_cast<std::size_t>(s)]) {
+      put(out, *disk);
+    } else {
+      put_json(out, nullptr);
+    }
+  }
+  out += ']';
+  put_key(out, "purpose");
+  put_id(out, disk_purpose_name(e.purpose));
+}
+void text(std::string& out, const GeneralScoringStarted& e, Sizes) { field(out, "number", e.number); }
+void text(std::string& out, const AreaScored& e, Sizes n) {
+  field(out, "area", e.area);
+  put_key(out, "caballeros");
+  put_first(out, e.caballeros, n.colours);
+  seat_field(out, "grande_bonus", e.grande_bonus);
+  seat_field(out, "king_bonus", e.king_bonus);
+  put_key(out, "points");
+  put_first(out, e.points, n.seats);
+}
+void text(std::string& out, const CastilloEmptied& e, Sizes) {
+  field(out, "colour", e.colour);
+  field(out, "count", e.count);
+  field(out, "to", e.to);
+}
+void text(std::string& out, const RoundEnded& e, Sizes) {
+  field(out, "first_player", e.first_player);
+  field(out, "round", e.round);
+}
+void text(std::string& out, const GameEnded& e, Sizes n) {
+  put_key(out, "scores");
+  put_first(out, e.scores, n.seats);
+}
+
+// The keys that sort after "type".
+void text_after_type(std::string&, const auto&) {}
+void text_after_type(std::string& out, const AutomaPowerCardFlipped& e) { field(out, "value", e.value); }
+void text_after_type(std::string& out, const PowerCardPlayed& e) { field(out, "value", e.value); }
+void text_after_type(std::string& out, const PowerCardTakenBack& e) {
+  if (e.value != 0) field(out, "value", e.value);
+}
+void text_after_type(std::string& out, const GameEnded& e) {
+  put_key(out, "winners");
+  put_seats(out, e.winners);
+}
+
 }  // namespace
 
 Json to_json(const EventBody& body, const Options& options) {
@@ -171,6 +360,18 @@ Json to_json(const EventBody& body, const Options& options) {
 
 Json to_json(const Event& event, const Options& options) {
   return to_json(event.body, options);
+}
+
+void append_event_text(std::string& out, const EventBody& body, const Options& options) {
+  const Sizes sizes{detail::seat_count(options), detail::colour_count(options)};
+  open(out, '{');
+  std::visit([&out, sizes, &body](const auto& event) {
+    text(out, event, sizes);
+    put_key(out, "type");
+    put_id(out, event_name(body));
+    text_after_type(out, event);
+  }, body);
+  out += '}';
 }
 
 }  // namespace elgrande::protocol

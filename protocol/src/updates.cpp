@@ -9,7 +9,11 @@ namespace elgrande::protocol {
 
 EventTexts::EventTexts(const Events& events, const Options& options) {
   events_.reserve(events.size());
-  for (const Event& event : events) events_.emplace_back(event.audience, serialise(to_json(event, options)));
+  for (const Event& event : events) {
+    std::string text;
+    append_event_text(text, event.body, options);
+    events_.emplace_back(event.audience, std::move(text));
+  }
 }
 
 void EventTexts::append_for(std::string& out, Seat viewer) const {

@@ -8,6 +8,7 @@
 #include "elgrande/protocol/envelope.hpp"
 #include "encode.hpp"
 #include "reader.hpp"
+#include "text.hpp"
 
 namespace elgrande::protocol {
 namespace {
@@ -18,6 +19,15 @@ using detail::id;
 using detail::power_cards_json;
 using detail::put_area;
 using detail::seat_mask_json;
+using detail::open;
+using detail::put;
+using detail::put_areas;
+using detail::put_id;
+using detail::put_json;
+using detail::put_key;
+using detail::put_list;
+using detail::put_power_cards;
+using detail::put_seats;
 
 // Per colour, the non-empty counts: [{"colour": c, "regions": {area: n}}, ...].
 Json colour_counts_json(const CaballerosByColour& by_colour) {
@@ -158,80 +168,6 @@ Json merge_diff(const Json& from, const Json& to) {
 // command, and building nlohmann documents for them cost more than all the rest of a
 // command's work on the table's strand. ---
 
-// Compact JSON has '{', '[' or ':' right before the first value of a container and before
-// a key's value, and no value ends with one of them: anything else before a value or a key
-// needs a comma.
-void separate(std::string& out) {
-  if (out.empty()) return;
-  const char last = out.back();
-  if (last != '{' && last != '[' && last != ':') out += ',';
-}
-
-void open(std::string& out, char bracket) {
-  separate(out);
-  out += bracket;
-}
-
-void put_key(std::string& out, std::string_view key) {
-  separate(out);
-  out += '"';
-  out += key;
-  out += "\":";
-}
-
-template <class Integer>
-  requires std::is_integral_v<Integer>
-void put(std::string& out, Integer n) {
-  separate(out);
-  if constexpr (std::is_same_v<Integer, bool>) {
-    out += n ? "true" : "false";
-  } else {
-    char digits[24];
-    const auto [end, error] = std::to_chars(digits, digits + sizeof digits, n);
-    out.append(digits, end);
-  }
-}
-
-// An engine id (an area, a phase...): plain ASCII, nothing to escape.
-void put_id(std::string& out, std::string_view id) {
-  separate(out);
-  out += '"';
-  out += id;
-  out += '"';
-}
-void put(std::string& out, Area area) { put_id(out, name(area)); }
-
-template <class T>
-void put(std::string& out, const std::optional<T>& value) {
-  if (value) put(out, *value);
-}
-
-void put_json(std::string& out, const Json& value) {
-  separate(out);
-  append_serialised(out, value);
-}
-
-template <class List>
-void put_list(std::string& out, const List& values) {
-  open(out, '[');
-  for (const auto value : values) put(out, value);
-  out += ']';
-}
-
-void put_power_cards(std::string& out, PowerCards cards) {
-  open(out, '[');
-  for (int v = 1; v <= kPowerCardCount; ++v)
-    if ((cards & power_bit(v)) != 0) put(out, v);
-  out += ']';
-}
-
-void put_seats(std::string& out, std::uint8_t seats) {
-  open(out, '[');
-  for (int s = 0; s < kMaxPlayers; ++s)
-    if ((seats >> s) & 1u) put(out, s);
-  out += ']';
-}
-
 // A document key by key: all of it (`before` none), or the keys whose values differ from
 // `before`'s, a key `before` had and this one lacks as null: a JSON merge patch (RFC 7386)
 // from before's document to this one. One writer for both, so that the patch always
@@ -330,13 +266,6 @@ void write_player(std::string& out, const PlayerView* before, const PlayerView& 
 // --- The decision, key for key what to_json(Decision) writes. It changes with almost every
 // command, and as nlohmann documents (two of them, for the patch) it took a third of the
 // time spent writing updates. ---
-
-void put_areas(std::string& out, AreaMask mask) {
-  open(out, '[');
-  for (int i = 0; i < kAreaCount; ++i)
-    if (contains(mask, area_at(i))) put(out, area_at(i));
-  out += ']';
-}
 
 // {area: n} for the areas with any.
 void put_area_counts(std::string& out, const AreaCounts* before, const AreaCounts& after) {

@@ -14,6 +14,7 @@
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/game.hpp"
 #include "elgrande/engine/record.hpp"
+#include "elgrande/engine/undo.hpp"
 #include "elgrande/engine/view.hpp"
 #include "elgrande/engine/bot.hpp"
 
@@ -607,6 +608,61 @@ TEST_CASE("events encode their type and fields but not the audience") {
   CHECK(protocol::to_json(EventBody{GameEnded{{30, 41, 41, 12, 0}, 0b0110}}, four) ==
         Json::parse(R"({"type":"game_ended","scores":[30,41,41,12],"winners":[1,2]})"));
   CHECK(protocol::to_json(EventBody{CommandUndone{3}}, four) == Json::parse(R"({"type":"command_undone","seat":3})"));
+}
+
+TEST_CASE("events are written as text byte for byte as nlohmann writes their documents") {
+  const auto text = [](const EventBody& body, const Options& options) {
+    std::string out;
+    protocol::append_event_text(out, body, options);
+    return out;
+  };
+  // Each optional field present and absent, and arrays sized by the options.
+  const Options four{}, three_with_automa{3, false, true, false};
+  std::vector<EventBody> made = {
+      PowerCardTakenBack{2, 0}, PowerCardTakenBack{2, 7}, DiskSet{1, std::nullopt}, DiskSet{1, Area::granada},
+      AreaScored{Area::castillo, {3, 1, 0, 2, 0}, {5, 0, 0, 3, 0}, 0, -1},
+      AreaScored{Area::aragon, {3, 1, 0, 2, 0}, {5, 0, 0, 3, 0}, -1, 2},
+      DisksRevealed{DiskPurpose::general_scoring, {Area::galicia, std::nullopt, Area::sevilla, Area::granada, std::nullopt}},
+      CaballerosEvicted{1, Area::aragon, std::nullopt, 3}, CaballerosEvicted{1, Area::aragon, Area::valencia, 3},
+      ScoreboardPlaced{Scoreboard::eight_four_zero, std::nullopt, Area::sevilla},
+      ScoreboardPlaced{Scoreboard::eight_four_zero, Area::galicia, Area::sevilla},
+      CastilloEmptied{0, 4, std::nullopt}, CastilloEmptied{3, 2, Area::cataluna},
+      GameEnded{{30, 41, 41, 12, 0}, 0b0110}, CommandUndone{3}, AutomaPowerCardFlipped{11}};
+  AreaCounts counts;
+  for (int i = 0; i < kAreaCount; ++i) counts[area_at(i)] = static_cast<std::uint8_t>(i + 1);  // every key
+  made.push_back(CaballerosPlaced{0, counts});
+  made.push_back(CaballerosReturned{3, 2, counts});
+  for (const Options& options : {four, three_with_automa})
+    for (const EventBody& body : made) {
+      INFO(protocol::to_json(body, options).dump());
+      CHECK(text(body, options) == protocol::to_json(body, options).dump());
+    }
+
+  // And every event of random games of several variants, with a command taken back now and
+  // then: every kind of event.
+  std::set<std::size_t> kinds;
+  for (const Options& options : {Options{2, true, true, true}, Options{3, false, false, true}, Options{4, false, false, false},
+                                 Options{5, true, false, false}, Options{4, false, false, false, -1, Edition::y1995}}) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      Events events;
+      GameState state = new_game(options, seed, &events);
+      UndoHistory history;
+      Rng rng{seed};
+      for (;;) {
+        for (const Event& event : events) {
+          kinds.insert(event.body.index());
+          REQUIRE(text(event.body, options) == protocol::to_json(event, options).dump());
+        }
+        if (is_over(state)) break;
+        const Seat seat = pending(state)[0].seat;
+        const Command command = history.can_undo(seat) && rng.below(4) == 0 ? Command{Undo{}}
+                                                                              : random_command(state, seat, rng);
+        events.clear();
+        REQUIRE_FALSE(apply(state, history, seat, command, events));
+      }
+    }
+  }
+  CHECK(kinds.size() == std::variant_size_v<EventBody>);
 }
 
 TEST_CASE("the deck lists the 45 classic cards") {

@@ -80,6 +80,8 @@ Decoded<View> view_from_json(const Json& json);
 // elgrande::visible_to first. `options` sizes the per-seat and per-colour arrays.
 Json to_json(const EventBody& body, const Options& options);
 Json to_json(const Event& event, const Options& options);
+// The same as text, byte for byte as nlohmann writes to_json's document, appended to `out`.
+void append_event_text(std::string& out, const EventBody& body, const Options& options);
 Json to_json(const Rejection& rejection);  // {"code", "reason"}
 Json to_json(const DecodeError& error);    // {"code", "message"}
 Json to_json(const ActionCard& card);      // {"id", "stack", "kind"}
