@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two server binaries measured at once (docs/performance.md, "Comparing two builds"): each
+# Two server binaries measured at once (docs/performance.md, "The tools"): each
 # on its own loopback port with its own elgrande-load playing TABLES tables, both started
 # together, so whatever else the machine does falls on both alike. Runs one after another
 # on this VM vary by ±15%; B's cost per command over A's, measured at once, varies by about

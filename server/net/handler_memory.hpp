@@ -7,14 +7,15 @@ namespace elgrande::server {
 
 // Memory for the operations a WebSocket connection starts, reused within each thread.
 //
-// Asio keeps each thread's last two freed handler blocks for reuse, but only blocks of up
-// to 2 KB. The operation behind one WebSocket write is larger: Asio's socket operation
-// holds Beast's frame (header and payload as a buffer sequence gathered into a 64-entry
-// array) and the chain of handlers around it. So every frame sent cost a malloc and a
-// free of a large block, with glibc consolidating its fast bins each time: 6% of the
-// server's CPU under load (docs/performance.md). Bound to a completion handler
-// (`net::bind_allocator`), this allocator serves the whole chain's operations from
-// per-thread free lists, a few blocks per size class.
+// Asio keeps each thread's last two freed handler blocks for reuse, two slots shared by
+// every handler, handed to the first request that fits: a small handler takes the large
+// block, and the large request after it finds none. The operation behind one WebSocket
+// write is large (1,272 bytes: Asio's socket operation holding Beast's frame as a 64-entry
+// buffer array, and the chain of handlers around it), so nearly every frame sent cost a
+// malloc and a free past glibc's per-thread cache, with its fast bins consolidated each
+// time: 4.4% of the server's CPU under load (docs/performance.md). Bound to a completion
+// handler (`net::bind_allocator`), this allocator serves the whole chain's operations
+// from per-thread free lists by size class.
 namespace handler_memory {
 void* allocate(std::size_t bytes);
 void deallocate(void* block, std::size_t bytes) noexcept;
