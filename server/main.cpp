@@ -62,6 +62,7 @@
 #include "presence/presence.hpp"
 #include "ratings/rated_game.hpp"
 #include "ratings/ratings.hpp"
+#include "storage/checkpointer.hpp"
 #include "storage/reader.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
@@ -518,6 +519,12 @@ int lead(const Config& config, Leadership* leadership) {
   // The hint tells Asio how many threads will call run(), so it can skip locking for one.
   net::io_context io(static_cast<int>(threads));
   services->metrics->tables_unrestorable = restored.failed.size();
+  // SQLite's log is copied back into the database beside the commits, not inside them.
+  // Declared before the storage, so it outlives the writer's last commit.
+  std::unique_ptr<Checkpointer> checkpointer;
+  if (auto* sqlite = dynamic_cast<db::SqliteDatabase*>(database.get())) {
+    checkpointer = std::make_unique<Checkpointer>(*sqlite, config.durability, services->metrics);
+  }
   // Declared after the io_context, so they stop first: their completions post to strands.
   Storage storage(std::move(database), services->metrics, 100'000,
                   leadership != nullptr ? leadership->fence() : Storage::Fence{},
@@ -634,6 +641,7 @@ int lead(const Config& config, Leadership* leadership) {
   password_workers.stop();
   bot_workers.stop();
   storage.stop();  // everything queued reaches the disk
+  if (checkpointer) checkpointer->stop();
   reader.stop();
 
   spdlog::info("shut down");

@@ -131,6 +131,33 @@ void SqliteDatabase::backup_to(const std::filesystem::path& target) {
   statement.run();
 }
 
+void SqliteDatabase::hand_off_checkpoints(std::function<void(int log_pages)> log_grew, int ceiling) {
+  log_grew_ = std::move(log_grew);
+  checkpoint_ceiling_ = ceiling;
+  // Replaces the hook behind wal_autocheckpoint, which is what checkpoints in a commit.
+  sqlite3_wal_hook(
+      handle_,
+      [](void* self, sqlite3* handle, const char* schema, int pages) {
+        auto& database = *static_cast<SqliteDatabase*>(self);
+        if (database.log_grew_) database.log_grew_(pages);
+        if (pages >= database.checkpoint_ceiling_) {
+          sqlite3_wal_checkpoint_v2(handle, schema, SQLITE_CHECKPOINT_PASSIVE, nullptr, nullptr);
+        }
+        return SQLITE_OK;
+      },
+      this);
+}
+
+SqliteDatabase::Checkpoint SqliteDatabase::checkpoint() {
+  Checkpoint done;
+  const int code =
+      sqlite3_wal_checkpoint_v2(handle_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &done.log_pages, &done.copied_pages);
+  // Busy: another connection is checkpointing; what it copies is copied.
+  if (code == SQLITE_BUSY) return Checkpoint{};
+  if (code != SQLITE_OK) throw error("cannot checkpoint the write-ahead log of " + file_.string());
+  return done;
+}
+
 std::string SqliteDatabase::sqlite_version() { return sqlite3_libversion(); }
 
 // --- Statements ---

@@ -107,6 +107,8 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
          "Writes those transactions carried (several per commit under load).", m.db_writes.load(relaxed));
   single(out, "elgrande_db_errors_total", "counter", "Failed attempts at a database commit.",
          m.db_errors.load(relaxed));
+  single(out, "elgrande_db_checkpoints_total", "counter",
+         "Checkpoints of SQLite's write-ahead log, run beside the commits.", m.db_checkpoints.load(relaxed));
   single(out, "elgrande_webhooks_sent_total", "counter", "Turn notifications the webhook accepted.",
          m.webhooks_sent.load(relaxed));
   single(out, "elgrande_webhooks_failed_total", "counter",
@@ -118,6 +120,8 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
                            "its commit to the database included.");
   m.commit_latency.render(out, "elgrande_db_commit_seconds",
                           "One group commit to the database, retries included.");
+  m.checkpoint_latency.render(out, "elgrande_db_checkpoint_seconds",
+                              "One checkpoint of SQLite's write-ahead log, beside the commits.");
   m.bot_think_time.render(out, "elgrande_bot_think_seconds", "One searching bot's decision, on its worker thread.");
   return out;
 }

@@ -54,6 +54,7 @@ struct Metrics {
   std::atomic<std::uint64_t> db_commits{0};  // transactions committed
   std::atomic<std::uint64_t> db_writes{0};   // writes they carried (group commit)
   std::atomic<std::uint64_t> db_errors{0};   // failed attempts at a commit
+  std::atomic<std::uint64_t> db_checkpoints{0};  // SQLite's log copied back (storage/checkpointer.hpp)
   std::atomic<std::uint64_t> webhooks_sent{0};
   std::atomic<std::uint64_t> webhooks_failed{0};  // given up after every attempt, or dropped
   // Tables found at start that could not be restored (a damaged log, say) and stay out of
@@ -62,6 +63,7 @@ struct Metrics {
   // From reading a game.command to every seat's update being queued, the commit included.
   LatencyHistogram command_latency;
   LatencyHistogram commit_latency;  // one group commit, retries included
+  LatencyHistogram checkpoint_latency;  // one checkpoint of SQLite's log, beside the commits
   LatencyHistogram bot_think_time;  // one searching bot's decision, on its worker thread
 
   void count_error(protocol::ErrorCode code) {

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -36,6 +37,25 @@ class SqliteDatabase final : public Database {
   // reading and writing (VACUUM INTO). The target must not exist.
   void backup_to(const std::filesystem::path& target);
 
+  // Checkpoints. By default SQLite copies the write-ahead log back into the database file
+  // inside the commit that takes the log past 1,000 pages: that commit, and every write
+  // waiting for the next one, waits for the copy and its syncs. After this call no commit
+  // of this connection checkpoints; instead `log_grew` is called on the committing thread
+  // after each commit with the log's length in pages, for another connection to
+  // checkpoint (server/storage/checkpointer.hpp). Past `ceiling` pages a commit
+  // checkpoints after all, as SQLite would, so the log cannot grow without bound when no
+  // one else copies it. `log_grew` must not throw.
+  void hand_off_checkpoints(std::function<void(int log_pages)> log_grew, int ceiling);
+
+  // Copies what it can of the log into the database file, waiting for no one (a passive
+  // checkpoint): the pages committed since a reader began, or while it ran, stay in the
+  // log for next time. Once all are copied, the next commit starts the log afresh.
+  struct Checkpoint {
+    int log_pages = 0;
+    int copied_pages = 0;  // of them, now in the database file
+  };
+  Checkpoint checkpoint();
+
   const std::filesystem::path& file() const noexcept { return file_; }
   sqlite3* handle() const noexcept { return handle_; }
 
@@ -51,6 +71,8 @@ class SqliteDatabase final : public Database {
  private:
   std::filesystem::path file_;
   sqlite3* handle_ = nullptr;
+  std::function<void(int)> log_grew_;
+  int checkpoint_ceiling_ = 0;
 };
 
 }  // namespace elgrande::db

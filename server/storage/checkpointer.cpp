@@ -1,0 +1,61 @@
+#include "storage/checkpointer.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+namespace elgrande::server {
+
+Checkpointer::Checkpointer(db::SqliteDatabase& writer, db::Durability durability, std::shared_ptr<Metrics> metrics)
+    : database_(std::make_unique<db::SqliteDatabase>(
+          writer.file(), db::OpenOptions{.create = false, .durability = durability})),
+      metrics_(std::move(metrics)) {
+  writer.hand_off_checkpoints(
+      [signal = signal_](int log_pages) noexcept {
+        if (log_pages < kLogPages) return;
+        try {
+          {
+            const std::lock_guard lock(signal->mutex);
+            signal->due = true;
+          }
+          signal->wake.notify_one();
+        } catch (...) {  // a mutex that fails: the ceiling still bounds the log
+        }
+      },
+      kCeiling);
+  thread_ = std::thread([this] { run(); });
+}
+
+Checkpointer::~Checkpointer() { stop(); }
+
+void Checkpointer::stop() {
+  {
+    const std::lock_guard lock(signal_->mutex);
+    signal_->stopping = true;
+  }
+  signal_->wake.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Checkpointer::run() {
+  for (;;) {
+    {
+      std::unique_lock lock(signal_->mutex);
+      signal_->wake.wait(lock, [this] { return signal_->stopping || signal_->due; });
+      if (signal_->stopping) return;
+      signal_->due = false;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    try {
+      database_->checkpoint();
+      metrics_->db_checkpoints.fetch_add(1, std::memory_order_relaxed);
+      metrics_->checkpoint_latency.observe(std::chrono::steady_clock::now() - started);
+    } catch (const db::Error& error) {
+      // The next commit asks again; meanwhile the log only grows (to the ceiling at most).
+      spdlog::warn("copying the write-ahead log into the database failed, trying again after the next commit: {}",
+                   error.what());
+    }
+  }
+}
+
+}  // namespace elgrande::server
