@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <utility>
 
 namespace elgrande::server {
 
@@ -38,9 +39,12 @@ void Checkpointer::stop() {
 }
 
 void Checkpointer::run() {
+  bool failing = false;
   for (;;) {
     {
       std::unique_lock lock(signal_->mutex);
+      // After a failure, not again at once: a commit every millisecond would ask again.
+      if (failing) signal_->wake.wait_for(lock, kRetryAfterFailure, [this] { return signal_->stopping; });
       signal_->wake.wait(lock, [this] { return signal_->stopping || signal_->due; });
       if (signal_->stopping) return;
       signal_->due = false;
@@ -50,10 +54,12 @@ void Checkpointer::run() {
       database_->checkpoint();
       metrics_->db_checkpoints.fetch_add(1, std::memory_order_relaxed);
       metrics_->checkpoint_latency.observe(std::chrono::steady_clock::now() - started);
+      if (std::exchange(failing, false)) spdlog::info("the write-ahead log is copied into the database again");
     } catch (const db::Error& error) {
-      // The next commit asks again; meanwhile the log only grows (to the ceiling at most).
-      spdlog::warn("copying the write-ahead log into the database failed, trying again after the next commit: {}",
-                   error.what());
+      // Meanwhile the log only grows, to the ceiling at most; nothing committed is at risk.
+      if (!std::exchange(failing, true)) {
+        spdlog::warn("copying the write-ahead log into the database failed, retrying: {}", error.what());
+      }
     }
   }
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -25,6 +26,8 @@ class Checkpointer {
   // Past this, the writer copies the log itself in its commit, as SQLite would: this
   // thread has fallen behind, or a reader holds an old snapshot.
   static constexpr int kCeiling = 16 * kLogPages;
+  // After a checkpoint fails (logged once until one succeeds), the next waits this long.
+  static constexpr std::chrono::seconds kRetryAfterFailure{1};
 
   // Opens a connection of its own to the writer's file and takes the writer's
   // checkpoints over.

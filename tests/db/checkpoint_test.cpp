@@ -3,8 +3,11 @@
 // afresh, and past a ceiling the writer copies it after all. The server's Checkpointer
 // keeps the log short while a writer commits.
 
+#include <sys/resource.h>
+
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <filesystem>
 #include <thread>
@@ -56,6 +59,39 @@ TEST_CASE("with checkpoints handed off no commit copies the log back: another co
   commit_filler(writer);
   CHECK(reported.back() < 10);  // the log begun again
   CHECK(rows(other) == kCommits + 1);
+}
+
+TEST_CASE("a checkpoint that cannot write fails with a typed error, and the log and all it holds stay", "[sqlite]") {
+  test::TempDir dir;
+  const auto file = dir.path() / "test.sqlite";
+  db::SqliteDatabase writer(file);
+  writer.execute("CREATE TABLE filler (bytes BLOB)");
+  writer.hand_off_checkpoints([](int) {}, 1'000'000);
+  for (int i = 0; i < 300; ++i) commit_filler(writer);
+
+  // Past the file-size limit a write fails (EFBIG, the signal ignored): the database file
+  // cannot grow to take the log's pages.
+  db::SqliteDatabase other(file, db::OpenOptions{.create = false});
+  const auto ignored = std::signal(SIGXFSZ, SIG_IGN);
+  rlimit before{};
+  REQUIRE(::getrlimit(RLIMIT_FSIZE, &before) == 0);
+  rlimit limited = before;
+  limited.rlim_cur = std::filesystem::file_size(file);
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &limited) == 0);
+  bool failed_transiently = false;
+  try {
+    other.checkpoint();
+  } catch (const db::Error& error) {
+    failed_transiently = error.transient();
+  }
+  REQUIRE(::setrlimit(RLIMIT_FSIZE, &before) == 0);
+  std::signal(SIGXFSZ, ignored);
+  CHECK(failed_transiently);
+
+  const auto done = other.checkpoint();  // the disk takes it again
+  CHECK(done.log_pages > 0);
+  CHECK(done.copied_pages == done.log_pages);
+  CHECK(rows(other) == 300);
 }
 
 TEST_CASE("with checkpoints handed off and no one copying, the writer copies the log itself past the ceiling",
