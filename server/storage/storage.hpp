@@ -44,8 +44,10 @@ class Storage {
   // one write as for fifty (~150 µs on the development VM), far more than a write itself.
   // "Under load" is when the last transaction carried at least kCommitSiblings writes (as
   // PostgreSQL's commit_delay and commit_siblings): a write that comes alone is committed
-  // at once, so a quiet server answers as fast as it did without the delay.
-  static constexpr std::size_t kCommitSiblings = 4;
+  // at once, so a quiet server answers as fast as it did without the delay. Two, not
+  // more: paced at 2,000 commands/s a commit took so little time that few carried four,
+  // and each command paid a sync of its own (docs/performance.md, step 10).
+  static constexpr std::size_t kCommitSiblings = 2;
 
   // Takes over the connection, which must be migrated already. Past `max_pending` writes
   // waiting, accepting() turns false until the queue drains.
