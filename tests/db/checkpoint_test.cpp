@@ -7,8 +7,8 @@
 
 #include <catch2/catch.hpp>
 #include <algorithm>
-#include <csignal>
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <thread>
 #include <vector>
