@@ -7,6 +7,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
 jobs=$(nproc)
+
+# What each failing test printed last, repeated after ctest's summary: in a long log that is
+# cut short, the reason of a failure is then next to its name at the end.
+failures() {
+  local dir=build/$1/Testing/Temporary
+  [[ -f $dir/LastTestsFailed.log ]] || return 0
+  while IFS=: read -r _ name; do
+    echo "== $1: the last words of \"$name\""
+    awk -v want="$name" '
+      /^[0-9]+\/[0-9]+ Testing: / { on = substr($0, index($0, "Testing: ") + 9) == want }
+      on { print }
+      on && /^Test (Passed|Failed)/ { exit }' "$dir/LastTest.log" | tail -n 60
+  done < "$dir/LastTestsFailed.log"
+}
+
 for preset in release asan fuzz; do
   echo "== $preset: build"
   cmake --preset "$preset" >/dev/null
@@ -14,5 +29,5 @@ for preset in release asan fuzz; do
   echo "== $preset: test"
   # One test more than cores: the browser tests run one after another (one Chromium at a
   # time) in a slot of their own, and the rest should still have a slot per core.
-  ctest --preset "$preset" -j "$((jobs + 1))"
+  ctest --preset "$preset" -j "$((jobs + 1))" || { failures "$preset"; exit 1; }
 done

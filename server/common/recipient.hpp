@@ -20,6 +20,12 @@ class Recipient {
   // many recipients, and must not be changed once handed over.
   virtual void deliver(std::shared_ptr<const std::string> message) = 0;
   void deliver(std::string message) { deliver(std::make_shared<const std::string>(std::move(message))); }
+  // Queues two messages that leave together where the transport allows (one write for both
+  // on a WebSocket): an answer and the update that came of it.
+  virtual void deliver(std::shared_ptr<const std::string> first, std::shared_ptr<const std::string> then) {
+    deliver(std::move(first));
+    deliver(std::move(then));
+  }
 
   // Ends the connection: for a peer that lets its messages pile up, or at shutdown.
   virtual void close() = 0;

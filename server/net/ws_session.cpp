@@ -40,7 +40,7 @@ WsSession::~WsSession() {
 void WsSession::run(http::request<http::string_body> upgrade, std::optional<std::string> forwarded_client) {
   upgrade_ = std::move(upgrade);
   beast::error_code ec;
-  const tcp::endpoint endpoint = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
+  const tcp::endpoint endpoint = beast::get_lowest_layer(ws_).remote_endpoint(ec);
   address = forwarded_client ? *forwarded_client
             : ec             ? std::string("unknown")
                              : client_address(endpoint.address(), upgrade_["X-Forwarded-For"], services_->trusted_proxies);
@@ -49,9 +49,7 @@ void WsSession::run(http::request<http::string_body> upgrade, std::optional<std:
     // Shutdown has begun: a connection that upgrades now is simply not served.
     if (!self->services_->sessions->join(self)) return;
 
-    // The tcp_stream's own timer would fight the websocket timeouts, which cover the
-    // handshake, idle peers and keep-alive pings.
-    beast::get_lowest_layer(self->ws_).expires_never();
+    // The websocket timeouts cover the handshake, idle peers and keep-alive pings.
     self->ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
     self->ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
       res.set(http::field::server, "elgrande-server/" ELGRANDE_VERSION);
@@ -66,7 +64,8 @@ void WsSession::go_away() {
   net::dispatch(ws_.get_executor(), [self = shared_from_this()] {
     if (!self->accepted_) {
       // Mid-handshake: there is no WebSocket yet to say goodbye on.
-      beast::get_lowest_layer(self->ws_).close();
+      beast::error_code ignored;
+      beast::get_lowest_layer(self->ws_).close(ignored);
       return;
     }
     if (self->closing_ && self->close_when_flushed_ == std::nullopt) return;  // already closing
@@ -170,6 +169,16 @@ void WsSession::deliver(std::shared_ptr<const std::string> message) {
   });
 }
 
+// Both in the queue before the first is written, so that they leave in one segment (an
+// answer and the update it brought, from a table).
+void WsSession::deliver(std::shared_ptr<const std::string> first, std::shared_ptr<const std::string> then) {
+  net::post(ws_.get_executor(), [self = shared_from_this(), first = std::move(first), then = std::move(then)] {
+    const bool idle = self->enqueue(std::move(first));
+    self->enqueue(std::move(then));
+    if (idle && !self->closing_) self->do_write();
+  });
+}
+
 void WsSession::send_error(ErrorCode code, std::string_view message) {
   services_->metrics->count_error(code);
   send(protocol::error_message(code, message));
@@ -180,16 +189,23 @@ void WsSession::send(std::string message) {
 }
 
 void WsSession::send(std::shared_ptr<const std::string> message) {
-  if (closing_) return;
+  if (enqueue(std::move(message))) do_write();
+}
+
+bool WsSession::enqueue(std::shared_ptr<const std::string> message) {
+  if (closing_) return false;
   if (queued() >= services_->ws_limits.max_queued_messages) {
-    return drop("outgoing queue full; the peer is not reading");
+    drop("outgoing queue full; the peer is not reading");
+    return false;
   }
   services_->metrics->messages_out.fetch_add(1, std::memory_order_relaxed);
   queue_.push_back(std::move(message));
-  if (queued() == 1) do_write();
+  return queued() == 1;
 }
 
 void WsSession::do_write() {
+  // With more queued behind it, the kernel holds this frame for the next (FrameSocket).
+  ws_.next_layer().more_follows(queued() > 1);
   ws_.text(true);
   ws_.async_write(net::buffer(*queue_[queue_front_]),
                   net::bind_allocator(HandlerAllocator<void>{},
@@ -197,6 +213,7 @@ void WsSession::do_write() {
 }
 
 void WsSession::on_write(beast::error_code ec, std::size_t /*bytes*/) {
+  ws_.next_layer().more_follows(false);
   if (ec) return fail(ec, "websocket write");
   queue_[queue_front_++].reset();
   // Written slots are dropped once they are half the vector, so a queue that never quite
@@ -229,7 +246,8 @@ void WsSession::drop(std::string_view why) {
   closing_ = true;
   close_when_flushed_.reset();
   // Pending operations end with operation_aborted and release the session.
-  beast::get_lowest_layer(ws_).close();
+  beast::error_code ignored;
+  beast::get_lowest_layer(ws_).close(ignored);
 }
 
 }  // namespace elgrande::server

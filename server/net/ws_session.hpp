@@ -15,6 +15,7 @@
 #include "app/services.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "net/connection_limit.hpp"
+#include "net/frame_socket.hpp"
 #include "net/net.hpp"
 
 namespace elgrande::server {
@@ -67,6 +68,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
 
   // Recipient: callable from any thread.
   void deliver(std::shared_ptr<const std::string> message) override;
+  void deliver(std::shared_ptr<const std::string> first, std::shared_ptr<const std::string> then) override;
   using Recipient::deliver;
   void close() override;  // cuts a peer that let messages pile up for it
   void end(protocol::CloseCode code, std::string_view reason) override;
@@ -88,6 +90,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
 
   void send_error(protocol::ErrorCode code, std::string_view message);
   void send(std::shared_ptr<const std::string> message);
+  // Queues a message; true if the queue was empty, so that a write must begin.
+  bool enqueue(std::shared_ptr<const std::string> message);
   void do_write();
   void on_write(beast::error_code ec, std::size_t bytes);
 
@@ -98,7 +102,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   // Cuts the TCP connection without a close handshake, for a peer that stopped reading.
   void drop(std::string_view why);
 
-  websocket::stream<beast::tcp_stream, false> ws_;  // false: no permessage-deflate, which we never offer
+  websocket::stream<FrameSocket, false> ws_;  // false: no permessage-deflate, which we never offer
   beast::flat_buffer buffer_;
   std::shared_ptr<const Services> services_;
   ConnectionLimit::Slot slot_;

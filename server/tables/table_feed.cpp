@@ -116,15 +116,28 @@ void TableFeed::dispatch(const RecipientPtr& to, Message message) {
 }
 
 void TableFeed::flush() {
+  // An answer waits for the next message released to the same connection, to leave with
+  // it in one write: a command's acknowledgement and the update it brought its seat.
   while (!outbox_.empty() && outbox_.front().after_save <= committed_) {
     Outgoing& next = outbox_.front();
     if (next.to) {
       const auto count = waiting_.find(next.to.get());
       if (count != waiting_.end() && --count->second == 0) waiting_.erase(count);
     }
-    dispatch(next.to, std::move(next.message));
+    const auto answer = std::find_if(unpaired_.begin(), unpaired_.end(),
+                                     [&](const Unpaired& held) { return next.to && held.to == next.to; });
+    if (answer != unpaired_.end()) {
+      next.to->deliver(std::move(answer->message), std::move(next.message));
+      unpaired_.erase(answer);
+    } else if (next.to && next.answering) {
+      unpaired_.push_back({std::move(next.to), std::move(next.message)});
+    } else {
+      dispatch(next.to, std::move(next.message));
+    }
     outbox_.pop_front();
   }
+  for (Unpaired& answer : unpaired_) answer.to->deliver(std::move(answer.message));
+  unpaired_.clear();
   const auto now = Clock::now();
   while (!commands_waiting_.empty() && commands_waiting_.front().first <= committed_) {
     metrics_.command_latency.observe(now - commands_waiting_.front().second);

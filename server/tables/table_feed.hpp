@@ -109,6 +109,13 @@ class TableFeed {
   std::uint64_t saves_ = 0;      // saves handed to storage
   std::uint64_t committed_ = 0;  // of which committed
   std::deque<Outgoing> outbox_;
+  // Answers released by flush, each until the next message to its connection (kept
+  // between flushes only for its capacity).
+  struct Unpaired {
+    RecipientPtr to;
+    Message message;
+  };
+  std::vector<Unpaired> unpaired_;
   std::unordered_map<const Recipient*, std::size_t> waiting_;  // outbox entries per recipient
   std::deque<std::pair<std::uint64_t, Clock::time_point>> commands_waiting_;
 };

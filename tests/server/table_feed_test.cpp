@@ -31,6 +31,10 @@ class JournalRecipient : public Recipient {
   using Recipient::deliver;
   JournalRecipient(std::string name, Strings& journal) : name_(std::move(name)), journal_(journal) {}
   void deliver(std::shared_ptr<const std::string> message) override { journal_.push_back(name_ + ":" + *message); }
+  // Two messages handed over together, to leave in one write: "a:1+2".
+  void deliver(std::shared_ptr<const std::string> first, std::shared_ptr<const std::string> then) override {
+    journal_.push_back(name_ + ":" + *first + "+" + *then);
+  }
   void close() override {}
 
  private:
@@ -158,6 +162,29 @@ TEST_CASE("a table that stops answers each request it held with the answer's sta
   CHECK(watcher->received().empty());
   f.feed.committed(1);
   CHECK(asker->received().size() == 2);
+}
+
+TEST_CASE("an answer leaves together with the next message to the same connection", "[feed]") {
+  Feed f;
+  Strings journal;
+  const auto a = std::make_shared<JournalRecipient>("a", journal);
+  const auto b = std::make_shared<JournalRecipient>("b", journal);
+  const auto c = std::make_shared<JournalRecipient>("c", journal);
+  const auto answer = [](std::string text) { return std::make_shared<const std::string>(std::move(text)); };
+  const TableFeed::Answering request{protocol::RequestId{std::int64_t{1}}};
+
+  f.feed.saving();
+  f.feed.send(a, answer("ok"), request);  // a command's acknowledgement
+  f.feed.send(b, "update");
+  f.feed.send(a, "update");  // the update it brought a
+  f.feed.send(a, "game over");
+  f.feed.send(c, answer("ok"), request);  // nothing follows it to c
+  f.feed.send(b, answer("ok"), request);
+  f.feed.send(b, answer("refused"), request);
+  f.feed.committed(1);
+
+  // Each connection still hears everything in the order it was sent.
+  CHECK(journal == Strings{"b:update", "a:ok+update", "a:game over", "b:ok+refused", "c:ok"});
 }
 
 TEST_CASE("a stand-in is never sent for an answer that went out", "[feed]") {

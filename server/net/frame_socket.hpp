@@ -1,0 +1,64 @@
+#pragma once
+
+#include <sys/socket.h>
+
+#include <boost/beast/websocket/teardown.hpp>
+#include <utility>
+
+#include "net/net.hpp"
+
+namespace elgrande::server {
+
+// The TCP socket under a WebSocket session (Beast's next layer), which can tell the kernel
+// that another frame follows the one being written. Its writes then go with MSG_MORE: the
+// kernel holds the frame and sends it in one segment with the next, so the two cost one
+// trip through the network stack and one wake-up of the reader instead of two. On
+// loopback that trip is most of what a write costs (docs/performance.md, step 11). Beast's
+// own frames (pongs, pings, the close) pass through here too, in order, so whatever is
+// held goes out with the next write that says nothing follows.
+class FrameSocket {
+ public:
+  using executor_type = tcp::socket::executor_type;
+  using next_layer_type = tcp::socket;
+
+  explicit FrameSocket(tcp::socket&& socket) : socket_(std::move(socket)) {}
+
+  executor_type get_executor() noexcept { return socket_.get_executor(); }
+  next_layer_type& next_layer() noexcept { return socket_; }
+  const next_layer_type& next_layer() const noexcept { return socket_; }
+
+  // Until changed, every write says whether more follows it at once.
+  void more_follows(bool more) noexcept { flags_ = more ? kMore : 0; }
+
+  template <class MutableBuffers, class Token>
+  auto async_read_some(const MutableBuffers& buffers, Token&& token) {
+    return socket_.async_read_some(buffers, std::forward<Token>(token));
+  }
+
+  template <class ConstBuffers, class Token>
+  auto async_write_some(const ConstBuffers& buffers, Token&& token) {
+    return socket_.async_send(buffers, flags_, std::forward<Token>(token));
+  }
+
+ private:
+#ifdef MSG_MORE
+  static constexpr net::socket_base::message_flags kMore = MSG_MORE;
+#else
+  static constexpr net::socket_base::message_flags kMore = 0;  // not Linux: a write each
+#endif
+
+  tcp::socket socket_;
+  net::socket_base::message_flags flags_ = 0;
+};
+
+// How Beast's WebSocket stream closes it: as it closes a plain socket.
+inline void teardown(beast::role_type role, FrameSocket& socket, beast::error_code& ec) {
+  websocket::teardown(role, socket.next_layer(), ec);
+}
+
+template <class Handler>
+void async_teardown(beast::role_type role, FrameSocket& socket, Handler&& handler) {
+  websocket::async_teardown(role, socket.next_layer(), std::forward<Handler>(handler));
+}
+
+}  // namespace elgrande::server
