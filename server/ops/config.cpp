@@ -323,7 +323,7 @@ constexpr std::array<Setting, 37> kSettings{{
      [](const Config& c) { return c.cluster_address; }},
     {"web_root", "--web-root", Kind::text, "static files to serve; none if missing", set_web_root,
      [](const Config& c) { return c.web_root.string(); }},
-    {"threads", "--threads", Kind::integer, "I/O threads; 0 = one per core", set_threads,
+    {"threads", "--threads", Kind::integer, "I/O threads; 0 = one per core less one, at least one", set_threads,
      [](const Config& c) { return std::to_string(c.threads); }},
     {"log_level", "--log-level", Kind::text, "trace|debug|info|warn|error|critical|off",
      set_log_level, show_log_level},
@@ -465,9 +465,11 @@ struct Override {
 
 }  // namespace
 
+unsigned io_threads_for(unsigned cores) { return cores > 1 ? cores - 1 : 1; }
+
 unsigned Config::io_threads() const {
   if (threads != 0) return threads;
-  return std::max(1u, std::thread::hardware_concurrency());
+  return io_threads_for(std::thread::hardware_concurrency());
 }
 
 Invocation parse_command_line(int argc, const char* const argv[]) {

@@ -84,9 +84,15 @@ struct Config {
   // What db::open takes: the URL, or the SQLite file.
   std::string database_location() const { return postgresql() ? database : database_path().string(); }
 
-  // The number of I/O threads to start, with 0 resolved to the machine's core count.
+  // The number of I/O threads to start: `threads`, or with 0, io_threads_for(cores).
   unsigned io_threads() const;
 };
+
+// The I/O threads to start when the configuration leaves it to the machine: one per core,
+// less the one the storage thread needs (it commits and syncs beside the event loop), and
+// at least one. On two cores, a second I/O thread only contends with the first and with
+// the storage thread for the io_context's lock and the cores (docs/performance.md, step 12).
+unsigned io_threads_for(unsigned cores);
 
 // Bad configuration. The message is complete and addressed to the operator.
 class ConfigError : public std::runtime_error {

@@ -70,7 +70,7 @@ async function createCup(page) {
   await page.click('[data-testid=create-tournament]');
   await page.waitForSelector('[data-testid=tournament][data-status=registering] [data-testid=director-panel]', {timeout: 10_000});
   const id = Number(await page.getAttribute('[data-testid=tournament]', 'data-tournament'));
-  assert.equal(await page.textContent('[data-testid=tournament-name]'), 'Autumn Cup');
+  assert.equal(await page.textContent('[data-testid=tournament-title]'), 'Autumn Cup');
   assert.match(await page.textContent('.tournament-head'), /Elimination, the top 1 of each table advancing at tables of 3\. Full game, no time limit, rounds of at most 7 days\./);
   say(`Dora created tournament ${id}`);
   return id;

@@ -493,7 +493,7 @@ export class TournamentScreen {
     if (s.round_time_seconds) game.push(`rounds of at most ${durationText(s.round_time_seconds)}`);
     const checkIn = s.check_in_minutes && d.starts_at ? `check-in from ${dateText(d.starts_at - s.check_in_minutes * 60_000)}` : null;
     return h('section', {class: 'panel tournament-head', 'aria-labelledby': 'tournament-title'},
-      h('div', {class: 'panel-head'}, h('h1', {id: 'tournament-title', 'data-testid': 'tournament-name'}, d.name), badge(d.status)),
+      h('div', {class: 'panel-head'}, h('h1', {id: 'tournament-title', 'data-testid': 'tournament-title'}, d.name), badge(d.status)),
       h('p', {}, `${stagesText(s.stages)}. `, `${game.join(', ')}.`),
       h('p', {class: 'muted'}, `Directed by ${d.director.name} · ${playersText(d)} · ${startText(d)}`, checkIn ? ` · ${checkIn}` : '',
         d.finished_at ? ` · ended ${dateText(d.finished_at)}` : ''),
