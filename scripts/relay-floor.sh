@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tables=${1:-50}
-runs=${2:-3}
+runs=${2:-5}
 shift $(( $# > 2 ? 2 : $# ))
 cmake --preset release >/dev/null
 cmake --build --preset release --target elgrande-server elgrande-load elgrande-relay >/dev/null

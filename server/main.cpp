@@ -510,7 +510,7 @@ int lead(const Config& config, Leadership* leadership) {
   const unsigned threads = config.io_threads();
   spdlog::info(
       "elgrande-server {} starting: address {}, port {}, data dir {}, database {} ({}), "
-      "web root {}, {} I/O threads",
+      "web root {}, I/O threads: {}",
       ELGRANDE_VERSION, config.bind_address, config.port, config.data_dir.string(), database->describe(),
       config.postgresql() ? "PostgreSQL" : "SQLite " + db::SqliteDatabase::sqlite_version(),
       services->web_root ? services->web_root->string() : "none (" + config.web_root.string() + " not found)",
