@@ -451,6 +451,12 @@ int lead(const Config& config, Leadership* leadership) {
   const std::chrono::milliseconds session_idle_limit = std::chrono::days(config.session_idle_days);
   {
     db::Store store(*database);
+    {
+      // The newest commands into their tables' logs, so that restoring reads one table.
+      db::Transaction settling(*database);
+      store.settle_log();
+      settling.commit();
+    }
     players = store.players();
     const std::int64_t expired = store.accounts().end_idle_sessions(unix_milliseconds() - session_idle_limit.count());
     if (expired > 0) spdlog::info("{} sessions idle for over {} days ended", expired, config.session_idle_days);

@@ -287,6 +287,32 @@ constexpr std::string_view kVersion10 = R"sql(
 ALTER TABLE seats ADD COLUMN bot_level TEXT;
 )sql";
 
+// The newest commands, in the order they came (docs/persistence.md#the-command-ring): a
+// ring of rows overwritten in turn, `n` counting every row ever written (the slot is n
+// modulo the ring's size). A commit then writes a page or two for all its commands instead
+// of a page of `commands` for every table in it. A table's rows are copied into `commands`
+// together before the oldest of them is overwritten, and all of them when the server stops
+// or starts. A row of the ring not yet copied has a `seq` past the table's last in
+// `commands`; `command_log` is every table's whole log, from both.
+constexpr std::string_view kVersion11 = R"sql(
+CREATE TABLE command_ring (
+  slot     INTEGER PRIMARY KEY,
+  n        INTEGER NOT NULL,
+  table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+  seq      INTEGER NOT NULL,
+  seat     INTEGER NOT NULL,
+  command  TEXT NOT NULL,
+  source   TEXT NOT NULL,
+  time     INTEGER NOT NULL,
+  chain    INTEGER NOT NULL
+);
+CREATE VIEW command_log AS
+  SELECT table_id, seq, seat, command, source, time, chain FROM commands
+  UNION ALL
+  SELECT r.table_id, r.seq, r.seat, r.command, r.source, r.time, r.chain FROM command_ring r
+  WHERE r.seq > coalesce((SELECT max(c.seq) FROM commands c WHERE c.table_id = r.table_id), 0);
+)sql";
+
 // PostgreSQL (docs/scaling.md) begins at version 10, in one step: the same tables as SQLite's
 // ten migrations leave, in PostgreSQL's types. Integers are 64-bit, truth values integers
 // 0 and 1 as in SQLite, so both backends run the same SQL. Ids the database gives come from
@@ -522,13 +548,33 @@ CREATE TABLE leader (
   since    BIGINT NOT NULL
 );
 )sql";
+// The command ring, as kVersion11.
+constexpr std::string_view kPostgresVersion11 = R"sql(
+CREATE TABLE command_ring (
+  slot     BIGINT PRIMARY KEY,
+  n        BIGINT NOT NULL,
+  table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+  seq      BIGINT NOT NULL,
+  seat     BIGINT NOT NULL,
+  command  TEXT NOT NULL,
+  source   TEXT NOT NULL,
+  time     BIGINT NOT NULL,
+  chain    BIGINT NOT NULL
+);
+CREATE VIEW command_log AS
+  SELECT table_id, seq, seat, command, source, time, chain FROM commands
+  UNION ALL
+  SELECT r.table_id, r.seq, r.seat, r.command, r.source, r.time, r.chain FROM command_ring r
+  WHERE r.seq > coalesce((SELECT max(c.seq) FROM commands c WHERE c.table_id = r.table_id), 0);
+)sql";
 constexpr int kPostgresFirstVersion = 10;
 
 }  // namespace
 
 const std::vector<std::string_view>& migrations() {
   static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4, kVersion5,
-                                                         kVersion6, kVersion7, kVersion8, kVersion9, kVersion10};
+                                                         kVersion6, kVersion7, kVersion8, kVersion9, kVersion10,
+                                                         kVersion11};
   return kMigrations;
 }
 
@@ -565,7 +611,7 @@ void migrate(Database& database, int up_to) {
 }
 
 const std::vector<std::string_view>& postgres_migrations() {
-  static const std::vector<std::string_view> kMigrations{kPostgresVersion10};
+  static const std::vector<std::string_view> kMigrations{kPostgresVersion10, kPostgresVersion11};
   return kMigrations;
 }
 

@@ -14,6 +14,15 @@ using detail::fnv1a;
 using detail::kFnvOffset;
 using protocol::Json;
 
+// Table ?1's whole log, as a subquery: its rows in `commands`, then those of the command
+// ring not copied there yet (the view `command_log`, with the table chosen inside each
+// half so that both read by key).
+std::string log_of_table() {
+  return "(SELECT seq, seat, command, source, time, chain FROM commands WHERE table_id = ?1 "
+         "UNION ALL SELECT seq, seat, command, source, time, chain FROM command_ring WHERE table_id = ?1 "
+         "AND seq > coalesce((SELECT max(seq) FROM commands WHERE table_id = ?1), 0)) AS log";
+}
+
 Source source_from(std::string_view name) {
   if (name == "bot") return Source::bot;
   if (name == "timeout") return Source::timeout;
@@ -118,9 +127,6 @@ Store::Store(Database& database)
       log_head_(database.prepare("SELECT log_length, log_head FROM tables WHERE id = ?1")),
       set_log_head_(database.prepare("UPDATE tables SET log_length = ?2, log_head = ?3 WHERE id = ?1")),
       delete_table_(database.prepare("DELETE FROM tables WHERE id = ?1")),
-      append_command_(database.prepare(
-          "INSERT INTO commands (table_id, seq, seat, command, source, time, chain) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")),
       save_snapshot_(database.prepare(
           "INSERT INTO snapshots (table_id, seq, format, state, hash) VALUES (?1, ?2, ?3, ?4, ?5) "
           "ON CONFLICT (table_id) DO UPDATE SET seq = excluded.seq, format = excluded.format, state = excluded.state, "
@@ -134,7 +140,16 @@ Store::Store(Database& database)
       recent_chat_(database.prepare(
           "SELECT c.player, p.name, c.seat, c.text, c.time, c.id, c.removed_by IS NOT NULL "
           "FROM chat c JOIN players p ON p.id = c.player WHERE c.table_id = ?1 ORDER BY c.id DESC LIMIT ?2")),
-      player_name_(database.prepare("SELECT name FROM players WHERE id = ?1")) {}
+      player_name_(database.prepare("SELECT name FROM players WHERE id = ?1")),
+      ring_put_(database.prepare(
+          "INSERT INTO command_ring (slot, n, table_id, seq, seat, command, source, time, chain) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
+          "ON CONFLICT (slot) DO UPDATE SET n = excluded.n, table_id = excluded.table_id, seq = excluded.seq, "
+          "seat = excluded.seat, command = excluded.command, source = excluded.source, time = excluded.time, "
+          "chain = excluded.chain")),
+      ring_copy_(database.prepare(
+          "INSERT INTO commands (table_id, seq, seat, command, source, time, chain) "
+          "SELECT table_id, seq, seat, command, source, time, chain FROM command_ring WHERE slot = ?1")) {}
 
 // --- Identities. ---
 
@@ -267,17 +282,66 @@ void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> c
   for (const LoggedCommand& logged : commands) {
     const std::string text = protocol::to_json(logged.command).dump();
     head = log_chain(head, logged.seq, logged.seat, text, name(logged.source), logged.time);
-    append_command_.bind(1, table)
-        .bind(2, logged.seq)
-        .bind(3, logged.seat)
-        .bind(4, text)
-        .bind(5, name(logged.source))
-        .bind(6, logged.time)
-        .bind(7, head)
+    Ring& ring = this->ring();
+    const std::int64_t n = ring.next++;
+    const std::int64_t slot = n % kRingSlots;
+    // The row in this slot is about to be overwritten: its table's rows go to its log
+    // first, all together, a page or two for many commands.
+    if (const std::int64_t owner = ring.uncopied_owner[static_cast<std::size_t>(slot)]; owner != 0) {
+      copy_to_log(ring, owner);
+    }
+    ring_put_.bind(1, slot)
+        .bind(2, n)
+        .bind(3, table)
+        .bind(4, logged.seq)
+        .bind(5, logged.seat)
+        .bind(6, text)
+        .bind(7, name(logged.source))
+        .bind(8, logged.time)
+        .bind(9, head)
         .run();
+    ring.uncopied_owner[static_cast<std::size_t>(slot)] = table;
+    ring.uncopied[table].push_back(slot);
     length = logged.seq;
   }
   set_log_head_.bind(1, table).bind(2, *length).bind(3, head).run();
+}
+
+Store::Ring& Store::ring() {
+  if (ring_) return *ring_;
+  Ring ring;
+  ring.uncopied_owner.assign(static_cast<std::size_t>(kRingSlots), 0);
+  Statement last = database_.prepare("SELECT coalesce(max(n) + 1, 0) FROM command_ring");
+  last.step();
+  ring.next = last.integer(0);
+  Statement rows = database_.prepare(
+      "SELECT r.slot, r.table_id FROM command_ring r "
+      "WHERE r.seq > coalesce((SELECT max(c.seq) FROM commands c WHERE c.table_id = r.table_id), 0) ORDER BY r.n");
+  while (rows.step()) {
+    const std::int64_t slot = rows.integer(0);
+    const std::int64_t table = rows.integer(1);
+    ring.uncopied_owner[static_cast<std::size_t>(slot)] = table;
+    ring.uncopied[table].push_back(slot);
+  }
+  return ring_.emplace(std::move(ring));
+}
+
+void Store::copy_to_log(Ring& ring, std::int64_t table) {
+  const auto found = ring.uncopied.find(table);
+  if (found == ring.uncopied.end()) return;
+  for (const std::int64_t slot : found->second) {
+    ring_copy_.bind(1, slot).run();
+    ring.uncopied_owner[static_cast<std::size_t>(slot)] = 0;
+  }
+  ring.uncopied.erase(found);
+}
+
+void Store::settle_log() {
+  ring_.reset();  // read from the database: another process may have appended last
+  Ring& ring = this->ring();
+  while (!ring.uncopied.empty()) copy_to_log(ring, ring.uncopied.begin()->first);
+  database_.execute("DELETE FROM command_ring");
+  ring.next = 0;
 }
 
 void Store::save_snapshot(std::int64_t table, const GameState& state) {
@@ -340,7 +404,7 @@ std::optional<GameState> Store::snapshot_of(std::int64_t table, std::string& ref
 ReplayResult Store::replay_log(const TableRecord& table, GameState start, const LogHead& head, std::size_t& replayed) {
   const std::int64_t from = start.version;
   Statement log = database_.prepare(
-      "SELECT seq, seat, command, source, time, chain FROM commands WHERE table_id = ?1 AND seq >= ?2 ORDER BY seq");
+      "SELECT seq, seat, command, source, time, chain FROM " + log_of_table() + " WHERE seq >= ?2 ORDER BY seq");
   log.bind(1, table.id).bind(2, std::max<std::int64_t>(from, 1));
   std::int64_t chain = 0;
   if (from > 0) {
@@ -482,7 +546,7 @@ Store::LogCheck Store::check_log(std::int64_t table) {
   const LogHead head = log_head(table);
   check.recorded_length = head.length;
   Statement rows = database_.prepare(
-      "SELECT seq, seat, command, source, time, chain FROM commands WHERE table_id = ?1 ORDER BY seq");
+      "SELECT seq, seat, command, source, time, chain FROM " + log_of_table() + " ORDER BY seq");
   rows.bind(1, table);
   std::int64_t chain = 0;
   for (std::int64_t expected = 1; rows.step(); ++expected) {
@@ -538,8 +602,8 @@ std::optional<FinishedGame> Store::finished_game(std::int64_t table) {
 }
 
 std::vector<LoggedCommand> Store::commands(std::int64_t table) {
-  Statement rows = database_.prepare(
-      "SELECT seq, seat, command, source, time FROM commands WHERE table_id = ?1 ORDER BY seq");
+  Statement rows =
+      database_.prepare("SELECT seq, seat, command, source, time FROM " + log_of_table() + " ORDER BY seq");
   rows.bind(1, table);
   std::vector<LoggedCommand> commands;
   while (rows.step()) {

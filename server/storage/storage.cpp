@@ -103,7 +103,7 @@ void Storage::run() {
     {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping, and nothing left to do
+      if (queue_.empty()) break;  // stopping, and nothing left to do
       if (commit_delay_.count() > 0 && last_batch >= kCommitSiblings && !stopping_) {
         // Asleep rather than waiting on wake_: the writes that come meanwhile need not
         // wake this thread, they only queue.
@@ -116,6 +116,19 @@ void Storage::run() {
     }
     last_batch = batch.size();
     commit(batch);
+  }
+  settle_log();
+}
+
+void Storage::settle_log() {
+  try {
+    db::Transaction transaction(*database_);
+    if (fence_) fence_(*database_);
+    store_->settle_log();
+    transaction.commit();
+  } catch (const std::exception& error) {
+    store_->forget_log_ring();
+    spdlog::warn("the newest commands stay in the command ring, for the next start to copy: {}", error.what());
   }
 }
 
@@ -149,6 +162,7 @@ void Storage::commit(std::vector<Job>& writes) {
       transaction.commit();
       break;
     } catch (const db::Error& error) {
+      store_->forget_log_ring();  // what it knew may be what the transaction undid
       metrics_->db_errors.fetch_add(1, std::memory_order_relaxed);
       if (error.transient() && !(stopping() && Clock::now() - started > kShutdownPatience)) {
         note_failure(error.what());
@@ -160,6 +174,7 @@ void Storage::commit(std::vector<Job>& writes) {
       spdlog::critical("database write failed for good: {}", error.what());
     } catch (const std::exception& error) {
       // A write that throws on its own (a bug): the others must not go down with it.
+      store_->forget_log_ring();
       spdlog::critical("database write failed: {}", error.what());
     }
     // Give each write its own transaction, so only the failing ones are lost, and nothing
@@ -174,6 +189,7 @@ void Storage::commit(std::vector<Job>& writes) {
           transaction.commit();
           committed = true;
         } catch (const std::exception& error) {
+          store_->forget_log_ring();
           spdlog::critical("a write{} is abandoned: {}",
                            job.stream == kNoStream ? "" : " of table " + std::to_string(job.stream),
                            error.what());

@@ -90,6 +90,8 @@ class Storage {
 
   void run();
   void commit(std::vector<Job>& writes);
+  // When stopping: the command ring copied into the tables' logs (db::Store::settle_log).
+  void settle_log();
   void finish(Job& job, bool committed);
   bool stopping();
   void note_failure(const std::string& reason);

@@ -565,6 +565,7 @@ TEST_CASE("a log damaged or cut short on the disk is found at start, and only it
     f.store->append_commands(id, std::span(commands).first(20));  // saved in two goes
     f.store->append_commands(id, std::span(commands).subspan(20));
   }
+  f.store->settle_log();  // the newest commands into the logs, as when the server stops
   // Table 2 loses its last ten commands (the page holding them was lost); table 3 has
   // one command changed (a bit flipped on the disk, still valid JSON).
   f.database->execute("DELETE FROM commands WHERE table_id = 2 AND seq > 30");
@@ -595,6 +596,101 @@ TEST_CASE("a log damaged or cut short on the disk is found at start, and only it
   CHECK_FALSE(changed.head_matches);
   CHECK(changed.first_bad_row == 7);
   CHECK_FALSE(f.store->check_log(99).table_found);
+}
+
+TEST_CASE("a row damaged in the command ring is found at start like one in the log", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  const Options options{3, false, false, false};
+  const GameRecord game = play_random_game(options, 5);
+  f.store->save_table(playing_table(1, 1, options, 5));
+  f.store->append_commands(1, logged(game, 30));
+  f.database->execute("UPDATE command_ring SET time = time + 1 WHERE table_id = 1 AND seq = 29");
+
+  const db::Restored restored = f.store->live_tables(0);
+  REQUIRE(restored.failed.size() == 1);
+  CHECK_THAT(restored.failed[0].reason, Catch::Contains("command 29 does not match the log's hash chain"));
+  CHECK(f.store->check_log(1).first_bad_row == 29);
+}
+
+TEST_CASE("through several turns of the command ring, across a reopen and a transaction rolled back, every "
+          "table's log reads back whole",
+          "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  const Options options{3, false, false, false};
+  constexpr std::int64_t kTables = 40;
+  constexpr std::size_t kCommands = 120;  // 4,800 rows: the ring of 4,096 turns over
+  std::vector<GameRecord> games;
+  std::vector<std::vector<db::LoggedCommand>> logs;
+  for (std::int64_t id = 1; id <= kTables; ++id) {
+    games.push_back(play_random_game(options, static_cast<std::uint64_t>(id)));
+    REQUIRE(games.back().commands.size() >= kCommands);
+    logs.push_back(logged(games.back(), kCommands));
+    f.store->save_table(playing_table(id, 1, options, static_cast<std::uint64_t>(id)));
+  }
+  // One command of every table per transaction, as a busy server's commits carry them.
+  const auto append_round = [&](std::size_t round) {
+    for (std::int64_t id = 1; id <= kTables; ++id) {
+      f.store->append_commands(id, std::span(logs[static_cast<std::size_t>(id - 1)]).subspan(round, 1));
+    }
+  };
+  for (std::size_t round = 0; round < kCommands; ++round) {
+    if (round == 102) {
+      // The ring turns over here (row 4,096 is in this round), so these appends copy
+      // tables' rows out of it. The commit fails: the Store forgets what it did, and the
+      // same appends succeed the next time.
+      {
+        db::Transaction failing(*f.database);
+        append_round(round);
+      }  // rolled back
+      f.store->forget_log_ring();
+    }
+    db::Transaction transaction(*f.database);
+    append_round(round);
+    transaction.commit();
+    if (round == 106) f.open();  // another Store on the database, as after a restart without a stop
+  }
+  db::Statement copied = f.database->prepare("SELECT count(*) FROM commands");
+  REQUIRE(copied.step());
+  CHECK(copied.integer(0) > 0);  // the ring turned over: some rows were copied
+  CHECK(copied.integer(0) < kTables * static_cast<std::int64_t>(kCommands));
+
+  const auto every_log_whole = [&] {
+    for (std::int64_t id = 1; id <= kTables; ++id) {
+      INFO("table " << id);
+      const auto& expected = logs[static_cast<std::size_t>(id - 1)];
+      const auto stored = f.store->commands(id);
+      REQUIRE(stored.size() == expected.size());
+      for (std::size_t i = 0; i < stored.size(); ++i) {
+        CHECK(stored[i].seq == expected[i].seq);
+        CHECK(stored[i].command == expected[i].command);
+      }
+      const auto check = f.store->check_log(id);
+      CHECK(check.head_matches);
+      CHECK(check.rows == static_cast<std::int64_t>(kCommands));
+    }
+    db::Statement all = f.database->prepare("SELECT count(*) FROM command_log");
+    REQUIRE(all.step());
+    CHECK(all.integer(0) == kTables * static_cast<std::int64_t>(kCommands));
+  };
+  every_log_whole();
+  const db::Restored restored = f.store->live_tables(0);
+  REQUIRE(restored.failed.empty());
+  REQUIRE(restored.tables.size() == static_cast<std::size_t>(kTables));
+  for (const auto& table : restored.tables) {
+    CHECK(*table.game == state_after(games[static_cast<std::size_t>(table.table.id - 1)], kCommands));
+  }
+
+  {
+    db::Transaction settling(*f.database);
+    f.store->settle_log();
+    settling.commit();
+  }
+  db::Statement ring = f.database->prepare("SELECT count(*) FROM command_ring");
+  REQUIRE(ring.step());
+  CHECK(ring.integer(0) == 0);
+  every_log_whole();
 }
 
 TEST_CASE("finished games: history, paging, and their logs", "[db]") {

@@ -88,7 +88,8 @@ TEST_CASE("while nothing can be saved no turn clock runs out against a player, a
   const Json decision = my_decision(ana, pushes);
   const std::int64_t deadline = decision["deadline"];
   Connection operator_tool(database_of(dir));
-  const std::int64_t logged = operator_tool.number("SELECT count(*) FROM commands WHERE table_id = " + std::to_string(id));
+  const std::int64_t logged =
+      operator_tool.number("SELECT count(*) FROM command_log WHERE table_id = " + std::to_string(id));
 
   // Another program holds the database's write lock past Ana's deadline; her chat line
   // is the change the server cannot commit meanwhile.
@@ -109,7 +110,7 @@ TEST_CASE("while nothing can be saved no turn clock runs out against a player, a
   INFO(said.dump() << "\n" << again.dump());
   CHECK(again["type"] == "table.chat.ok");
   // Nothing was played for her (or anyone) while the lock was held.
-  CHECK(operator_tool.number("SELECT count(*) FROM commands WHERE table_id = " + std::to_string(id) +
+  CHECK(operator_tool.number("SELECT count(*) FROM command_log WHERE table_id = " + std::to_string(id) +
                              " AND time < " + std::to_string(released)) == logged);
   // Her deadline moved past the outage, and she was told.
   std::int64_t moved = deadline;
@@ -124,13 +125,13 @@ TEST_CASE("while nothing can be saved no turn clock runs out against a player, a
 
   // The clocks run again: her time runs out after the grace, and the server's bot answers.
   for (int tries = 0; tries < 100; ++tries) {
-    if (operator_tool.number("SELECT count(*) FROM commands WHERE table_id = " + std::to_string(id) +
+    if (operator_tool.number("SELECT count(*) FROM command_log WHERE table_id = " + std::to_string(id) +
                              " AND source = 'timeout'") > 0) {
       break;
     }
     std::this_thread::sleep_for(100ms);
   }
-  CHECK(operator_tool.number("SELECT count(*) FROM commands WHERE table_id = " + std::to_string(id) +
+  CHECK(operator_tool.number("SELECT count(*) FROM command_log WHERE table_id = " + std::to_string(id) +
                              " AND source = 'timeout' AND time >= " + std::to_string(released)) >= 1);
 }
 
@@ -145,7 +146,7 @@ TEST_CASE("a table whose write is lost for good stops at its last commit, and a 
     // The disk refuses one write of the first table, for good.
     Connection operator_tool(database_of(dir));
     operator_tool.run(
-        "CREATE TRIGGER lose_a_write BEFORE INSERT ON commands WHEN NEW.table_id = 1 AND NEW.seq = 30 "
+        "CREATE TRIGGER lose_a_write BEFORE INSERT ON command_ring WHEN NEW.table_id = 1 AND NEW.seq = 30 "
         "BEGIN SELECT RAISE(ABORT, 'injected: this write is lost'); END");
   }
   const Json three = {{"players", 3}, {"short_game", true}, {"automa", false}, {"four_stacks", false}};
@@ -218,7 +219,11 @@ TEST_CASE("history and game records are read while writes wait, and a read that 
   }
 
   // Damaged rows make reads fail: each is still answered, with the reason.
-  operator_tool.run("UPDATE commands SET command = 'not json' WHERE table_id = " + std::to_string(id) + " AND seq = 2");
+  // (The row is in the table's log, or still in the command ring with the newest.)
+  for (const char* rows : {"commands", "command_ring"}) {
+    operator_tool.run(std::string("UPDATE ") + rows + " SET command = 'not json' WHERE table_id = " +
+                      std::to_string(id) + " AND seq = 2");
+  }
   const HttpResponse broken = http_request(server, http::verb::get, record);
   CHECK(broken.result() == http::status::internal_server_error);
   CHECK_THAT(broken.body(), Catch::Contains("command 2"));

@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "elgrande/db/accounts.hpp"
@@ -164,7 +165,16 @@ class Store {
   void save_result(const GameResult& result);
   std::optional<GameResult> result(std::int64_t table);
   void delete_table(std::int64_t id);
+  // Appends to the command ring (docs/persistence.md#the-command-ring): rows this Store
+  // keeps track of until they are copied into each table's log. Only one Store may append
+  // to a database at a time.
   void append_commands(std::int64_t table, std::span<const LoggedCommand> commands);
+  // Copies every row of the ring not yet copied into its table's log and empties the ring:
+  // when the server starts (before restoring) and when it stops, in a transaction.
+  void settle_log();
+  // After a transaction rolled back: what this Store knew of the ring may be what the
+  // transaction did, so it is read again before the next append.
+  void forget_log_ring() noexcept { ring_.reset(); }
   // Keeps only the latest snapshot of each table.
   void save_snapshot(std::int64_t table, const GameState& state);
   void delete_snapshot(std::int64_t table);
@@ -236,7 +246,6 @@ class Store {
   Statement log_head_;
   Statement set_log_head_;
   Statement delete_table_;
-  Statement append_command_;
   Statement save_snapshot_;
   Statement delete_snapshot_;
   Statement seats_;
@@ -244,6 +253,20 @@ class Store {
   Statement add_chat_without_id_;
   Statement recent_chat_;
   Statement player_name_;
+
+  // The command ring as this Store last left it: which row comes next, and which slots
+  // hold rows not yet copied into their table's log.
+  static constexpr std::int64_t kRingSlots = 4096;
+  struct Ring {
+    std::int64_t next = 0;                     // the next row's n
+    std::vector<std::int64_t> uncopied_owner;  // by slot: its table, or 0 once copied
+    std::unordered_map<std::int64_t, std::vector<std::int64_t>> uncopied;  // by table: its slots
+  };
+  std::optional<Ring> ring_;
+  Ring& ring();
+  void copy_to_log(Ring& ring, std::int64_t table);
+  Statement ring_put_;
+  Statement ring_copy_;
 };
 
 // The command log's hash chain: the chain through one more row (FNV-1a, 64 bits: it finds
