@@ -1,5 +1,6 @@
 #include "elgrande/db/store.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <tuple>
 
@@ -107,8 +108,8 @@ Store::Store(Database& database)
       rename_player_(database.prepare("UPDATE players SET name = ?2 WHERE id = ?1")),
       save_table_(database.prepare(
           "INSERT INTO tables (id, name, host, status, options, turn_seconds, created_at, seed, "
-          "started_at, finished_at, on_timeout, replace_after, auto_start, rated) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
+          "started_at, finished_at, on_timeout, replace_after, auto_start, rated, log_length, log_head) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 0, 0) "
           "ON CONFLICT (id) DO UPDATE SET name = ?2, host = ?3, status = ?4, options = ?5, "
           "turn_seconds = ?6, created_at = ?7, seed = ?8, started_at = ?9, finished_at = ?10, "
           "on_timeout = ?11, replace_after = ?12, auto_start = ?13, rated = ?14")),
@@ -147,9 +148,7 @@ Store::Store(Database& database)
           "ON CONFLICT (slot) DO UPDATE SET n = excluded.n, table_id = excluded.table_id, seq = excluded.seq, "
           "seat = excluded.seat, command = excluded.command, source = excluded.source, time = excluded.time, "
           "chain = excluded.chain")),
-      ring_copy_(database.prepare(
-          "INSERT INTO commands (table_id, seq, seat, command, source, time, chain) "
-          "SELECT table_id, seq, seat, command, source, time, chain FROM command_ring WHERE slot = ?1")) {}
+      insert_commands_(kCopyRows) {}
 
 // --- Identities. ---
 
@@ -253,58 +252,62 @@ std::optional<GameResult> Store::result(std::int64_t table) {
   return result;
 }
 
-void Store::delete_table(std::int64_t id) { delete_table_.bind(1, id).run(); }
+void Store::delete_table(std::int64_t id) {
+  delete_table_.bind(1, id).run();
+  if (ring_) {  // its rows left the ring with it
+    if (const auto found = ring_->uncopied.find(id); found != ring_->uncopied.end()) {
+      for (const RingRow& row : found->second) ring_->uncopied_owner[static_cast<std::size_t>(row.slot)] = 0;
+      ring_->uncopied.erase(found);
+    }
+    ring_->heads.erase(id);
+  }
+}
 
 void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> commands) {
   if (commands.empty()) return;
-  log_head_.bind(1, table);
-  std::optional<std::int64_t> length;
-  std::int64_t head = 0;
-  if (log_head_.step()) {
-    length = log_head_.optional_integer(0);
-    head = log_head_.optional_integer(1).value_or(0);
-  }
-  log_head_.reset();
-  if (!length) {
+  Ring& ring = this->ring();
+  auto known = ring.heads.find(table);
+  if (known == ring.heads.end()) known = ring.heads.emplace(table, log_head(table)).first;
+  LogHead& log = known->second;
+  if (!log.length) {
     // A log from before the chain (schema 4): chained now, from its first command.
-    length = 0;
+    log.length = 0;
     Statement rows = database_.prepare(
         "SELECT seq, seat, command, source, time FROM commands WHERE table_id = ?1 ORDER BY seq");
     Statement set_chain = database_.prepare("UPDATE commands SET chain = ?3 WHERE table_id = ?1 AND seq = ?2");
     rows.bind(1, table);
     while (rows.step()) {
-      head = log_chain(head, rows.integer(0), static_cast<int>(rows.integer(1)), rows.text(2), rows.text(3),
-                       rows.integer(4));
-      set_chain.bind(1, table).bind(2, rows.integer(0)).bind(3, head).run();
-      length = rows.integer(0);
+      log.head = log_chain(log.head, rows.integer(0), static_cast<int>(rows.integer(1)), rows.text(2), rows.text(3),
+                           rows.integer(4));
+      set_chain.bind(1, table).bind(2, rows.integer(0)).bind(3, log.head).run();
+      log.length = rows.integer(0);
     }
   }
   for (const LoggedCommand& logged : commands) {
-    const std::string text = protocol::to_json(logged.command).dump();
-    head = log_chain(head, logged.seq, logged.seat, text, name(logged.source), logged.time);
-    Ring& ring = this->ring();
+    RingRow row{0, logged.seq, logged.seat, protocol::to_json(logged.command).dump(), name(logged.source), logged.time, 0};
+    row.chain = log.head = log_chain(log.head, row.seq, row.seat, row.command, row.source, row.time);
     const std::int64_t n = ring.next++;
-    const std::int64_t slot = n % kRingSlots;
+    row.slot = n % kRingSlots;
     // The row in this slot is about to be overwritten: its table's rows go to its log
     // first, all together, a page or two for many commands.
-    if (const std::int64_t owner = ring.uncopied_owner[static_cast<std::size_t>(slot)]; owner != 0) {
+    if (const std::int64_t owner = ring.uncopied_owner[static_cast<std::size_t>(row.slot)]; owner != 0) {
       copy_to_log(ring, owner);
     }
-    ring_put_.bind(1, slot)
+    ring_put_.bind(1, row.slot)
         .bind(2, n)
         .bind(3, table)
-        .bind(4, logged.seq)
-        .bind(5, logged.seat)
-        .bind(6, text)
-        .bind(7, name(logged.source))
-        .bind(8, logged.time)
-        .bind(9, head)
+        .bind(4, row.seq)
+        .bind(5, row.seat)
+        .bind(6, row.command)
+        .bind(7, row.source)
+        .bind(8, row.time)
+        .bind(9, row.chain)
         .run();
-    ring.uncopied_owner[static_cast<std::size_t>(slot)] = table;
-    ring.uncopied[table].push_back(slot);
-    length = logged.seq;
+    ring.uncopied_owner[static_cast<std::size_t>(row.slot)] = table;
+    ring.uncopied[table].push_back(std::move(row));
+    log.length = logged.seq;
   }
-  set_log_head_.bind(1, table).bind(2, *length).bind(3, head).run();
+  set_log_head_.bind(1, table).bind(2, *log.length).bind(3, log.head).run();
 }
 
 Store::Ring& Store::ring() {
@@ -315,24 +318,54 @@ Store::Ring& Store::ring() {
   last.step();
   ring.next = last.integer(0);
   Statement rows = database_.prepare(
-      "SELECT r.slot, r.table_id FROM command_ring r "
+      "SELECT r.slot, r.table_id, r.seq, r.seat, r.command, r.source, r.time, r.chain FROM command_ring r "
       "WHERE r.seq > coalesce((SELECT max(c.seq) FROM commands c WHERE c.table_id = r.table_id), 0) ORDER BY r.n");
   while (rows.step()) {
-    const std::int64_t slot = rows.integer(0);
     const std::int64_t table = rows.integer(1);
-    ring.uncopied_owner[static_cast<std::size_t>(slot)] = table;
-    ring.uncopied[table].push_back(slot);
+    RingRow row{rows.integer(0),   rows.integer(2), static_cast<int>(rows.integer(3)), rows.text(4),
+                name(source_from(rows.text(5))), rows.integer(6), rows.integer(7)};
+    ring.uncopied_owner[static_cast<std::size_t>(row.slot)] = table;
+    ring.uncopied[table].push_back(std::move(row));
   }
   return ring_.emplace(std::move(ring));
+}
+
+Statement& Store::insert_commands(std::size_t rows) {
+  std::optional<Statement>& statement = insert_commands_[rows - 1];
+  if (!statement) {
+    std::string sql = "INSERT INTO commands (table_id, seq, seat, command, source, time, chain) VALUES ";
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::size_t p = 2 + 6 * i;
+      sql += (i ? ", (?1" : "(?1");
+      for (std::size_t k = p; k < p + 6; ++k) sql += ", ?" + std::to_string(k);
+      sql += ')';
+    }
+    statement.emplace(database_.prepare(sql));
+  }
+  return *statement;
 }
 
 void Store::copy_to_log(Ring& ring, std::int64_t table) {
   const auto found = ring.uncopied.find(table);
   if (found == ring.uncopied.end()) return;
-  for (const std::int64_t slot : found->second) {
-    ring_copy_.bind(1, slot).run();
-    ring.uncopied_owner[static_cast<std::size_t>(slot)] = 0;
+  const std::vector<RingRow>& rows = found->second;
+  for (std::size_t first = 0; first < rows.size(); first += kCopyRows) {
+    const std::size_t count = std::min(kCopyRows, rows.size() - first);
+    Statement& insert = insert_commands(count);
+    insert.bind(1, table);
+    for (std::size_t i = 0; i < count; ++i) {
+      const RingRow& row = rows[first + i];
+      const int p = 2 + 6 * static_cast<int>(i);
+      insert.bind(p, row.seq)
+          .bind(p + 1, row.seat)
+          .bind(p + 2, row.command)
+          .bind(p + 3, row.source)
+          .bind(p + 4, row.time)
+          .bind(p + 5, row.chain);
+    }
+    insert.run();
   }
+  for (const RingRow& row : rows) ring.uncopied_owner[static_cast<std::size_t>(row.slot)] = 0;
   ring.uncopied.erase(found);
 }
 

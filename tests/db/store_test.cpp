@@ -776,3 +776,37 @@ TEST_CASE("a backup is a complete copy, taken while the database is in use", "[d
   CHECK(players[0].name == "Ana");
   CHECK(copy.user_version() == db::latest_schema_version());
 }
+
+TEST_CASE("a table deleted with rows in the command ring takes them along, and the ring turns over past them",
+          "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  const Options options{3, false, false, false};
+  constexpr std::int64_t kTables = 36;
+  constexpr std::size_t kCommands = 120;  // 4,320 rows: the ring of 4,096 turns over
+  std::vector<GameRecord> games;
+  std::vector<std::vector<db::LoggedCommand>> logs;
+  for (std::int64_t id = 1; id <= kTables; ++id) {
+    games.push_back(play_random_game(options, static_cast<std::uint64_t>(id)));
+    REQUIRE(games.back().commands.size() >= kCommands);
+    logs.push_back(logged(games.back(), kCommands));
+    f.store->save_table(playing_table(id, 1, options, static_cast<std::uint64_t>(id)));
+  }
+  for (std::size_t round = 0; round < kCommands; ++round) {
+    db::Transaction transaction(*f.database);
+    for (std::int64_t id = round < 10 ? 1 : 2; id <= kTables; ++id) {
+      f.store->append_commands(id, std::span(logs[static_cast<std::size_t>(id - 1)]).subspan(round, 1));
+    }
+    if (round == 9) f.store->delete_table(1);  // its ten rows were the ring's first
+    transaction.commit();
+  }
+  CHECK(f.store->commands(1).empty());
+  for (std::int64_t id = 2; id <= kTables; ++id) {
+    INFO("table " << id);
+    CHECK(f.store->commands(id).size() == kCommands);
+    CHECK(f.store->check_log(id).head_matches);
+  }
+  const db::Restored restored = f.store->live_tables(0);
+  CHECK(restored.failed.empty());
+  CHECK(restored.tables.size() == static_cast<std::size_t>(kTables - 1));
+}

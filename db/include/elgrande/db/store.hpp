@@ -254,19 +254,33 @@ class Store {
   Statement recent_chat_;
   Statement player_name_;
 
-  // The command ring as this Store last left it: which row comes next, and which slots
-  // hold rows not yet copied into their table's log.
+  // The command ring as this Store last left it: which row comes next, the rows not yet
+  // copied into their table's log (kept here so that copying them reads nothing back), and
+  // each table's log head as this Store last wrote it.
   static constexpr std::int64_t kRingSlots = 4096;
+  struct RingRow {
+    std::int64_t slot = 0;
+    std::int64_t seq = 0;
+    int seat = 0;
+    std::string command;
+    std::string_view source;  // name(Source): static text
+    UnixMillis time = 0;
+    std::int64_t chain = 0;
+  };
   struct Ring {
     std::int64_t next = 0;                     // the next row's n
     std::vector<std::int64_t> uncopied_owner;  // by slot: its table, or 0 once copied
-    std::unordered_map<std::int64_t, std::vector<std::int64_t>> uncopied;  // by table: its slots
+    std::unordered_map<std::int64_t, std::vector<RingRow>> uncopied;  // by table, oldest first
+    std::unordered_map<std::int64_t, LogHead> heads;                  // by table
   };
   std::optional<Ring> ring_;
+  Statement ring_put_;
   Ring& ring();
   void copy_to_log(Ring& ring, std::int64_t table);
-  Statement ring_put_;
-  Statement ring_copy_;
+  // INSERT INTO commands of `rows` rows (1 to kCopyRows), prepared when first needed.
+  static constexpr std::size_t kCopyRows = 32;
+  Statement& insert_commands(std::size_t rows);
+  std::vector<std::optional<Statement>> insert_commands_;
 };
 
 // The command log's hash chain: the chain through one more row (FNV-1a, 64 bits: it finds
