@@ -108,8 +108,8 @@ Store::Store(Database& database)
       rename_player_(database.prepare("UPDATE players SET name = ?2 WHERE id = ?1")),
       save_table_(database.prepare(
           "INSERT INTO tables (id, name, host, status, options, turn_seconds, created_at, seed, "
-          "started_at, finished_at, on_timeout, replace_after, auto_start, rated, log_length, log_head) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 0, 0) "
+          "started_at, finished_at, on_timeout, replace_after, auto_start, rated) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
           "ON CONFLICT (id) DO UPDATE SET name = ?2, host = ?3, status = ?4, options = ?5, "
           "turn_seconds = ?6, created_at = ?7, seed = ?8, started_at = ?9, finished_at = ?10, "
           "on_timeout = ?11, replace_after = ?12, auto_start = ?13, rated = ?14")),
@@ -125,8 +125,11 @@ Store::Store(Database& database)
       results_(database.prepare(
           "SELECT r.seat, r.player, r.score, r.rank, t.finished_at FROM results r JOIN tables t ON t.id = r.table_id "
           "WHERE r.table_id = ?1 ORDER BY r.seat")),
-      log_head_(database.prepare("SELECT log_length, log_head FROM tables WHERE id = ?1")),
-      set_log_head_(database.prepare("UPDATE tables SET log_length = ?2, log_head = ?3 WHERE id = ?1")),
+      new_log_(database.prepare(
+          "INSERT INTO log_heads (table_id, length, head) VALUES (?1, 0, 0) ON CONFLICT (table_id) DO NOTHING")),
+      log_head_(database.prepare("SELECT length, head FROM log_heads WHERE table_id = ?1")),
+      set_log_head_(database.prepare("INSERT INTO log_heads (table_id, length, head) VALUES (?1, ?2, ?3) "
+                                     "ON CONFLICT (table_id) DO UPDATE SET length = excluded.length, head = excluded.head")),
       delete_table_(database.prepare("DELETE FROM tables WHERE id = ?1")),
       save_snapshot_(database.prepare(
           "INSERT INTO snapshots (table_id, seq, format, state, hash) VALUES (?1, ?2, ?3, ?4, ?5) "
@@ -216,6 +219,7 @@ void Store::save_table(const TableRecord& table, const TableRecord* saved) {
         .bind(13, table.auto_start ? 1 : 0)
         .bind(14, table.rated ? 1 : 0)
         .run();
+    if (!saved) new_log_.bind(1, table.id).run();  // a new table's log: empty, and chained
   }
   for (std::size_t s = 0; s < table.seats.size(); ++s) {
     const SeatRecord& seat = table.seats[s];

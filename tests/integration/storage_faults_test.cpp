@@ -263,7 +263,7 @@ TEST_CASE("a snapshot of random bytes is passed over for the log, and a log cut 
     operator_tool.run("UPDATE snapshots SET state = randomblob(length(state)) WHERE table_id = " +
                       std::to_string(snapshotted));
     // The page with the end of the other game's log is lost.
-    recorded = operator_tool.number("SELECT log_length FROM tables WHERE id = " + std::to_string(cut));
+    recorded = operator_tool.number("SELECT length FROM log_heads WHERE table_id = " + std::to_string(cut));
     operator_tool.run("DELETE FROM commands WHERE table_id = " + std::to_string(cut) + " AND seq > 10");
   }
 

@@ -243,6 +243,7 @@ class Store {
   Statement save_seat_;
   Statement save_result_;
   Statement results_;
+  Statement new_log_;
   Statement log_head_;
   Statement set_log_head_;
   Statement delete_table_;
