@@ -29,6 +29,9 @@ namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 using tcp = net::ip::tcp;
+// Each connection on a strand of its own, named by its type as the server's are.
+using Strand = net::strand<net::io_context::executor_type>;
+using StrandSocket = tcp::socket::rebind_executor<Strand>::other;
 
 class Session;
 using Frame = std::shared_ptr<const std::string>;
@@ -41,7 +44,7 @@ struct Tables {
 
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(tcp::socket socket, Tables& tables) : ws_(std::move(socket)), tables_(tables) {}
+  Session(StrandSocket socket, Tables& tables) : ws_(std::move(socket)), tables_(tables) {}
 
   void start() {
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
@@ -104,7 +107,7 @@ class Session : public std::enable_shared_from_this<Session> {
     });
   }
 
-  websocket::stream<beast::tcp_stream> ws_;
+  websocket::stream<beast::basic_stream<tcp, Strand>> ws_;
   Tables& tables_;
   beast::flat_buffer buffer_;
   std::deque<Frame> outbox_;
@@ -112,7 +115,7 @@ class Session : public std::enable_shared_from_this<Session> {
 };
 
 void accept(tcp::acceptor& acceptor, net::io_context& io, Tables& tables) {
-  acceptor.async_accept(net::make_strand(io), [&](beast::error_code ec, tcp::socket socket) {
+  acceptor.async_accept(net::make_strand(io.get_executor()), [&](beast::error_code ec, StrandSocket socket) {
     if (!ec) {
       socket.set_option(tcp::no_delay(true), ec);
       std::make_shared<Session>(std::move(socket), tables)->start();

@@ -18,10 +18,10 @@ namespace elgrande::server {
 // held goes out with the next write that says nothing follows.
 class FrameSocket {
  public:
-  using executor_type = tcp::socket::executor_type;
-  using next_layer_type = tcp::socket;
+  using executor_type = StrandSocket::executor_type;
+  using next_layer_type = StrandSocket;
 
-  explicit FrameSocket(tcp::socket&& socket) : socket_(std::move(socket)) {}
+  explicit FrameSocket(StrandSocket&& socket) : socket_(std::move(socket)) {}
 
   executor_type get_executor() noexcept { return socket_.get_executor(); }
   next_layer_type& next_layer() noexcept { return socket_; }
@@ -47,7 +47,7 @@ class FrameSocket {
   static constexpr net::socket_base::message_flags kMore = 0;  // not Linux: a write each
 #endif
 
-  tcp::socket socket_;
+  StrandSocket socket_;
   net::socket_base::message_flags flags_ = 0;
 };
 

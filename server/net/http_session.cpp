@@ -29,7 +29,7 @@ LogThrottle& origin_log() {
 
 }  // namespace
 
-HttpSession::HttpSession(tcp::socket&& socket, std::shared_ptr<const Services> services,
+HttpSession::HttpSession(StrandSocket&& socket, std::shared_ptr<const Services> services,
                          ConnectionLimit::Slot slot)
     : stream_(std::move(socket)), services_(std::move(services)), slot_(std::move(slot)) {}
 

@@ -32,7 +32,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   // The socket's executor must be a strand: all of this session's handlers run on it. A
   // slot in the overflow gets one answer (see answer_when_full) and is closed.
-  HttpSession(tcp::socket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot);
+  HttpSession(StrandSocket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot);
 
   void run();
   // Closes the connection at once, from any thread: an idle one in the overflow.
@@ -50,7 +50,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void refuse_origin();
   void do_close();
 
-  beast::tcp_stream stream_;
+  beast::basic_stream<tcp, Strand> stream_;
   beast::flat_buffer buffer_;
   std::shared_ptr<const Services> services_;
   std::optional<ConnectionLimit::Slot> slot_;  // handed to the WsSession on an upgrade

@@ -61,11 +61,11 @@ void Listener::stop(std::function<void()> stopped) {
 
 void Listener::do_accept() {
   // Each connection gets its own strand, so sessions never need locks of their own.
-  acceptor_.async_accept(net::make_strand(io_),
+  acceptor_.async_accept(net::make_strand(io_.get_executor()),
                          beast::bind_front_handler(&Listener::on_accept, shared_from_this()));
 }
 
-void Listener::on_accept(beast::error_code ec, tcp::socket socket) {
+void Listener::on_accept(beast::error_code ec, StrandSocket socket) {
   if (!acceptor_.is_open()) return;  // stopped: let the pending accept end the loop
   if (ec == net::error::no_descriptors || ec == beast::errc::too_many_files_open_in_system) {
     // Something else holds the descriptors the limit keeps back. A connection left in the

@@ -38,7 +38,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
  private:
   void do_accept();
-  void on_accept(beast::error_code ec, tcp::socket socket);
+  void on_accept(beast::error_code ec, StrandSocket socket);
   bool shed_waiting_connection();
   void keep_in_overflow(const std::shared_ptr<HttpSession>& session);
 

@@ -23,7 +23,7 @@ using protocol::ErrorCode;
 
 }  // namespace
 
-WsSession::WsSession(tcp::socket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot)
+WsSession::WsSession(StrandSocket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot)
     : ws_(std::move(socket)),
       services_(std::move(services)),
       slot_(std::move(slot)),

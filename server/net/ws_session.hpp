@@ -54,7 +54,7 @@ class TokenBucket {
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
  public:
   // The socket's executor must be a strand.
-  WsSession(tcp::socket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot);
+  WsSession(StrandSocket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot);
   ~WsSession() override;
   WsSession(const WsSession&) = delete;
   WsSession& operator=(const WsSession&) = delete;

@@ -44,7 +44,7 @@ TableConfig named_config(TableConfig config, TableId id) {
 
 }  // namespace
 
-Table::Table(net::any_io_executor strand, TableServices& services, TableId id, TableSpec spec)
+Table::Table(Strand strand, TableServices& services, TableId id, TableSpec spec)
     : strand_(std::move(strand)),
       services_(services),
       id_(id),
@@ -58,7 +58,7 @@ Table::Table(net::any_io_executor strand, TableServices& services, TableId id, T
       turns_(strand_, *this, limits_of(config_, services.settings), seating_.size()),
       expiry_timer_(strand_) {}
 
-Table::Table(net::any_io_executor strand, TableServices& services, db::RestoredTable restored, Seating seating)
+Table::Table(Strand strand, TableServices& services, db::RestoredTable restored, Seating seating)
     : strand_(std::move(strand)),
       services_(services),
       id_(restored.table.id),

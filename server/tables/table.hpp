@@ -90,10 +90,10 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   using Handler = void (Table::*)(const TableRequest&);
 
   // A new table as `spec` describes it; call open() once it is in the directory.
-  Table(net::any_io_executor strand, TableServices& services, TableId id, TableSpec spec);
+  Table(Strand strand, TableServices& services, TableId id, TableSpec spec);
   // A table brought back from the database at start, with its seats' players looked up;
   // call resume() once it is in the directory.
-  Table(net::any_io_executor strand, TableServices& services, db::RestoredTable restored, Seating seating);
+  Table(Strand strand, TableServices& services, db::RestoredTable restored, Seating seating);
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
@@ -220,7 +220,7 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   void notify_turns(std::uint8_t before);  // the webhook, for seats whose turn just came
   void publish_turns();                    // whose turn it is, for "my games"
 
-  net::any_io_executor strand_;
+  Strand strand_;
   TableServices& services_;
   const TableId id_;
   const TableConfig config_;

@@ -4,7 +4,7 @@
 
 namespace elgrande::server {
 
-TableFactory::TableFactory(net::any_io_executor executor, TableServices& services)
+TableFactory::TableFactory(net::io_context::executor_type executor, TableServices& services)
     : executor_(std::move(executor)), services_(services) {}
 
 std::shared_ptr<Table> TableFactory::create(TableSpec spec, RecipientPtr creator,

@@ -18,7 +18,7 @@ namespace elgrande::server {
 // strand of its own and is listed in the directory before it serves anyone.
 class TableFactory {
  public:
-  TableFactory(net::any_io_executor executor, TableServices& services);
+  TableFactory(net::io_context::executor_type executor, TableServices& services);
 
   // Listed, saved, and (with `creator`) answered with table.create.ok to `request_id`.
   std::shared_ptr<Table> create(TableSpec spec, RecipientPtr creator = nullptr,
@@ -30,7 +30,7 @@ class TableFactory {
   void restore(std::vector<db::RestoredTable> tables, TableId highest_id, const FindPlayer& find_player);
 
  private:
-  net::any_io_executor executor_;
+  net::io_context::executor_type executor_;
   TableServices& services_;
 };
 

@@ -30,12 +30,12 @@ struct Loopback {
     client.set_option(tcp::no_delay(true));
   }
   net::io_context io;
-  tcp::socket server{io};
+  StrandSocket server{net::make_strand(io)};  // as the server's listener accepts them
   tcp::socket client{io};
 };
 
 // Bytes written to the socket that the kernel has not sent yet.
-int unsent(tcp::socket& socket) {
+int unsent(StrandSocket& socket) {
   int bytes = -1;
   REQUIRE(ioctl(socket.native_handle(), SIOCOUTQNSD, &bytes) == 0);
   return bytes;
