@@ -147,10 +147,10 @@ Store::Store(Database& database)
       player_name_(database.prepare("SELECT name FROM players WHERE id = ?1")),
       ring_put_(database.prepare(
           "INSERT INTO command_ring (slot, n, table_id, seq, seat, command, source, time, chain) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) "
-          "ON CONFLICT (slot) DO UPDATE SET n = excluded.n, table_id = excluded.table_id, seq = excluded.seq, "
-          "seat = excluded.seat, command = excluded.command, source = excluded.source, time = excluded.time, "
-          "chain = excluded.chain")),
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
+      ring_overwrite_(database.prepare(
+          "UPDATE command_ring SET n = ?2, table_id = ?3, seq = ?4, seat = ?5, command = ?6, source = ?7, "
+          "time = ?8, chain = ?9 WHERE slot = ?1")),
       insert_commands_(kCopyRows) {}
 
 // --- Identities. ---
@@ -297,16 +297,21 @@ void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> c
     if (const std::int64_t owner = ring.uncopied_owner[static_cast<std::size_t>(row.slot)]; owner != 0) {
       copy_to_log(ring, owner);
     }
-    ring_put_.bind(1, row.slot)
-        .bind(2, n)
-        .bind(3, table)
-        .bind(4, row.seq)
-        .bind(5, row.seat)
-        .bind(6, row.command)
-        .bind(7, row.source)
-        .bind(8, row.time)
-        .bind(9, row.chain)
-        .run();
+    // The slot's row is overwritten in place; only a slot never written (or emptied with
+    // its table) takes a new one.
+    for (Statement* put : {&ring_overwrite_, &ring_put_}) {
+      put->bind(1, row.slot)
+          .bind(2, n)
+          .bind(3, table)
+          .bind(4, row.seq)
+          .bind(5, row.seat)
+          .bind(6, row.command)
+          .bind(7, row.source)
+          .bind(8, row.time)
+          .bind(9, row.chain)
+          .run();
+      if (database_.changes() == 1) break;
+    }
     ring.uncopied_owner[static_cast<std::size_t>(row.slot)] = table;
     ring.uncopied[table].push_back(std::move(row));
     log.length = logged.seq;

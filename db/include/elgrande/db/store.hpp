@@ -276,6 +276,7 @@ class Store {
   };
   std::optional<Ring> ring_;
   Statement ring_put_;
+  Statement ring_overwrite_;
   Ring& ring();
   void copy_to_log(Ring& ring, std::int64_t table);
   // INSERT INTO commands of `rows` rows (1 to kCopyRows), prepared when first needed.
