@@ -259,10 +259,7 @@ std::optional<GameResult> Store::result(std::int64_t table) {
 void Store::delete_table(std::int64_t id) {
   delete_table_.bind(1, id).run();
   if (ring_) {  // its rows left the ring with it
-    if (const auto found = ring_->uncopied.find(id); found != ring_->uncopied.end()) {
-      for (const RingRow& row : found->second) ring_->uncopied_owner[static_cast<std::size_t>(row.slot)] = 0;
-      ring_->uncopied.erase(found);
-    }
+    ring_->release(id);
     ring_->heads.erase(id);
   }
 }
@@ -374,8 +371,14 @@ void Store::copy_to_log(Ring& ring, std::int64_t table) {
     }
     insert.run();
   }
-  for (const RingRow& row : rows) ring.uncopied_owner[static_cast<std::size_t>(row.slot)] = 0;
-  ring.uncopied.erase(found);
+  ring.release(table);
+}
+
+void Store::Ring::release(std::int64_t table) {
+  const auto found = uncopied.find(table);
+  if (found == uncopied.end()) return;
+  for (const RingRow& row : found->second) uncopied_owner[static_cast<std::size_t>(row.slot)] = 0;
+  uncopied.erase(found);
 }
 
 void Store::settle_log() {

@@ -30,8 +30,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // Upgrade requests for this path (any query string) become a WsSession.
   static constexpr std::string_view kWebSocketPath = "/ws";
 
-  // The socket's executor must be a strand: all of this session's handlers run on it. A
-  // slot in the overflow gets one answer (see answer_when_full) and is closed.
+  // All of this session's handlers run on the socket's strand. A slot in the overflow
+  // gets one answer (see answer_when_full) and is closed.
   HttpSession(StrandSocket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot);
 
   void run();

@@ -53,7 +53,6 @@ class TokenBucket {
 // grow the server's memory.
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
  public:
-  // The socket's executor must be a strand.
   WsSession(StrandSocket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot);
   ~WsSession() override;
   WsSession(const WsSession&) = delete;

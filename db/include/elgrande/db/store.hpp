@@ -273,6 +273,8 @@ class Store {
     std::vector<std::int64_t> uncopied_owner;  // by slot: its table, or 0 once copied
     std::unordered_map<std::int64_t, std::vector<RingRow>> uncopied;  // by table, oldest first
     std::unordered_map<std::int64_t, LogHead> heads;                  // by table
+    // The table's rows wait no longer: copied, or gone with the table.
+    void release(std::int64_t table);
   };
   std::optional<Ring> ring_;
   Statement ring_put_;
