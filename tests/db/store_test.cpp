@@ -4,6 +4,7 @@
 // typed errors.
 
 #include <catch2/catch.hpp>
+#include <array>
 #include <fstream>
 #include <optional>
 #include <random>
@@ -192,6 +193,54 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
     CHECK(chained.tables[0].log_verified);
     CHECK(*chained.tables[0].game == state_after(game, 41));
   }
+}
+
+TEST_CASE("logs chained before schema 12 keep their length and head through its migration", "[db]") {
+  // Schema 12 moves each log's length and head from the table's row to log_heads.
+  Options then{3, false, false, false};
+  then.rules_revision = 1;  // the options as stored then name no revision
+  const GameRecord game = play_random_game(then, 77);
+  TestDatabase test;
+  const auto database = test.open();
+  db::migrate(*database, 11);
+  const std::array<std::byte, 32> token_hash{};
+  database->prepare("INSERT INTO players (id, name, token_hash, created_at) VALUES (1, 'Ana', ?1, 10)")
+      .bind(1, std::span<const std::byte>(token_hash))
+      .run();
+  // Table 4's log whole, table 5's cut short by its last row after its head was written.
+  for (const std::int64_t id : {4, 5}) {
+    database->execute(
+        "INSERT INTO tables (id, name, host, status, options, turn_seconds, created_at, seed, started_at) VALUES (" +
+        std::to_string(id) +
+        ", 'Chained', 1, 'playing', '{\"players\":3,\"short_game\":false,\"automa\":false,\"four_stacks\":false}', "
+        "0, 20, 77, 30)");
+    db::Statement insert = database->prepare(
+        "INSERT INTO commands (table_id, seq, seat, command, source, time, chain) VALUES (?1, ?2, ?3, ?4, 'player', 40, ?5)");
+    std::int64_t head = 0;
+    for (std::size_t i = 0; i < 40; ++i) {
+      const auto seq = static_cast<std::int64_t>(i + 1);
+      const std::string text = protocol::to_json(game.commands[i].command).dump();
+      head = db::log_chain(head, seq, game.commands[i].seat, text, "player", 40);
+      insert.bind(1, id).bind(2, seq).bind(3, game.commands[i].seat).bind(4, text).bind(5, head).run();
+    }
+    database->execute("UPDATE tables SET log_length = 40, log_head = " + std::to_string(head) +
+                      " WHERE id = " + std::to_string(id));
+  }
+  database->execute("DELETE FROM commands WHERE table_id = 5 AND seq = 40");
+
+  db::migrate(*database);
+  db::Store store(*database);
+  const db::Restored restored = store.live_tables(0);
+  REQUIRE(restored.tables.size() == 1);
+  CHECK(restored.tables[0].table.id == 4);
+  CHECK(restored.tables[0].log_verified);
+  CHECK(*restored.tables[0].game == state_after(game, 40));
+  REQUIRE(restored.failed.size() == 1);
+  CHECK(restored.failed[0].table == 5);
+  const auto cut = store.check_log(5);
+  CHECK(cut.recorded_length == 40);
+  CHECK(cut.rows == 39);
+  CHECK_FALSE(cut.head_matches);
 }
 
 TEST_CASE("a database from a newer server is refused, not touched", "[db]") {
