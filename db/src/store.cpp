@@ -285,7 +285,7 @@ void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> c
     }
   }
   for (const LoggedCommand& logged : commands) {
-    RingRow row{0, logged.seq, logged.seat, protocol::to_json(logged.command).dump(), name(logged.source), logged.time, 0};
+    RingRow row{0, logged.seq, logged.seat, protocol::command_text(logged.command), name(logged.source), logged.time, 0};
     row.chain = log.head = log_chain(log.head, row.seq, row.seat, row.command, row.source, row.time);
     const std::int64_t n = ring.next++;
     row.slot = n % kRingSlots;

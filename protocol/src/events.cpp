@@ -169,30 +169,10 @@ void write(Json& j, const GameEnded& e, Sizes n) {
 using detail::open;
 using detail::put;
 using detail::put_id;
+using detail::put_counts;
 using detail::put_json;
 using detail::put_key;
 using detail::put_seats;
-
-// The areas in the order of their names, the order of an {area: n} object's keys.
-const std::array<Area, kAreaCount>& areas_by_name() {
-  static const std::array<Area, kAreaCount> sorted = [] {
-    std::array<Area, kAreaCount> areas{};
-    for (int i = 0; i < kAreaCount; ++i) areas[static_cast<std::size_t>(i)] = area_at(i);
-    std::ranges::sort(areas, {}, [](Area a) { return name(a); });
-    return areas;
-  }();
-  return sorted;
-}
-
-void put_counts(std::string& out, const AreaCounts& counts) {
-  open(out, '{');
-  for (Area area : areas_by_name()) {
-    if (counts[area] == 0) continue;
-    put_key(out, name(area));
-    put(out, counts[area]);
-  }
-  out += '}';
-}
 
 template <class T, std::size_t N>
 void put_first(std::string& out, const std::array<T, N>& items, int count) {

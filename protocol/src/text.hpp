@@ -4,6 +4,8 @@
 // views, their patches, the events and the replies are written with these instead of
 // building documents (docs/performance.md).
 
+#include <algorithm>
+#include <array>
 #include <charconv>
 #include <optional>
 #include <string>
@@ -88,6 +90,28 @@ inline void put_seats(std::string& out, std::uint8_t seats) {
   for (int s = 0; s < kMaxPlayers; ++s)
     if ((seats >> s) & 1u) put(out, s);
   out += ']';
+}
+
+// The areas in the order of their names, the order of an {area: n} object's keys.
+inline const std::array<Area, kAreaCount>& areas_by_name() {
+  static const std::array<Area, kAreaCount> sorted = [] {
+    std::array<Area, kAreaCount> areas{};
+    for (int i = 0; i < kAreaCount; ++i) areas[static_cast<std::size_t>(i)] = area_at(i);
+    std::ranges::sort(areas, {}, [](Area a) { return name(a); });
+    return areas;
+  }();
+  return sorted;
+}
+
+// {area: n} for the areas with any, as area_counts_json writes it.
+inline void put_counts(std::string& out, const AreaCounts& counts) {
+  open(out, '{');
+  for (Area area : areas_by_name()) {
+    if (counts[area] == 0) continue;
+    put_key(out, name(area));
+    put(out, counts[area]);
+  }
+  out += '}';
 }
 
 inline void put_areas(std::string& out, AreaMask mask) {

@@ -127,6 +127,46 @@ TEST_CASE("every command alternative round-trips through JSON") {
   CHECK(covered.size() == std::variant_size_v<Command>);
 }
 
+TEST_CASE("commands are written as text byte for byte as nlohmann writes their documents") {
+  // Every alternative, empty lists and counts, and counts in every area (their keys sorted
+  // by name, as nlohmann sorts an object's).
+  std::vector<Command> commands = sample_commands();
+  AreaCounts every;
+  for (int i = 0; i < kAreaCount; ++i) every[area_at(i)] = static_cast<std::uint8_t>(i + 1);
+  commands.push_back(TakeCaballeros{0, {}});
+  commands.push_back(TakeCaballeros{2, every});
+  commands.push_back(ReturnCaballeros{3, every});
+  commands.push_back(MoveCaballeros{});
+  commands.push_back(RemoveCaballeros{});
+  commands.push_back(AnswerVeto{false});
+  commands.push_back(AnswerVeto{true});
+  for (const Command& command : commands) {
+    INFO(protocol::to_json(command).dump());
+    CHECK(protocol::command_text(command) == protocol::to_json(command).dump());
+  }
+  // And every command of random games of several variants, with one taken back now and then.
+  std::set<std::size_t> kinds;
+  for (const Options& options : {Options{2, true, true, true}, Options{3, false, false, true}, Options{4, false, false, false},
+                                 Options{5, true, false, false}, Options{4, false, false, false, -1, Edition::y1995}}) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      GameState state = new_game(options, seed);
+      UndoHistory history;
+      Rng rng{seed};
+      Events events;
+      while (!is_over(state)) {
+        const Seat seat = pending(state)[0].seat;
+        const Command command = history.can_undo(seat) && rng.below(4) == 0 ? Command{Undo{}}
+                                                                              : random_command(state, seat, rng);
+        kinds.insert(command.index());
+        REQUIRE(protocol::command_text(command) == protocol::to_json(command).dump());
+        events.clear();
+        REQUIRE_FALSE(apply(state, history, seat, command, events));
+      }
+    }
+  }
+  CHECK(kinds.size() > std::variant_size_v<Command> / 2);  // the samples cover the rest
+}
+
 TEST_CASE("command JSON has the documented shapes") {
   const std::vector<std::pair<Command, const char*>> cases = {
       {PlayPowerCard{9}, R"({"type":"play_power_card","value":9})"},

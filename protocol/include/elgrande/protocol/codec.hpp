@@ -38,6 +38,8 @@ Json to_json(const Options& options);
 Decoded<Options> options_from_json(const Json& json);
 
 Json to_json(const Command& command);
+// The same as text, byte for byte to_json(command).dump(), without the document.
+std::string command_text(const Command& command);
 // Strict: checks every type and range the command's C++ type can hold and every id
 // (areas, scoreboards, cards 0..44, colours 0..4, power values 1..13, at most kMaxMoves
 // moves); whether the command is legal now is the engine's question. Unknown fields are
