@@ -1,6 +1,7 @@
 #include <array>
 #include <exception>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 
@@ -86,30 +87,32 @@ using detail::put_counts;
 using detail::put_id;
 using detail::put_key;
 
+// A key and its value: a number, a truth value, an area or {area: n}.
+template <class Value>
+void put_field(std::string& out, std::string_view key, const Value& value) {
+  put_key(out, key);
+  if constexpr (std::is_same_v<Value, AreaCounts>) {
+    put_counts(out, value);
+  } else {
+    put(out, value);
+  }
+}
 void put_type(std::string& out, std::string_view type) {
   put_key(out, "type");
   put_id(out, type);
 }
+
 void put_text(std::string& out, std::string_view type, const PlayPowerCard& c) {
   put_type(out, type);
-  put_key(out, "value");
-  put(out, c.value);
+  put_field(out, "value", c.value);
 }
 void put_text(std::string& out, std::string_view type, const TakeCaballeros& c) {
-  put_key(out, "from_province");
-  put(out, c.from_province);
-  put_key(out, "from_regions");
-  put_counts(out, c.from_regions);
+  put_field(out, "from_province", c.from_province);
+  put_field(out, "from_regions", c.from_regions);
   put_type(out, type);
 }
 void put_text(std::string& out, std::string_view type, const TakeActionCard& c) {
-  put_key(out, "card");
-  put(out, c.card);
-  put_type(out, type);
-}
-void put_text(std::string& out, std::string_view type, const PlaceCaballeros& c) {
-  put_key(out, "to");
-  put_counts(out, c.to);
+  put_field(out, "card", c.card);
   put_type(out, type);
 }
 void put_text(std::string& out, std::string_view type, const SkipSpecialAction&) { put_type(out, type); }
@@ -120,27 +123,13 @@ void put_text(std::string& out, std::string_view type, const MoveCaballeros& c) 
   open(out, '[');
   for (const Move& m : c.moves) {
     open(out, '{');
-    put_key(out, "colour");
-    put(out, m.colour);
-    put_key(out, "count");
-    put(out, m.count);
-    put_key(out, "from");
-    put(out, m.from);
-    put_key(out, "to");
-    put(out, m.to);
+    put_field(out, "colour", m.colour);
+    put_field(out, "count", m.count);
+    put_field(out, "from", m.from);
+    put_field(out, "to", m.to);
     out += '}';
   }
   out += ']';
-  put_type(out, type);
-}
-void put_text(std::string& out, std::string_view type, const PlaceExtraCaballeros& c) {
-  put_key(out, "to");
-  put_counts(out, c.to);
-  put_type(out, type);
-}
-void put_text(std::string& out, std::string_view type, const ScoreArea& c) {
-  put_key(out, "area");
-  put(out, c.area);
   put_type(out, type);
 }
 void put_text(std::string& out, std::string_view type, const RemoveCaballeros& c) {
@@ -148,10 +137,8 @@ void put_text(std::string& out, std::string_view type, const RemoveCaballeros& c
   open(out, '[');
   for (const ColourRegion& p : c.picks) {
     open(out, '{');
-    put_key(out, "colour");
-    put(out, p.colour);
-    put_key(out, "region");
-    put(out, p.region);
+    put_field(out, "colour", p.colour);
+    put_field(out, "region", p.region);
     out += '}';
   }
   out += ']';
@@ -160,45 +147,49 @@ void put_text(std::string& out, std::string_view type, const RemoveCaballeros& c
 void put_text(std::string& out, std::string_view type, const PlaceScoreboard& c) {
   put_key(out, "board");
   put_id(out, name(c.board));
-  put_key(out, "to");
-  put(out, c.to);
-  put_type(out, type);
-}
-void put_text(std::string& out, std::string_view type, const MoveKing& c) {
-  put_key(out, "to");
-  put(out, c.to);
-  put_type(out, type);
-}
-void put_text(std::string& out, std::string_view type, const Evict& c) {
-  put_key(out, "region");
-  put(out, c.region);
-  put_type(out, type);
-}
-void put_text(std::string& out, std::string_view type, const MoveGrande& c) {
-  put_key(out, "to");
-  put(out, c.to);
+  put_field(out, "to", c.to);
   put_type(out, type);
 }
 void put_text(std::string& out, std::string_view type, const TakeBackPowerCard& c) {
   put_type(out, type);
-  put_key(out, "value");
-  put(out, c.value);
+  put_field(out, "value", c.value);
 }
 void put_text(std::string& out, std::string_view type, const AnswerVeto& c) {
   put_type(out, type);
-  put_key(out, "veto");
-  put(out, c.veto);
+  put_field(out, "veto", c.veto);
 }
 void put_text(std::string& out, std::string_view type, const ReturnCaballeros& c) {
-  put_key(out, "from_court");
-  put(out, c.from_court);
-  put_key(out, "from_regions");
-  put_counts(out, c.from_regions);
+  put_field(out, "from_court", c.from_court);
+  put_field(out, "from_regions", c.from_regions);
+  put_type(out, type);
+}
+// One field, then "type".
+void put_text(std::string& out, std::string_view type, const PlaceCaballeros& c) {
+  put_field(out, "to", c.to);
+  put_type(out, type);
+}
+void put_text(std::string& out, std::string_view type, const PlaceExtraCaballeros& c) {
+  put_field(out, "to", c.to);
+  put_type(out, type);
+}
+void put_text(std::string& out, std::string_view type, const MoveKing& c) {
+  put_field(out, "to", c.to);
+  put_type(out, type);
+}
+void put_text(std::string& out, std::string_view type, const MoveGrande& c) {
+  put_field(out, "to", c.to);
+  put_type(out, type);
+}
+void put_text(std::string& out, std::string_view type, const ScoreArea& c) {
+  put_field(out, "area", c.area);
+  put_type(out, type);
+}
+void put_text(std::string& out, std::string_view type, const Evict& c) {
+  put_field(out, "region", c.region);
   put_type(out, type);
 }
 void put_text(std::string& out, std::string_view type, const SetDisk& c) {
-  put_key(out, "region");
-  put(out, c.region);
+  put_field(out, "region", c.region);
   put_type(out, type);
 }
 

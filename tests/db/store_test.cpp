@@ -662,22 +662,32 @@ TEST_CASE("a row damaged in the command ring is found at start like one in the l
   CHECK(f.store->check_log(1).first_bad_row == 29);
 }
 
+// Tables 1 to `tables`, hosted by Ana, each playing a random game whose first `commands`
+// commands are ready to log.
+struct PlayingTables {
+  std::vector<GameRecord> games;
+  std::vector<std::vector<db::LoggedCommand>> logs;
+};
+PlayingTables save_playing_tables(Fixture& f, const Options& options, std::int64_t tables, std::size_t commands) {
+  f.add_player(1, "Ana");
+  PlayingTables made;
+  for (std::int64_t id = 1; id <= tables; ++id) {
+    made.games.push_back(play_random_game(options, static_cast<std::uint64_t>(id)));
+    REQUIRE(made.games.back().commands.size() >= commands);
+    made.logs.push_back(logged(made.games.back(), commands));
+    f.store->save_table(playing_table(id, 1, options, static_cast<std::uint64_t>(id)));
+  }
+  return made;
+}
+
 TEST_CASE("through several turns of the command ring, across a reopen and a transaction rolled back, every "
           "table's log reads back whole",
           "[db]") {
   Fixture f;
-  f.add_player(1, "Ana");
   const Options options{3, false, false, false};
   constexpr std::int64_t kTables = 40;
   constexpr std::size_t kCommands = 120;  // 4,800 rows: the ring of 4,096 turns over
-  std::vector<GameRecord> games;
-  std::vector<std::vector<db::LoggedCommand>> logs;
-  for (std::int64_t id = 1; id <= kTables; ++id) {
-    games.push_back(play_random_game(options, static_cast<std::uint64_t>(id)));
-    REQUIRE(games.back().commands.size() >= kCommands);
-    logs.push_back(logged(games.back(), kCommands));
-    f.store->save_table(playing_table(id, 1, options, static_cast<std::uint64_t>(id)));
-  }
+  const auto [games, logs] = save_playing_tables(f, options, kTables, kCommands);
   // One command of every table per transaction, as a busy server's commits carry them.
   const auto append_round = [&](std::size_t round) {
     for (std::int64_t id = 1; id <= kTables; ++id) {
@@ -829,18 +839,10 @@ TEST_CASE("a backup is a complete copy, taken while the database is in use", "[d
 TEST_CASE("a table deleted with rows in the command ring takes them along, and the ring turns over past them",
           "[db]") {
   Fixture f;
-  f.add_player(1, "Ana");
   const Options options{3, false, false, false};
   constexpr std::int64_t kTables = 36;
   constexpr std::size_t kCommands = 120;  // 4,320 rows: the ring of 4,096 turns over
-  std::vector<GameRecord> games;
-  std::vector<std::vector<db::LoggedCommand>> logs;
-  for (std::int64_t id = 1; id <= kTables; ++id) {
-    games.push_back(play_random_game(options, static_cast<std::uint64_t>(id)));
-    REQUIRE(games.back().commands.size() >= kCommands);
-    logs.push_back(logged(games.back(), kCommands));
-    f.store->save_table(playing_table(id, 1, options, static_cast<std::uint64_t>(id)));
-  }
+  const auto [games, logs] = save_playing_tables(f, options, kTables, kCommands);
   for (std::size_t round = 0; round < kCommands; ++round) {
     db::Transaction transaction(*f.database);
     for (std::int64_t id = round < 10 ? 1 : 2; id <= kTables; ++id) {
