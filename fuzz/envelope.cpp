@@ -4,7 +4,8 @@
 // reply the server would send are each one JSON envelope that echoes the request id; the
 // payload decoders (hello's name, table.create's table config with its name and options,
 // game.command's command) accept only values in range, which encode and decode back to
-// themselves, and refuse with a short UTF-8 message.
+// themselves, and refuse with a short UTF-8 message. game.command's fast path
+// (read_game_command) reads only what the general path reads, and reads it the same.
 
 #include <cstddef>
 #include <cstdint>
@@ -103,11 +104,29 @@ void check_command(const Json& payload) {
   FUZZ_REQUIRE(again.ok() && again.value() == command.value());
 }
 
+void check_fast_path(std::string_view text, const protocol::DecodedEnvelope& decoded) {
+  const std::optional<protocol::GameCommand> fast = protocol::read_game_command(text);
+  if (!fast) return;
+  const auto* envelope = std::get_if<protocol::Envelope>(&decoded);
+  FUZZ_REQUIRE(envelope != nullptr && envelope->type == "game.command" && envelope->id == fast->id);
+  const Json& payload = envelope->payload;
+  const auto table = payload.find("table");
+  FUZZ_REQUIRE(table != payload.end() && table->is_number_integer() && table->get<std::int64_t>() == fast->table);
+  const auto version = payload.find("version");
+  FUZZ_REQUIRE((version == payload.end()) == !fast->version);
+  if (fast->version) FUZZ_REQUIRE(version->is_number_integer() && version->get<std::int64_t>() == *fast->version);
+  const auto command = payload.find("command");
+  FUZZ_REQUIRE(command != payload.end());
+  const protocol::Decoded<Command> decoded_command = protocol::command_from_json(*command);
+  FUZZ_REQUIRE(decoded_command.ok() && decoded_command.value() == fast->command);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const protocol::DecodedEnvelope decoded = protocol::decode_envelope(text);
+  check_fast_path(text, decoded);
   if (const auto* error = std::get_if<protocol::EnvelopeError>(&decoded)) {
     FUZZ_REQUIRE(error->code == protocol::ErrorCode::bad_json || error->code == protocol::ErrorCode::bad_envelope);
     FUZZ_REQUIRE(good_message(error->message));

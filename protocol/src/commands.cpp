@@ -13,6 +13,7 @@ namespace elgrande::protocol {
 namespace {
 
 using detail::area_counts_json;
+using detail::BasicReader;
 using detail::Failure;
 using detail::id;
 using detail::Reader;
@@ -195,86 +196,87 @@ void put_text(std::string& out, std::string_view type, const SetDisk& c) {
 
 // --- Decoding: every field is required; unknown ones are ignored. ---
 
-void read(const Reader& r, PlayPowerCard& c) {
+void read(const auto& r, PlayPowerCard& c) {
   c.value = r.field("value").power_value();
 }
-void read(const Reader& r, TakeCaballeros& c) {
+void read(const auto& r, TakeCaballeros& c) {
   c.from_province = r.field("from_province").byte();
   c.from_regions = r.field("from_regions").area_counts();
 }
-void read(const Reader& r, TakeActionCard& c) {
+void read(const auto& r, TakeActionCard& c) {
   c.card = r.field("card").card();
 }
-void read(const Reader& r, PlaceCaballeros& c) {
+void read(const auto& r, PlaceCaballeros& c) {
   c.to = r.field("to").area_counts();
 }
-void read(const Reader&, SkipSpecialAction&) {}
-void read(const Reader&, PerformSpecialAction&) {}
-void read(const Reader&, Undo&) {}
-void read(const Reader& r, MoveCaballeros& c) {
-  const Reader moves = r.field("moves");
+void read(const auto&, SkipSpecialAction&) {}
+void read(const auto&, PerformSpecialAction&) {}
+void read(const auto&, Undo&) {}
+void read(const auto& r, MoveCaballeros& c) {
+  const auto moves = r.field("moves");
   const std::size_t n = moves.array_size(kMaxMoves);
   for (std::size_t i = 0; i < n; ++i) {
-    const Reader m = moves.element(i);
+    const auto m = moves.element(i);
     c.moves.push_back(Move{m.field("colour").colour(), m.field("from").area(), m.field("to").area(),
                            m.field("count").byte()});
   }
 }
-void read(const Reader& r, PlaceExtraCaballeros& c) {
+void read(const auto& r, PlaceExtraCaballeros& c) {
   c.to = r.field("to").area_counts();
 }
-void read(const Reader& r, ScoreArea& c) {
+void read(const auto& r, ScoreArea& c) {
   c.area = r.field("area").area();
 }
-void read(const Reader& r, RemoveCaballeros& c) {
-  const Reader picks = r.field("picks");
+void read(const auto& r, RemoveCaballeros& c) {
+  const auto picks = r.field("picks");
   const std::size_t n = picks.array_size(kMaxColours);
   for (std::size_t i = 0; i < n; ++i) {
-    const Reader p = picks.element(i);
+    const auto p = picks.element(i);
     c.picks.push_back(ColourRegion{p.field("colour").colour(), p.field("region").area()});
   }
 }
-void read(const Reader& r, PlaceScoreboard& c) {
+void read(const auto& r, PlaceScoreboard& c) {
   c.board = r.field("board").scoreboard();
   c.to = r.field("to").area();
 }
-void read(const Reader& r, MoveKing& c) {
+void read(const auto& r, MoveKing& c) {
   c.to = r.field("to").area();
 }
-void read(const Reader& r, Evict& c) {
+void read(const auto& r, Evict& c) {
   c.region = r.field("region").area();
 }
-void read(const Reader& r, MoveGrande& c) {
+void read(const auto& r, MoveGrande& c) {
   c.to = r.field("to").area();
 }
-void read(const Reader& r, TakeBackPowerCard& c) {
+void read(const auto& r, TakeBackPowerCard& c) {
   c.value = r.field("value").power_value();
 }
-void read(const Reader& r, AnswerVeto& c) {
+void read(const auto& r, AnswerVeto& c) {
   c.veto = r.field("veto").boolean();
 }
-void read(const Reader& r, ReturnCaballeros& c) {
+void read(const auto& r, ReturnCaballeros& c) {
   c.from_court = r.field("from_court").byte();
   c.from_regions = r.field("from_regions").area_counts();
 }
-void read(const Reader& r, SetDisk& c) {
+void read(const auto& r, SetDisk& c) {
   c.region = r.field("region").area();
 }
 
 // One decoder per alternative, indexed like Command; the type names are the engine's.
 constexpr std::size_t kAlternatives = std::variant_size_v<Command>;
-using AlternativeDecoder = Command (*)(const Reader&);
+template <class Value>
+using AlternativeDecoder = Command (*)(const BasicReader<Value>&);
 
-template <std::size_t I>
-Command decode_alternative(const Reader& r) {
+template <class Value, std::size_t I>
+Command decode_alternative(const BasicReader<Value>& r) {
   std::variant_alternative_t<I, Command> command{};
   read(r, command);
   return Command(std::in_place_index<I>, command);
 }
 
-template <std::size_t... I>
-constexpr std::array<AlternativeDecoder, kAlternatives> make_decoders(std::index_sequence<I...>) {
-  return {&decode_alternative<I>...};
+template <class Value, std::size_t... I>
+constexpr std::array<AlternativeDecoder<Value>, kAlternatives> make_decoders(std::index_sequence<I...>) {
+  return {&decode_alternative<Value, I>...};
 }
 
 template <std::size_t... I>
@@ -291,15 +293,19 @@ const std::array<std::string_view, kAlternatives>& type_names() {
 
 namespace detail {
 
-Command read_command(const Reader& root) {
-  static constexpr auto decoders = make_decoders(std::make_index_sequence<kAlternatives>{});
-  const Reader type_field = root.field("type");
-  const std::string& type = type_field.string();
+template <class Value>
+Command read_command(const BasicReader<Value>& root) {
+  static constexpr auto decoders = make_decoders<Value>(std::make_index_sequence<kAlternatives>{});
+  const BasicReader<Value> type_field = root.field("type");
+  const std::string_view type = type_field.string();
   const auto& names = type_names();
   for (std::size_t i = 0; i < kAlternatives; ++i)
     if (names[i] == type) return decoders[i](root);
   type_field.fail("unknown command type " + quote_if_safe(type), "unknown_type");
 }
+
+template Command read_command(const Reader&);
+template Command read_command(const PlainReader&);
 
 }  // namespace detail
 

@@ -1,7 +1,8 @@
 #pragma once
 
-// Strict reading of untrusted JSON. Field readers throw Failure, which never leaves the
-// library: each public decoder catches it and returns a DecodeError.
+// Strict reading of untrusted JSON, from nlohmann's documents or plain ones
+// (plain_json.hpp). Field readers throw Failure, which never leaves the library: each
+// public decoder catches it and returns a DecodeError.
 
 #include <cstdint>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "elgrande/engine/cards.hpp"
 #include "elgrande/engine/commands.hpp"
 #include "elgrande/protocol/codec.hpp"
+#include "plain_json.hpp"
 
 namespace elgrande::protocol::detail {
 
@@ -21,23 +23,25 @@ struct Failure {
   std::string message;
 };
 
-// A JSON value and where it sits in the input, for error messages.
-class Reader {
+// A JSON value and where it sits in the input, for error messages. `Value` is Json or
+// PlainValue; both are instantiated in reader.cpp.
+template <class Value>
+class BasicReader {
  public:
-  Reader(const Json& json, std::string path) : json_(json), path_(std::move(path)) {}
+  BasicReader(const Value& json, std::string path) : json_(json), path_(std::move(path)) {}
 
   [[noreturn]] void fail(std::string_view what, std::string code = {}) const;
 
   void expect_object() const;
-  Reader field(std::string_view key) const;       // required member of an object
-  std::optional<Reader> optional_field(std::string_view key) const;  // absent: nullopt
-  Reader element(std::size_t index) const;        // precondition: an array
+  BasicReader field(std::string_view key) const;  // required member of an object
+  std::optional<BasicReader> optional_field(std::string_view key) const;  // absent: nullopt
+  BasicReader element(std::size_t index) const;   // precondition: an array
   std::size_t array_size(std::size_t max) const;  // an array of at most `max` elements
 
   std::int64_t integer(std::int64_t lo, std::int64_t hi) const;
   std::uint8_t byte() const { return static_cast<std::uint8_t>(integer(0, 255)); }
   bool boolean() const;
-  const std::string& string() const;
+  std::string_view string() const;
 
   Area area() const;
   Scoreboard scoreboard() const;
@@ -47,20 +51,24 @@ class Reader {
   std::uint8_t power_value() const;
   AreaCounts area_counts() const;
 
-  const Json& json() const { return json_; }
+  const Value& json() const { return json_; }
   const std::string& path() const { return path_; }
 
  private:
-  const Json& json_;
+  const Value& json_;
   std::string path_;
 };
+
+using Reader = BasicReader<Json>;
+using PlainReader = BasicReader<PlainValue>;
 
 // `text` in quotes if it is short printable ASCII, else a placeholder: error messages must
 // stay valid UTF-8 and small whatever the input was.
 std::string quote_if_safe(std::string_view text);
 
 // A command at any place in a document (a record holds many). Throws Failure.
-Command read_command(const Reader& reader);
+template <class Value>
+Command read_command(const BasicReader<Value>& reader);
 
 // Options at any place in a document, checked with elgrande::check. Throws Failure.
 Options read_options(const Reader& reader);

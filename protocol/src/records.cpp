@@ -69,7 +69,7 @@ Options read_options(const Reader& r) {
     options.first_player = static_cast<int>(first->integer(0, options.players - 1));
   }
   if (const auto edition = r.optional_field("edition")) {
-    const std::string name = edition->string();
+    const std::string_view name = edition->string();
     if (name == "1995") options.edition = Edition::y1995;
     else if (name != "2023") edition->fail("edition must be \"2023\" or \"1995\"");
   }

@@ -74,14 +74,14 @@ CardKind card_kind(const Reader& r) {
 }
 
 Phase phase(const Reader& r) {
-  const std::string& text = r.string();
+  const std::string_view text = r.string();
   for (int p = 0; p < kPhaseCount; ++p)
     if (phase_name(static_cast<Phase>(p)) == text) return static_cast<Phase>(p);
   r.fail("unknown phase " + detail::quote_if_safe(text));
 }
 
 DiskPurpose disk_purpose(const Reader& r) {
-  const std::string& text = r.string();
+  const std::string_view text = r.string();
   for (int p = 0; p < kDiskPurposeCount; ++p)
     if (disk_purpose_name(static_cast<DiskPurpose>(p)) == text) return static_cast<DiskPurpose>(p);
   r.fail("unknown disk purpose " + detail::quote_if_safe(text));
@@ -190,7 +190,7 @@ Decision read_decision(const Reader& r) {
   Decision decision;
   decision.seat = r.field("seat").seat();
   const Reader kind_field = r.field("kind");
-  const std::string& kind = kind_field.string();
+  const std::string_view kind = kind_field.string();
   if (kind == "power_card") decision.detail = read_power_card(r);
   else if (kind == "take_caballeros") decision.detail = read_take(r);
   else if (kind == "action_card") decision.detail = read_action_card(r);

@@ -20,6 +20,9 @@ class Table;
 struct Request {
   protocol::Envelope envelope;
   std::chrono::steady_clock::time_point received;
+  // A game.command read whole on the fast path (protocol::read_game_command): its payload
+  // is here, decoded, and the envelope's is empty.
+  std::optional<protocol::GameCommand> game_command;
 };
 
 // The connection a request came on, as request handlers use it: a WebSocket today. Every

@@ -102,12 +102,18 @@ bool refuse_while_storage_refuses(const Services& services, Client& client,
 
 void dispatch(const Services& services, Client& client, std::string_view text,
               std::chrono::steady_clock::time_point received) {
-  protocol::DecodedEnvelope decoded = protocol::decode_envelope(text);
-  if (const auto* error = std::get_if<protocol::EnvelopeError>(&decoded)) {
-    services.metrics->count_error(error->code);
-    return client.send(protocol::error_message(*error));
+  Request request{{}, received, protocol::read_game_command(text)};
+  if (request.game_command) {
+    request.envelope.type = "game.command";
+    request.envelope.id = request.game_command->id;
+  } else {
+    protocol::DecodedEnvelope decoded = protocol::decode_envelope(text);
+    if (const auto* error = std::get_if<protocol::EnvelopeError>(&decoded)) {
+      services.metrics->count_error(error->code);
+      return client.send(protocol::error_message(*error));
+    }
+    request.envelope = std::move(std::get<protocol::Envelope>(decoded));
   }
-  Request request{std::move(std::get<protocol::Envelope>(decoded)), received};
   const Route* route = route_for(request.envelope.type);
   if (!route) {
     return refuse(services, client, ErrorCode::unknown_type, "unknown message type '" + request.envelope.type + "'",

@@ -59,11 +59,16 @@ void create_table(const Services& services, Client& client, Request& request) {
 }
 
 void forward_to_table(const Services& services, Client& client, Request& request, Table::Handler handler) {
-  const auto field = request.envelope.payload.find("table");
-  if (field == request.envelope.payload.end() || !field->is_number_integer()) {
-    return refuse(services, client, ErrorCode::bad_payload, "table: must be a table id", request.envelope.id);
+  TableId id = 0;
+  if (request.game_command) {
+    id = request.game_command->table;
+  } else {
+    const auto field = request.envelope.payload.find("table");
+    if (field == request.envelope.payload.end() || !field->is_number_integer()) {
+      return refuse(services, client, ErrorCode::bad_payload, "table: must be a table id", request.envelope.id);
+    }
+    id = field->get<TableId>();
   }
-  const TableId id = field->get<TableId>();
   std::shared_ptr<Table> table = client.tables[id].lock();
   if (!table) {
     table = services.tables->find(id);
@@ -76,7 +81,8 @@ void forward_to_table(const Services& services, Client& client, Request& request
     client.tables[id] = table;
   }
   if (handler == &Table::spectate) client.watching.insert(table->id());
-  table->handle(handler, TableRequest{client.self(), *client.player, std::move(request.envelope), request.received});
+  table->handle(handler, TableRequest{client.self(), *client.player, std::move(request.envelope), request.received,
+                                             std::move(request.game_command)});
 }
 
 }  // namespace elgrande::server

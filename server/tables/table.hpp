@@ -74,6 +74,7 @@ struct TableRequest {
   Player player;
   protocol::Envelope envelope;
   std::chrono::steady_clock::time_point received;
+  std::optional<protocol::GameCommand> game_command;  // as in Request
 };
 
 // One table and its game: the coordinator of its seating, turn keeping, feed and saving.

@@ -256,25 +256,32 @@ void Table::command(const TableRequest& r) {
   }
   const auto seat = seating_.seat_of(r.player.id);
   if (!seat) return refuse(r, ErrorCode::forbidden, "you do not play at this table");
+  // A command read on the fast path is good already; any other is read here.
   const Json& payload = r.envelope.payload;
   const auto json = payload.find("command");
-  if (json == payload.end()) return refuse(r, ErrorCode::bad_payload, "command: missing");
-  if (const auto version = payload.find("version"); version != payload.end()) {
-    if (!version->is_number_integer() || version->get<std::int64_t>() < 0) {
-      return refuse(r, ErrorCode::bad_payload, "version: must be the game version the command answers");
-    }
-    // An answer given before the seat's pending decision was posed (a double click, a
-    // late answer) must not apply to it. Another seat's answer to a simultaneous decision
-    // moves the version on but leaves this seat's decision as it was, so it does not count.
-    const std::int64_t answered = version->get<std::int64_t>();
-    const std::uint32_t posed = posed_at_[static_cast<std::size_t>(*seat)];
-    if (answered < posed || answered > game_->version) {
-      return refuse(r, ErrorCode::stale_version,
-                    "your decision was posed at version " + std::to_string(posed) + " and the game is at " +
-                        std::to_string(game_->version) + ", not " + std::to_string(answered) + "; nothing changed");
+  std::optional<std::int64_t> answered;
+  if (r.game_command) {
+    answered = r.game_command->version;
+  } else {
+    if (json == payload.end()) return refuse(r, ErrorCode::bad_payload, "command: missing");
+    if (const auto version = payload.find("version"); version != payload.end()) {
+      if (!version->is_number_integer() || version->get<std::int64_t>() < 0) {
+        return refuse(r, ErrorCode::bad_payload, "version: must be the game version the command answers");
+      }
+      answered = version->get<std::int64_t>();
     }
   }
-  protocol::Decoded<Command> decoded = protocol::command_from_json(*json);
+  // An answer given before the seat's pending decision was posed (a double click, a late
+  // answer) must not apply to it. Another seat's answer to a simultaneous decision moves
+  // the version on but leaves this seat's decision as it was, so it does not count.
+  const std::uint32_t posed = posed_at_[static_cast<std::size_t>(*seat)];
+  if (answered && (*answered < posed || *answered > game_->version)) {
+    return refuse(r, ErrorCode::stale_version,
+                  "your decision was posed at version " + std::to_string(posed) + " and the game is at " +
+                      std::to_string(game_->version) + ", not " + std::to_string(*answered) + "; nothing changed");
+  }
+  protocol::Decoded<Command> decoded =
+      r.game_command ? protocol::Decoded<Command>(r.game_command->command) : protocol::command_from_json(*json);
   if (!decoded) return refuse(r, ErrorCode::bad_payload, "command: " + decoded.error().message);
   Events events;
   const bool undo = std::holds_alternative<Undo>(decoded.value());

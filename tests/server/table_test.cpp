@@ -109,7 +109,7 @@ struct Server {
 TableRequest request(const RecipientPtr& from, const Player& player, std::string type, std::int64_t id,
                      json payload) {
   return TableRequest{from, player, protocol::Envelope{std::move(type), protocol::RequestId{id}, std::move(payload)},
-                      std::chrono::steady_clock::now()};
+                      std::chrono::steady_clock::now(), std::nullopt};
 }
 
 std::vector<int> ints(const json& array) { return array.get<std::vector<int>>(); }

@@ -86,6 +86,23 @@ using DecodedEnvelope = std::variant<Envelope, EnvelopeError>;
 // Unknown fields are ignored. Never throws on bad input.
 DecodedEnvelope decode_envelope(std::string_view text, std::size_t max_depth = 32);
 
+// A game.command whose every field is good: {"type": "game.command", "id"?, "payload":
+// {"table", "version"?, "command"}}.
+struct GameCommand {
+  std::optional<RequestId> id;
+  std::int64_t table = 0;
+  std::optional<std::int64_t> version;  // never negative
+  Command command;
+
+  bool operator==(const GameCommand&) const = default;
+};
+
+// Every command a player sends goes through here first: it reads plain JSON without
+// building nlohmann's document (docs/performance.md, step 18). A message that is not
+// plain JSON or not a good game.command gives nullopt, for decode_envelope and the
+// handlers to read or refuse as usual; one that it reads, they would read the same.
+std::optional<GameCommand> read_game_command(std::string_view text);
+
 // {"type": "<request_type>.ok", "id"?: id, "payload": payload}; the id is omitted when
 // the request had none.
 std::string reply_message(std::string_view request_type, const std::optional<RequestId>& id,

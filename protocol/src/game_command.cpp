@@ -1,0 +1,50 @@
+#include <limits>
+
+#include "elgrande/protocol/envelope.hpp"
+#include "plain_json.hpp"
+#include "reader.hpp"
+
+namespace elgrande::protocol {
+
+using detail::PlainValue;
+
+std::optional<GameCommand> read_game_command(std::string_view text) {
+  const std::optional<std::vector<PlainValue>> values = detail::read_plain_json(text);
+  if (!values) return std::nullopt;
+  const PlainValue& message = values->front();
+  if (!message.is_object()) return std::nullopt;
+
+  // The envelope, as decode_envelope reads it.
+  const PlainValue* type = message.member("type");
+  if (!type || !type->is_string() || type->text != "game.command") return std::nullopt;
+  GameCommand read;
+  if (const PlainValue* id = message.member("id")) {
+    if (id->is_string() && id->text.size() <= kMaxRequestIdBytes)
+      read.id.emplace(std::in_place_type<std::string>, id->text);
+    else if (id->is_number_integer())
+      read.id.emplace(std::in_place_type<std::int64_t>, id->number);
+    else
+      return std::nullopt;
+  }
+
+  // The payload, as the router and the table read it.
+  const PlainValue* payload = message.member("payload");
+  if (!payload || !payload->is_object()) return std::nullopt;
+  const PlainValue* table = payload->member("table");
+  if (!table || !table->is_number_integer()) return std::nullopt;
+  read.table = table->number;
+  if (const PlainValue* version = payload->member("version")) {
+    if (!version->is_number_integer() || version->number < 0) return std::nullopt;
+    read.version = version->number;
+  }
+  const PlainValue* command = payload->member("command");
+  if (!command) return std::nullopt;
+  try {
+    read.command = detail::read_command(detail::PlainReader(*command, ""));
+  } catch (const detail::Failure&) {
+    return std::nullopt;
+  }
+  return read;
+}
+
+}  // namespace elgrande::protocol
