@@ -105,11 +105,11 @@ class PlainParser {
   bool number(PlainValue& v) {
     const bool negative = skip('-');
     const std::size_t start = at_;
-    std::int64_t magnitude = 0;
-    for (; at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9'; ++at_)
-      magnitude = magnitude * 10 + (text_[at_] - '0');
+    while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') ++at_;
     const std::size_t digits = at_ - start;
     if (digits == 0 || digits > kMaxDigits) return false;
+    std::int64_t magnitude = 0;
+    for (std::size_t i = start; i < at_; ++i) magnitude = magnitude * 10 + (text_[i] - '0');
     if (digits > 1 && text_[start] == '0') return false;  // not JSON
     if (negative && magnitude == 0) return false;         // nlohmann's -0 is signed
     if (at_ < text_.size() && (text_[at_] == '.' || text_[at_] == 'e' || text_[at_] == 'E')) return false;

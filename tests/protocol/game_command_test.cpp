@@ -126,6 +126,7 @@ TEST_CASE("messages outside plain JSON, and game commands with a fault, are left
            good.substr(0, good.size() - 1),                                                    // cut short
            good + "x",                                                                         // trailing text
            R"({"type":"game.command","id":1.0,"payload":{"table":3,)" + command + "}}",       // a bad id
+           R"({"type":"game.command","id":18446744073709551615,"payload":{"table":3,)" + command + "}}",
            R"({"type":"game.command","id":")" + std::string(129, 'x') + R"(","payload":{"table":3,)" + command + "}}",
            R"({"type":"game.comman","payload":{"table":3,)" + command + "}}",                 // another type
            R"({"type":"game.command","payload":{)" + command + "}}",                          // no table
