@@ -111,13 +111,18 @@ void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
       refuse_flood();
     }
   } else {
-    const std::string text = beast::buffers_to_string(buffer_.data());
-    buffer_.consume(buffer_.size());
+    // Read in place: every handler copies what it keeps, and no read starts before it
+    // returns (resume_reading).
+    const auto frame = buffer_.data();
+    const std::string_view text(static_cast<const char*>(frame.data()), frame.size());
     if (bucket_.take(received)) {
+      handling_ = true;
       dispatch(*services_, *this, text, received);
+      handling_ = false;
     } else {
       refuse_flood();
     }
+    buffer_.consume(buffer_.size());
   }
   if (!closing_ && !reading_paused_) do_read();
 }
@@ -142,7 +147,8 @@ void WsSession::refuse_flood() {
 }
 
 void WsSession::resume_reading() {
-  if (std::exchange(reading_paused_, false) && !closing_) do_read();
+  // A handler that paused and resumed at once: on_read reads on when it returns.
+  if (std::exchange(reading_paused_, false) && !closing_ && !handling_) do_read();
 }
 
 void WsSession::post(std::function<void()> work) {

@@ -118,6 +118,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   bool accepted_ = false;
   bool closing_ = false;         // no more reads or replies
   bool reading_paused_ = false;  // an answer waits (hello saving an identity)
+  bool handling_ = false;        // a message read is being handled (on_read)
 
   TokenBucket bucket_;
   Clock::time_point flood_window_start_;

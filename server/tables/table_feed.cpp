@@ -188,8 +188,11 @@ void TableFeed::send_update(const Seating& seating,
     for (const auto& connection : connections) (patched(connection) ? patch : whole) = true;
     if (!whole && !patch) return;
     Update built = update(viewer, whole, patch);
-    const auto whole_message = std::make_shared<const std::string>(std::move(built.whole));
-    const auto patch_message = std::make_shared<const std::string>(std::move(built.patch));
+    const auto shared = [](std::string& text, bool wanted) {
+      return wanted ? std::make_shared<const std::string>(std::move(text)) : nullptr;
+    };
+    const auto whole_message = shared(built.whole, whole);
+    const auto patch_message = shared(built.patch, patch);
     for (const auto& connection : connections) {
       if (patched(connection)) {
         send(connection, patch_message);
