@@ -1,4 +1,4 @@
-#include <limits>
+#include <vector>
 
 #include "elgrande/protocol/envelope.hpp"
 #include "plain_json.hpp"
@@ -9,9 +9,13 @@ namespace elgrande::protocol {
 using detail::PlainValue;
 
 std::optional<GameCommand> read_game_command(std::string_view text) {
-  const std::optional<std::vector<PlainValue>> values = detail::read_plain_json(text);
-  if (!values) return std::nullopt;
-  const PlainValue& message = values->front();
+  // Each I/O thread reads into the same values: no allocation per message, and no more
+  // kept than a command needs after a long message.
+  constexpr std::size_t kKept = 256;
+  thread_local std::vector<PlainValue> values;
+  if (values.capacity() > kKept) values = std::vector<PlainValue>();
+  if (!detail::read_plain_json(text, values)) return std::nullopt;
+  const PlainValue& message = values.front();
   if (!message.is_object()) return std::nullopt;
 
   // The envelope, as decode_envelope reads it.

@@ -148,11 +148,9 @@ const PlainValue& PlainValue::at(std::size_t index) const {
   return *element;
 }
 
-std::optional<std::vector<PlainValue>> read_plain_json(std::string_view text) {
-  std::vector<PlainValue> values;
-  values.reserve(32);
-  if (!PlainParser(text, values).document()) return std::nullopt;
-  return values;
+bool read_plain_json(std::string_view text, std::vector<PlainValue>& values) {
+  values.clear();
+  return PlainParser(text, values).document();
 }
 
 }  // namespace elgrande::protocol::detail

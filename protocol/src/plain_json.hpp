@@ -5,7 +5,6 @@
 // server's CPU (docs/performance.md, step 18).
 
 #include <cstdint>
-#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -44,8 +43,9 @@ struct PlainValue {
 // Reads `text` if it is plain JSON: strings of printable ASCII without escapes, integers
 // of at most 18 digits without fraction or exponent (and not "-0"), objects of at most 64
 // members with no name repeated, nesting at most 32 deep. Anything else, valid JSON or
-// not, gives nullopt and is left to nlohmann: what this reads, nlohmann reads alike. The
-// values view `text`, which must outlive them; the root is the first.
-std::optional<std::vector<PlainValue>> read_plain_json(std::string_view text);
+// not, gives false and is left to nlohmann: what this reads, nlohmann reads alike. The
+// values, the root first, replace those in `values` (whose capacity a caller may reuse)
+// and view `text`, which must outlive them.
+bool read_plain_json(std::string_view text, std::vector<PlainValue>& values);
 
 }  // namespace elgrande::protocol::detail
