@@ -5,7 +5,9 @@
 // upgrades with everything in it.
 
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "game_helpers.hpp"
 
@@ -298,4 +300,36 @@ TEST_CASE("a new name shows at once on the seat and on old chat lines, without a
   REQUIRE(request(cid_phone, "hello", {{"protocol", 1}, {"token", cid_hello["token"]}, {"name", "Cidinho"}})["type"] ==
           "hello.ok");
   CHECK(push(bea, "player.renamed")["player"]["name"] == "Cidinho");
+}
+
+TEST_CASE("a sign-in refused because too many wait leaves its connection reading each message once",
+          "[no-storage][accounts]") {
+  TempDir dir;
+  auto args = server_args(dir);
+  // One thread and slow hashes (the later flags win), so that the queue of 64 fills.
+  args.insert(args.end(), {"--password-threads", "1", "--password-memory-kib", "65536", "--password-passes", "3",
+                           "--sign-in-failures-per-address", "1000000"});
+  ServerProcess server(args);
+  std::vector<std::unique_ptr<WsClient>> clients;
+  for (int i = 0; i < 72; ++i) clients.push_back(std::make_unique<WsClient>(server.address(), server.port()));
+  for (auto& client : clients) {
+    client->send(Json{{"type", "account.sign_in"},
+                      {"id", 1},
+                      {"payload", {{"protocol", 1}, {"username", "nobody"}, {"password", "guess"}, {"device", "d"}}}});
+  }
+  // The last to ask are the likeliest to be refused at once.
+  WsClient* refused = nullptr;
+  for (auto it = clients.rbegin(); it != clients.rend() && !refused; ++it) {
+    if (code_of((*it)->read()) == "unavailable") refused = it->get();
+  }
+  REQUIRE(refused != nullptr);
+  // The connection paused its reading for the hash and resumed it at once: it reads on,
+  // each message once, two sent together included.
+  refused->send(Json{{"type", "ping"}, {"id", 2}});
+  refused->send(Json{{"type", "ping"}, {"id", 3}});
+  for (int id : {2, 3}) {
+    const Json pong = refused->read();
+    CHECK(pong["type"] == "ping.ok");
+    CHECK(pong["id"] == id);
+  }
 }
