@@ -40,6 +40,7 @@
 
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/protocol/codec.hpp"
+#include "elgrande/protocol/plain_json.hpp"
 
 namespace {
 
@@ -294,6 +295,22 @@ void count_received(Tally& tally, const std::string& text, bool ack) {
   (ack ? tally.ack_bytes : tally.other_bytes) += text.size();
 }
 
+// A message's fields from either kind of document: the updates and acknowledgements, most
+// of what arrives, are read plainly (plain_json.hpp), the rest as nlohmann's documents.
+const Json* field(const Json& object, std::string_view key) {
+  const auto found = object.find(key);
+  return found == object.end() ? nullptr : &*found;
+}
+const protocol::PlainValue* field(const protocol::PlainValue& object, std::string_view key) { return object.member(key); }
+std::optional<std::int64_t> integer(const Json* value) {
+  return value && value->is_number_integer() ? std::optional(value->get<std::int64_t>()) : std::nullopt;
+}
+std::optional<std::int64_t> integer(const protocol::PlainValue* value) {
+  return value && value->is_number_integer() ? std::optional(value->number) : std::nullopt;
+}
+Json document(const Json& value) { return value; }
+Json document(const protocol::PlainValue& value) { return protocol::to_json(value); }
+
 // --- A table played over and over by its seats. ---
 
 class Run {
@@ -336,6 +353,8 @@ class TableRun : public Run {
   }
 
  private:
+  std::vector<protocol::PlainValue> plain_;  // the message being read, reused
+
   struct SeatRun {
     std::shared_ptr<Connection> connection;
     Rng rng;
@@ -376,6 +395,21 @@ class TableRun : public Run {
   }
 
   void on_seat_message(int s, const std::string& text) {
+    if (protocol::read_plain_json(text, plain_) && plain_.front().is_object()) {
+      const protocol::PlainValue& m = plain_.front();
+      const protocol::PlainValue* type = m.member("type");
+      const protocol::PlainValue* payload = m.member("payload");
+      if (type && type->is_string() && payload && payload->is_object()) {
+        if (type->text == "game.update") {
+          count_received(tally_, text, false);
+          return on_update(s, *payload);
+        }
+        if (type->text == "game.command.ok") {
+          count_received(tally_, text, true);
+          return on_command_answered(s, m);
+        }
+      }
+    }
     const Json m = Json::parse(text, nullptr, false);
     const std::string& type = m.is_object() ? m.value("type", std::string()) : std::string();
     count_received(tally_, text, type == "game.command.ok");
@@ -395,15 +429,7 @@ class TableRun : public Run {
     } else if (type == "game.update") {
       on_update(s, m["payload"]);
     } else if (type == "game.command.ok") {
-      // An answer to a command of the game before (this seat's connection may be read
-      // after the host's has seen that game end) says nothing of this one.
-      if (m["id"].get<std::int64_t>() < game_first_request_) return;
-      if (tally_.measuring) ++tally_.commands;
-      seat.in_flight = false;
-      // Updates older than the one this command made may still be on their way: never
-      // answer them (another seat's answer to a simultaneous decision came first).
-      seat.acted = std::max(seat.acted, m["payload"]["version"].get<std::int64_t>() - 1);
-      if (seat.view.contains("decision") && seat.version > seat.acted) pace();
+      on_command_answered(s, m);
     } else if (type == "game.over") {
       if (s == 0 && m["payload"]["table"] == table_) {
         // The host sets up the next game at once; what is still on its way from this one is
@@ -429,19 +455,41 @@ class TableRun : public Run {
     }
   }
 
-  void on_update(int s, const Json& update) {
+  template <class Value>
+  void on_command_answered(int s, const Value& answer) {
     SeatRun& seat = seats_[s];
-    if (!table_ || update["table"] != *table_) return;
-    if (const auto whole = update.find("view"); whole != update.end()) {
-      seat.view = *whole;
-    } else if (seat.version == update["base"].get<std::int64_t>()) {
-      protocol::apply_merge_patch(seat.view, update["patch"]);
+    const std::optional<std::int64_t> id = integer(field(answer, "id"));
+    const Value* payload = field(answer, "payload");
+    const std::optional<std::int64_t> version = payload ? integer(field(*payload, "version")) : std::nullopt;
+    if (!id || !version) return tally_.failure("an acknowledgement without its id and version");
+    // An answer to a command of the game before (this seat's connection may be read
+    // after the host's has seen that game end) says nothing of this one.
+    if (*id < game_first_request_) return;
+    if (tally_.measuring) ++tally_.commands;
+    seat.in_flight = false;
+    // Updates older than the one this command made may still be on their way: never
+    // answer them (another seat's answer to a simultaneous decision came first).
+    seat.acted = std::max(seat.acted, *version - 1);
+    if (seat.view.contains("decision") && seat.version > seat.acted) pace();
+  }
+
+  template <class Value>
+  void on_update(int s, const Value& update) {
+    SeatRun& seat = seats_[s];
+    if (!table_ || integer(field(update, "table")) != *table_) return;
+    const std::optional<std::int64_t> version = integer(field(update, "version"));
+    const Value* patch = field(update, "patch");
+    if (!version) return tally_.failure("an update without its version");
+    if (const Value* whole = field(update, "view")) {
+      seat.view = document(*whole);
+    } else if (patch && integer(field(update, "base")) == seat.version) {
+      protocol::apply_merge_patch(seat.view, *patch);
     } else {
       tally_.failure("a patch for another view than the one held");
       seat.connection->send(Json{{"type", "game.view"}, {"payload", {{"table", *table_}}}});
       return;
     }
-    seat.version = update["version"].get<std::int64_t>();
+    seat.version = *version;
     last_progress_ = Clock::now();
     settle_latency();
     if (seat.view.contains("decision") && seat.version > seat.acted && !seat.in_flight) pace();

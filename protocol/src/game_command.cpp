@@ -1,12 +1,11 @@
 #include <vector>
 
 #include "elgrande/protocol/envelope.hpp"
-#include "plain_json.hpp"
+#include "elgrande/protocol/plain_json.hpp"
 #include "reader.hpp"
 
 namespace elgrande::protocol {
 
-using detail::PlainValue;
 
 std::optional<GameCommand> read_game_command(std::string_view text) {
   // Each I/O thread reads into the same values: no allocation per message, and no more
@@ -14,7 +13,7 @@ std::optional<GameCommand> read_game_command(std::string_view text) {
   constexpr std::size_t kKept = 256;
   thread_local std::vector<PlainValue> values;
   if (values.capacity() > kKept) values = std::vector<PlainValue>();
-  if (!detail::read_plain_json(text, values)) return std::nullopt;
+  if (!read_plain_json(text, values)) return std::nullopt;
   const PlainValue& message = values.front();
   if (!message.is_object()) return std::nullopt;
 

@@ -1,6 +1,10 @@
-#include "plain_json.hpp"
+#include "elgrande/protocol/plain_json.hpp"
 
-namespace elgrande::protocol::detail {
+#include <charconv>
+#include <stdexcept>
+#include <string>
+
+namespace elgrande::protocol {
 namespace {
 
 constexpr std::size_t kMaxDepth = 32;  // as parse_json's
@@ -153,4 +157,50 @@ bool read_plain_json(std::string_view text, std::vector<PlainValue>& values) {
   return PlainParser(text, values).document();
 }
 
-}  // namespace elgrande::protocol::detail
+Json to_json(const PlainValue& value) {
+  switch (value.kind) {
+    case PlainValue::Kind::null: return nullptr;
+    case PlainValue::Kind::boolean: return value.truth;
+    // nlohmann reads a number without a sign as unsigned.
+    case PlainValue::Kind::integer:
+      return value.number < 0 ? Json(value.number) : Json(static_cast<std::uint64_t>(value.number));
+    case PlainValue::Kind::string: return std::string(value.text);
+    case PlainValue::Kind::array: {
+      Json array = Json::array();
+      for (const PlainValue* e = value.first(); e != value.next(); e = e->next()) array.push_back(to_json(*e));
+      return array;
+    }
+    case PlainValue::Kind::object: break;
+  }
+  Json object = Json::object();
+  for (const PlainValue* m = value.first(); m != value.next(); m = m->next()) object[std::string(m->key)] = to_json(*m);
+  return object;
+}
+
+void apply_merge_patch(Json& target, const PlainValue& patch) {
+  if (!patch.is_object()) {
+    target = to_json(patch);
+    return;
+  }
+  if (target.is_array()) {
+    for (const PlainValue* m = patch.first(); m != patch.next(); m = m->next()) {
+      std::size_t index = 0;
+      const auto [end, error] = std::from_chars(m->key.data(), m->key.data() + m->key.size(), index);
+      if (error != std::errc() || end != m->key.data() + m->key.size() || index >= target.size())
+        throw std::invalid_argument("view patch: no element " + std::string(m->key) + " to patch");
+      apply_merge_patch(target[index], *m);
+    }
+    return;
+  }
+  if (!target.is_object()) target = Json::object();
+  for (const PlainValue* m = patch.first(); m != patch.next(); m = m->next()) {
+    const auto found = target.find(m->key);
+    if (m->is_null()) {
+      if (found != target.end()) target.erase(found);
+    } else {
+      apply_merge_patch(found != target.end() ? *found : target[std::string(m->key)], *m);
+    }
+  }
+}
+
+}  // namespace elgrande::protocol

@@ -1,7 +1,7 @@
 #pragma once
 
 // Strict reading of untrusted JSON, from nlohmann's documents or plain ones
-// (plain_json.hpp). Field readers throw Failure, which never leaves the library: each
+// (elgrande/protocol/plain_json.hpp). Field readers throw Failure, which never leaves the library: each
 // public decoder catches it and returns a DecodeError.
 
 #include <cstdint>
@@ -14,7 +14,7 @@
 #include "elgrande/engine/cards.hpp"
 #include "elgrande/engine/commands.hpp"
 #include "elgrande/protocol/codec.hpp"
-#include "plain_json.hpp"
+#include "elgrande/protocol/plain_json.hpp"
 
 namespace elgrande::protocol::detail {
 

@@ -14,6 +14,7 @@
 #include "elgrande/engine/game.hpp"
 #include "elgrande/engine/view.hpp"
 #include "elgrande/protocol/codec.hpp"
+#include "elgrande/protocol/plain_json.hpp"
 
 namespace {
 
@@ -630,6 +631,14 @@ TEST_CASE("a view patch replaces values, merges objects key by key, removes a ke
   protocol::apply_merge_patch(doc, Json::parse(R"({"a": null, "b": {"c": [3], "f": 4}, "g": {"h": 5}, "p": {"1": {"x": 3}}})"));
   CHECK(doc == Json::parse(R"({"b": {"c": [3], "d": "x", "f": 4}, "e": true, "g": {"h": 5}, "p": [{"x": 1}, {"x": 3}]})"));
   CHECK_THROWS_AS(protocol::apply_merge_patch(doc, Json::parse(R"({"p": {"2": {"x": 0}}})")), std::invalid_argument);
+  // The same from the plain reading of the texts (plain_json.hpp).
+  std::vector<protocol::PlainValue> patch;
+  Json plain = Json::parse(R"({"a": 1, "b": {"c": [1, 2], "d": "x"}, "e": true, "p": [{"x": 1}, {"x": 2}]})");
+  REQUIRE(protocol::read_plain_json(R"({"a": null, "b": {"c": [3], "f": 4}, "g": {"h": -5}, "p": {"1": {"x": 3}}})", patch));
+  protocol::apply_merge_patch(plain, patch.front());
+  CHECK(plain == Json::parse(R"({"b": {"c": [3], "d": "x", "f": 4}, "e": true, "g": {"h": -5}, "p": [{"x": 1}, {"x": 3}]})"));
+  REQUIRE(protocol::read_plain_json(R"({"p": {"2": {"x": 0}}})", patch));
+  CHECK_THROWS_AS(protocol::apply_merge_patch(plain, patch.front()), std::invalid_argument);
   // A decision that loses a constraint: the key goes, not just the changed ones.
   View before = view(new_game(Options{}, 3), 0), after = before;
   before.decision.reset();

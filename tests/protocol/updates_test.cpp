@@ -10,6 +10,7 @@
 #include "elgrande/engine/game.hpp"
 #include "elgrande/engine/view.hpp"
 #include "elgrande/protocol/codec.hpp"
+#include "elgrande/protocol/plain_json.hpp"
 #include "elgrande/protocol/updates.hpp"
 
 namespace {
@@ -27,6 +28,7 @@ Json events_json(const Events& events, Seat viewer, const Options& options) {
 
 TEST_CASE("a game update carries its receiver's events and view, whole or as the patch of the view it holds") {
   int secret_events = 0, with_undo = 0, updates = 0;
+  std::vector<protocol::PlainValue> plain;
   for (const int players : {2, 3, 5}) {
     Options options;
     options.players = players;
@@ -73,6 +75,17 @@ TEST_CASE("a game update carries its receiver's events and view, whole or as the
           Json view_held = protocol::to_json(before);
           protocol::apply_merge_patch(view_held, patched["payload"]["patch"]);
           REQUIRE(view_held == payload["view"]);
+
+          // Read plainly, as the load generator reads them: the same documents.
+          const std::string patch_text = protocol::update_with_patch(header, texts, before, now);
+          REQUIRE(protocol::read_plain_json(patch_text, plain));
+          REQUIRE(protocol::to_json(plain.front()) == patched);
+          Json plain_held = protocol::to_json(before);
+          protocol::apply_merge_patch(plain_held, *plain.front().member("payload")->member("patch"));
+          REQUIRE(plain_held == payload["view"]);
+          const std::string whole_text = protocol::update_with_view(header, texts, now);  // the values view it
+          REQUIRE(protocol::read_plain_json(whole_text, plain));
+          REQUIRE(protocol::to_json(plain.front()) == whole);
 
           secret_events += static_cast<int>(events.size() - visible_to(events, viewer).size());
           with_undo += header.can_undo;

@@ -1,18 +1,21 @@
 #pragma once
 
-// The plain JSON that clients send, read without nlohmann's document of maps and strings:
-// every game command arrives as text, and parsing it into a document was 4% of the
-// server's CPU (docs/performance.md, step 18).
+// The plain JSON that clients send and the server writes, read without nlohmann's
+// document of maps and strings: every game command arrives as text, and parsing it into a
+// document was 4% of the server's CPU (docs/performance.md, step 18); a client's parsing
+// of the updates was most of its own.
 
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
-namespace elgrande::protocol::detail {
+#include "elgrande/protocol/codec.hpp"
+
+namespace elgrande::protocol {
 
 // One value of a plain document. A container's members follow it in order, each with
 // everything inside it; `span` counts the value and all inside it, so a member's next
-// sibling is `span` values on. Named like nlohmann's accessors, so that BasicReader reads
+// sibling is `span` values on. Named like nlohmann's accessors, so that the decoders read
 // either kind of document.
 struct PlainValue {
   enum class Kind : std::uint8_t { null, boolean, integer, string, array, object };
@@ -25,6 +28,7 @@ struct PlainValue {
   std::string_view key;   // its name, if it is a member of an object
   std::string_view text;  // a string's characters
 
+  bool is_null() const { return kind == Kind::null; }
   bool is_object() const { return kind == Kind::object; }
   bool is_array() const { return kind == Kind::array; }
   bool is_string() const { return kind == Kind::string; }
@@ -48,4 +52,10 @@ struct PlainValue {
 // and view `text`, which must outlive them.
 bool read_plain_json(std::string_view text, std::vector<PlainValue>& values);
 
-}  // namespace elgrande::protocol::detail
+// The document nlohmann would parse from the value's text.
+Json to_json(const PlainValue& value);
+// apply_merge_patch (codec.hpp) from a plain patch: the same document results, and the same
+// std::invalid_argument for an index the array lacks.
+void apply_merge_patch(Json& target, const PlainValue& patch);
+
+}  // namespace elgrande::protocol
