@@ -6,7 +6,6 @@
 
 namespace elgrande::protocol {
 
-
 std::optional<GameCommand> read_game_command(std::string_view text) {
   // Each I/O thread reads into the same values: no allocation per message, and no more
   // kept than a command needs after a long message.
