@@ -16,6 +16,7 @@
 #include "elgrande/engine/record.hpp"
 #include "elgrande/engine/undo.hpp"
 #include "elgrande/engine/view.hpp"
+#include "protocol/random_commands.hpp"
 #include "elgrande/engine/bot.hpp"
 
 namespace {
@@ -146,23 +147,9 @@ TEST_CASE("commands are written as text byte for byte as nlohmann writes their d
   }
   // And every command of random games of several variants, with one taken back now and then.
   std::set<std::size_t> kinds;
-  for (const Options& options : {Options{2, true, true, true}, Options{3, false, false, true}, Options{4, false, false, false},
-                                 Options{5, true, false, false}, Options{4, false, false, false, -1, Edition::y1995}}) {
-    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-      GameState state = new_game(options, seed);
-      UndoHistory history;
-      Rng rng{seed};
-      Events events;
-      while (!is_over(state)) {
-        const Seat seat = pending(state)[0].seat;
-        const Command command = history.can_undo(seat) && rng.below(4) == 0 ? Command{Undo{}}
-                                                                              : random_command(state, seat, rng);
-        kinds.insert(command.index());
-        REQUIRE(protocol::command_text(command) == protocol::to_json(command).dump());
-        events.clear();
-        REQUIRE_FALSE(apply(state, history, seat, command, events));
-      }
-    }
+  for (const Command& command : testing::commands_of_random_games(4)) {
+    kinds.insert(command.index());
+    REQUIRE(protocol::command_text(command) == protocol::to_json(command).dump());
   }
   CHECK(kinds.size() > std::variant_size_v<Command> / 2);  // the samples cover the rest
 }

@@ -7,11 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "elgrande/engine/bot.hpp"
-#include "elgrande/engine/game.hpp"
-#include "elgrande/engine/undo.hpp"
 #include "elgrande/protocol/codec.hpp"
 #include "elgrande/protocol/envelope.hpp"
+#include "protocol/random_commands.hpp"
 
 namespace {
 
@@ -43,29 +41,6 @@ std::optional<GameCommand> read_generally(std::string_view text) {
   return read;
 }
 
-// Every command of random games of several variants, one taken back now and then.
-std::vector<Command> commands_of_random_games() {
-  std::vector<Command> commands;
-  for (const Options& options : {Options{2, true, true, true}, Options{3, false, false, true}, Options{4, false, false, false},
-                                 Options{5, true, false, false}, Options{4, false, false, false, -1, Edition::y1995}}) {
-    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
-      GameState state = new_game(options, seed);
-      UndoHistory history;
-      Rng rng{seed};
-      Events events;
-      while (!is_over(state)) {
-        const Seat seat = pending(state)[0].seat;
-        const Command command = history.can_undo(seat) && rng.below(4) == 0 ? Command{Undo{}}
-                                                                              : random_command(state, seat, rng);
-        commands.push_back(command);
-        events.clear();
-        REQUIRE_FALSE(apply(state, history, seat, command, events));
-      }
-    }
-  }
-  return commands;
-}
-
 // A message as clients write it, the id and version in one of several forms.
 Json message(const Command& command, std::size_t n) {
   Json payload = {{"table", static_cast<std::int64_t>(n % 1000)}, {"command", protocol::to_json(command)}};
@@ -82,7 +57,7 @@ Json message(const Command& command, std::size_t n) {
 
 TEST_CASE("every command of random games is read on the fast path as the general path reads it",
           "[protocol][envelope]") {
-  const std::vector<Command> commands = commands_of_random_games();
+  const std::vector<Command> commands = testing::commands_of_random_games(3);
   REQUIRE(commands.size() > 1000);
   for (std::size_t n = 0; n < commands.size(); ++n) {
     const Json json = message(commands[n], n);
@@ -151,7 +126,7 @@ TEST_CASE("messages outside plain JSON, and game commands with a fault, are left
 
 TEST_CASE("whatever the fast path reads of a mangled message, the general path reads the same",
           "[protocol][envelope]") {
-  const std::vector<Command> commands = commands_of_random_games();
+  const std::vector<Command> commands = testing::commands_of_random_games(3);
   // Bytes that make or break JSON, numbers and names.
   const std::string bytes = "{}[]\",:0123456789-+.eE \\tfnu\x01\x7F\xC3\xFF";
   Rng rng{77};
