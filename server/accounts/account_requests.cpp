@@ -12,6 +12,7 @@
 #include "identity/hello.hpp"
 #include "identity/identities.hpp"
 #include "moderation/sanctions.hpp"
+#include "presence/presence.hpp"
 #include "storage/storage.hpp"
 
 namespace elgrande::server {
@@ -97,6 +98,16 @@ void signed_in(const Services& services, Client& client, const Request& request,
   speak_for(services, client, *player, made->session.id);
 }
 
+// Every other connection that spoke for the guest: it had no session, and an account's
+// connections all have one, which its owner can list and end. The account is in memory
+// before this runs, so a guest hello that attaches later is refused by speak_for.
+void end_guest_connections(const Services& services, const Client& signed_up, PlayerId player) {
+  for (const RecipientPtr& connection : services.presence->connections_of(player)) {
+    if (connection.get() == &signed_up) continue;
+    connection->end(protocol::CloseCode::session_ended, "this guest signed up; sign in with the account");
+  }
+}
+
 // The account of the connection's player, or a refusal.
 std::optional<Account> own_account(const Services& services, Client& client, const Request& request) {
   auto account = services.accounts->of(client.player->id);
@@ -153,6 +164,7 @@ void sign_up(const Services& services, Client& client, Request& request) {
                                  connection->post([&services, connection, request, made = std::move(made)] {
                                    if (made) spdlog::info("player {} signed up", made->session.player);
                                    signed_in(services, *connection, request, made);
+                                   if (made) end_guest_connections(services, *connection, made->session.player);
                                  });
                                });
   });

@@ -64,6 +64,12 @@ void speak_for(const Services& services, Client& client, const Player& player, s
   // Present first, then the tables are looked up: a table that seats the player
   // meanwhile either finds this connection or is found here (see Table).
   services.presence->attach(player.id, client.self());
+  // A guest token that was still good when hello looked it up, while another connection
+  // signed the guest up: every connection of an account has a session its owner can end.
+  // Checked after attaching, as sign-up sweeps presence after adding the account.
+  if (!session && services.accounts->has_account(player.id)) {
+    return client.end(protocol::CloseCode::session_ended, "this guest signed up; sign in with the account");
+  }
   // Every table the player belongs to sends this connection the table and the seat's view.
   for (const auto& table : services.tables->tables_of(player.id)) table->player_connected(client.self(), player.id);
 }

@@ -92,6 +92,29 @@ TEST_CASE("a guest signs up keeping its id and games, and the account signs in e
   CHECK(push(later, "game.update")["table"] == table);
 }
 
+TEST_CASE("a tab that spoke for the guest is closed with 4001 when the guest signs up elsewhere", "[accounts]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient laptop(server.address(), server.port());
+  const Json guest = hello(laptop, "Ana");
+  const std::int64_t table = start_game(laptop);
+  WsClient other_tab(server.address(), server.port());
+  REQUIRE(request(other_tab, "hello", {{"protocol", 1}, {"token", guest["token"]}})["type"] == "hello.ok");
+  CHECK(push(other_tab, "game.update")["table"] == table);
+
+  REQUIRE(sign_up(laptop, "Ana_P", "correct horse battery")["type"] == "account.sign_up.ok");
+  // Had it stayed, it would speak for the account with no session: unseen in
+  // account.sessions, untouched by ending them or by a new password.
+  CHECK(closed_with(other_tab) == 4001);
+  const Json sessions = request(laptop, "account.sessions", Json::object());
+  REQUIRE(sessions["payload"]["sessions"].size() == 1);
+  CHECK(sessions["payload"]["sessions"][0]["current"] == true);
+  WsClient reopened(server.address(), server.port());
+  CHECK(code_of(request(reopened, "hello", {{"protocol", 1}, {"token", guest["token"]}})) == "unknown_token");
+  // The account's own connection plays on.
+  CHECK(request(laptop, "player.games", Json::object())["payload"]["games"].size() == 1);
+}
+
 TEST_CASE("sign-up refuses hostile and taken usernames, and sign-in answers an unknown name as a wrong password",
           "[accounts]") {
   TempDir dir;
