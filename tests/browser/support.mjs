@@ -349,7 +349,8 @@ export const audits = [];  // {screen, width, violations: [{id, impact, nodes}]}
 
 // Elements sticking out of the viewport, left or right, or clipped by an ancestor that hides
 // overflow: on a phone that is cut off. Inside a region that scrolls by itself (overflow
-// auto or scroll, the standings tables) only that region has to fit.
+// auto or scroll, the standings tables) only that region has to fit. Then the panels: none
+// over another, none squeezed narrow.
 function overflowing() {
   const width = document.documentElement.clientWidth;
   const found = [];
@@ -380,6 +381,20 @@ function overflowing() {
     }
     if (found.length >= 12) break;
   }
+  // Panels side by side or one under the other, never drawn over each other, and none
+  // squeezed into a strip (one word a line) beside the others.
+  const panels = [...document.querySelectorAll('.panel')]
+    .filter((el) => !el.parentElement.closest('.panel') && el.getClientRects().length > 0)
+    .map((el) => ({el, box: el.getBoundingClientRect()}));
+  const narrowest = Math.min(200, width - 40);
+  for (const [i, a] of panels.entries()) {
+    if (a.box.width < narrowest) found.push(`${name(a.el)} is squeezed to ${Math.round(a.box.width)} px`);
+    for (const b of panels.slice(i + 1)) {
+      const across = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
+      const down = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
+      if (across > 1 && down > 1) found.push(`${name(a.el)} and ${name(b.el)} overlap by ${Math.round(across)}×${Math.round(down)} px`);
+    }
+  }
   return found;
 }
 
@@ -389,8 +404,9 @@ function overflowing() {
 // names it in the messages.
 // `phone`: the same screen again at a phone's 390 px, fully (true) or whether it fits only
 // ('fit', cheaper: for controls whose look a phone changes little). A screen seen on a phone
-// (a page at 390 px, or `phone`) must also fit the narrowest phone, 360 px: the layout
-// changes at 600 px and above only, so 360 and 390 stand for every phone up to 430.
+// (a page at 390 px, or `phone`) must also fit the narrowest phone, 360 px, and a tablet's
+// 800 px, between the phone's layout (up to 600 px) and the desktop's (from 1101 px): 360
+// and 390 stand for every phone up to 430.
 export async function audit(page, screen, {phone = false} = {}) {
   const viewport = page.viewportSize();
   await auditAt(page, screen);
@@ -402,6 +418,8 @@ export async function audit(page, screen, {phone = false} = {}) {
       if (phone === 'fit') await fits(page, screen);
       else await auditAt(page, screen);
     }
+    await resize(page, {width: TABLET_WIDTH, height: PHONE.height});
+    await fits(page, screen);
     await resize(page, {width: NARROW_PHONE_WIDTH, height: PHONE.height});
     await fits(page, screen);
   } finally {
@@ -411,6 +429,7 @@ export async function audit(page, screen, {phone = false} = {}) {
 
 export const PHONE = {width: 390, height: 844};
 const NARROW_PHONE_WIDTH = 360;
+const TABLET_WIDTH = 800;
 
 // The window at another size, once the page has laid itself out for it: what a resize sets
 // off (a ResizeObserver redrawing the rating chart at its new width) runs before the next
@@ -420,7 +439,7 @@ async function resize(page, size) {
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
-// Whether nothing sticks out of the viewport, its width only.
+// Whether nothing sticks out of the viewport and no panel is drawn over another or squeezed.
 async function fits(page, screen) {
   const width = page.viewportSize().width;
   const wide = await page.evaluate(overflowing);
