@@ -73,7 +73,7 @@ std::optional<Target> read_target(const Services& services, Client& client, cons
     return std::nullopt;
   }
   if (found->id == client.player->id) {
-    refuse(services, client, ErrorCode::wrong_state, "not on yourself", id);
+    refuse(services, client, ErrorCode::forbidden, "not on yourself", id);
     return std::nullopt;
   }
   if (role_of(services, found->id) != Role::player && role_of(services, client.player->id) != Role::admin) {
