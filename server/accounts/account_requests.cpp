@@ -48,16 +48,23 @@ std::optional<std::string> read_device(const Json& payload, Fields& fields) {
   return std::nullopt;
 }
 
-// Refuses a password check while the name or the address has failed too often.
-bool throttled(const Services& services, Client& client, const Request& request, std::string_view username) {
-  const auto wait = services.sign_in_throttle->wait(username, client.address, std::chrono::steady_clock::now());
+// Tells the client to wait, if it must; whether it must.
+bool told_to_wait(const Services& services, Client& client, const Request& request,
+                  std::chrono::steady_clock::duration wait, std::string_view what) {
   if (wait <= std::chrono::steady_clock::duration::zero()) return false;
   const auto milliseconds = std::chrono::ceil<std::chrono::milliseconds>(wait).count();
   services.metrics->count_error(ErrorCode::rate_limited);
   client.send(protocol::rate_limited_message(
-      "too many failed sign-ins; try again in " + std::to_string((milliseconds + 999) / 1000) + " s", milliseconds,
+      std::string(what) + "; try again in " + std::to_string((milliseconds + 999) / 1000) + " s", milliseconds,
       request.envelope.id));
   return true;
+}
+
+// Refuses a password check while the name or the address has failed too often.
+bool throttled(const Services& services, Client& client, const Request& request, std::string_view username) {
+  return told_to_wait(services, client, request,
+                      services.sign_in_throttle->wait(username, client.address, std::chrono::steady_clock::now()),
+                      "too many failed sign-ins");
 }
 
 // Runs `work` on a password worker, reading nothing more from the connection meanwhile
@@ -143,8 +150,14 @@ void sign_up(const Services& services, Client& client, Request& request) {
   if (services.accounts->of(client.player->id)) {
     return refuse(services, client, ErrorCode::wrong_state, "you have an account already", request.envelope.id);
   }
+  const auto now = std::chrono::steady_clock::now();
+  if (told_to_wait(services, client, request, services.sign_in_throttle->wait(client.address, now),
+                   "too many usernames tried or failed sign-ins from your address")) {
+    return;
+  }
   if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
   if (!services.accounts->hold(fields.username)) {
+    services.sign_in_throttle->name_taken(client.address, now);
     return refuse(services, client, ErrorCode::name_taken, "the username " + fields.username + " is taken",
                   request.envelope.id);
   }

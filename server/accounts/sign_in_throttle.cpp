@@ -27,6 +27,18 @@ void SignInThrottle::failed(std::string_view username, std::string_view address,
   by_address_.add(NewIdentityQuota::key_of(address), now);
 }
 
+SignInThrottle::Clock::duration SignInThrottle::wait(std::string_view address, Clock::time_point now) {
+  const std::string from = NewIdentityQuota::key_of(address);
+  const std::lock_guard lock(mutex_);
+  if (by_address_.count(from, now) < limits_.per_address) return Clock::duration::zero();
+  return by_address_.oldest_leaves(from) - now;
+}
+
+void SignInThrottle::name_taken(std::string_view address, Clock::time_point now) {
+  const std::lock_guard lock(mutex_);
+  by_address_.add(NewIdentityQuota::key_of(address), now);
+}
+
 void SignInThrottle::succeeded(std::string_view username) {
   const std::lock_guard lock(mutex_);
   by_username_.forget(username_key(username));

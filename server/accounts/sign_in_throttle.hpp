@@ -31,6 +31,11 @@ class SignInThrottle {
   void failed(std::string_view username, std::string_view address, Clock::time_point now);
   void succeeded(std::string_view username);
 
+  // Sign-ups: a username found taken counts against the address as a failed sign-in does,
+  // so that nobody learns at speed which usernames exist. `wait` for the address alone.
+  Clock::duration wait(std::string_view address, Clock::time_point now);
+  void name_taken(std::string_view address, Clock::time_point now);
+
  private:
   Limits limits_;
   std::mutex mutex_;

@@ -407,7 +407,7 @@ constexpr std::array<Setting, 37> kSettings{{
      "failed sign-ins to one username in 10 minutes before it waits", set_sign_in_failures_per_username,
      [](const Config& c) { return std::to_string(c.sign_in_failures_per_username); }},
     {"sign_in_failures_per_address", "--sign-in-failures-per-address", Kind::integer,
-     "failed sign-ins from one client address in 10 minutes before it waits", set_sign_in_failures_per_address,
+     "failed sign-ins, and usernames found taken at sign-up, from one client address in 10 minutes before it waits", set_sign_in_failures_per_address,
      [](const Config& c) { return std::to_string(c.sign_in_failures_per_address); }},
 }};
 

@@ -146,6 +146,27 @@ TEST_CASE("sign-up refuses hostile and taken usernames, and sign-in answers an u
   CHECK(code_of(request(guest, "account.sessions", Json::object())) == "wrong_state");
 }
 
+TEST_CASE("usernames found taken at sign-up count against the address like failed sign-ins", "[no-storage][accounts]") {
+  TempDir dir;
+  auto args = server_args(dir);
+  args.insert(args.end(), {"--sign-in-failures-per-address", "3"});
+  ServerProcess server(args);
+  WsClient ana(server.address(), server.port());
+  hello(ana, "Ana");
+  REQUIRE(sign_up(ana, "ana", "the right one")["type"] == "account.sign_up.ok");
+
+  WsClient prober(server.address(), server.port());
+  hello(prober, "Prober");
+  for (const char* taken : {"ana", "ANA", "Ana"}) CHECK(code_of(sign_up(prober, taken, "long enough")) == "name_taken");
+  // A fourth try is not even looked up, free name or not.
+  const Json refused = sign_up(prober, "free_name", "long enough");
+  REQUIRE(code_of(refused) == "rate_limited");
+  CHECK(refused["payload"]["retry_after_ms"] > 9 * 60 * 1000);
+  // The owner of a name tried stays signed in (a sign-in from the prober's address now
+  // waits, as after failed sign-ins).
+  CHECK(request(ana, "account.sessions", Json::object())["payload"]["sessions"].size() == 1);
+}
+
 TEST_CASE("wrong passwords past the cap are refused with when to retry, even with the right one", "[no-storage][accounts]") {
   TempDir dir;
   auto args = server_args(dir);

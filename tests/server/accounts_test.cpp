@@ -145,6 +145,22 @@ TEST_CASE("failed sign-ins past the cap wait until the oldest leaves the window,
   CHECK(throttle.wait("Ana", "10.0.0.3", t0 + 11min) == 0s);
 }
 
+TEST_CASE("usernames found taken at sign-up spend the address's failures, not the name's", "[accounts]") {
+  SignInThrottle throttle({.per_username = 3, .per_address = 4, .window = 10min});
+  const auto t0 = SignInThrottle::Clock::time_point{} + 24h;
+  for (int i = 0; i < 3; ++i) {
+    CHECK(throttle.wait("10.0.0.1", t0 + i * 1min) == 0s);
+    throttle.name_taken("10.0.0.1", t0 + i * 1min);
+  }
+  throttle.failed("Ana", "10.0.0.1", t0 + 3min);  // with a failed sign-in: four
+  CHECK(throttle.wait("10.0.0.1", t0 + 4min) == 6min);
+  CHECK(throttle.wait("Bea", "10.0.0.1", t0 + 4min) == 6min);
+  CHECK(throttle.wait("10.0.0.2", t0 + 4min) == 0s);
+  // The names tried are not held against their owners' sign-ins elsewhere.
+  CHECK(throttle.wait("Ana", "10.0.0.2", t0 + 4min) == 0s);
+  CHECK(throttle.wait("10.0.0.1", t0 + 10min) == 0s);
+}
+
 TEST_CASE("password workers run jobs off the caller's thread and refuse past the queue's bound", "[accounts]") {
   PasswordWorkers workers(1, 2);
   std::promise<void> release;
