@@ -57,7 +57,7 @@ if [[ -z "${FAILOVER:-}" ]]; then
 fi
 
 # Failover: bots keep playing through every process while the leader is killed.
-./build/release/clients/elgrande-bot "${urls[@]}" --tables 10 --players 4 --think-ms 20 --time-limit 600 \
+./build/release/clients/elgrande-bot "${urls[@]}" --reconnect --tables 10 --players 4 --think-ms 20 --time-limit 600 \
   >/dev/null 2>&1 &
 bots=$!
 sleep 2

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -33,6 +34,11 @@ constexpr std::string_view kUsage = R"(usage: elgrande-bot [options]
   --seed N                  seed of this client's random choices (default 1)
   --think-ms N              pause before answering each decision (default 0)
   --time-limit SECONDS      give up after this long (default 600)
+  --reconnect, --no-reconnect
+                            after a lost connection (a server restarted or killed, a
+                            cluster's leader taken over), connect again and carry on with
+                            the token (default: on with more than one --url, off otherwise)
+  --reconnect-pause-ms N    the pause before each new connection (default 200)
   --sign-ins-per-second R   meanwhile, sign in to an account at this rate, each on a new
                             connection (default 0: none); --tables 0 for sign-ins only
   --sign-in-connections N   sign-ins under way at once at most (default 8)
@@ -67,6 +73,7 @@ int main(int argc, char* argv[]) {
   bot::SignInSettings sign_ins;
   sign_ins.per_second = 0;
   bool url_given = false;
+  std::optional<bool> reconnect;
   int tables = 1;
   long time_limit = 600;
   long seekers = 0;
@@ -87,6 +94,10 @@ int main(int argc, char* argv[]) {
         // Repeated, the others are more processes serving the same community.
         (url_given ? settings.more_urls.emplace_back() : settings.url) = *url;
         url_given = true;
+      } else if (flag == "--reconnect" || flag == "--no-reconnect") {
+        reconnect = flag == "--reconnect";
+      } else if (flag == "--reconnect-pause-ms") {
+        settings.reconnect_pause = std::chrono::milliseconds(std::stol(value()));
       } else if (flag == "--tables") {
         tables = std::stoi(value());
       } else if (flag == "--players") {
@@ -127,6 +138,9 @@ int main(int argc, char* argv[]) {
         throw std::invalid_argument("unknown option " + std::string(flag));
       }
     }
+    // Several processes of one community are run to see failover: clients that give up at
+    // the first lost connection would measure later takeovers under less load.
+    settings.reconnect = reconnect.value_or(!settings.more_urls.empty());
     if (tables < 0 || seekers < 0 || (tables == 0 && sign_ins.per_second <= 0 && seekers == 0)) {
       throw std::invalid_argument("--tables must be at least 1, or 0 with sign-ins or seekers");
     }

@@ -109,6 +109,29 @@ TEST_CASE("games survive kill -9 at random moments: every acknowledged command i
   }
 }
 
+TEST_CASE("elgrande-bot --reconnect plays on across kill -9 of the server, from its command line",
+          "[integration][persistence]") {
+  TempDir dir;
+  auto server = std::make_unique<ServerProcess>(server_args_on(dir, 0, {"--bot-delay-ms", "10"}));
+  const std::string url = "ws://127.0.0.1:" + std::to_string(server->port()) + "/ws";
+  Completed bots{-1, {}, {}};
+  std::thread playing([&] {
+    bots = run_program(ELGRANDE_BOT_BINARY,
+                       {"--url", url, "--reconnect", "--reconnect-pause-ms", "100", "--tables", "3", "--players", "3",
+                        "--server-bots", "1", "--think-ms", "15", "--time-limit", "90"},
+                       std::chrono::seconds(120));
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(800));
+  server->signal(SIGKILL);
+  REQUIRE(server->wait_for_exit(std::chrono::seconds(5)) == 128 + SIGKILL);
+  server = std::make_unique<ServerProcess>(server_args_on(dir, server->port(), {"--bot-delay-ms", "10"}));
+  playing.join();
+  INFO(bots.err);
+  CHECK(bots.exit_code == 0);  // every game ended without a failure
+  const Json report = Json::parse(bots.out);
+  CHECK(report["games_finished"] == 3);
+}
+
 TEST_CASE("identities, tables, seats and chat survive a restart, and a finished game is exported and replays",
           "[integration][persistence]") {
   TempDir dir;
