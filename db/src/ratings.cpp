@@ -116,6 +116,21 @@ void RatingStore::rewrite(const std::vector<RatedGame>& games) {
   }
 }
 
+int RatingStore::games_together(std::int64_t a, std::int64_t b, std::int64_t since) {
+  Statement count = database_.prepare(
+      "SELECT count(*) FROM rating_changes AS x JOIN rating_changes AS y ON y.seq = x.seq AND y.player = ?2 "
+      "JOIN rated_games AS g ON g.seq = x.seq WHERE x.player = ?1 AND g.rated_at >= ?3");
+  count.bind(1, a).bind(2, b).bind(3, since);
+  count.step();
+  return static_cast<int>(count.integer(0));
+}
+
+bool RatingStore::plays_a_board(std::int64_t table) {
+  Statement board = database_.prepare("SELECT 1 FROM round_boards WHERE table_id = ?1");
+  board.bind(1, table);
+  return board.step();
+}
+
 std::vector<PlayerRatedGame> RatingStore::player_games(std::int64_t player, const std::optional<std::string>& ladder,
                                                        std::optional<std::int64_t> before, int limit) {
   Statement rows = database_.prepare(std::string("SELECT g.seq, g.table_id, g.ladder, g.rated_at, ") + kChangeColumns +

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <stdexcept>
+#include <variant>
 
 namespace elgrande::server {
 
@@ -24,20 +25,41 @@ std::vector<db::RatingChange> rating_changes(std::span<const RatedSeat> seats,
   return changes;
 }
 
-std::optional<db::RatedGame> rate_game(db::Store& store, TableId table, const std::string& ladder,
-                                       db::UnixMillis finished_at, const std::vector<RatedSeat>& seats) {
+RatingOutcome rate_game(db::Store& store, TableId table, const std::string& ladder, db::UnixMillis finished_at,
+                        const std::vector<RatedSeat>& seats, const competition::RatingGuard& guard) {
   std::vector<RatedSeat> rated;
-  std::vector<competition::Rating> before;
   for (const RatedSeat& seat : seats) {
-    if (!store.accounts().has_account(seat.player)) continue;  // guests are never rated
-    rated.push_back(seat);
+    if (store.accounts().has_account(seat.player)) rated.push_back(seat);  // guests are never rated
+  }
+  // The facts the guard weighs: each rated player's own answers (the log says who answered:
+  // a bot or the clock for a late seat is not the player), and how often each pair met today.
+  std::vector<int> decisions(rated.size(), 0);
+  int most_together = 0;
+  if (rated.size() >= 2) {
+    for (const db::LoggedCommand& command : store.commands(table)) {
+      if (command.source != db::Source::player || std::holds_alternative<Undo>(command.command)) continue;
+      for (std::size_t i = 0; i < rated.size(); ++i) decisions[i] += rated[i].seat == command.seat;
+    }
+    constexpr db::UnixMillis kDay = 24LL * 3600 * 1000;
+    for (std::size_t i = 0; i < rated.size(); ++i) {
+      for (std::size_t j = i + 1; j < rated.size(); ++j) {
+        most_together = std::max(
+            most_together, store.ratings().games_together(rated[i].player, rated[j].player, finished_at - kDay));
+      }
+    }
+  }
+  const competition::RatingFacts facts{.decisions = decisions,
+                                       .most_games_of_a_pair_today = most_together,
+                                       .tournament_board = rated.size() >= 2 && store.ratings().plays_a_board(table)};
+  if (const auto unrated = competition::why_unrated(facts, guard)) return {std::nullopt, unrated};
+  std::vector<competition::Rating> before;
+  for (const RatedSeat& seat : rated) {
     const std::optional<db::RatingRecord> now = store.ratings().find(seat.player, ladder);
     before.push_back(now ? competition::Rating{now->mu, now->sigma} : competition::RatingModel{}.newcomer());
   }
-  if (rated.size() < 2) return std::nullopt;
   db::RatedGame game{0, table, ladder, finished_at, rating_changes(rated, before)};
   game.seq = store.ratings().record(game);
-  return game;
+  return {std::move(game), std::nullopt};
 }
 
 namespace {

@@ -7,6 +7,7 @@
 
 #include "common/player.hpp"
 #include "elgrande/competition/rating.hpp"
+#include "elgrande/competition/rating_guard.hpp"
 #include "elgrande/db/store.hpp"
 
 namespace elgrande::server {
@@ -16,6 +17,13 @@ struct RatedSeat {
   PlayerId player = 0;
   int score = 0;
   bool forfeited = false;  // resigned, or replaced by a bot after timeouts: ranks last
+  int seat = 0;
+};
+
+// What a game played out at a rated table did to ratings: the rated game, or why none.
+struct RatingOutcome {
+  std::optional<db::RatedGame> game;
+  std::optional<competition::Unrated> unrated;
 };
 
 // How one game moves its rated players (in the order of `seats`, with their ratings
@@ -25,10 +33,11 @@ std::vector<db::RatingChange> rating_changes(std::span<const RatedSeat> seats,
                                              std::span<const competition::Rating> before);
 
 // Rates a finished game in the transaction that saves its result, on the storage thread:
-// of `seats`, the players with an account, from their ratings in the database. Nothing if
-// fewer than two of them have accounts.
-std::optional<db::RatedGame> rate_game(db::Store& store, TableId table, const std::string& ladder,
-                                       db::UnixMillis finished_at, const std::vector<RatedSeat>& seats);
+// of `seats`, the players with an account, from their ratings in the database, unless the
+// rating guard says the game does not count (fewer than two accounts, an aborted game, a
+// pairing repeated too often today: docs/ratings.md#what-is-rated).
+RatingOutcome rate_game(db::Store& store, TableId table, const std::string& ladder, db::UnixMillis finished_at,
+                        const std::vector<RatedSeat>& seats, const competition::RatingGuard& guard = {});
 
 // `elgrande-server --recompute-ratings`: replays every rated game in the order it was
 // rated, from newcomers' ratings, with today's rating code, and compares with what is

@@ -485,9 +485,9 @@ void Table::save() {
     std::vector<RatedSeat> seats;
     for (const db::SeatResult& r : finishing_->seats) {
       const Seat& seat = seating_[r.seat];
-      if (r.player) seats.push_back({*r.player, r.score, seat.resigned || seat.replaced});
+      if (r.player) seats.push_back({*r.player, r.score, seat.resigned || seat.replaced, r.seat});
     }
-    rating_ = std::make_shared<std::optional<db::RatedGame>>();
+    rating_ = std::make_shared<RatingOutcome>();
     work = [changes = std::move(*work), rating = rating_, id = id_, ladder = ladder_of(config_.options),
             finished_at = finishing_->finished_at, seats = std::move(seats)](db::Store& store) {
       changes(store);
@@ -521,7 +521,7 @@ void Table::saved(std::uint64_t save, bool committed) {
     if (finishing_ && save >= finishing_save_) {
       const db::GameResult result = std::move(*finishing_);
       finishing_.reset();
-      if (rating_ && *rating_) announce_rating(**rating_);
+      if (rating_) announce_rating(*rating_);
       if (services_.on_finished) services_.on_finished(result, seating_.seats());
     }
   });
@@ -529,7 +529,16 @@ void Table::saved(std::uint64_t save, bool committed) {
 
 // --- Messages. ---
 
-void Table::announce_rating(const db::RatedGame& game) {
+void Table::announce_rating(const RatingOutcome& outcome) {
+  if (!outcome.game) {
+    // Meant to be rated, and not: the players are told why (docs/ratings.md#what-is-rated).
+    const std::string_view why = competition::name(*outcome.unrated);
+    spdlog::info("table {}: not rated ({})", id_, why);
+    rated_ = Json{{"table", id_}, {"ladder", ladder_of(config_.options)}, {"changes", Json::array()}, {"unrated", why}};
+    feed_.send_to_members(seating_, protocol::push_message("table.rated", *rated_));
+    return;
+  }
+  const db::RatedGame& game = *outcome.game;
   services_.ratings->rated(game);
   Json changes = Json::array();
   for (const db::RatingChange& change : game.changes) {

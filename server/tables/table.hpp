@@ -34,6 +34,7 @@
 namespace elgrande::server {
 
 class BlockLists;
+struct RatingOutcome;
 class BotWorkers;
 class Ratings;
 class Sanctions;
@@ -210,7 +211,7 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   void send_updates(const Events& events);  // every viewer's, to every connection
   void send_table_update();  // to the directory, then to every member
   // A rated game's save committed: the new ratings go to everyone at the table.
-  void announce_rating(const db::RatedGame& game);
+  void announce_rating(const RatingOutcome& outcome);
   // The recent chat, without the lines of whom `player` blocks.
   void send_recent_chat(const RecipientPtr& to, PlayerId player);
   // Whether `player` has blocked `other`.
@@ -258,7 +259,7 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   std::uint64_t finishing_save_ = 0;         // the save that carries it
   // A rated game's rating, filled in by the save that carries the result (on the storage
   // thread) and read once it commits.
-  std::shared_ptr<std::optional<db::RatedGame>> rating_;
+  std::shared_ptr<RatingOutcome> rating_;
   std::optional<protocol::Json> rated_;  // table.rated's payload, for who comes back
   bool broken_ = false;  // a save failed for good, or the table's own work threw
   bool closed_ = false;  // removed from the directory or shutting down

@@ -62,7 +62,8 @@ TEST_CASE("rated games move account holders' ratings by the Weng-Lin update, a r
   Player bo = account(*server, "Bruno");
   Player cy = account(*server, "Clara");
 
-  // Game 1: three accounts; Cy resigns at once and a bot plays the seat out.
+  // Game 1: three accounts; Cy resigns after a few decisions of her own (at once, the game
+  // would be aborted: see the farming test) and a bot plays the seat out.
   const Json created = create_table(*ana.ws, kThreePlayers);
   const std::int64_t first = created["id"];
   CHECK(created["rated"] == true);  // the default for an account's table
@@ -71,8 +72,12 @@ TEST_CASE("rated games move account holders' ratings by the Weng-Lin update, a r
   REQUIRE(request(*cy.ws, "table.join", {{"table", first}})["type"] == "table.join.ok");
   std::vector<Json> ana_pushes;
   REQUIRE(request(*ana.ws, "table.start", {{"table", first}}, &ana_pushes)["type"] == "table.start.ok");
-  REQUIRE(request(*cy.ws, "game.resign", {{"table", first}})["type"] == "game.resign.ok");
+  std::thread cy_plays([&] {
+    play_to_end(*cy.ws, first, 3, {}, 30);  // two rounds: a power card and an action card each, at least
+    CHECK(request(*cy.ws, "game.resign", {{"table", first}})["type"] == "game.resign.ok");
+  });
   const Json scores = play_out(ana, bo, first, ana_pushes)["scores"];
+  cy_plays.join();
   const Json rated = push(*ana.ws, "table.rated");
   CHECK(rated["table"] == first);
   CHECK(rated["ladder"] == "3p-short");
@@ -191,6 +196,42 @@ TEST_CASE("rated games move account holders' ratings by the Weng-Lin update, a r
   server = std::make_unique<ServerProcess>(server_args(dir));
   CHECK(get_json(*server, "/api/players/" + std::to_string(ana.id) + "/ratings") == profile);
   CHECK(get_json(*server, "/api/ratings/3p-short") == board);
+}
+
+TEST_CASE("rating farming: a game its second account resigns at once is aborted, and a pair's fourth game of the "
+          "day is not rated", "[integration][ratings]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  Player ana = account(server, "Ana");
+  Player bo = account(server, "Bruno");
+  // Bo resigns before any decision of his own: the farmer's win counts for nothing.
+  const std::int64_t aborted = create_table(*ana.ws, kTwoPlayers)["id"];
+  REQUIRE(request(*bo.ws, "table.join", {{"table", aborted}})["type"] == "table.join.ok");
+  std::vector<Json> ana_pushes;
+  REQUIRE(request(*ana.ws, "table.start", {{"table", aborted}}, &ana_pushes)["type"] == "table.start.ok");
+  REQUIRE(request(*bo.ws, "game.resign", {{"table", aborted}})["type"] == "game.resign.ok");
+  play_to_end(*ana.ws, aborted, 1, ana_pushes);
+  const Json not_rated = push(*ana.ws, "table.rated");
+  CHECK(not_rated["table"] == aborted);
+  CHECK(not_rated["unrated"] == "aborted");
+  CHECK(not_rated["changes"].empty());
+  CHECK(rating_of(server, ana.id, "2p-short") == std::nullopt);
+
+  // Played out, three games a day between the same two accounts are rated; the fourth is not.
+  for (int game = 1; game <= 4; ++game) {
+    INFO("game " << game);
+    const std::int64_t table = create_table(*ana.ws, kTwoPlayers)["id"];
+    REQUIRE(request(*bo.ws, "table.join", {{"table", table}})["type"] == "table.join.ok");
+    ana_pushes.clear();
+    REQUIRE(request(*ana.ws, "table.start", {{"table", table}}, &ana_pushes)["type"] == "table.start.ok");
+    play_out(ana, bo, table, ana_pushes);
+    const Json rated = push(*ana.ws, "table.rated");
+    CHECK(rated["table"] == table);
+    CHECK(rated["changes"].size() == (game <= 3 ? 2u : 0u));
+    CHECK(rated.value("unrated", "") == (game <= 3 ? "" : "repeated_pairing"));
+  }
+  const Json profile = get_json(server, "/api/players/" + std::to_string(ana.id) + "/ratings");
+  CHECK(profile["games"].size() == 3);
 }
 
 }  // namespace elgrande::test

@@ -67,6 +67,11 @@ class RatingStore {
   // what replaying `games` gives: the recompute.
   void rewrite(const std::vector<RatedGame>& games);
 
+  // The rated games `a` and `b` played together that were rated at `since` or later.
+  int games_together(std::int64_t a, std::int64_t b, std::int64_t since);
+  // Whether the table plays a tournament's board (its pairing was the event's, not chosen).
+  bool plays_a_board(std::int64_t table);
+
   // The player's rated games (on one ladder, or all), newest first: those with seq below
   // `before`, at most `limit`.
   std::vector<PlayerRatedGame> player_games(std::int64_t player, const std::optional<std::string>& ladder,
