@@ -53,6 +53,7 @@
 #include "identity/new_identity_quota.hpp"
 #include "net/connection_limit.hpp"
 #include "net/listener.hpp"
+#include "net/web_files.hpp"
 #include "net/net.hpp"
 #include "net/session_registry.hpp"
 #include "ops/config.hpp"
@@ -500,7 +501,7 @@ int lead(const Config& config, Leadership* leadership) {
   services->metrics = std::make_shared<Metrics>();
   std::error_code missing;
   if (std::filesystem::is_directory(config.web_root, missing)) {
-    services->web_root = std::filesystem::absolute(config.web_root);
+    services->web_files = std::make_shared<WebFiles>(std::filesystem::absolute(config.web_root));
   }
   services->connections = std::make_shared<ConnectionLimit>(connection_limit(config));
   services->allowed_origins = config.allowed_origins;
@@ -519,7 +520,7 @@ int lead(const Config& config, Leadership* leadership) {
       "web root {}, I/O threads: {}",
       ELGRANDE_VERSION, config.bind_address, config.port, config.data_dir.string(), database->describe(),
       config.postgresql() ? "PostgreSQL" : "SQLite " + db::SqliteDatabase::sqlite_version(),
-      services->web_root ? services->web_root->string() : "none (" + config.web_root.string() + " not found)",
+      services->web_files ? services->web_files->root().string() : "none (" + config.web_root.string() + " not found)",
       threads);
 
   // The hint tells Asio how many threads will call run(), so it can skip locking for one.

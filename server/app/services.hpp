@@ -26,6 +26,7 @@ class Matchmaker;
 class Presence;
 class Ratings;
 class TableDirectory;
+class WebFiles;
 class TableFactory;
 class Storage;
 class Reader;
@@ -46,8 +47,9 @@ struct WsLimits {
 // shared immutably between threads. Each service locks (or strands) itself; none is
 // reached through another.
 struct Services {
-  // Absolute directory of the web client; empty when the configured one does not exist.
-  std::optional<std::filesystem::path> web_root;
+  // The web client's files, from its absolute directory; none when the configured one does
+  // not exist.
+  std::shared_ptr<WebFiles> web_files;
   WsLimits ws_limits;
   // Who may connect: browsers' origins besides the server's own host, and the reverse
   // proxies believed about the client's address (see Config).

@@ -14,6 +14,7 @@
 #include "net/connection_limit.hpp"
 #include "net/session_registry.hpp"
 #include "net/static_files.hpp"
+#include "net/web_files.hpp"
 #include "ops/metrics.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
@@ -105,44 +106,35 @@ http::message_generator method_not_allowed(const HttpRequest& request) {
   return http::message_generator(std::move(response));
 }
 
-http::message_generator static_file(const HttpRequest& request, const std::filesystem::path& web_root) {
+// A file of the web client, compressed as the client accepts. Revalidated on every use
+// (no-cache): the modules are not versioned in their names, and a client must never mix
+// two versions of them; an unchanged file costs a 304 with no body.
+http::message_generator static_file(const HttpRequest& request, WebFiles& web_files) {
   const bool keep_alive = request.keep_alive();
-  const auto file = resolve_static_file(web_root, std::string_view(request.target()));
-  if (!file) {
+  const auto path = resolve_static_file(web_files.root(), std::string_view(request.target()));
+  if (!path) {
     return text_response(request, http::status::bad_request, "illegal request target\n",
                          keep_alive);
   }
-  std::error_code not_a_file;
-  if (!std::filesystem::is_regular_file(*file, not_a_file)) {
-    return text_response(request, http::status::not_found, "not found\n", keep_alive);
-  }
+  const std::shared_ptr<const WebFile> file = web_files.read(*path);
+  if (!file) return text_response(request, http::status::not_found, "not found\n", keep_alive);
 
-  http::file_body::value_type body;
-  beast::error_code ec;
-  body.open(file->c_str(), beast::file_mode::scan, ec);
-  if (ec == beast::errc::no_such_file_or_directory) {
-    return text_response(request, http::status::not_found, "not found\n", keep_alive);
-  }
-  if (ec) {
-    spdlog::warn("cannot open {}: {}", file->string(), ec.message());
-    return text_response(request, http::status::internal_server_error, "cannot read file\n",
-                         keep_alive);
-  }
-
-  log_answer(request, http::status::ok);
-  const std::uint64_t size = body.size();
-  const std::string_view type = content_type_for(*file);
-  if (request.method() == http::verb::head) {
-    http::response<http::empty_body> response{http::status::ok, request.version()};
-    set_headers(response, type, keep_alive);
-    response.content_length(size);
-    return http::message_generator(std::move(response));
-  }
-  http::response<http::file_body> response{std::piecewise_construct,
-                                           std::make_tuple(std::move(body)),
-                                           std::make_tuple(http::status::ok, request.version())};
-  set_headers(response, type, keep_alive);
-  response.content_length(size);
+  const ContentCoding coding = choose_coding(request[http::field::accept_encoding], *file);
+  const std::string etag = etag_of(*file, coding);
+  const bool current = none_match_hits(request[http::field::if_none_match], etag);
+  const http::status status = current ? http::status::not_modified : http::status::ok;
+  log_answer(request, status);
+  http::response<http::string_body> response{status, request.version()};
+  set_headers(response, file->content_type, keep_alive);
+  response.set(http::field::etag, etag);
+  response.set(http::field::cache_control, "no-cache");
+  if (!file->gzip.empty() || !file->brotli.empty()) response.set(http::field::vary, "Accept-Encoding");
+  if (coding != ContentCoding::identity) response.set(http::field::content_encoding, name(coding));
+  if (current) return http::message_generator(std::move(response));
+  const std::string& body = body_of(*file, coding);
+  response.content_length(body.size());
+  // A HEAD answer announces the length a GET would get, without the body itself.
+  if (request.method() != http::verb::head) response.body() = body;
   return http::message_generator(std::move(response));
 }
 
@@ -210,10 +202,10 @@ http::message_generator handle_request(const HttpRequest& request, const Service
   }
   if (auto answer = probe(request, services)) return std::move(*answer);
   if (auto answer = tournament_api(request, services)) return std::move(*answer);
-  if (!services.web_root) {
+  if (!services.web_files) {
     return text_response(request, http::status::not_found, "not found\n", request.keep_alive());
   }
-  return static_file(request, *services.web_root);
+  return static_file(request, *services.web_files);
 }
 
 }  // namespace elgrande::server

@@ -1,12 +1,16 @@
 // The server binary end to end: configuration, /healthz, static files, the database
 // file, and a clean exit on SIGTERM.
 
+#include <brotli/decode.h>
+#include <zlib.h>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <catch2/catch.hpp>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -20,6 +24,29 @@ using namespace elgrande::test;
 void write_file(const std::filesystem::path& file, const std::string& content) {
   std::filesystem::create_directories(file.parent_path());
   std::ofstream(file, std::ios::binary) << content;
+}
+
+std::string gunzip(const std::string& data) {
+  z_stream stream{};
+  REQUIRE(inflateInit2(&stream, 15 + 16) == Z_OK);
+  std::string out(data.size() * 20 + 1024, '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  stream.avail_in = static_cast<uInt>(data.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  CHECK(inflate(&stream, Z_FINISH) == Z_STREAM_END);
+  out.resize(stream.total_out);
+  inflateEnd(&stream);
+  return out;
+}
+
+std::string unbrotli(const std::string& data) {
+  std::string out(data.size() * 30 + 1024, '\0');
+  std::size_t size = out.size();
+  CHECK(BrotliDecoderDecompress(data.size(), reinterpret_cast<const std::uint8_t*>(data.data()), &size,
+                                reinterpret_cast<std::uint8_t*>(out.data())) == BROTLI_DECODER_RESULT_SUCCESS);
+  out.resize(size);
+  return out;
 }
 
 // The repository's own config file, with everything machine-specific overridden.
@@ -93,6 +120,58 @@ TEST_CASE("The server answers health checks and static files and stops on SIGTER
 
   server.signal(SIGTERM);
   CHECK(server.wait_for_exit(15s) == std::optional<int>(0));
+}
+
+TEST_CASE("The web client's files go out compressed as the browser accepts, with an ETag that answers 304",
+          "[no-storage][integration]") {
+  TempDir dir;
+  const std::filesystem::path web = ELGRANDE_SOURCE_DIR "/clients/web";
+  ServerProcess server(server_args(dir, web.string()));
+  const auto get = [&server](std::string_view target, std::string_view accept, std::string_view etag = {}) {
+    http::request<http::string_body> request{http::verb::get, target, 11};
+    if (!accept.empty()) request.set(http::field::accept_encoding, accept);
+    if (!etag.empty()) request.set(http::field::if_none_match, etag);
+    return send_http(server.address(), server.port(), request);
+  };
+  std::ifstream in(web / "js" / "main.js", std::ios::binary);
+  const std::string main_js{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+
+  const HttpResponse plain = get("/js/main.js", "");
+  CHECK(plain[http::field::content_encoding] == "");
+  CHECK(plain.body() == main_js);
+  CHECK(plain[http::field::cache_control] == "no-cache");
+  CHECK(plain[http::field::vary] == "Accept-Encoding");
+  const HttpResponse gzipped = get("/js/main.js", "gzip, deflate");
+  CHECK(gzipped[http::field::content_encoding] == "gzip");
+  CHECK(gunzip(gzipped.body()) == main_js);
+  CHECK(gzipped.body().size() * 3 < main_js.size());
+  const HttpResponse brotli = get("/js/main.js", "gzip, deflate, br");
+  CHECK(brotli[http::field::content_encoding] == "br");
+  CHECK(unbrotli(brotli.body()) == main_js);
+  CHECK(brotli.body().size() < gzipped.body().size());
+  CHECK(get("/js/main.js", "br;q=0, gzip")[http::field::content_encoding] == "gzip");
+  // Each representation has its own validator; the right one answers 304 without a body.
+  const std::string etag(brotli[http::field::etag]);
+  CHECK(etag != std::string(plain[http::field::etag]));
+  const HttpResponse current = get("/js/main.js", "gzip, deflate, br", etag);
+  CHECK(current.result() == http::status::not_modified);
+  CHECK(current.body().empty());
+  CHECK(current[http::field::etag] == etag);
+  CHECK(get("/js/main.js", "gzip", etag).result() == http::status::ok);
+  CHECK(get("/img/favicon.svg", "br")[http::field::content_encoding] == "br");  // SVG is text
+  // A file changed on disk is served changed, under a new ETag, without a restart.
+  TempDir other;
+  const std::filesystem::path own = other.path() / "web";
+  write_file(own / "app.js", "console.log('one');");
+  ServerProcess second(server_args(other, own.string()));
+  const auto fetch = [&second] {
+    return send_http(second.address(), second.port(), http::request<http::string_body>{http::verb::get, "/app.js", 11});
+  };
+  const HttpResponse first = fetch();
+  write_file(own / "app.js", "console.log('two, longer');");
+  const HttpResponse changed = fetch();
+  CHECK(changed.body() == "console.log('two, longer');");
+  CHECK(changed[http::field::etag] != first[http::field::etag]);
 }
 
 TEST_CASE("Without a web root every path but /healthz is 404", "[no-storage][integration]") {
