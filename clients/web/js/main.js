@@ -16,7 +16,7 @@ import {LobbyScreen, mySeatAt, renderWaitingRoom} from './lobby.js';
 import {GameScreen} from './game.js';
 import {colourBadge} from './decisions.js';
 import {TournamentListScreen, TournamentScreen, roundNoticeText} from './tournaments.js';
-import {LeaderboardScreen, ProfileScreen, changeOf, ratedLine, ratingChangeCell} from './ratings.js';
+import {LeaderboardScreen, ProfileScreen, changeOf, ratingChangeCell, ratingStory} from './ratings.js';
 import {DECISION_WORDS, describeEvent, eventTone, formerSeat, involves, queueName, seatNames} from './texts.js';
 import {startClock} from './time.js';
 import {TurnSignal} from './alerts.js';
@@ -1019,7 +1019,7 @@ function finishedTable(table, rated) {
       h('tbody', {}, ranking.map((r, i) => h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
         h('td', {}, String(i + 1)), h('td', {}, colourBadge(r.seat, table), ' ', names[r.seat]), h('td', {class: 'num'}, String(r.score)),
         rated ? ratingChangeCell(changeOf(rated, table, r.seat), `rating-change-${r.seat}`) : null)))),
-    ratedLine(rated),
+    ratingStory(rated, table, names),
     h('p', {}, h('a', {href: '#/', class: 'button secondary'}, 'Back to the lobby')));
 }
 
