@@ -30,7 +30,8 @@ export async function answerInReach(page, decision) {
 // the screen, and its +1 appears, while the button that sends the placement is in reach too;
 // the page never scrolled. Returns the area.
 export async function placeByTapWithoutScrolling(page) {
-  await page.locator(inPanel('[data-testid=part-place]')).tap();
+  const tab = page.locator(inPanel('[data-testid=part-place]'));
+  if ((await tab.getAttribute('aria-pressed')) !== 'true') await tab.tap();
   await page.evaluate(() => window.scrollTo(0, 0));
   // A point of each area offered that a finger would hit (its shape is not its box).
   const spot = await page.evaluate(() => {

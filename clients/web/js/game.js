@@ -70,7 +70,11 @@ export class GameScreen {
 
     this.decision = new DecisionPanel(this.decisionBox, {
       submit: (command, version) => this.submit(command, version),
-      setBoard: (interaction) => this.board.setInteraction(interaction),
+      // A tap on the map brings the sheet's button that answers back in sight (revealAnswer).
+      setBoard: (interaction) => this.board.setInteraction(interaction && {...interaction, onActivate: (area) => {
+        this.revealed = null;
+        interaction.onActivate(area);
+      }}),
       setHand: (mode) => {
         this.handMode = mode;
         this.renderHand();
@@ -126,8 +130,9 @@ export class GameScreen {
   }
 
   // On a phone my decision is a sheet at the screen's foot that scrolls by itself (main.css):
-  // a new decision, or part of one, shows its first button that answers at the sheet's foot;
-  // a redraw of the same keeps where the sheet was scrolled (replacing the panel resets it).
+  // a new decision, or part of one, or a tap on the map, shows its first button that answers
+  // at the sheet's foot; another redraw keeps where the sheet was scrolled (replacing the
+  // panel resets it).
   revealAnswer() {
     const box = this.decisionBox;
     const section = box.firstElementChild;
