@@ -25,7 +25,7 @@ import {
   PHONE, audit, below, chance, checkProblems, choose, inPanel, launchBrowser, nextDecision, press, runTest, say,
   settled, shot, startServer, tapOn, watch,
 } from './support.mjs';
-import {answerInReach, placeByTapWithoutScrolling} from './phone.mjs';
+import {answerInReach, labelSitsInItsButton, placeByTapWithoutScrolling} from './phone.mjs';
 import {applyViewPatch} from '../../clients/web/js/viewpatch.js';
 
 const OVERALL_TIMEOUT_MS = 180_000;
@@ -161,6 +161,7 @@ async function phoneGame(browser, url) {
   await page.waitForSelector('[data-testid=final-scores]');
   await shot(page, 'access-phone-final');
   await audit(page, 'phone: final scores');
+  await labelSitsInItsButton(page, '[data-testid=back-to-lobby]');
   await page.locator('[data-testid=back-to-lobby]').tap();
   await page.waitForSelector(`[data-testid=history-${tableId}]`);
   await audit(page, 'phone: finished games');
