@@ -39,12 +39,13 @@ export function nameForm(app) {
 const OFFLINE = 'You are offline. El Grande is played on its server, so you can enter once this device is back online: the page reconnects by itself.';
 const UNREACHABLE = 'The server cannot be reached right now. The page keeps trying by itself, and you can enter as soon as it answers.';
 
-// Offline (the browser says so) or the server out of reach (a connection failed and none
-// opened since), the welcome screen says so and its buttons that send wait; they come back
-// by themselves. The first connection of a load is not a failure, so nothing flashes.
+// Offline (the browser says so) or the server out of reach (a connection failed after this
+// screen showed, and none opened since), the welcome screen says so and its buttons that
+// send wait; they come back by themselves. A connection the server closed on purpose (a
+// sign-out, a ban) is followed by a new one at once, so it is no failure to show.
 export function connectionNotice(conn, panel) {
   const notice = h('p', {class: 'notice alert', role: 'status', 'data-testid': 'welcome-offline', hidden: true});
-  let failed = conn.state === 'closed';
+  let failed = false;
   const follow = (state) => {
     if (!notice.isConnected && state !== undefined) {
       conn.off('state', follow);
