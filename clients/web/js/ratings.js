@@ -75,7 +75,7 @@ function changeStory(change, seat, name, changes) {
 // Under a final-scores table: whether the game was rated and why not, or each seat's change
 // explained, and why a rating still provisional may rise after a game that was not won.
 export function ratingStory(rated, table, names) {
-  if (!table || !table.rated) {
+  if (!rated && (!table || !table.rated)) {
     return h('p', {class: 'muted small-print', 'data-testid': 'rated-line', 'data-rated': 'false'}, unratedText(table));
   }
   const ladder = `the “${ladderName(rated ? rated.ladder : ladderOf(table.options))}” ladder`;
