@@ -573,6 +573,22 @@ Json Table::result() const {
   return result;
 }
 
+std::optional<std::string_view> Table::unrated_reason() const {
+  if (!config_.rated.value_or(false)) return "table";
+  if (status_ == TableStatus::finished && !is_over(*game_)) return "time_called";
+  // rate_game rates the seats' players who have accounts, resigned or replaced ones too, and
+  // only two or more of them; an open table may still seat more.
+  int accounts = 0;
+  int empty = 0;
+  for (const Seat& seat : seating_.seats()) {
+    if (seat.kind == Seat::Kind::empty) ++empty;
+    else if (seat.player && services_.has_account && services_.has_account(seat.player->id)) ++accounts;
+  }
+  if (status_ == TableStatus::open) accounts += empty;
+  if (accounts < 2) return "accounts";
+  return std::nullopt;
+}
+
 Json Table::description() const {
   Json seats = Json::array();
   for (int s = 0; s < seating_.size(); ++s) {
@@ -594,9 +610,10 @@ Json Table::description() const {
                 {"options", protocol::to_json(config_.options)},
                 {"turn_seconds", config_.turn_seconds},
                 {"on_timeout", name(config_.on_timeout)},
-                {"rated", config_.rated.value_or(false)},
+                {"rated", !unrated_reason()},
                 {"seats", std::move(seats)},
                 {"spectators", feed_.spectators()}};
+  if (const auto why = unrated_reason()) table["unrated"] = *why;
   if (config_.on_timeout == OnTimeout::replace_seat) table["replace_after"] = config_.replace_after;
   if (status_ == TableStatus::finished) table["result"] = result();
   return table;

@@ -204,6 +204,9 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   // --- Messages. ---
   protocol::Json description() const;  // the Table shape of docs/protocol.md
   protocol::Json result() const;       // scores and winners
+  // Why the game does not move ratings as the seats stand ("table", "accounts" or
+  // "time_called"), or nothing when it does: `rated` and `unrated` of the description.
+  std::optional<std::string_view> unrated_reason() const;
   // A viewer's game.update: whole and/or as a patch of the view sent to that viewer last
   // (which it then replaces), as `whole` and `patch` ask.
   TableFeed::Update game_update(int viewer, const protocol::EventTexts& events, bool whole, bool patch);

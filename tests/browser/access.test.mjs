@@ -25,6 +25,7 @@ import {
   PHONE, audit, below, chance, checkProblems, choose, inPanel, launchBrowser, nextDecision, press, runTest, say,
   settled, shot, startServer, tapOn, watch,
 } from './support.mjs';
+import {answerInReach, labelSitsInItsButton, placeByTapWithoutScrolling} from './phone.mjs';
 import {applyViewPatch} from '../../clients/web/js/viewpatch.js';
 
 const OVERALL_TIMEOUT_MS = 180_000;
@@ -122,11 +123,14 @@ async function phoneGame(browser, url) {
 
   const seen = new Set();
   let zoomed = false;
+  let tapped = null;  // the area a placement tapped on the map without a scroll
   for (let decisions = 0; ; decisions++) {
     checkProblems();
     const decision = await nextDecision(page);
     if (decision.kind === 'over') break;
     if (decisions === 0) await decisionsTheGameMayNotDraw(page, relay, tableId);
+    await answerInReach(page, decision);
+    if (!tapped && decision.kind === 'use_action_card' && await page.locator(inPanel('[data-testid=part-place]:enabled')).count()) tapped = await placeByTapWithoutScrolling(page);
     const {what, submit} = await choose(page, decision);
     const kind = what.replace(/^skip /, '').replace(/^special action .*/, 'special action');
     if (!seen.has(kind)) {
@@ -153,9 +157,11 @@ async function phoneGame(browser, url) {
     }
     await settled(page, decision.key, what);
   }
+  assert.ok(tapped, 'a placement was tapped on the map without a scroll');
   await page.waitForSelector('[data-testid=final-scores]');
   await shot(page, 'access-phone-final');
   await audit(page, 'phone: final scores');
+  await labelSitsInItsButton(page, '[data-testid=back-to-lobby]');
   await page.locator('[data-testid=back-to-lobby]').tap();
   await page.waitForSelector(`[data-testid=history-${tableId}]`);
   await audit(page, 'phone: finished games');

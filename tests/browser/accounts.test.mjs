@@ -279,11 +279,40 @@ async function guestSignsInFromTheAccountPage(page, tableId, account) {
   say(`a guest in browser A was refused the username ("${taken}"), signed in from the account page and found the table again`);
 }
 
+// Offline, the welcome screen says so rather than offer a name that cannot be sent; back
+// online, it reconnects by itself and the name makes a guest.
+async function offlineWelcome(browser, url) {
+  const context = await browser.newContext({viewport: {width: 390, height: 844}, colorScheme: 'light'});
+  const page = await context.newPage();
+  // Not watch(): the browser itself logs each connection that fails offline as an error.
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  await page.goto(url);
+  await page.waitForSelector('#connection[data-state=open]');
+  await context.setOffline(true);
+  await page.evaluate(() => window.elgrande.conn.reconnect());
+  const notice = page.locator('[data-testid=welcome-offline]');
+  await notice.waitFor();
+  assert.match(await notice.textContent(), /You are offline/);
+  assert.ok(await page.isDisabled('[data-testid=name-submit]'), 'the name waits for the connection');
+  await shot(page, 'account-8-offline');
+  await audit(page, 'welcome, offline', {phone: true});
+  await context.setOffline(false);
+  await notice.waitFor({state: 'hidden', timeout: 5000});
+  await page.fill('[data-testid=name-input]', 'Otto');
+  await page.click('[data-testid=name-submit]');
+  await page.waitForSelector('[data-testid=lobby]');
+  assert.deepEqual(errors, [], 'no page error');
+  say('offline, the welcome screen said so; back online, the name made a guest');
+  await context.close();
+}
+
 async function main() {
   // Cheap password hashes: the test is about the browser, not Argon2id's cost.
   const url = await startServer(['--password-memory-kib', '64', '--password-passes', '1']);
   say(`server at ${url}`);
   const browser = await launchBrowser();
+  await offlineWelcome(browser, url);
   // Browser A in dark colours: every screen is checked in one theme or the other.
   const {page: pageA} = await personInLobby(browser, url, 'Ana', 'browser A', {colorScheme: 'dark'});
   const hellosOfA = recordHellos(pageA);

@@ -178,6 +178,45 @@ async function ratingChanges(page) {
   return changes;
 }
 
+// Each rated player's change explained under the final scores: Ana placed first of the two
+// rated players; Bea resigned, which ranks last whatever the bot then scored.
+async function changesExplained(page, anaSeat, beaSeat, changes) {
+  assert.match(await page.textContent('[data-testid=rated-line]'), /^Rated on the “2 players, short game” ladder/);
+  const ana = await page.textContent(`[data-testid=rating-note-${anaSeat}]`);
+  const bea = await page.textContent(`[data-testid=rating-note-${beaSeat}]`);
+  const {before, after} = changes[anaSeat];
+  assert.match(ana, new RegExp(`^Ana.* placed 1st of 2 rated players; rating ${before} → ${after} \\(`), ana);
+  assert.match(bea, /^Bea.* resigned, which ranks behind every player who finished, whatever the bot then scored: 2nd of 2 rated players; rating/, bea);
+  // A provisional rating rises after a lost game too: said, since the table shows a loser gaining.
+  const rose = changes[beaSeat].after > changes[beaSeat].before;
+  assert.equal(await page.locator('[data-testid=rating-why-up]').count(), rose ? 1 : 0);
+}
+
+// Ana alone with a bot: the waiting room says the table is not rated and why, and so does the
+// final screen once she resigns and the bots play it out.
+async function aloneWithABot(page) {
+  await page.click('[data-testid=nav-lobby]');
+  await page.fill('[data-testid=opt-name]', 'Ana and a bot');
+  await page.click('[data-testid=opt-players-2]');
+  if (!(await page.isChecked('[data-testid=opt-short]'))) await page.check('[data-testid=opt-short]');
+  await page.click('[data-testid=create-table]');
+  await page.waitForSelector('[data-testid=waiting-room] [data-testid=rated-rule][data-rated=true]');
+  await page.click('[data-testid=add-bot-1]');
+  const rule = page.locator('[data-testid=waiting-room] [data-testid=rated-rule][data-rated=false]');
+  await rule.waitFor();
+  assert.match(await rule.textContent(), /^Not rated: fewer than two of its players have accounts/);
+  await page.click('[data-testid=start-game]');
+  await page.waitForSelector('[data-testid=game-screen] [data-testid=resign]');
+  assert.equal(await page.locator('[data-testid=table-rated]').count(), 0, 'no "Rated" under the name');
+  await page.click('[data-testid=resign]');
+  await page.click('[data-testid=resign-confirm]');
+  await page.waitForSelector('[data-testid=final-scores]', {timeout: 60_000});
+  assert.match(await page.textContent('[data-testid=final-scores] [data-testid=rated-line]'),
+    /^Not rated: fewer than two of its players have accounts, and a rating needs two\./);
+  await shot(page, 'ratings-7-not-rated');
+  say('Ana alone with a bot: not rated, and told why');
+}
+
 async function main() {
   const url = await startServer(CHEAP_HASHES);
   say(`server at ${url}`);
@@ -239,6 +278,7 @@ async function main() {
   for (const [who, page] of [['Ana', ana.page], ['Bea', bea.page]]) seen[who] = await ratingChanges(page);
   assert.deepEqual(seen.Bea, seen.Ana, 'both screens show the same changes');
   assert.ok(seen.Ana[anaSeat].after > seen.Ana[beaSeat].after, 'Ana, who played on, gains more than Bea, who resigned');
+  for (const {page} of [ana, bea]) await changesExplained(page, anaSeat, beaSeat, seen.Ana);
   await shot(ana.page, 'ratings-5-final');
   await audit(ana.page, 'a rated game, final', {phone: true});
 
@@ -258,6 +298,7 @@ async function main() {
   await bea.page.waitForSelector(`[data-testid=profile][data-player="${anaId}"] [data-testid=profile-rating-2p-short]`);
   assert.match(await bea.page.textContent('[data-testid=profile-rating-2p-short]'),
     new RegExp(`${seen.Ana[anaSeat].after} provisional · 1st of 2 · 1 game`));
+  await aloneWithABot(ana.page);
   checkProblems();
 }
 

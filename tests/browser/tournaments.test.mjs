@@ -19,7 +19,8 @@
 // Optional: as for play.test.mjs (support.mjs).
 
 import assert from 'node:assert/strict';
-import {audit, checkProblems, launchBrowser, personInLobby, runTest, say, shot, startServer, watch} from './support.mjs';
+import {PHONE, audit, checkProblems, launchBrowser, personInLobby, runTest, say, shot, startServer, watch} from './support.mjs';
+import {labelSitsInItsButton, selectsShowTheirText} from './phone.mjs';
 
 const OVERALL_TIMEOUT_MS = 150_000;
 const PASSWORD = 'a tournament password';
@@ -37,6 +38,19 @@ async function signUp(page, username) {
   await page.click('[data-testid=sign-up-submit]');
   await page.waitForSelector('[data-testid=account-page][data-kind=account]', {timeout: 10_000});
   return page.evaluate(() => JSON.parse(localStorage.getItem('elgrande.identity')).id);
+}
+
+// `check` with the window at each width in turn, then at its own size again.
+async function atWidths(page, widths, check) {
+  const size = page.viewportSize();
+  try {
+    for (const width of widths) {
+      await page.setViewportSize({width, height: PHONE.height});
+      await check();
+    }
+  } finally {
+    await page.setViewportSize(size);
+  }
 }
 
 // "2026-11-24T18:40" for a datetime-local input, in the browser's time zone, `minutes` ahead.
@@ -67,6 +81,7 @@ async function createCup(page) {
   await page.fill('[data-testid=tournament-check-in]', '30');
   await shot(page, 'tournament-0-create');
   await audit(page, 'tournaments and the create form', {phone: true});
+  await atWidths(page, [PHONE.width, 360, 1366], () => selectsShowTheirText(page, 'the create form'));
   await page.click('[data-testid=create-tournament]');
   await page.waitForSelector('[data-testid=tournament][data-status=registering] [data-testid=director-panel]', {timeout: 10_000});
   const id = Number(await page.getAttribute('[data-testid=tournament]', 'data-tournament'));
@@ -191,6 +206,7 @@ async function main() {
 
   // Ana is told, and follows the link to her game.
   await ana.waitForSelector('[data-testid=round-notice]', {timeout: LIVE_MS});
+  await atWidths(ana, [PHONE.width, 360, 1366], () => labelSitsInItsButton(ana, '[data-testid=round-notice-open]'));
   await ana.click('[data-testid=round-notice-open]');
   await ana.waitForSelector('[data-testid=decision]', {timeout: 20_000});
   assert.match(ana.url(), /#\/table\/\d+$/);

@@ -238,6 +238,38 @@ TEST_CASE("rating farming: a game its second account resigns at once is aborted,
 
 namespace elgrande::test {
 
+TEST_CASE("a table says it is rated only while two of its players with accounts may be rated, and otherwise why not",
+          "[integration][ratings]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  Player ana = account(server, "Ana");
+  // Open, with a seat another account may take: rated.
+  const Json created = create_table(*ana.ws, kTwoPlayers);
+  const std::int64_t id = created["id"];
+  CHECK(created["rated"] == true);
+  CHECK_FALSE(created.contains("unrated"));
+  // A bot takes that seat: Ana is the only account, and one player alone is never rated.
+  const Json with_bot = request(*ana.ws, "table.add_bot", {{"table", id}})["payload"]["table"];
+  CHECK(with_bot["rated"] == false);
+  CHECK(with_bot["unrated"] == "accounts");
+  std::vector<Json> pushes;
+  REQUIRE(request(*ana.ws, "table.start", {{"table", id}}, &pushes)["type"] == "table.start.ok");
+  play_to_end(*ana.ws, id, 7, pushes);
+  const Json games = request(*ana.ws, "player.games", Json::object())["payload"]["games"];
+  REQUIRE(games.size() == 1);
+  CHECK(games[0]["table"]["status"] == "finished");
+  CHECK(games[0]["table"]["rated"] == false);
+  CHECK(games[0]["table"]["unrated"] == "accounts");
+  CHECK(get_json(server, "/api/players/" + std::to_string(ana.id) + "/ratings")["games"].empty());
+
+  // A guest's table is made unrated.
+  WsClient guest(server.address(), server.port());
+  hello(guest, "Gus");
+  const Json guest_table = create_table(guest, kTwoPlayers);
+  CHECK(guest_table["rated"] == false);
+  CHECK(guest_table["unrated"] == "table");
+}
+
 TEST_CASE("play now seats waiting players at a table that starts at once, fills with bots after the wait "
           "a player chose, and lets a player leave the queue",
           "[integration][ratings]") {

@@ -54,11 +54,20 @@ export class Connection {
     this.state = 'closed';
     this.retryDelay = 500;
     this.retryTimer = null;
+    // Back online: at once, rather than at the end of a wait that may have grown to 8 s.
+    window.addEventListener('online', () => {
+      if (this.state === 'closed') this.connect();
+    });
   }
 
   on(type, handler) {
     if (!this.listeners.has(type)) this.listeners.set(type, []);
     this.listeners.get(type).push(handler);
+  }
+
+  off(type, handler) {
+    const handlers = this.listeners.get(type) || [];
+    if (handlers.includes(handler)) handlers.splice(handlers.indexOf(handler), 1);
   }
 
   emit(type, payload) {
@@ -100,6 +109,8 @@ export class Connection {
         return;
       }
       // Reconnect on our own: an identity outlives its connections (protocol.md, Reconnection).
+      // Offline, the browser's "online" does it instead (above).
+      if (!navigator.onLine) return;
       this.retryTimer = setTimeout(() => this.connect(), this.retryDelay);
       this.retryDelay = Math.min(this.retryDelay * 2, 8000);
     });

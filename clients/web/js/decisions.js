@@ -8,7 +8,7 @@ import {
   colourName, colourOf, describeAction,
 } from './texts.js';
 import {countdown} from './time.js';
-import {changeOf, profileLink, ratedLine, ratingChangeCell} from './ratings.js';
+import {changeOf, profileLink, ratingChangeCell, ratingStory} from './ratings.js';
 
 const sum = (obj) => Object.values(obj || {}).reduce((a, b) => a + b, 0);
 const nonZero = (obj) => Object.fromEntries(Object.entries(obj).filter(([, n]) => n > 0));
@@ -198,7 +198,7 @@ export class DecisionPanel {
             h('td', {class: 'num'}, String(r.score)),
             rated ? ratingChangeCell(changeOf(rated, table, r.seat), `rating-change-${r.seat}`) : null);
         }))),
-      ratedLine(rated),
+      ratingStory(rated, table, names),
       h('a', {href: '#/', class: 'button', 'data-testid': 'back-to-lobby'}, 'Back to the lobby'));
   }
 

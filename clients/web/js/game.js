@@ -70,7 +70,11 @@ export class GameScreen {
 
     this.decision = new DecisionPanel(this.decisionBox, {
       submit: (command, version) => this.submit(command, version),
-      setBoard: (interaction) => this.board.setInteraction(interaction),
+      // A tap on the map brings the sheet's button that answers back in sight (revealAnswer).
+      setBoard: (interaction) => this.board.setInteraction(interaction && {...interaction, onActivate: (area) => {
+        this.revealed = null;
+        interaction.onActivate(area);
+      }}),
       setHand: (mode) => {
         this.handMode = mode;
         this.renderHand();
@@ -112,12 +116,37 @@ export class GameScreen {
           this.chat,
           this.chatError)));
     this.decisionBox.tabIndex = -1;
+    this.sheetTop = 0;  // where the player scrolled the decision's sheet (revealAnswer)
+    this.decisionBox.addEventListener('scroll', () => {
+      this.sheetTop = this.decisionBox.scrollTop;
+    });
   }
 
   // Where the decision's choice is made, for the phone's order: the hand (a power card), the
   // cards on offer (an action card), or the map and the panel.
   setChoice() {
     this.root.dataset.choice = this.handMode ? 'hand' : this.offerMode ? 'offer' : 'panel';
+    this.revealAnswer();
+  }
+
+  // On a phone my decision is a sheet at the screen's foot that scrolls by itself (main.css):
+  // a new decision, or part of one, or a tap on the map, shows its first button that answers
+  // at the sheet's foot; another redraw keeps where the sheet was scrolled (replacing the
+  // panel resets it).
+  revealAnswer() {
+    const box = this.decisionBox;
+    const section = box.firstElementChild;
+    const part = section && section.querySelector('[data-part]');
+    const key = section ? `${section.dataset.key}:${part ? part.dataset.part : ''}` : null;
+    const answer = box.querySelector('button.submit');
+    if (key !== this.revealed && answer && box.scrollHeight > box.clientHeight) {
+      const below = answer.getBoundingClientRect().bottom - box.getBoundingClientRect().bottom;
+      if (below > -10) box.scrollTop += below + 10;
+    } else if (key === this.revealed) {
+      box.scrollTop = this.sheetTop;
+    }
+    this.revealed = key;
+    this.sheetTop = box.scrollTop;
   }
 
   zoomMap(on) {

@@ -7,7 +7,7 @@ import {colourOf, ladderName, ladderOf, ordinal, seatNames, seatNote} from './te
 import {playerButton} from './blocks.js';
 import {PlayNowPanel} from './playnow.js';
 import {alertControls} from './alerts.js';
-import {profileLink, ratingBadge} from './ratings.js';
+import {profileLink, ratingBadge, unratedText} from './ratings.js';
 import {MAX_TURN_SECONDS, TURN_CHOICES, countdown, dateText, durationText, limitText, policyText} from './time.js';
 
 const STATUS_WORDS = {open: 'Open', playing: 'Playing', finished: 'Finished'};
@@ -476,7 +476,7 @@ export function renderWaitingRoom(app, table, container) {
       h('p', {class: 'muted'}, optionsSummary(table, {time: false})),
       h('p', {class: 'rated-rule', 'data-testid': 'rated-rule', 'data-rated': String(Boolean(table.rated))}, table.rated
         ? [ratedBadge(table), ` The result moves the ratings of its players with an account on the “${ladderName(ladderOf(table.options))}” ladder.`]
-        : 'Not rated: the result moves no one’s rating.'),
+        : unratedText(table)),
       h('p', {class: 'time-rule', 'data-testid': 'time-rule'}, icon('clock'), ` ${limitText(table)}`,
         policy ? `; when time runs out, ${policy}.` : ': take your time.'),
       host && !full ? botLevelChoice(app) : null,

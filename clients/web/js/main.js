@@ -7,7 +7,8 @@ import {Connection, PROTOCOL_VERSION, isTemporary, refusalText, serverUrl} from 
 import {applyViewPatch} from './viewpatch.js';
 import {h, replaceKeepingFocus} from './dom.js';
 import {AccountScreen, deviceName, roleText, signInForm} from './account.js';
-import {forgetIdentity, forgetToken, loadIdentity, nameBytes, saveIdentity} from './identity.js';
+import {forgetIdentity, forgetToken, loadIdentity, saveIdentity} from './identity.js';
+import {connectionNotice, nameForm} from './welcome.js';
 import {EventLog, chatEntryText} from './log.js';
 import {bannedText, noticeText} from './moderation.js';
 import {BlockList} from './blocks.js';
@@ -15,7 +16,7 @@ import {LobbyScreen, mySeatAt, renderWaitingRoom} from './lobby.js';
 import {GameScreen} from './game.js';
 import {colourBadge} from './decisions.js';
 import {TournamentListScreen, TournamentScreen, roundNoticeText} from './tournaments.js';
-import {LeaderboardScreen, ProfileScreen, changeOf, ratedLine, ratingChangeCell} from './ratings.js';
+import {LeaderboardScreen, ProfileScreen, changeOf, ratingChangeCell, ratingStory} from './ratings.js';
 import {DECISION_WORDS, describeEvent, eventTone, formerSeat, involves, queueName, seatNames} from './texts.js';
 import {startClock} from './time.js';
 import {TurnSignal} from './alerts.js';
@@ -365,7 +366,7 @@ class App {
           h('button', {type: 'button', class: 'link-button', 'data-testid': 'new-player', onClick: () => again(false)}, 'Pick a name and play as a guest')),
       ];
     } else {
-      body = [this.nameForm(), h('p', {class: 'welcome-switch'}, 'Played here before? ',
+      body = [nameForm(this), h('p', {class: 'welcome-switch'}, 'Played here before? ',
         h('button', {type: 'button', class: 'link-button', 'data-testid': 'have-account', onClick: () => again(true)}, 'I have an account'))];
     }
     const panel = h('div', {class: 'welcome panel', 'data-testid': 'welcome', 'data-mode': signIn ? 'sign-in' : 'name'},
@@ -373,6 +374,7 @@ class App {
       h('p', {class: 'welcome-sub'}, 'Power, intrigue and caballeros in 15th-century Spain. Play with friends or bots, right here in the browser.'),
       notice,
       body);
+    panel.insertBefore(connectionNotice(this.conn, panel), panel.querySelector('.welcome-sub').nextSibling);
     if (this.screen && this.screen.destroy) this.screen.destroy();
     this.screen = null;
     this.pageTitle('El Grande');
@@ -380,37 +382,6 @@ class App {
     const first = panel.querySelector('input:not([hidden])');
     const empty = [...panel.querySelectorAll('input:not([hidden])')].find((input) => !input.value);
     (empty || first).focus();
-  }
-
-  nameForm() {
-    const input = h('input', {
-      type: 'text', id: 'welcome-name', required: true, maxlength: 32, autocomplete: 'nickname',
-      value: this.identity.name || '', 'data-testid': 'name-input',
-    });
-    const error = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': 'name-error'});
-    return h('form', {class: 'welcome-form', onSubmit: async (event) => {
-      event.preventDefault();
-      const name = input.value.trim();
-      if (!name) return;
-      if (nameBytes(name) > 32) {
-        error.textContent = 'That name is too long (at most 32 bytes).';
-        error.hidden = false;
-        return;
-      }
-      this.identity = {...this.identity, name};
-      saveIdentity(this.identity);
-      try {
-        await this.hello(this.identity.token ? {token: this.identity.token, name} : {name});
-        await this.afterHello();
-      } catch (err) {
-        error.textContent = refusalText(err);
-        error.hidden = false;
-      }
-    }},
-    h('label', {for: 'welcome-name'}, 'Your name'),
-    input,
-    error,
-    h('button', {type: 'submit', class: 'primary big', 'data-testid': 'name-submit'}, 'Enter'));
   }
 
   renderHeader() {
@@ -1048,7 +1019,7 @@ function finishedTable(table, rated) {
       h('tbody', {}, ranking.map((r, i) => h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
         h('td', {}, String(i + 1)), h('td', {}, colourBadge(r.seat, table), ' ', names[r.seat]), h('td', {class: 'num'}, String(r.score)),
         rated ? ratingChangeCell(changeOf(rated, table, r.seat), `rating-change-${r.seat}`) : null)))),
-    ratedLine(rated),
+    ratingStory(rated, table, names),
     h('p', {}, h('a', {href: '#/', class: 'button secondary'}, 'Back to the lobby')));
 }
 

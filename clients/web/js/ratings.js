@@ -4,7 +4,7 @@
 
 import {h, replaceKeepingFocus, s, scrollRegion} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
-import {LADDERS, ladderName, ordinal} from './texts.js';
+import {LADDERS, ladderName, ladderOf, ordinal} from './texts.js';
 import {dateText} from './time.js';
 
 const PAGE_SIZE = 50;  // rating.leaderboard's largest page
@@ -52,9 +52,55 @@ export function changeOf(rated, table, seat) {
   return player ? rated.changes.find((c) => c.player === player.id) || null : null;
 }
 
-// Under a final-scores table: on which ladder the changes count.
-export function ratedLine(rated) {
-  return rated ? h('p', {class: 'muted small-print', 'data-testid': 'rated-line'}, `Rated on the “${ladderName(rated.ladder)}” ladder.`) : null;
+// Why a table moves no rating, from the server's `unrated` (docs/ratings.md, What is rated).
+const UNRATED_WORDS = {
+  table: 'Not rated: this table was made unrated (a guest’s tables always are).',
+  accounts: 'Not rated: fewer than two of its players have accounts, and a rating needs two. Bots and guests are never rated.',
+  time_called: 'Not rated: time was called before the game was played out, and ratings measure whole games.',
+};
+export function unratedText(table) {
+  return UNRATED_WORDS[table && table.unrated] || 'Not rated: the result moves no one’s rating.';
+}
+// Why a game played out at a rated table still did not count, from table.rated's `unrated`.
+const UNCOUNTED_WORDS = {
+  aborted: 'Not rated: the game ended before each player with an account had made 3 decisions of their own, so it counts as aborted.',
+  repeated_pairing: 'Not rated: two of its players had already played 3 rated games together in the last 24 hours, and more games between them that day move no rating.',
+  too_few_accounts: UNRATED_WORDS.accounts,
+};
+
+// What one rated player's change came from: their rank among the rated players (a
+// resignation or a seat lost to timeouts ranks behind all who finished), then the change.
+function changeStory(change, seat, name, changes) {
+  const tied = changes.filter((c) => c.rank === change.rank).length > 1;
+  const place = `${tied ? 'tied ' : ''}${ordinal(change.rank)} of ${changes.length} rated players`;
+  const lost = seat && seat.resigned ? 'resigned' : seat && seat.replaced ? 'lost the seat to a bot after timeouts' : null;
+  const why = lost ? `${name} ${lost}, which ranks behind every player who finished, whatever the bot then scored: ${place}` : `${name} placed ${place}`;
+  return `${why}; rating ${changeText(change.before, change.after)}.`;
+}
+
+// Under a final-scores table: whether the game was rated and why not, or each seat's change
+// explained, and why a rating still provisional may rise after a game that was not won.
+export function ratingStory(rated, table, names) {
+  if (rated && rated.unrated) {
+    return h('p', {class: 'muted small-print', 'data-testid': 'rated-line', 'data-rated': 'false'}, UNCOUNTED_WORDS[rated.unrated] || unratedText(table));
+  }
+  if (!rated && (!table || !table.rated)) {
+    return h('p', {class: 'muted small-print', 'data-testid': 'rated-line', 'data-rated': 'false'}, unratedText(table));
+  }
+  const ladder = `the “${ladderName(rated ? rated.ladder : ladderOf(table.options))}” ladder`;
+  if (!rated) return h('p', {class: 'muted small-print', 'data-testid': 'rated-line', 'data-rated': 'true'}, `Rated on ${ladder}: the changes show once the result is saved.`);
+  const notes = table.seats.map((seat, i) => {
+    const change = changeOf(rated, table, i);
+    const text = change ? changeStory(change, seat, names[i], rated.changes)
+      : `${names[i]}: not rated, ${seat.player ? 'playing as a guest' : 'a bot'}.`;
+    return h('li', {'data-testid': `rating-note-${i}`}, text);
+  });
+  const roseAnyway = rated.changes.some((c) => c.after > c.before && rated.changes.some((o) => o !== c && o.rank <= c.rank));
+  return h('div', {class: 'rating-story small-print', 'data-testid': 'rating-story'},
+    h('p', {class: 'muted', 'data-testid': 'rated-line', 'data-rated': 'true'}, `Rated on ${ladder}, among its players with accounts:`),
+    h('ul', {class: 'rating-notes'}, notes),
+    roseAnyway ? h('p', {class: 'muted', 'data-testid': 'rating-why-up'},
+      'A rating shows what its games make sure of, so while it is provisional it rises with each game, lost ones too; the better placed gain more.') : null);
 }
 
 // A player's name leading to their profile.

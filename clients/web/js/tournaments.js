@@ -19,7 +19,7 @@ const TIE_BREAK_WORDS = {
 const DEFAULT_TIE_BREAKS = Object.keys(TIE_BREAK_WORDS);
 // A round's time limit: none, or from an evening's hour to the weeks of a correspondence event.
 const ROUND_TIME_CHOICES = [
-  ['0', 'No limit: a round waits for its last game'], ['3600', '1 hour'], ['7200', '2 hours'], ['10800', '3 hours'],
+  ['0', 'No limit'], ['3600', '1 hour'], ['7200', '2 hours'], ['10800', '3 hours'],
   ['86400', '1 day'], ['259200', '3 days'], ['604800', '1 week'], ['1209600', '2 weeks'], ['2419200', '4 weeks'],
 ];
 // The server's default placement points (docs/tournaments.md, Placings and points).
@@ -179,8 +179,8 @@ class CreateForm {
     const turn = bind(h('select', {'data-testid': 'tournament-turn'},
       TURN_CHOICES.filter(([v]) => v !== 'custom').map(([v, text]) => h('option', {value: v, selected: v === f.turn}, text))), 'turn');
     const onTimeout = bind(h('select', {'data-testid': 'tournament-on-timeout'},
-      h('option', {value: 'replace_seat', selected: f.on_timeout === 'replace_seat'}, 'A bot takes the seat after timeouts in a row'),
-      h('option', {value: 'bot_answers', selected: f.on_timeout === 'bot_answers'}, 'A bot answers that decision only')), 'on_timeout');
+      h('option', {value: 'replace_seat', selected: f.on_timeout === 'replace_seat'}, 'A bot takes the seat'),
+      h('option', {value: 'bot_answers', selected: f.on_timeout === 'bot_answers'}, 'A bot answers that decision')), 'on_timeout');
     const replaceAfter = bind(numberInput('tournament-replace-after', f.replace_after, 1, 10), 'replace_after', (e) => Number(e.value));
     const roundTime = bind(h('select', {'data-testid': 'tournament-round-time'},
       ROUND_TIME_CHOICES.map(([v, text]) => h('option', {value: v, selected: v === f.round_time}, text))), 'round_time');
@@ -222,7 +222,7 @@ class CreateForm {
       h('label', {}, short, ' Short game (6 rounds)'),
       ...labelled('tournament-turn', 'Time per decision', turn), policy,
       ...labelled('tournament-round-time', 'Time limit of a round', roundTime,
-        'When it runs out, the games still in play end with the scores as they stand.')),
+        'Without one, a round waits for its last game; when it runs out, the games still in play end with the scores as they stand.')),
     h('fieldset', {}, h('legend', {}, 'Players and start'),
       ...labelled('tournament-max-players', 'Most players', max, 'Empty: no cap.'),
       ...labelled('tournament-starts-at', 'Starts at', startsAt, 'Your local time. Empty: you start it yourself.'),
