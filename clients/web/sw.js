@@ -1,12 +1,14 @@
 // The service worker that makes the client installable: it keeps the static shell (the page,
 // its style, modules, icons and manifest) in a cache, so that an installed client opens at
-// once and says "Connecting…" even offline. Network first: a deployed update is fetched and
-// used on the next load, the cache only answering when the server cannot be reached. The game
+// once and says "Connecting…" even offline. The cache answers at once, and meanwhile the file
+// is asked of the server again (a 304 when unchanged: the server sends ETags). When a file
+// has changed, the whole shell is fetched again into the cache at once, so that the next load
+// uses the new version of every module and never a mix of two. The game
 // itself always comes live from the server: /ws, /api and everything not in the shell pass
 // through untouched. It also opens the table of a notification that is clicked.
 
 // Bump the version when the list below changes; contents refresh by themselves.
-const CACHE = 'elgrande-shell-v3';
+const CACHE = 'elgrande-shell-v4';
 const SHELL = [
   'index.html', 'manifest.json', 'css/main.css',
   'img/favicon.svg', 'img/favicon-turn.svg', 'img/icon-maskable.svg',
@@ -35,22 +37,30 @@ self.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== scope.origin || url.pathname.startsWith('/ws') || url.pathname.startsWith('/api/')) return;
   if (!shell.has(url.pathname)) return;
-  event.respondWith(networkFirst(request, url));
+  event.respondWith(cachedThenRevalidated(event, url));
 });
 
-async function networkFirst(request, url) {
+async function cachedThenRevalidated(event, url) {
   const cache = await caches.open(CACHE);
   // The address of the folder is the page itself.
   const key = url.pathname === scope.pathname ? 'index.html' : url.pathname;
-  try {
-    const response = await fetch(request);
-    if (response.ok) await cache.put(key, response.clone()).catch(() => {});
-    return response;
-  } catch (err) {
-    const cached = await cache.match(key);
-    if (cached) return cached;
-    throw err;
+  const cached = await cache.match(key);
+  const fresh = revalidate(cache, event.request, key, cached);
+  if (!cached) return fresh;
+  event.waitUntil(fresh.catch(() => {}));  // offline: the cached shell is all there is
+  return cached;
+}
+
+async function revalidate(cache, request, key, cached) {
+  const response = await fetch(request);
+  if (!response.ok) return response;
+  if (!cached) {
+    await cache.put(key, response.clone()).catch(() => {});
+  } else if (cached.headers.get('ETag') !== response.headers.get('ETag')) {
+    // addAll stores all of the shell or nothing of it.
+    await cache.addAll(SHELL).catch(() => {});
   }
+  return response;
 }
 
 // A turn notification (alerts.js): to the table, in a page already open if there is one.
