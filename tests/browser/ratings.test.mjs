@@ -142,10 +142,11 @@ async function beaResigns(page, tableId) {
   await page.waitForSelector('[data-testid=game-screen]');
 }
 
-// Ana's decisions, a seeded random choice among the enabled controls, to the end.
-async function playToTheEnd(page) {
+// A seeded random choice among the enabled controls at each of the page's decisions, until
+// the game is over or `limit` of them are answered; how many were.
+async function playToTheEnd(page, limit = Infinity) {
   let decisions = 0;
-  for (;;) {
+  while (decisions < limit) {
     checkProblems();
     const decision = await nextDecision(page);
     if (decision.kind === 'over') return decisions;
@@ -160,6 +161,7 @@ async function playToTheEnd(page) {
     await settled(page, decision.key, what);
     decisions++;
   }
+  return decisions;
 }
 
 // The final screen's rating changes: {seat: {before, after}} once table.rated came.
@@ -270,8 +272,9 @@ async function main() {
   await audit(ana.page, 'a rated game');
   say(`Ana and Bea were seated at table ${tableId}`);
 
-  await beaResigns(bea.page, tableId);
-  const decisions = await playToTheEnd(ana.page);
+  // Bea answers her first decisions, then resigns: resigned at once, the game would be
+  // aborted and rate nobody (docs/ratings.md, What is rated).
+  const [decisions] = await Promise.all([playToTheEnd(ana.page), playToTheEnd(bea.page, 3).then(() => beaResigns(bea.page, tableId))]);
   say(`Ana played ${decisions} decisions to the end`);
 
   const seen = {};
