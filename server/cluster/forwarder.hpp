@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "net/net.hpp"
+#include "common/net.hpp"
 
 namespace elgrande::server {
 

@@ -10,36 +10,19 @@
 #include "common/unix_time.hpp"
 
 namespace elgrande::server {
-namespace {
-
-// One lock per database schema, so that test servers on schemas of one database do not meet.
-constexpr const char* kLockKey = "hashtext('elgrande-server leader ' || current_schema())";
-
-}  // namespace
 
 Leadership::Leadership(const std::string& database_url, std::string process, bool lapse_when_silent)
     : connection_(database_url, db::OpenOptions{.idle_session_limit_ms = lapse_when_silent ? 10'000 : 0}),
+      lease_(connection_),
       process_(std::move(process)) {}
 
 bool Leadership::try_lead() {
   const std::lock_guard guard(mutex_);
   if (epoch_ != 0) return true;
-  db::Statement lock = connection_.prepare(std::string("SELECT pg_try_advisory_lock(") + kLockKey + ")");
-  if (!lock.step() || lock.integer(0) == 0) return false;
-  // The update waits for the commits of the leader before, which hold the row (fence()).
+  if (!lease_.try_lock()) return false;
   for (;;) {
     try {
-      db::Transaction transaction(connection_);
-      db::Statement bump = connection_.prepare(
-          "INSERT INTO leader (id, epoch, process, address, since) VALUES (1, 1, ?1, '', ?2) "
-          "ON CONFLICT (id) DO UPDATE SET epoch = leader.epoch + 1, process = excluded.process, address = '', "
-          "since = excluded.since RETURNING epoch");
-      bump.bind(1, process_).bind(2, unix_milliseconds());
-      bump.step();
-      const std::int64_t epoch = bump.integer(0);
-      bump.reset();
-      transaction.commit();
-      epoch_ = epoch;
+      epoch_ = lease_.take_over(process_, unix_milliseconds());
       return true;
     } catch (const db::Error& error) {
       if (!error.transient()) throw;
@@ -51,22 +34,18 @@ bool Leadership::try_lead() {
 
 void Leadership::announce(const std::string& address) {
   const std::lock_guard guard(mutex_);
-  connection_.prepare("UPDATE leader SET address = ?2 WHERE id = 1 AND epoch = ?1").bind(1, epoch_.load()).bind(2, address).run();
+  lease_.announce(epoch_.load(), address);
 }
 
 std::optional<std::string> Leadership::leader_address() {
   const std::lock_guard guard(mutex_);
-  db::Statement row = connection_.prepare("SELECT address FROM leader WHERE id = 1");
-  if (!row.step() || row.text(0).empty()) return std::nullopt;
-  return row.text(0);
+  return lease_.leader_address();
 }
 
 bool Leadership::still_leading() {
   const std::lock_guard guard(mutex_);
   try {
-    db::Statement held = connection_.prepare(
-        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted");
-    return held.step() && held.integer(0) > 0;
+    return lease_.holds_lock();
   } catch (const db::Error&) {
     return false;
   }
@@ -76,8 +55,8 @@ void Leadership::resign() {
   const std::lock_guard guard(mutex_);
   if (epoch_ == 0) return;
   try {
-    connection_.prepare("UPDATE leader SET address = '' WHERE id = 1 AND epoch = ?1").bind(1, epoch_.load()).run();
-    connection_.prepare(std::string("SELECT pg_advisory_unlock(") + kLockKey + ")").step();
+    lease_.announce(epoch_.load(), "");
+    lease_.unlock();
   } catch (const db::Error& error) {
     spdlog::warn("letting go of the leader's lock: {}", error.what());
   }
@@ -86,9 +65,9 @@ void Leadership::resign() {
 
 std::function<void(db::Database&)> Leadership::fence() const {
   return [epoch = epoch_.load()](db::Database& database) {
-    db::Statement row = database.prepare("SELECT 1 FROM leader WHERE id = 1 AND epoch = ?1 FOR SHARE");
-    row.bind(1, epoch);
-    if (!row.step()) step_down("another process took over as leader (epoch " + std::to_string(epoch) + " is over)");
+    if (!db::LeaderLease::current_epoch(database, epoch)) {
+      step_down("another process took over as leader (epoch " + std::to_string(epoch) + " is over)");
+    }
   };
 }
 

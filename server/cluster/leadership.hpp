@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "elgrande/db/leader_lease.hpp"
 #include "elgrande/db/postgres.hpp"
 
 namespace elgrande::server {
@@ -54,6 +55,7 @@ class Leadership {
  private:
   std::mutex mutex_;  // the connection is used by one thread at a time
   db::PostgresDatabase connection_;
+  db::LeaderLease lease_;  // its statements, on connection_
   const std::string process_;
   std::atomic<std::int64_t> epoch_ = 0;
 };

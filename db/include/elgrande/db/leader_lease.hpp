@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "elgrande/db/database.hpp"
+
+namespace elgrande::db {
+
+// The statements of leading a cluster of server processes on one PostgreSQL database
+// (docs/scaling.md): an advisory lock held by a connection of its own, which PostgreSQL lets
+// go when that connection ends, and the `leader` row whose epoch fences the commits of a
+// leader that lost the lock. One lock per database schema, so that test servers on schemas
+// of one database do not meet. The policy (when to try, what to do on losing) is the
+// server's (server/cluster/leadership). Not locked: its owner uses it from one thread at a time.
+class LeaderLease {
+ public:
+  explicit LeaderLease(Database& connection) : connection_(connection) {}
+
+  // Takes the lock if nobody holds it; never waits.
+  bool try_lock();
+  // Whether this connection still holds it (a connection opened again would not).
+  bool holds_lock();
+  void unlock();
+
+  // In its own transaction, after the lock is taken: one more than the last leader's epoch,
+  // with who leads now and since when; waits for the commits of the leader before, which
+  // hold the row (current_epoch). Returns the new epoch.
+  std::int64_t take_over(const std::string& process, std::int64_t now);
+  // Where the leader can be reached: set once it listens, cleared when it lets go.
+  void announce(std::int64_t epoch, const std::string& address);
+  std::optional<std::string> leader_address();
+
+  // In a leader's transaction: whether `epoch` still leads, holding the row against a
+  // take-over until the transaction ends.
+  static bool current_epoch(Database& database, std::int64_t epoch);
+
+ private:
+  Database& connection_;
+};
+
+}  // namespace elgrande::db

@@ -1,0 +1,53 @@
+#include "elgrande/db/leader_lease.hpp"
+
+namespace elgrande::db {
+namespace {
+
+constexpr const char* kLockKey = "hashtext('elgrande-server leader ' || current_schema())";
+
+}  // namespace
+
+bool LeaderLease::try_lock() {
+  Statement lock = connection_.prepare(std::string("SELECT pg_try_advisory_lock(") + kLockKey + ")");
+  return lock.step() && lock.integer(0) != 0;
+}
+
+bool LeaderLease::holds_lock() {
+  Statement held = connection_.prepare(
+      "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted");
+  return held.step() && held.integer(0) > 0;
+}
+
+void LeaderLease::unlock() { connection_.prepare(std::string("SELECT pg_advisory_unlock(") + kLockKey + ")").step(); }
+
+std::int64_t LeaderLease::take_over(const std::string& process, std::int64_t now) {
+  Transaction transaction(connection_);
+  Statement bump = connection_.prepare(
+      "INSERT INTO leader (id, epoch, process, address, since) VALUES (1, 1, ?1, '', ?2) "
+      "ON CONFLICT (id) DO UPDATE SET epoch = leader.epoch + 1, process = excluded.process, address = '', "
+      "since = excluded.since RETURNING epoch");
+  bump.bind(1, process).bind(2, now);
+  bump.step();
+  const std::int64_t epoch = bump.integer(0);
+  bump.reset();
+  transaction.commit();
+  return epoch;
+}
+
+void LeaderLease::announce(std::int64_t epoch, const std::string& address) {
+  connection_.prepare("UPDATE leader SET address = ?2 WHERE id = 1 AND epoch = ?1").bind(1, epoch).bind(2, address).run();
+}
+
+std::optional<std::string> LeaderLease::leader_address() {
+  Statement row = connection_.prepare("SELECT address FROM leader WHERE id = 1");
+  if (!row.step() || row.text(0).empty()) return std::nullopt;
+  return row.text(0);
+}
+
+bool LeaderLease::current_epoch(Database& database, std::int64_t epoch) {
+  Statement row = database.prepare("SELECT 1 FROM leader WHERE id = 1 AND epoch = ?1 FOR SHARE");
+  row.bind(1, epoch);
+  return row.step();
+}
+
+}  // namespace elgrande::db
