@@ -54,7 +54,7 @@
 #include "net/connection_limit.hpp"
 #include "net/listener.hpp"
 #include "net/web_files.hpp"
-#include "net/net.hpp"
+#include "common/net.hpp"
 #include "net/session_registry.hpp"
 #include "ops/config.hpp"
 #include "ops/log_throttle.hpp"

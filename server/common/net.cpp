@@ -1,4 +1,4 @@
-#include "net/net.hpp"
+#include "common/net.hpp"
 
 #include <spdlog/spdlog.h>
 

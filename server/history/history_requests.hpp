@@ -5,7 +5,7 @@
 
 #include "app/client.hpp"
 #include "app/services.hpp"
-#include "net/net.hpp"
+#include "common/net.hpp"
 
 namespace elgrande::server {
 

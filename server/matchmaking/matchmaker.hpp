@@ -12,7 +12,7 @@
 #include "common/player.hpp"
 #include "elgrande/engine/options.hpp"
 #include "elgrande/protocol/envelope.hpp"
-#include "net/net.hpp"
+#include "common/net.hpp"
 
 namespace elgrande::server {
 

@@ -5,7 +5,7 @@
 #include <boost/beast/websocket/teardown.hpp>
 #include <utility>
 
-#include "net/net.hpp"
+#include "common/net.hpp"
 
 namespace elgrande::server {
 

@@ -8,7 +8,7 @@
 
 #include "app/services.hpp"
 #include "net/connection_limit.hpp"
-#include "net/net.hpp"
+#include "common/net.hpp"
 #include "net/router.hpp"
 
 namespace elgrande::server {

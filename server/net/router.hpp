@@ -3,7 +3,7 @@
 #include <functional>
 #include <string_view>
 
-#include "net/net.hpp"
+#include "common/net.hpp"
 #include "app/services.hpp"
 
 namespace elgrande::server {

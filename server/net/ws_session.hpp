@@ -16,7 +16,7 @@
 #include "elgrande/protocol/envelope.hpp"
 #include "net/connection_limit.hpp"
 #include "net/frame_socket.hpp"
-#include "net/net.hpp"
+#include "common/net.hpp"
 
 namespace elgrande::server {
 

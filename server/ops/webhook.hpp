@@ -9,7 +9,7 @@
 #include <string>
 
 #include "ops/metrics.hpp"
-#include "net/net.hpp"
+#include "common/net.hpp"
 
 namespace elgrande::server {
 

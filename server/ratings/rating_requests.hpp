@@ -8,7 +8,7 @@
 #include "app/services.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/protocol/codec.hpp"
-#include "net/net.hpp"
+#include "common/net.hpp"
 
 namespace elgrande::server {
 

@@ -19,7 +19,7 @@
 #include "elgrande/engine/view.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "elgrande/protocol/updates.hpp"
-#include "net/net.hpp"
+#include "common/net.hpp"
 #include "ops/metrics.hpp"
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "elgrande/db/store.hpp"
-#include "net/net.hpp"
+#include "common/net.hpp"
 #include "tables/table.hpp"
 
 namespace elgrande::server {

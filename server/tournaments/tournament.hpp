@@ -14,7 +14,7 @@
 #include "elgrande/db/store.hpp"
 #include "elgrande/db/tournaments.hpp"
 #include "elgrande/protocol/envelope.hpp"
-#include "net/net.hpp"
+#include "common/net.hpp"
 #include "tables/seating.hpp"
 #include "tournaments/tournament_settings.hpp"
 
