@@ -65,6 +65,7 @@
 #include "ratings/ratings.hpp"
 #include "storage/checkpointer.hpp"
 #include "storage/reader.hpp"
+#include "storage/start_checks.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
 #include "tables/table_factory.hpp"
@@ -281,7 +282,9 @@ void migrate_logged(db::Database& database) {
 
 // Opens, checks and migrates the database: a damaged file, one from a newer server or one
 // another process keeps locked stops the start with the reason, never with a silent reset.
-std::unique_ptr<db::Database> open_database(const Config& config) {
+// Given `ledger` (a server's start), a SQLite database that lost commits stops it too, and
+// the ledger that counts them from now on is made.
+std::unique_ptr<db::Database> open_database(const Config& config, std::unique_ptr<CommitLedger>* ledger = nullptr) {
   if (config.postgresql()) {
     auto database = std::make_unique<db::PostgresDatabase>(config.database, db::OpenOptions{.durability = config.durability});
     migrate_logged(*database);
@@ -302,7 +305,10 @@ std::unique_ptr<db::Database> open_database(const Config& config) {
                                "; restore it from a backup (see docs/persistence.md)");
     }
   }
+  const std::filesystem::path ledger_path = ledger_file(config.database_path());
+  if (ledger) refuse_lost_commits(*database, ledger_path, config.accept_lost_commits);
   migrate_logged(*database);
+  if (ledger) *ledger = open_ledger(*database, ledger_path);
   return database;
 }
 
@@ -437,8 +443,10 @@ int lead(const Config& config, Leadership* leadership) {
   table_settings.bot_level = config.bot_level;
   table_settings.replacement_bot_level = config.replacement_bot_level;
   const auto loading = std::chrono::steady_clock::now();
-  std::unique_ptr<db::Database> database = open_database(config);
+  std::unique_ptr<CommitLedger> ledger;
+  std::unique_ptr<db::Database> database = open_database(config, &ledger);
   db::Restored restored;
+  std::vector<std::int64_t> damaged_logs;
   std::vector<db::PlayerRecord> players;
   std::vector<db::AccountRecord> accounts_stored;
   std::vector<db::SessionRecord> sessions_stored;
@@ -469,6 +477,7 @@ int lead(const Config& config, Leadership* leadership) {
     // Tables finished within their lifetime come back too, for players returning to see the end.
     const auto finished_since = std::chrono::system_clock::now() - table_settings.finished_lifetime;
     restored = store.live_tables(unix_milliseconds(finished_since));
+    damaged_logs = scrub_logs(*database, restored);
     highest_table = store.max_table_id();
     tournaments_stored = store.tournaments().all();
     highest_tournament = store.tournaments().max_id();
@@ -526,6 +535,8 @@ int lead(const Config& config, Leadership* leadership) {
   // The hint tells Asio how many threads will call run(), so it can skip locking for one.
   net::io_context io(static_cast<int>(threads));
   services->metrics->tables_unrestorable = restored.failed.size();
+  services->metrics->logs_damaged = damaged_logs.size();
+  services->damaged_logs = std::move(damaged_logs);
   // SQLite's log is copied back into the database beside the commits, not inside them.
   // Declared before the storage, so it outlives the writer's last commit.
   std::unique_ptr<Checkpointer> checkpointer;
@@ -535,7 +546,7 @@ int lead(const Config& config, Leadership* leadership) {
   // Declared after the io_context, so they stop first: their completions post to strands.
   Storage storage(std::move(database), services->metrics, 100'000,
                   leadership != nullptr ? leadership->fence() : Storage::Fence{},
-                  std::chrono::microseconds{config.commit_delay_us});
+                  std::chrono::microseconds{config.commit_delay_us}, std::move(ledger));
   Reader reader(config.database_location());
   std::shared_ptr<Webhook> webhook;
   if (!config.webhook_url.empty()) {
@@ -781,6 +792,9 @@ int main(int argc, char* argv[]) {
              : invocation.create_admin ? server::create_admin(invocation.config, *invocation.create_admin)
              : invocation.recompute_ratings ? server::recompute(invocation.config)
                                             : server::serve(invocation.config);
+  } catch (const elgrande::db::Error& error) {
+    const bool locked = error.kind() == elgrande::db::Error::Kind::busy && !invocation.config.postgresql();
+    spdlog::critical("{}", locked ? server::locked_at_start(invocation.config.database_path(), error) : error.what());
   } catch (const std::exception& error) {
     spdlog::critical("{}", error.what());
   }

@@ -3,6 +3,8 @@
 #include <optional>
 #include <string>
 
+#include "schema_recent.hpp"
+
 namespace elgrande::db {
 namespace {
 
@@ -313,21 +315,6 @@ CREATE VIEW command_log AS
   WHERE r.seq > coalesce((SELECT max(c.seq) FROM commands c WHERE c.table_id = r.table_id), 0);
 )sql";
 
-// Each table's log length and head (schema 4) move out of its row into a narrow table of
-// their own: they are rewritten by every commit that logs one of the table's commands, and
-// a row of three numbers, all tables' in a page or two, costs less to rewrite than the
-// table's whole row in pages of their own (docs/performance.md, step 14).
-constexpr std::string_view kVersion12 = R"sql(
-CREATE TABLE log_heads (
-  table_id INTEGER PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
-  length   INTEGER,  -- commands in the log; NULL: not chained yet
-  head     INTEGER   -- the chain through the last of them
-);
-INSERT INTO log_heads (table_id, length, head) SELECT id, log_length, log_head FROM tables;
-ALTER TABLE tables DROP COLUMN log_length;
-ALTER TABLE tables DROP COLUMN log_head;
-)sql";
-
 // PostgreSQL (docs/scaling.md) begins at version 10, in one step: the same tables as SQLite's
 // ten migrations leave, in PostgreSQL's types. Integers are 64-bit, truth values integers
 // 0 and 1 as in SQLite, so both backends run the same SQL. Ids the database gives come from
@@ -582,16 +569,6 @@ CREATE VIEW command_log AS
   SELECT r.table_id, r.seq, r.seat, r.command, r.source, r.time, r.chain FROM command_ring r
   WHERE r.seq > coalesce((SELECT max(c.seq) FROM commands c WHERE c.table_id = r.table_id), 0);
 )sql";
-// The log heads, as kVersion12.
-constexpr std::string_view kPostgresVersion12 = R"sql(
-CREATE TABLE log_heads (
-  table_id BIGINT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
-  length   BIGINT,
-  head     BIGINT
-);
-INSERT INTO log_heads (table_id, length, head) SELECT id, log_length, log_head FROM tables;
-ALTER TABLE tables DROP COLUMN log_length, DROP COLUMN log_head;
-)sql";
 constexpr int kPostgresFirstVersion = 10;
 
 }  // namespace
@@ -599,7 +576,7 @@ constexpr int kPostgresFirstVersion = 10;
 const std::vector<std::string_view>& migrations() {
   static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4, kVersion5,
                                                          kVersion6, kVersion7, kVersion8, kVersion9, kVersion10,
-                                                         kVersion11, kVersion12};
+                                                         kVersion11, detail::kVersion12, detail::kVersion13};
   return kMigrations;
 }
 
@@ -637,7 +614,7 @@ void migrate(Database& database, int up_to) {
 
 const std::vector<std::string_view>& postgres_migrations() {
   static const std::vector<std::string_view> kMigrations{kPostgresVersion10, kPostgresVersion11,
-                                                         kPostgresVersion12};
+                                                         detail::kPostgresVersion12, detail::kPostgresVersion13};
   return kMigrations;
 }
 

@@ -129,6 +129,12 @@ bool SqliteDatabase::read_only() const { return sqlite3_db_readonly(handle_, "ma
 
 std::int64_t SqliteDatabase::changes() const { return sqlite3_changes64(handle_); }
 
+void SqliteDatabase::keep_log_on_close() {
+  if (sqlite3_db_config(handle_, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nullptr) != SQLITE_OK) {
+    throw error("cannot keep the write-ahead log of " + file_.string() + " on close");
+  }
+}
+
 void SqliteDatabase::backup_to(const std::filesystem::path& target) {
   Statement statement = prepare("VACUUM INTO ?1");
   statement.bind(1, target.string());

@@ -61,6 +61,8 @@ struct Services {
   std::shared_ptr<Metrics> metrics;
   Storage* storage = nullptr;  // the writer: asked whether changes are taken
   Reader* reader = nullptr;    // history and record export
+  // Tables whose command log the start found damaged (storage/start_checks.hpp), for /readyz.
+  std::vector<std::int64_t> damaged_logs;
   Identities* identities = nullptr;
   NewIdentityQuota* new_identity_quota = nullptr;
   Accounts* accounts = nullptr;

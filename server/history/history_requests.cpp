@@ -13,6 +13,13 @@ using protocol::ErrorCode;
 constexpr int kHistoryPage = 50;  // finished games per history.list answer, at most
 constexpr std::string_view kServerName = "elgrande-server/" ELGRANDE_VERSION;
 
+// Where a damaged log breaks, for the export's refusal.
+std::string damage_of(const db::Store::LogCheck& check) {
+  if (check.first_gap) return "command " + std::to_string(*check.first_gap) + " is missing";
+  if (check.first_bad_row) return "command " + std::to_string(*check.first_bad_row) + " breaks its hash chain";
+  return std::to_string(check.rows) + " commands stored, " + std::to_string(*check.recorded_length) + " recorded";
+}
+
 // The table id of /api/games/ID/record, if that is the path.
 std::optional<std::int64_t> record_path(std::string_view path) {
   static constexpr std::string_view kPrefix = "/api/games/";
@@ -88,6 +95,14 @@ bool export_game_record(const http::request<http::string_body>& request, const S
           // Games in progress are not exported: their seed would reveal every hidden card.
           return (*shared_respond)(answer(http::status::not_found, "text/plain; charset=utf-8",
                                           "no finished game " + std::to_string(id) + "\n"));
+        }
+        // A damaged log would export a record that does not replay, or replays to another end.
+        if (const db::Store::LogCheck check = store.check_log(id);
+            check.recorded_length && (!check.head_matches || check.first_gap)) {
+          return (*shared_respond)(answer(
+              http::status::internal_server_error, "text/plain; charset=utf-8",
+              "the command log of game " + std::to_string(id) + " is damaged (" + damage_of(check) +
+                  "), so its record is not exported; see elgrande-server --check-table " + std::to_string(id) + "\n"));
         }
         const auto commands = store.commands(id);
         auto response = answer(http::status::ok, "application/json", export_record(*game, commands).dump(1) + "\n");

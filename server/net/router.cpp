@@ -77,8 +77,10 @@ http::message_generator health(const HttpRequest& request) {
 http::message_generator readiness(const HttpRequest& request, const Services& services) {
   const std::optional<std::string> reason =
       services.storage ? services.storage->why_not_accepting() : std::optional<std::string>("starting");
-  const nlohmann::json body = reason ? nlohmann::json{{"status", "unavailable"}, {"reason", *reason}}
-                                     : nlohmann::json{{"status", "ready"}};
+  nlohmann::json body = reason ? nlohmann::json{{"status", "unavailable"}, {"reason", *reason}}
+                               : nlohmann::json{{"status", "ready"}};
+  // Damaged logs keep only their tables out of play; the server is ready for the others.
+  if (!services.damaged_logs.empty()) body["damaged_logs"] = services.damaged_logs;
   auto response = make_response(request, reason ? http::status::service_unavailable : http::status::ok,
                                 "application/json", body.dump(), request.keep_alive());
   response.set(http::field::cache_control, "no-store");

@@ -509,8 +509,8 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
       invocation.check_table = table;
       continue;
     }
-    if (argument == "--recompute-ratings") {
-      invocation.recompute_ratings = true;
+    if (argument == "--recompute-ratings" || argument == "--accept-lost-commits") {
+      (argument == "--recompute-ratings" ? invocation.recompute_ratings : invocation.config.accept_lost_commits) = true;
       continue;
     }
     if (argument == "--create-admin" || argument.starts_with("--create-admin=")) {
@@ -595,6 +595,8 @@ std::string usage(std::string_view program) {
       << "                           from standard input (made if it does not exist), then exit\n"
       << "  --recompute-ratings      replay every rated game in the order it was rated, store\n"
       << "                           the ratings that gives, report what differed, then exit\n"
+      << "  --accept-lost-commits    start although the database holds fewer commits than\n"
+      << "                           recorded beside it (docs/persistence.md#lost-commits)\n"
       << "  -h, --help               print this help and exit\n"
       << "\n"
       << "Exit status: 0 after a clean shutdown on SIGINT or SIGTERM (or a backup, a sound\n"

@@ -45,6 +45,9 @@ struct Config {
   // Under load, how long the storage thread gathers writes before a commit (Storage).
   unsigned commit_delay_us = 1000;
   bool integrity_check = true;  // PRAGMA quick_check before anything else
+  // --accept-lost-commits (no config key: it is meant for one start): start although the
+  // database holds fewer commits than its commit sequence file recorded.
+  bool accept_lost_commits = false;
   std::string webhook_url;      // empty: no turn notifications
   std::string webhook_ca_file;  // extra CAs for an https webhook
   // Web pages on these origins ("https://example.org") may open WebSockets besides the

@@ -69,6 +69,9 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
   single(out, "elgrande_tables_unrestorable", "gauge",
          "Tables found at start that could not be restored and stay out of play.",
          m.tables_unrestorable.load(relaxed));
+  single(out, "elgrande_logs_damaged", "gauge",
+         "Command logs found at start with a row that breaks their hash chain, a gap or a wrong end.",
+         m.logs_damaged.load(relaxed));
 
   header(out, "elgrande_games", "gauge", "Games in progress by the phase they are in.");
   for (std::size_t p = 0; p + 1 < kPhaseCount; ++p) {  // a finished game is a finished table

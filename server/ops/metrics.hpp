@@ -60,6 +60,8 @@ struct Metrics {
   // Tables found at start that could not be restored (a damaged log, say) and stay out of
   // play until an operator looks (elgrande-server --check-table ID).
   std::atomic<std::uint64_t> tables_unrestorable{0};
+  // Command logs found damaged at start, finished games' too (storage/start_checks.hpp).
+  std::atomic<std::uint64_t> logs_damaged{0};
   // From reading a game.command to every seat's update being queued, the commit included.
   LatencyHistogram command_latency;
   LatencyHistogram commit_latency;  // one group commit, retries included

@@ -22,13 +22,17 @@ constexpr std::chrono::seconds kShutdownPatience{10};
 }  // namespace
 
 Storage::Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics> metrics,
-                 std::size_t max_pending, Fence fence, std::chrono::microseconds commit_delay)
+                 std::size_t max_pending, Fence fence, std::chrono::microseconds commit_delay,
+                 std::unique_ptr<CommitLedger> ledger)
     : database_(std::move(database)),
       store_(std::make_unique<db::Store>(*database_)),
       metrics_(std::move(metrics)),
       max_pending_(max_pending),
       fence_(std::move(fence)),
       commit_delay_(commit_delay),
+      ledger_(std::move(ledger)),
+      sequence_(ledger_ ? std::optional<db::CommitSequence>(std::in_place, *database_) : std::nullopt),
+      committed_(sequence_ ? sequence_->read() : 0),
       thread_([this] { run(); }) {}
 
 Storage::~Storage() { stop(); }
@@ -124,12 +128,24 @@ void Storage::settle_log() {
   try {
     db::Transaction transaction(*database_);
     if (fence_) fence_(*database_);
+    count_commit();
     store_->settle_log();
     transaction.commit();
+    counted_commit();
   } catch (const std::exception& error) {
     store_->forget_log_ring();
     spdlog::warn("the newest commands stay in the command ring, for the next start to copy: {}", error.what());
   }
+}
+
+void Storage::count_commit() {
+  if (sequence_) sequence_->write(committed_ + 1);
+}
+
+void Storage::counted_commit() noexcept {
+  if (!sequence_) return;
+  ++committed_;
+  ledger_->record(committed_);
 }
 
 void Storage::finish(Job& job, bool committed) {
@@ -158,8 +174,10 @@ void Storage::commit(std::vector<Job>& writes) {
     try {
       db::Transaction transaction(*database_);
       if (fence_) fence_(*database_);
+      count_commit();
       for (Job& job : writes) job.work(*store_);
       transaction.commit();
+      counted_commit();
       break;
     } catch (const db::Error& error) {
       store_->forget_log_ring();  // what it knew may be what the transaction undid
@@ -185,8 +203,10 @@ void Storage::commit(std::vector<Job>& writes) {
         try {
           db::Transaction transaction(*database_);
           if (fence_) fence_(*database_);
+          count_commit();
           job.work(*store_);
           transaction.commit();
+          counted_commit();
           committed = true;
         } catch (const std::exception& error) {
           store_->forget_log_ring();

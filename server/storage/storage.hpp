@@ -13,9 +13,11 @@
 #include <string>
 #include <thread>
 
+#include "elgrande/db/commit_sequence.hpp"
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/store.hpp"
 #include "ops/metrics.hpp"
+#include "storage/commit_ledger.hpp"
 
 namespace elgrande::server {
 
@@ -50,10 +52,13 @@ class Storage {
   static constexpr std::size_t kCommitSiblings = 2;
 
   // Takes over the connection, which must be migrated already. Past `max_pending` writes
-  // waiting, accepting() turns false until the queue drains.
+  // waiting, accepting() turns false until the queue drains. Given a ledger (SQLite), every
+  // transaction counts itself in the database's commit sequence, and the ledger records
+  // the count once it is committed (storage/commit_ledger.hpp).
   Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics> metrics,
           std::size_t max_pending = 100'000, Fence fence = {},
-          std::chrono::microseconds commit_delay = std::chrono::microseconds{0});
+          std::chrono::microseconds commit_delay = std::chrono::microseconds{0},
+          std::unique_ptr<CommitLedger> ledger = nullptr);
   ~Storage();  // stop()
   Storage(const Storage&) = delete;
   Storage& operator=(const Storage&) = delete;
@@ -95,6 +100,9 @@ class Storage {
   void finish(Job& job, bool committed);
   bool stopping();
   void note_failure(const std::string& reason);
+  // In each transaction, after the fence; and once it has committed.
+  void count_commit();
+  void counted_commit() noexcept;
 
   std::unique_ptr<db::Database> database_;
   std::unique_ptr<db::Store> store_;
@@ -116,6 +124,9 @@ class Storage {
   std::string last_failure_;
   std::chrono::system_clock::time_point failing_since_;
   std::set<Stream> abandoned_;  // streams with a lost write; database thread only
+  std::unique_ptr<CommitLedger> ledger_;
+  std::optional<db::CommitSequence> sequence_;  // with a ledger
+  std::int64_t committed_ = 0;                  // the sequence as last committed
   std::thread thread_;
 };
 

@@ -1,12 +1,15 @@
 // elgrande-store-bench: the persistence figures of docs/persistence.md.
 //
-//   elgrande-store-bench commit  [--clients N] [--seconds S] [--durability full|normal] [--dir D]
+//   elgrande-store-bench commit  [--clients N] [--seconds S] [--durability full|normal] [--ledger on|off] [--dir D]
 //     N clients each send a command, wait until it is committed, and send the next one,
 //     as players waiting for the server's answer do; prints committed commands per
-//     second and how many commands each commit carried (group commit).
+//     second and how many commands each commit carried (group commit). `--ledger on` (the
+//     server's way) counts each commit in the commit sequence and its file beside the
+//     database; `off` leaves both out, for a side-by-side measure of what they cost.
 //   elgrande-store-bench restore [--games N] [--dir D]
 //     writes N unfinished games of random length (logs and snapshots as the server
-//     writes them) once, then times rebuilding them all, as the server does at start.
+//     writes them) once, then times rebuilding them all, as the server does at start,
+//     and checking every log against its hash chain (the start's scrub).
 //
 // Each prints one JSON object. The database is a real file in D (default: a fresh
 // directory under /tmp, removed afterwards).
@@ -25,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "elgrande/db/log_check.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/sqlite.hpp"
 #include "elgrande/db/store.hpp"
@@ -43,6 +47,7 @@ struct Arguments {
   int seconds = 5;
   int games = 10000;
   db::Durability durability = db::Durability::full;
+  bool ledger = true;
   std::filesystem::path dir;
 };
 
@@ -62,6 +67,8 @@ Arguments parse(int argc, char* argv[]) {
       arguments.games = std::stoi(value);
     } else if (flag == "--durability") {
       arguments.durability = value == "normal" ? db::Durability::normal : db::Durability::full;
+    } else if (flag == "--ledger") {
+      arguments.ledger = value != "off";
     } else if (flag == "--dir") {
       arguments.dir = value;
     } else {
@@ -101,7 +108,10 @@ void add_player(db::Store& store) {
 Json commit(const Arguments& arguments) {
   const auto file = arguments.dir / "commit.sqlite";
   auto metrics = std::make_shared<server::Metrics>();
-  server::Storage storage(open(file, arguments.durability), metrics);
+  std::unique_ptr<server::CommitLedger> ledger;
+  if (arguments.ledger) ledger = std::make_unique<server::CommitLedger>(file.string() + ".commits");
+  server::Storage storage(open(file, arguments.durability), metrics, 100'000, {}, std::chrono::microseconds{0},
+                          std::move(ledger));
   const Options options{4, false, false, false};
   const GameRecord game = play_random_game(options, 1);
   for (int c = 0; c < arguments.clients; ++c) {
@@ -144,6 +154,7 @@ Json commit(const Arguments& arguments) {
   return {{"mode", "commit"},
           {"durability", arguments.durability == db::Durability::full ? "full" : "normal"},
           {"clients", arguments.clients},
+          {"ledger", arguments.ledger},
           {"seconds", seconds},
           {"commands", committed.load()},
           {"commands_per_second", static_cast<double>(committed) / seconds},
@@ -182,6 +193,7 @@ Json restore(const Arguments& arguments) {
     transaction.commit();
   }
   std::vector<double> milliseconds;
+  std::vector<double> scrub_milliseconds;
   std::size_t tables = 0;
   std::size_t replayed = 0;
   for (int run = 0; run < 3; ++run) {
@@ -194,14 +206,20 @@ Json restore(const Arguments& arguments) {
     replayed = 0;
     for (const auto& table : restored.tables) replayed += table.replayed;
     if (!restored.failed.empty()) throw std::runtime_error("a game could not be restored");
+    const auto scrubbing = Clock::now();
+    if (!db::damaged_logs(database).empty()) throw std::runtime_error("a log is damaged");
+    scrub_milliseconds.push_back(std::chrono::duration<double, std::milli>(Clock::now() - scrubbing).count());
   }
+  std::sort(scrub_milliseconds.begin(), scrub_milliseconds.end());
   std::sort(milliseconds.begin(), milliseconds.end());
   return {{"mode", "restore"},
           {"games", tables},
           {"database_bytes", std::filesystem::file_size(file)},
           {"commands_replayed_after_snapshots", replayed},
           {"milliseconds", milliseconds},
-          {"median_milliseconds", milliseconds[1]}};
+          {"median_milliseconds", milliseconds[1]},
+          {"scrub_milliseconds", scrub_milliseconds},
+          {"median_scrub_milliseconds", scrub_milliseconds[1]}};
 }
 
 }  // namespace

@@ -350,3 +350,93 @@ TEST_CASE("a start refused for a newer schema changes nothing in the file", "[sq
   CHECK(!fs::exists(database.string() + "-journal"));
   CHECK(sql(database, "PRAGMA journal_mode") == "delete");
 }
+
+TEST_CASE("a damaged frame of the write-ahead log loses commits, and the start is refused until the loss is accepted",
+          "[sqlite][integration][startup]") {
+  TempDir dir;
+  std::vector<std::string> tokens;
+  {
+    ServerProcess server(server_args(dir));
+    for (int i = 0; i < 51; ++i) {
+      WsClient player(server.address(), server.port());
+      tokens.push_back(hello(player, "Player " + std::to_string(i))["token"]);  // each one a commit
+    }
+    server.signal(SIGKILL);  // the write-ahead log stays, with every commit in it
+    REQUIRE(server.wait_for_exit(10s) == 128 + SIGKILL);
+  }
+  const fs::path database = database_of(dir);
+  REQUIRE(fs::exists(fs::path(database.string() + ".commits")));
+  {
+    // One byte of a frame in the middle of the log changes on the disk: SQLite replays the
+    // log up to that frame and drops it and every later one, without a word.
+    std::fstream log(log_of(dir), std::ios::in | std::ios::out | std::ios::binary);
+    REQUIRE(log);
+    unsigned char header[32];
+    log.read(reinterpret_cast<char*>(header), sizeof header);
+    const std::size_t page = (std::size_t{header[8]} << 24) | (std::size_t{header[9]} << 16) |
+                             (std::size_t{header[10]} << 8) | header[11];
+    const std::size_t frames = (fs::file_size(log_of(dir)) - 32) / (24 + page);
+    REQUIRE(frames > 20);
+    const auto at = static_cast<std::streamoff>(32 + (frames / 2) * (24 + page) + 24 + page / 2);
+    log.seekg(at);
+    char byte = 0;
+    log.read(&byte, 1);
+    log.seekp(at);
+    byte = static_cast<char>(byte ^ 0x5a);
+    log.write(&byte, 1);
+  }
+  const std::string damaged = bytes_of(log_of(dir));
+
+  const Completed refused = run_to_exit(server_args(dir), 20s);
+  INFO(refused.err);
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.out.empty());  // never listened
+  CHECK_THAT(refused.err, Catch::Contains("has lost committed data"));
+  CHECK_THAT(refused.err, Catch::Contains("committed transactions, but " + database.string() + ".commits recorded"));
+  CHECK_THAT(refused.err, Catch::Contains("--accept-lost-commits"));
+  // The log is left as it was, damaged frame and the frames after it, and the start is
+  // refused again.
+  CHECK(bytes_of(log_of(dir)) == damaged);
+  CHECK(run_to_exit(server_args(dir), 20s).exit_code == 1);
+  CHECK(bytes_of(log_of(dir)) == damaged);
+
+  std::vector<std::string> accepting = server_args(dir);
+  accepting.push_back("--accept-lost-commits");
+  SpawnOptions options;
+  options.log_file = dir.path() / "accepted.log";
+  {
+    ServerProcess server(accepting, options);
+    // The first players are there, the last are gone.
+    WsClient first(server.address(), server.port());
+    CHECK(first.request({{"type", "hello"}, {"id", 1}, {"payload", {{"protocol", 1}, {"token", tokens.front()}}}})
+              ["type"] == "hello.ok");
+    server.signal(SIGTERM);
+    REQUIRE(server.wait_for_exit(10s) == 0);
+  }
+  CHECK_THAT(text_of(options.log_file), Catch::Contains("are lost, as --accept-lost-commits accepts"));
+  // From then on the sequence goes on from what the database holds.
+  ServerProcess again(server_args(dir));
+  check_alive(again);
+}
+
+TEST_CASE("a start while another program holds the write lock waits for it, then stops with the reason",
+          "[sqlite][integration][startup]") {
+  TempDir dir;
+  run_once(dir, SIGTERM);
+  sqlite3* holder = nullptr;
+  REQUIRE(sqlite3_open(database_of(dir).c_str(), &holder) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(holder, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  const auto started = Clock::now();
+  const Completed refused = run_to_exit(server_args(dir), 30s);
+  const auto waited = Clock::now() - started;
+  sqlite3_exec(holder, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(holder);
+  INFO(refused.err);
+  CHECK(refused.exit_code == 1);
+  CHECK(waited >= 4500ms);  // SQLite's busy timeout, waited out
+  CHECK_THAT(refused.err, Catch::Contains("is locked by another program that holds its write lock"));
+  CHECK_THAT(refused.err, Catch::Contains("end that program's transaction, then start again"));
+  // Once it is let go, the server starts.
+  ServerProcess server(server_args(dir));
+  check_alive(server);
+}

@@ -290,3 +290,67 @@ TEST_CASE("a snapshot of random bytes is passed over for the log, and a log cut 
   CHECK(sound.exit_code == 0);
   CHECK_THAT(sound.out, Catch::Contains("sound"));
 }
+
+TEST_CASE("a damaged row before a game's snapshot, or in a finished game's log, is found at start and reported",
+          "[sqlite][integration][storage]") {
+  TempDir dir;
+  std::string token;
+  std::int64_t playing = 0;
+  std::int64_t finished = 0;
+  {
+    ServerProcess server(server_args(dir));
+    WsClient ana(server.address(), server.port());
+    token = hello(ana, "Ana")["token"];
+    std::vector<Json> pushes;
+    playing = start_with_bots(ana, kTwoPlayers, 0, &pushes);
+    Json reached = play_to_end(ana, playing, 1, pushes, 45);  // a snapshot is taken every 32 commands
+    while (reached["view"]["waiting_for"] != Json::array({0})) reached = push(ana, "game.update");
+    pushes.clear();
+    finished = start_with_bots(ana, kTwoPlayers, 0, &pushes);
+    REQUIRE(play_to_end(ana, finished, 2, pushes).contains("result"));
+    CHECK(http_request(server, http::verb::get, "/api/games/" + std::to_string(finished) + "/record").result() ==
+          http::status::ok);
+    server.signal(SIGTERM);
+    REQUIRE(server.wait_for_exit(10s) == 0);
+  }
+  {
+    // A bit flipped on the disk in rows the restore does not read: before the snapshot the
+    // game resumes from, and in the log of a game finished over an hour ago.
+    Connection operator_tool(database_of(dir));
+    operator_tool.run("UPDATE tables SET finished_at = finished_at - 7200000 WHERE id = " + std::to_string(finished));
+    REQUIRE(operator_tool.number("SELECT seq FROM snapshots WHERE table_id = " + std::to_string(playing)) >= 32);
+    const auto flip = [&operator_tool](std::int64_t table, int seq) {
+      operator_tool.run("UPDATE commands SET time = time + 1 WHERE table_id = " + std::to_string(table) +
+                        " AND seq = " + std::to_string(seq));
+    };
+    flip(playing, 3);
+    flip(finished, 5);
+  }
+
+  SpawnOptions options;
+  options.log_file = dir.path() / "server.log";
+  ServerProcess server(server_args(dir), options);
+  const std::string log = text_of(options.log_file);
+  INFO(log);
+  CHECK_THAT(log, Catch::Contains("the command log of table " + std::to_string(playing) +
+                                  " (playing) is damaged: command 3 does not match the log's hash chain"));
+  CHECK_THAT(log, Catch::Contains("the command log of table " + std::to_string(finished) +
+                                  " (finished) is damaged: command 5 does not match the log's hash chain"));
+  const HttpResponse metrics = http_request(server, http::verb::get, "/metrics");
+  CHECK_THAT(metrics.body(), Catch::Contains("elgrande_logs_damaged 2"));
+  CHECK_THAT(metrics.body(), Catch::Contains("elgrande_tables_unrestorable 1"));
+  // Ready for every other table, and saying which logs are damaged.
+  const HttpResponse ready = http_request(server, http::verb::get, "/readyz");
+  CHECK(ready.result() == http::status::ok);
+  CHECK(Json::parse(ready.body()) == Json{{"status", "ready"}, {"damaged_logs", {playing, finished}}});
+  // The game stays out of play, and the finished game's record is not exported.
+  WsClient ana(server.address(), server.port());
+  REQUIRE(ana.request({{"type", "hello"}, {"id", 1}, {"payload", {{"protocol", 1}, {"token", token}}}})["type"] ==
+          "hello.ok");
+  CHECK(code_of(request(ana, "table.chat", {{"table", playing}, {"text", "hello?"}})) == "not_found");
+  const HttpResponse record =
+      http_request(server, http::verb::get, "/api/games/" + std::to_string(finished) + "/record");
+  CHECK(record.result() == http::status::internal_server_error);
+  CHECK_THAT(record.body(), Catch::Contains("command 5 breaks its hash chain"));
+  CHECK_THAT(record.body(), Catch::Contains("--check-table " + std::to_string(finished)));
+}

@@ -37,6 +37,11 @@ class SqliteDatabase final : public Database {
   // reading and writing (VACUUM INTO). The target must not exist.
   void backup_to(const std::filesystem::path& target);
 
+  // The last connection to close copies the write-ahead log into the database and deletes
+  // it. After this call this one does not: a start refused for lost commits leaves both
+  // files as they were (server/storage/start_checks.hpp).
+  void keep_log_on_close();
+
   // Checkpoints. By default SQLite copies the write-ahead log back into the database file
   // inside the commit that takes the log past 1,000 pages: that commit, and every write
   // waiting for the next one, waits for the copy and its syncs. After this call no commit
