@@ -6,7 +6,7 @@
 
 namespace elgrande::test {
 
-TEST_CASE("The 1995 edition refuses the automa and four stacks at table creation; unknown settings are refused",
+TEST_CASE("The 1995 edition refuses the automa and four stacks at table creation, and unknown settings are refused",
           "[no-storage][integration][settings]") {
   TempDir dir;
   ServerProcess server(server_args(dir));
