@@ -255,6 +255,10 @@ std::optional<NextRound> next_round(const Event& event) {
         // A round that withdrawals left without a table is still played, as byes only, so
         // that the rounds after it keep their place in the schedule.
         plan = pool_round(schedules, static_cast<std::size_t>(played_in_stage), out, rules.sizes);
+        // The schedule fixes who meets; who begins follows the seat rule round by round, from
+        // the games as played: a withdrawal changes who has begun.
+        std::uint64_t board = 0;
+        for (auto& table : plan->tables) table = seat_order(std::move(table), history, lot(seed, ++board));
         if (!plan->tables.empty() || !plan->byes.empty()) return NextRound{stage, std::move(*plan)};
         break;
       }

@@ -37,7 +37,11 @@ ActionCardUse card_use(const GameState& s, Seat seat) {
   if (card.kind == place_two_anywhere || card.kind == place_two_or_move_all_own)
     use.extra_up_to = static_cast<std::uint8_t>(std::min<int>(2, player.court));
   if (card.kind == court) {
-    const CaballerosToTake take = to_take(s, seat, 2);
+    CaballerosToTake take = to_take(s, seat, 2);
+    if (!court_card_takes_regions(s)) {
+      take.regions = {};
+      take.up_to = static_cast<std::uint8_t>(std::min<int>(2, take.province));
+    }
     use.take_up_to = take.up_to;
     use.take_province = take.province;
     use.take_regions = take.regions;

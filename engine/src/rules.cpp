@@ -57,6 +57,10 @@ int taken_in_full(const GameState& s, Seat seat) {
   return std::min<int>(caballeros_granted(s.players[seat].played), s.players[seat].province);
 }
 
+bool court_card_takes_regions(const GameState& s) {
+  return s.options.edition != Edition::y1995 || s.options.rules_revision < 3;
+}
+
 void take(GameState& s, Seat seat, const TakeCaballeros& c, Events& ev) {
   Player& player = s.players[seat];
   player.province = static_cast<std::uint8_t>(player.province - c.from_province);

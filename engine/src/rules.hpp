@@ -54,6 +54,9 @@ std::optional<Rejection> check_take(const GameState& s, Seat seat, const TakeCab
 // 1995 rules all of them (as many as the province holds); under 2023's "up to", none.
 int taken_in_full(const GameState& s, Seat seat);
 void take(GameState& s, Seat seat, const TakeCaballeros& c, Events& ev);
+// Whether the `court` card may take own caballeros from regions once the province is empty:
+// 2023 yes; the 1995 card moves them "from the province" only (from rules revision 3).
+bool court_card_takes_regions(const GameState& s);
 // Court and/or regions -> province (the automa's supply for the automa), announced.
 void return_to_province(GameState& s, Colour colour, std::uint8_t from_court,
                         const AreaCounts& from_regions, Events& ev);

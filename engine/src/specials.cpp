@@ -211,6 +211,8 @@ std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind 
     case court: {
       auto* t = as<TakeCaballeros>(c);
       if (!t) return needs(kind, "take_caballeros");
+      if (t->from_regions.total() > 0 && !court_card_takes_regions(s))
+        return illegal("the 1995 court card takes caballeros from the province only");
       return check_take(s, actor, *t, 2);
     }
   }

@@ -14,6 +14,9 @@ std::optional<std::string> check(const Options& o) {
   if (o.edition != Edition::y2023 && o.edition != Edition::y1995) return "edition must be 2023 or 1995";
   if (o.rules_revision < 1 || o.rules_revision > kRulesRevision)
     return "rules_revision must be 1 to " + std::to_string(kRulesRevision);
+  // The 1995 book knows neither; games begun before revision 3 may have mixed them in.
+  if (o.edition == Edition::y1995 && o.rules_revision >= 3 && (o.automa || o.four_stacks))
+    return "the 1995 edition has no automa and no four stacks (they are 2023 variants)";
   return std::nullopt;
 }
 

@@ -6,6 +6,7 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/strand.hpp>
 
+#include "common/known_keys.hpp"
 #include "elgrande/competition/matchmaking.hpp"
 #include "elgrande/competition/rating.hpp"
 #include "ratings/ladders.hpp"
@@ -29,6 +30,9 @@ std::string PlayRequest::queue() const { return ladder_of(options) + "/" + std::
 protocol::Decoded<PlayRequest> play_request_from_json(const Json& payload) {
   const auto bad = [](std::string message) { return protocol::DecodeError{"bad_payload", std::move(message)}; };
   PlayRequest request;
+  if (const auto key = unknown_key(payload, {"players", "short_game", "automa", "clock", "bots_after_seconds"})) {
+    return bad(*key + ": not a play-now wish (players, short_game, automa, clock, bots_after_seconds)");
+  }
   const auto players = payload.find("players");
   if (players == payload.end() || !players->is_number_integer() || players->get<std::int64_t>() < 2 ||
       players->get<std::int64_t>() > 5) {

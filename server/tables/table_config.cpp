@@ -1,6 +1,7 @@
 #include "tables/table_config.hpp"
 
 #include "common/display_name.hpp"
+#include "common/known_keys.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -43,6 +44,10 @@ std::optional<OnTimeout> on_timeout_from(std::string_view name) {
 
 protocol::Decoded<TableConfig> table_config_from_json(const Json& payload) {
   TableConfig config;
+  if (!payload.is_object()) return bad("must be an object");
+  if (const auto key = unknown_key(payload, {"name", "options", "turn_seconds", "on_timeout", "replace_after", "rated"})) {
+    return bad(*key + ": not a table setting (name, options, turn_seconds, on_timeout, replace_after, rated)");
+  }
   if (const auto field = payload.find("name"); field != payload.end()) {
     if (!field->is_string()) return bad("name: must be a string");
     if (const auto why_not = why_not_a_name(field->get_ref<const std::string&>(), kMaxTableNameBytes)) {
@@ -52,10 +57,15 @@ protocol::Decoded<TableConfig> table_config_from_json(const Json& payload) {
   }
   const auto options_field = payload.find("options");
   if (options_field == payload.end()) return bad("options: missing");
+  if (const auto key = unknown_key(*options_field, {"players", "short_game", "automa", "four_stacks", "first_player",
+                                                    "edition", "rules_revision"})) {
+    return bad("options." + *key + ": not an option (players, short_game, automa, four_stacks, first_player, edition)");
+  }
   protocol::Decoded<Options> options = protocol::options_from_json(*options_field);
   if (!options) return bad("options: " + options.error().message);
   config.options = options.value();
   config.options.rules_revision = kRulesRevision;  // a new table plays today's rules
+  if (const auto problem = check(config.options)) return bad("options: " + *problem);  // as today's rules have it
   if (const auto field = payload.find("turn_seconds"); field != payload.end()) {
     const bool valid = field->is_number_integer() &&
                        (field->get<std::int64_t>() == 0 || (field->get<std::int64_t>() >= kMinTurnSeconds &&

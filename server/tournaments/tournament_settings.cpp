@@ -4,6 +4,8 @@
 #include <set>
 #include <string>
 
+#include "common/known_keys.hpp"
+
 namespace elgrande::server {
 namespace {
 
@@ -43,8 +45,21 @@ protocol::Decoded<Stage> read_stage(const Json& json, const std::string& where) 
                                                                   : std::nullopt;
   if (!named) return refused(where + "format: \"swiss\", \"round_robin\" or \"elimination\"");
   stage.format = *named;
+  // Each format reads its own keys; another format's (a Swiss stage's "pools") is refused.
+  const auto stray = [&] {
+    switch (stage.format) {
+      case Format::swiss: return unknown_key(json, {"format", "table_sizes", "qualifiers", "rounds"});
+      case Format::round_robin: return unknown_key(json, {"format", "table_sizes", "qualifiers", "pools", "meetings"});
+      case Format::elimination: return unknown_key(json, {"format", "table_sizes", "qualifiers", "advance_per_table"});
+    }
+    return std::optional<std::string>{};
+  }();
+  if (stray) return refused(where + *stray + ": not a setting of a " + std::string(competition::name(stage.format)) + " stage");
   if (const auto sizes = json.find("table_sizes"); sizes != json.end()) {
     if (!sizes->is_object()) return refused(where + "table_sizes: an object with preferred and minimum");
+    if (const auto key = unknown_key(*sizes, {"preferred", "minimum"})) {
+      return refused(where + "table_sizes." + *key + ": not a table size (preferred, minimum)");
+    }
     if (auto e = read_int(*sizes, "preferred", 2, 5, stage.sizes.preferred, where + "table_sizes.")) return *e;
     stage.sizes.minimum = std::min(stage.sizes.minimum, stage.sizes.preferred);
     if (auto e = read_int(*sizes, "minimum", 2, 5, stage.sizes.minimum, where + "table_sizes.")) return *e;
@@ -64,6 +79,11 @@ Json to_json(Points p) { return p.n % Points::unit == 0 ? Json(p.n / Points::uni
 
 protocol::Decoded<TournamentSettings> tournament_settings_from_json(const Json& payload) {
   if (!payload.is_object()) return refused("settings: must be an object");
+  if (const auto key = unknown_key(payload, {"stages", "placement_points", "bye_points", "tie_breaks", "game", "max_players",
+                                             "starts_at", "check_in_minutes", "round_time_seconds", "withdraw_replaced",
+                                             "seeding"})) {
+    return refused(*key + ": not a tournament setting");
+  }
   TournamentSettings settings;
 
   const auto stages = payload.find("stages");
@@ -118,6 +138,12 @@ protocol::Decoded<TournamentSettings> tournament_settings_from_json(const Json& 
   // The game: a table config whose player count each table's size sets.
   Json game = payload.contains("game") ? payload.at("game") : Json::object();
   if (!game.is_object()) return refused("game: an object");
+  // Every table's options but short_game follow from the event (its table sizes; no automa,
+  // no four stacks, the 2023 edition): a client that names them is told so.
+  if (const auto key = unknown_key(game, {"short_game", "turn_seconds", "on_timeout", "replace_after", "rated"})) {
+    return refused("game." + *key + ": not a game setting of a tournament (short_game, turn_seconds, on_timeout, "
+                   "replace_after, rated)");
+  }
   bool short_game = false;
   if (const auto field = game.find("short_game"); field != game.end()) {
     if (!field->is_boolean()) return refused("game.short_game: true or false");

@@ -69,12 +69,22 @@ TEST_CASE("Golden games keep their final scores", "[determinism][golden]") {
       {revision(Options{4, false, false, false}, 1), 42, {125, 58, 63, 91, 0}, 0x21a4384b868438eeull},
       {revision(Options{2, false, true, false}, 1), 43, {53, 43, 0, 0, 0}, 0xfe1486a26a55f6c7ull},
       {revision(Options{5, true, false, false}, 1), 44, {43, 37, 75, 49, 44}, 0xb9fb35c65f20346aull},
-      // Today's rules, and the 1995 edition.
-      {Options{4, false, false, false}, 42, {88, 60, 53, 117, 0}, 0x4265e231839987fdull},
-      {Options{2, false, true, false}, 43, {53, 43, 0, 0, 0}, 0x196c28b7a3dcfd70ull},
-      {Options{5, true, false, false}, 44, {44, 47, 72, 46, 56}, 0xffd63618d6a90d06ull},
+      // Revision 2, and the 1995 edition under it (its court card took from regions too).
+      {revision(Options{4, false, false, false}, 2), 42, {88, 60, 53, 117, 0}, 0x4265e231839987fdull},
+      {revision(Options{2, false, true, false}, 2), 43, {53, 43, 0, 0, 0}, 0x196c28b7a3dcfd70ull},
+      {revision(Options{5, true, false, false}, 2), 44, {44, 47, 72, 46, 56}, 0xffd63618d6a90d06ull},
       {revision(Options{4, false, false, false}, 2, Edition::y1995), 45, {91, 62, 100, 40, 0}, 0x58a64c589a2e63a6ull},
       {revision(Options{3, true, false, false}, 2, Edition::y1995), 46, {53, 40, 58, 0, 0}, 0xe345591ac6872442ull},
+      // Today's rules (revision 3: the same 2023 games, only the revision differs in the hash),
+      // and the 1995 edition.
+      {Options{4, false, false, false}, 42, {88, 60, 53, 117, 0}, 0x7f46e0acf3996a50ull},
+      {Options{2, false, true, false}, 43, {53, 43, 0, 0, 0}, 0x3c3d44c3114a11b9ull},
+      {revision(Options{4, false, false, false}, 3, Edition::y1995), 45, {91, 62, 100, 40, 0}, 0xa60a92e9b7c70a9bull},
+      {revision(Options{3, true, false, false}, 3, Edition::y1995), 46, {53, 40, 58, 0, 0}, 0x39cffffaf433d20full},
+      // One 1995 game whose court card met an empty province: revision 2 took from a region,
+      // revision 3 does not, and each record replays to its own result.
+      {revision(Options{4, false, false, false}, 2, Edition::y1995), 74, {47, 124, 62, 73, 0}, 0xa280f999f1590876ull},
+      {revision(Options{4, false, false, false}, 3, Edition::y1995), 74, {54, 123, 55, 74, 0}, 0x66c2fe4e97db31edull},
   };
   for (const Golden& golden : goldens) {
     const GameRecord record = play_random_game(golden.options, golden.seed);

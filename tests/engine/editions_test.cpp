@@ -171,3 +171,76 @@ SCENARIO("1995: a disk never names the king's region for a general scoring or an
     }
   }
 }
+
+SCENARIO("1995: the court card takes its caballeros from the province only", "[editions][court]") {
+  // 1995: "Der Hof (az udvar): Két lovagot áthelyezhetsz a tartományból az udvarodba" (you
+  // may move two caballeros from the province to your court): no fallback to the regions.
+  const auto court_card = [](Options options) {
+    return Given(options)
+        .king(castilla_nueva)
+        .power_cards({13, 12, 11, 10})
+        .caballeros(0, aragon, 3)
+        .province(0, 1)
+        .using_card(0, CardKind::court);
+  };
+  GIVEN("a 1995 game: seat 0 uses the court card with 1 caballero left in the province and 3 in Aragón") {
+    GameState s = court_card(edition_1995(players(4)));
+    THEN("the decision offers the one in the province, and nothing from the regions") {
+      const auto use = std::get<ActionCardUse>(decision_of(s, 0)->detail);
+      CHECK(use.take_up_to == 1);
+      CHECK(use.take_province == 1);
+      CHECK(use.take_regions == AreaCounts{});
+    }
+    WHEN("seat 0 asks for the second from Aragón") {
+      AreaCounts from_aragon;
+      from_aragon[aragon] = 1;
+      THEN("it is refused, and the one from the province comes") {
+        illegal(s, 0, TakeCaballeros{1, from_aragon});
+        const int court = s.players[0].court;
+        play(s, 0, TakeCaballeros{1, {}});
+        CHECK(s.players[0].court == court + 1);
+        CHECK(s.players[0].province == 0);
+        CHECK(s.caballeros[index(aragon)][0] == 3);
+      }
+    }
+  }
+  GIVEN("the same in 2023: the card falls back on the regions, as step 3a does") {
+    GameState s = court_card(players(4));
+    THEN("the second may come from Aragón") {
+      CHECK(std::get<ActionCardUse>(decision_of(s, 0)->detail).take_up_to == 2);
+      AreaCounts from_aragon;
+      from_aragon[aragon] = 1;
+      play(s, 0, TakeCaballeros{1, from_aragon});
+      CHECK(s.caballeros[index(aragon)][0] == 2);
+    }
+  }
+  GIVEN("a 1995 game begun under rules revision 2, before this was fixed") {
+    Options options = edition_1995(players(4));
+    options.rules_revision = 2;
+    GameState s = court_card(options);
+    THEN("it goes on as it began: the regions stay on offer, so its log replays as played") {
+      AreaCounts from_aragon;
+      from_aragon[aragon] = 1;
+      play(s, 0, TakeCaballeros{1, from_aragon});
+      CHECK(s.caballeros[index(aragon)][0] == 2);
+    }
+  }
+}
+
+SCENARIO("1995: no automa and no four stacks, which are 2023 variants", "[editions][options]") {
+  GIVEN("the 1995 edition with the automa, or with four stacks") {
+    Options automa = edition_1995(automa_game());
+    Options four = edition_1995(players(3));
+    four.four_stacks = true;
+    THEN("a new game refuses them") {
+      CHECK(check(automa).has_value());
+      CHECK(check(four).has_value());
+    }
+    THEN("a game begun under revision 2, which allowed the mix, still plays on") {
+      automa.rules_revision = 2;
+      four.rules_revision = 2;
+      CHECK_FALSE(check(automa).has_value());
+      CHECK_FALSE(check(four).has_value());
+    }
+  }
+}

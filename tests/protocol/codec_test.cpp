@@ -402,13 +402,17 @@ TEST_CASE("options round-trip and are checked") {
     CHECK(*decoded == options);
   }
   CHECK(protocol::to_json(Options{}) ==
-        Json::parse(R"({"players":4,"short_game":false,"automa":false,"four_stacks":false,"rules_revision":2})"));
+        Json::parse(R"({"players":4,"short_game":false,"automa":false,"four_stacks":false,"rules_revision":3})"));
   // Written before revisions existed: those games began under the first.
   CHECK(protocol::options_from_json(Json::parse(R"({"players":4,"short_game":false,"automa":false,"four_stacks":false})"))
             ->rules_revision == 1);
   CHECK(protocol::options_from_json(
             Json::parse(R"({"players":4,"short_game":false,"automa":false,"four_stacks":false,"edition":"1995"})"))
             ->edition == Edition::y1995);
+  // A record of a 1995 game with the automa, begun before revision 3 refused the mix, still reads.
+  CHECK(protocol::options_from_json(Json::parse(
+                                        R"({"players":2,"short_game":false,"automa":true,"four_stacks":false,"edition":"1995","rules_revision":2})"))
+            .ok());
   for (const char* text :
        {R"({"players":6,"short_game":false,"automa":false,"four_stacks":false})",
         R"({"players":4,"short_game":false,"automa":true,"four_stacks":false})",
@@ -418,7 +422,9 @@ TEST_CASE("options round-trip and are checked") {
         R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"first_player":3})",
         R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"first_player":-1})",
         R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"edition":"1985"})",
-        R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"rules_revision":3})",
+        R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"rules_revision":4})",
+        R"({"players":2,"short_game":false,"automa":true,"four_stacks":false,"edition":"1995","rules_revision":3})",
+        R"({"players":3,"short_game":false,"automa":false,"four_stacks":true,"edition":"1995","rules_revision":3})",
         R"({"players":3,"short_game":false,"automa":false,"four_stacks":false,"rules_revision":0})",
         R"([4])"}) {
     INFO(text);

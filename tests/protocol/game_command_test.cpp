@@ -154,6 +154,8 @@ TEST_CASE("whatever the fast path reads of a mangled message, the general path r
       ++left;
     }
   }
-  CHECK(read_fast > 1000);
+  // Both paths well exercised: about 1,000 of the 30,000 mangled messages still read fast (it
+  // varies with the random games' commands, which a rules revision changes).
+  CHECK(read_fast > 800);
   CHECK(left > 1000);
 }

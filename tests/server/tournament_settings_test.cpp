@@ -102,3 +102,23 @@ TEST_CASE("Tournament settings that cannot run are refused, naming the field") {
             .starts_with("round_time_seconds"));
   CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss"}], "seeding": "age"})")).starts_with("seeding"));
 }
+
+TEST_CASE("Tournament settings with a key they do not have are refused, not dropped") {
+  // A 2-player automa event or an event of 3 rounds would otherwise be created as something
+  // else: the automa and a top-level rounds were silently ignored.
+  CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss"}], "game": {"automa": true}})")).starts_with("game.automa"));
+  CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss"}], "game": {"options": {"players": 2}}})"))
+            .starts_with("game.options"));
+  CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss"}], "rounds": 3})")).starts_with("rounds"));
+  CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss"}], "max_player": 8})")).starts_with("max_player"));
+  CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss", "pools": 2}]})")).starts_with("stages[0].pools"));
+  CHECK(refusal(Json::parse(R"({"stages": [{"format": "round_robin", "rounds": 2}]})")).starts_with("stages[0].rounds"));
+  CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss", "table_sizes": {"preferred": 4, "most": 5}}]})"))
+            .starts_with("stages[0].table_sizes.most"));
+  // Every key the settings are written back with is one they read.
+  const auto each = tournament_settings_from_json(Json::parse(R"({"stages": [{"format": "swiss"}, {"format": "round_robin"},
+                                                                   {"format": "elimination"}],
+                                                       "game": {"turn_seconds": 60, "on_timeout": "replace_seat"}})"));
+  REQUIRE(each.ok());
+  CHECK(tournament_settings_from_json(to_json(each.value())).ok());
+}

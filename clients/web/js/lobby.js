@@ -99,6 +99,7 @@ export class LobbyScreen {
         h('option', {value, selected: value === f.edition}, label)));
     edition.addEventListener('change', () => {
       f.edition = edition.value;
+      sync();
     });
     // The turn limit: a choice of usual ones or seconds of one's own; the timeout policy
     // matters only with a limit.
@@ -122,11 +123,12 @@ export class LobbyScreen {
       h('div', {class: 'radio-line'}, replaceSeat,
         h('span', {}, h('label', {for: 'opt-timeout-replace'}, 'A bot takes the seat for good after'), ' ', replaceAfter, ' timeouts in a row')));
     const sync = () => {
-      // The options the protocol allows: the automa only with 2 players, four stacks with 3 or the automa.
-      automa.disabled = f.players !== 2;
+      // The options the protocol allows: the automa only with 2 players, four stacks with 3 or the automa,
+      // neither with the 1995 rules (docs/rules-notes.md#editions).
+      automa.disabled = f.players !== 2 || f.edition === '1995';
       if (automa.disabled) f.automa = false;
       automa.checked = f.automa;
-      four.disabled = !(f.players === 3 || f.automa);
+      four.disabled = f.edition === '1995' || !(f.players === 3 || f.automa);
       if (four.disabled) f.four_stacks = false;
       four.checked = f.four_stacks;
       for (const button of players.querySelectorAll('button')) {
@@ -203,7 +205,7 @@ export class LobbyScreen {
       h('label', {}, automa, ' Automa (2 players)'),
       h('label', {}, four, ' Four stacks (3 players or automa)')),
     h('label', {for: 'opt-edition'}, 'Rules'), edition,
-    h('span', {class: 'note muted', id: 'opt-edition-note'}, 'The 1995 rules take the power card’s caballeros in full, and no disk may name the king’s region.'),
+    h('span', {class: 'note muted', id: 'opt-edition-note'}, 'The 1995 rules take the power card’s caballeros in full, the Court card takes only from the province, no disk may name the king’s region, and there is no automa or four stacks.'),
     h('label', {for: 'opt-turn'}, 'Time per decision'), limit,
     h('span', {class: 'note muted', id: 'opt-turn-note'}, 'Long limits suit play over days: come back whenever it is your turn.'),
     custom,

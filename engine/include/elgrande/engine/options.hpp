@@ -14,7 +14,9 @@ enum class Edition : std::uint8_t { y2023, y1995 };
 // game goes on under the revision it began with, so that its log replays as it was played.
 //   1: to November 2026. Laying the veto card was a special action, skippable and vetoable.
 //   2: taking the veto card lays it at once, as both rulebooks say.
-inline constexpr int kRulesRevision = 2;
+//   3: the 1995 court card takes from the province only; the 1995 edition has no automa and
+//      no four stacks.
+inline constexpr int kRulesRevision = 3;
 
 // A table's choice of variant. Everything a game's rules depend on besides the seed.
 struct Options {
