@@ -33,7 +33,10 @@
 #include <utility>
 #include <vector>
 
+#include "app/hello.hpp"
 #include "app/services.hpp"
+#include "events/bus.hpp"
+#include "ratings/rating_listener.hpp"
 #include "common/unix_time.hpp"
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/postgres.hpp"
@@ -507,7 +510,8 @@ int lead(const Config& config, Leadership* leadership) {
 
   auto services = std::make_shared<Services>();
   services->sessions = std::make_shared<SessionRegistry>();
-  services->metrics = std::make_shared<Metrics>();
+  const auto metrics = std::make_shared<Metrics>();
+  services->metrics = metrics.get();
   std::error_code missing;
   if (std::filesystem::is_directory(config.web_root, missing)) {
     services->web_files = std::make_shared<WebFiles>(std::filesystem::absolute(config.web_root));
@@ -515,7 +519,6 @@ int lead(const Config& config, Leadership* leadership) {
   services->connections = std::make_shared<ConnectionLimit>(connection_limit(config));
   services->allowed_origins = config.allowed_origins;
   services->trusted_proxies = config.trusted_proxies;
-  services->open_tables_per_player = config.open_tables_per_player;
   services->ws_limits = WsLimits{
       .max_message_bytes = config.max_message_bytes,
       .max_queued_messages = config.max_queued_messages,
@@ -541,10 +544,10 @@ int lead(const Config& config, Leadership* leadership) {
   // Declared before the storage, so it outlives the writer's last commit.
   std::unique_ptr<Checkpointer> checkpointer;
   if (auto* sqlite = dynamic_cast<db::SqliteDatabase*>(database.get())) {
-    checkpointer = std::make_unique<Checkpointer>(*sqlite, config.durability, services->metrics);
+    checkpointer = std::make_unique<Checkpointer>(*sqlite, config.durability, metrics);
   }
   // Declared after the io_context, so they stop first: their completions post to strands.
-  Storage storage(std::move(database), services->metrics, 100'000,
+  Storage storage(std::move(database), metrics, 100'000,
                   leadership != nullptr ? leadership->fence() : Storage::Fence{},
                   std::chrono::microseconds{config.commit_delay_us}, std::move(ledger));
   Reader reader(config.database_location());
@@ -552,7 +555,7 @@ int lead(const Config& config, Leadership* leadership) {
   if (!config.webhook_url.empty()) {
     webhook = std::make_shared<Webhook>(
         io.get_executor(), WebhookSettings{.url = config.webhook_url, .ca_file = config.webhook_ca_file},
-        services->metrics);
+        metrics);
   }
   Identities identities(storage);
   NewIdentityQuota new_identity_quota(config.new_identities_per_address_per_hour);
@@ -572,8 +575,9 @@ int lead(const Config& config, Leadership* leadership) {
   Ratings ratings;
   ratings.restore(ratings_stored);
   TableDirectory directory;
+  Bus bus;
   TableServices table_services{storage, *services->metrics, webhook.get(), presence, directory, table_settings,
-                               config.max_queued_messages, {}, {}, &sanctions, &block_lists,
+                               config.max_queued_messages, &bus, {}, &sanctions, &block_lists,
                                &chat_line_ids, &ratings,
                                [&accounts](PlayerId player) { return accounts.has_account(player); },
                                &bot_workers};
@@ -582,29 +586,47 @@ int lead(const Config& config, Leadership* leadership) {
                                          *services->metrics, &ratings};
   Tournaments tournaments(io.get_executor(), tournament_services);
   const auto matchmaker = std::make_shared<Matchmaker>(io.get_executor(), table_factory, ratings);
-  table_services.on_finished = [&tournaments](const db::GameResult& result, const std::vector<Seat>& seats) {
-    tournaments.game_finished(result, seats);
-  };
+  // Who hears what (events/events.hpp), before anything can be published.
+  rate_finished_games(bus, ratings);
+  tournaments.listen(bus);
+  directory.listen(bus);
   services->storage = &storage;
-  services->reader = &reader;
   services->identities = &identities;
   services->new_identity_quota = &new_identity_quota;
   services->accounts = &accounts;
-  services->password_workers = &password_workers;
-  services->sign_in_throttle = &sign_in_throttle;
   services->sanctions = &sanctions;
-  services->block_lists = &block_lists;
-  services->password_cost = PasswordCost{std::size_t{config.password_memory_kib} * 1024, config.password_passes};
-  services->decoy_password_hash = hash_password(new_token(), services->password_cost);
   services->presence = &presence;
-  services->ratings = &ratings;
-  services->matchmaker = matchmaker.get();
   services->tables = &directory;
-  services->table_factory = &table_factory;
   services->tournaments = &tournaments;
-  services->tournament_creators = role_from_string(config.tournament_creators).value_or(Role::admin);
-  services->guests_enter_tournaments = config.tournament_entrants == "everyone";
-
+  services->bus = &bus;
+  const RequestEnv answers{services->metrics, &storage};
+  AccountRequestsEnv& account_requests = services->account_requests;
+  static_cast<RequestEnv&>(account_requests) = answers;
+  account_requests.accounts = &accounts;
+  account_requests.identities = &identities;
+  account_requests.password_workers = &password_workers;
+  account_requests.sign_in_throttle = &sign_in_throttle;
+  account_requests.presence = &presence;
+  account_requests.password_cost = PasswordCost{std::size_t{config.password_memory_kib} * 1024, config.password_passes};
+  account_requests.decoy_password_hash = hash_password(new_token(), account_requests.password_cost);
+  account_requests.why_banned = [&sanctions](PlayerId player) -> std::optional<std::string> {
+    const auto banned = sanctions.in_force(player, SanctionKind::ban, unix_milliseconds());
+    if (!banned) return std::nullopt;
+    return "you are " + describe(SanctionKind::ban, *banned);
+  };
+  account_requests.speak_for = [&services = *services](Client& client, const Player& player,
+                                                       std::optional<std::int64_t> session) {
+    speak_for(services, client, player, session);
+  };
+  services->moderation_requests = {answers,        &accounts, &identities, &presence,
+                                   &reader,        &sanctions, &block_lists};
+  services->lobby_requests = {answers, &directory, &table_factory, &accounts, config.open_tables_per_player};
+  services->play_requests = {answers, matchmaker.get()};
+  services->rating_requests = {answers, &ratings, &identities, &reader};
+  services->history_requests = {answers, &reader};
+  services->tournament_requests = {answers, &tournaments, &accounts,
+                                   role_from_string(config.tournament_creators).value_or(Role::admin),
+                                   config.tournament_entrants == "everyone"};
   identities.restore(players);
   accounts.restore(accounts_stored, sessions_stored, unix_milliseconds());
   sanctions.restore(sanctions_stored);

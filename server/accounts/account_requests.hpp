@@ -1,19 +1,51 @@
 #pragma once
 
-#include "app/client.hpp"
-#include "app/services.hpp"
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "accounts/credentials.hpp"
+#include "requests/answers.hpp"
 
 namespace elgrande::server {
 
+class Accounts;
+class Identities;
+class PasswordWorkers;
+class Presence;
+class SignInThrottle;
+
+// What the account requests need.
+struct AccountRequestsEnv : RequestEnv {
+  Accounts* accounts = nullptr;
+  Identities* identities = nullptr;
+  PasswordWorkers* password_workers = nullptr;
+  SignInThrottle* sign_in_throttle = nullptr;
+  Presence* presence = nullptr;
+  PasswordCost password_cost;
+  // A hash of no one's password, checked when a username is unknown so that the answer
+  // takes as long as for a wrong password.
+  std::string decoy_password_hash;
+  // Why the player may not sign in now ("banned until ..."), if they are banned: asked of
+  // moderation, which sits above accounts.
+  std::function<std::optional<std::string>(PlayerId)> why_banned;
+  // The connection speaks for the player from now on, on the session (app/hello.hpp: it
+  // joins presence and the player's tables, which sit above accounts).
+  std::function<void(Client&, const Player&, std::optional<std::int64_t> session)> speak_for;
+};
+
 // account.sign_up: the connection's guest becomes an account, keeping its id.
-void sign_up(const Services& services, Client& client, Request& request);
+void sign_up(const AccountRequestsEnv& env, Client& client, Request& request);
 // account.sign_in: the connection speaks for the account from now on, on a new session.
-void sign_in(const Services& services, Client& client, Request& request);
+void sign_in(const AccountRequestsEnv& env, Client& client, Request& request);
 // account.sessions: the account's signed-in devices.
-void list_sessions(const Services& services, Client& client, Request& request);
+void list_sessions(const AccountRequestsEnv& env, Client& client, Request& request);
 // account.end_sessions: signs one device, the others, or all of them out.
-void end_sessions(const Services& services, Client& client, Request& request);
+void end_sessions(const AccountRequestsEnv& env, Client& client, Request& request);
 // account.change_password: a new password, which signs the other devices out.
-void change_password(const Services& services, Client& client, Request& request);
+void change_password(const AccountRequestsEnv& env, Client& client, Request& request);
+
+// What hello and the sign-ins answer with about an account; null for a guest.
+protocol::Json account_json(const Accounts& accounts, PlayerId player, std::optional<std::int64_t> session);
 
 }  // namespace elgrande::server

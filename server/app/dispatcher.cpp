@@ -6,9 +6,8 @@
 #include "accounts/account_requests.hpp"
 #include "common/unix_time.hpp"
 #include "history/history_requests.hpp"
-#include "moderation/block_requests.hpp"
 #include "moderation/moderation_requests.hpp"
-#include "identity/hello.hpp"
+#include "app/hello.hpp"
 #include "matchmaking/play_requests.hpp"
 #include "presence/presence.hpp"
 #include "ratings/rating_requests.hpp"
@@ -26,36 +25,56 @@ void ping(const Services& /*services*/, Client& client, Request& request) {
   client.send(protocol::reply_message(request.envelope.type, request.envelope.id, {{"time", unix_milliseconds()}}));
 }
 
-Route at_table(Table::Handler handler) { return Route{Access::identified, nullptr, handler}; }
+// A capability's handler, handed only its own requests' environment.
+template <auto env, auto handler>
+void with(const Services& services, Client& client, Request& request) {
+  handler(services.*env, client, request);
+}
+template <auto env, auto gate>
+bool gate_with(const Services& services, Client& client, Request& request) {
+  return gate(services.*env, client, request);
+}
+
+Route at_table(Table::Handler handler, RequestGate gate = nullptr) {
+  return Route{Access::identified, nullptr, handler, gate};
+}
+
+constexpr auto kAccounts = &Services::account_requests;
+constexpr auto kModeration = &Services::moderation_requests;
+constexpr auto kLobby = &Services::lobby_requests;
+constexpr auto kPlay = &Services::play_requests;
+constexpr auto kRatings = &Services::rating_requests;
+constexpr auto kHistory = &Services::history_requests;
+constexpr auto kTournaments = &Services::tournament_requests;
 
 const std::unordered_map<std::string_view, Route>& routes() {
   static const std::unordered_map<std::string_view, Route> kRoutes{
       {"hello", {Access::anyone, &hello}},
       {"ping", {Access::anyone, &ping}},
-      {"account.sign_in", {Access::anyone, &sign_in}},
-      {"account.sign_up", {Access::identified, &sign_up}},
-      {"account.sessions", {Access::identified, &list_sessions}},
-      {"account.end_sessions", {Access::identified, &end_sessions}},
-      {"account.change_password", {Access::identified, &change_password}},
-      {"mod.mute", {Access::identified, &mute}},
-      {"mod.ban", {Access::identified, &ban}},
-      {"mod.kick", {Access::identified, &kick}},
-      {"mod.delete_chat", {Access::identified, &delete_chat}},
-      {"admin.set_role", {Access::identified, &set_role}},
-      {"admin.audit", {Access::identified, &read_audit_log}},
-      {"lobby.list", {Access::identified, &list_tables}},
-      {"lobby.subscribe", {Access::identified, &subscribe_to_tables}},
-      {"lobby.unsubscribe", {Access::identified, &unsubscribe_from_tables}},
-      {"player.games", {Access::identified, &my_games}},
-      {"player.block", {Access::identified, &block}},
-      {"player.unblock", {Access::identified, &unblock}},
-      {"player.blocks", {Access::identified, &list_blocks}},
-      {"history.list", {Access::identified, &list_history}},
-      {"rating.leaderboard", {Access::identified, &leaderboard}},
-      {"rating.profile", {Access::identified, &profile}},
-      {"play.join", {Access::identified, &join_play_now}},
-      {"play.leave", {Access::identified, &leave_play_now}},
-      {"table.create", {Access::identified, &create_table}},
+      {"account.sign_in", {Access::anyone, &with<kAccounts, &sign_in>}},
+      {"account.sign_up", {Access::identified, &with<kAccounts, &sign_up>}},
+      {"account.sessions", {Access::identified, &with<kAccounts, &list_sessions>}},
+      {"account.end_sessions", {Access::identified, &with<kAccounts, &end_sessions>}},
+      {"account.change_password", {Access::identified, &with<kAccounts, &change_password>}},
+      {"mod.mute", {Access::identified, &with<kModeration, &mute>}},
+      {"mod.ban", {Access::identified, &with<kModeration, &ban>}},
+      {"mod.kick", at_table(&Table::kick, &gate_with<kModeration, &may_kick>)},
+      {"mod.delete_chat", at_table(&Table::remove_chat, &gate_with<kModeration, &may_delete_chat>)},
+      {"admin.set_role", {Access::identified, &with<kModeration, &set_role>}},
+      {"admin.audit", {Access::identified, &with<kModeration, &read_audit_log>}},
+      {"lobby.list", {Access::identified, &with<kLobby, &list_tables>}},
+      {"lobby.subscribe", {Access::identified, &with<kLobby, &subscribe_to_tables>}},
+      {"lobby.unsubscribe", {Access::identified, &with<kLobby, &unsubscribe_from_tables>}},
+      {"player.games", {Access::identified, &with<kLobby, &my_games>}},
+      {"player.block", {Access::identified, &with<kModeration, &block>}},
+      {"player.unblock", {Access::identified, &with<kModeration, &unblock>}},
+      {"player.blocks", {Access::identified, &with<kModeration, &list_blocks>}},
+      {"history.list", {Access::identified, &with<kHistory, &list_history>}},
+      {"rating.leaderboard", {Access::identified, &with<kRatings, &leaderboard>}},
+      {"rating.profile", {Access::identified, &with<kRatings, &profile>}},
+      {"play.join", {Access::identified, &with<kPlay, &join_play_now>}},
+      {"play.leave", {Access::identified, &with<kPlay, &leave_play_now>}},
+      {"table.create", {Access::identified, &with<kLobby, &create_table>}},
       {"table.join", at_table(&Table::join)},
       {"table.seat", at_table(&Table::choose_seat)},
       {"table.leave", at_table(&Table::leave)},
@@ -67,20 +86,20 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"game.command", at_table(&Table::command)},
       {"game.resign", at_table(&Table::resign)},
       {"game.view", at_table(&Table::view_again)},
-      {"tournament.create", {Access::identified, &create_tournament}},
-      {"tournament.list", {Access::identified, &list_tournaments}},
-      {"tournament.get", {Access::identified, &get_tournament}},
-      {"tournament.register", {Access::identified, &forward_to_tournament}},
-      {"tournament.unregister", {Access::identified, &forward_to_tournament}},
-      {"tournament.check_in", {Access::identified, &forward_to_tournament}},
-      {"tournament.withdraw", {Access::identified, &forward_to_tournament}},
-      {"tournament.start", {Access::identified, &forward_to_tournament}},
-      {"tournament.pause", {Access::identified, &forward_to_tournament}},
-      {"tournament.resume", {Access::identified, &forward_to_tournament}},
-      {"tournament.remove", {Access::identified, &forward_to_tournament}},
-      {"tournament.disqualify", {Access::identified, &forward_to_tournament}},
-      {"tournament.override", {Access::identified, &forward_to_tournament}},
-      {"tournament.cancel", {Access::identified, &forward_to_tournament}},
+      {"tournament.create", {Access::identified, &with<kTournaments, &create_tournament>}},
+      {"tournament.list", {Access::identified, &with<kTournaments, &list_tournaments>}},
+      {"tournament.get", {Access::identified, &with<kTournaments, &get_tournament>}},
+      {"tournament.register", {Access::identified, &with<kTournaments, &forward_to_tournament>}},
+      {"tournament.unregister", {Access::identified, &with<kTournaments, &forward_to_tournament>}},
+      {"tournament.check_in", {Access::identified, &with<kTournaments, &forward_to_tournament>}},
+      {"tournament.withdraw", {Access::identified, &with<kTournaments, &forward_to_tournament>}},
+      {"tournament.start", {Access::identified, &with<kTournaments, &forward_to_tournament>}},
+      {"tournament.pause", {Access::identified, &with<kTournaments, &forward_to_tournament>}},
+      {"tournament.resume", {Access::identified, &with<kTournaments, &forward_to_tournament>}},
+      {"tournament.remove", {Access::identified, &with<kTournaments, &forward_to_tournament>}},
+      {"tournament.disqualify", {Access::identified, &with<kTournaments, &forward_to_tournament>}},
+      {"tournament.override", {Access::identified, &with<kTournaments, &forward_to_tournament>}},
+      {"tournament.cancel", {Access::identified, &with<kTournaments, &forward_to_tournament>}},
   };
   return kRoutes;
 }
@@ -90,14 +109,6 @@ const std::unordered_map<std::string_view, Route>& routes() {
 const Route* route_for(std::string_view type) {
   const auto found = routes().find(type);
   return found == routes().end() ? nullptr : &found->second;
-}
-
-bool refuse_while_storage_refuses(const Services& services, Client& client,
-                                  const std::optional<protocol::RequestId>& id) {
-  if (services.storage->accepting()) return false;
-  refuse(services, client, ErrorCode::unavailable,
-         "the server cannot save changes at the moment; nothing changed, try again shortly", id);
-  return true;
 }
 
 void dispatch(const Services& services, Client& client, std::string_view text,
@@ -122,7 +133,10 @@ void dispatch(const Services& services, Client& client, std::string_view text,
   if (route->access == Access::identified && !client.player) {
     return refuse(services, client, ErrorCode::not_identified, "say hello first", request.envelope.id);
   }
-  if (route->at_table) return forward_to_table(services, client, request, route->at_table);
+  if (route->at_table) {
+    if (route->gate && !route->gate(services, client, request)) return;
+    return forward_to_table(services.lobby_requests, client, request, route->at_table);
+  }
   route->handle(services, client, request);
 }
 

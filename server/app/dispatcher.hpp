@@ -3,8 +3,8 @@
 #include <chrono>
 #include <string_view>
 
-#include "app/client.hpp"
 #include "app/services.hpp"
+#include "requests/client.hpp"
 #include "tables/table.hpp"
 
 namespace elgrande::server {
@@ -13,13 +13,16 @@ namespace elgrande::server {
 enum class Access : std::uint8_t { anyone, identified };
 
 using RequestHandler = void (*)(const Services&, Client&, Request&);
+// A check on the connection's strand before a table's handler: false when it refused.
+using RequestGate = bool (*)(const Services&, Client&, Request&);
 
 // Where a message type goes: a handler on the connection's strand, or a table's handler
-// on the table's strand (after the table is found).
+// on the table's strand (after the table is found, and after the gate, if any, let it by).
 struct Route {
   Access access = Access::identified;
   RequestHandler handle = nullptr;
   Table::Handler at_table = nullptr;
+  RequestGate gate = nullptr;
 };
 
 // The one list of the message types the server takes (docs/protocol.md).

@@ -34,30 +34,30 @@ std::optional<std::int64_t> record_path(std::string_view path) {
 
 }  // namespace
 
-void list_history(const Services& services, Client& client, Request& request) {
+void list_history(const HistoryRequestsEnv& env, Client& client, Request& request) {
   const protocol::Json& payload = request.envelope.payload;
   const auto& id = request.envelope.id;
   std::optional<PlayerId> player = client.player->id;
   if (const auto field = payload.find("everyone"); field != payload.end()) {
-    if (!field->is_boolean()) return refuse(services, client, ErrorCode::bad_payload, "everyone: must be a boolean", id);
+    if (!field->is_boolean()) return refuse(env, client, ErrorCode::bad_payload, "everyone: must be a boolean", id);
     if (field->get<bool>()) player.reset();
   }
   std::optional<TableId> before;
   if (const auto field = payload.find("before"); field != payload.end()) {
     if (!field->is_number_integer() || field->get<std::int64_t>() < 1) {
-      return refuse(services, client, ErrorCode::bad_payload, "before: must be a table id", id);
+      return refuse(env, client, ErrorCode::bad_payload, "before: must be a table id", id);
     }
     before = field->get<TableId>();
   }
   int limit = kHistoryPage;
   if (const auto field = payload.find("limit"); field != payload.end()) {
     if (!field->is_number_integer() || field->get<std::int64_t>() < 1 || field->get<std::int64_t>() > kHistoryPage) {
-      return refuse(services, client, ErrorCode::bad_payload, "limit: 1 to " + std::to_string(kHistoryPage), id);
+      return refuse(env, client, ErrorCode::bad_payload, "limit: 1 to " + std::to_string(kHistoryPage), id);
     }
     limit = field->get<int>();
   }
   // The query runs on a reader thread; the answer is delivered from there.
-  services.reader->read(
+  env.reader->read(
       [connection = client.self(), id, player, before, limit](db::Store& store) {
         protocol::Json games = protocol::Json::array();
         for (const db::FinishedGame& game : store.finished_games(player, before, limit)) {
@@ -65,13 +65,13 @@ void list_history(const Services& services, Client& client, Request& request) {
         }
         connection->deliver(protocol::reply_message("history.list", id, {{"games", std::move(games)}}));
       },
-      [metrics = services.metrics, connection = client.self(), id](const std::string& /*why*/) {
+      [metrics = env.metrics, connection = client.self(), id](const std::string& /*why*/) {
         metrics->count_error(ErrorCode::internal);
         connection->deliver(protocol::error_message(ErrorCode::internal, "the history could not be read; try again", id));
       });
 }
 
-bool export_game_record(const http::request<http::string_body>& request, const Services& services, Respond respond) {
+bool export_game_record(const http::request<http::string_body>& request, const HistoryRequestsEnv& env, Respond respond) {
   const std::string_view target = request.target();
   const auto id = record_path(target.substr(0, target.find('?')));
   if (!id || (request.method() != http::verb::get && request.method() != http::verb::head)) return false;
@@ -88,7 +88,7 @@ bool export_game_record(const http::request<http::string_body>& request, const S
     return response;
   };
   auto shared_respond = std::make_shared<Respond>(std::move(respond));
-  services.reader->read(
+  env.reader->read(
       [id = *id, answer, shared_respond](db::Store& store) {
         auto game = store.finished_game(id);
         if (!game) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/client.hpp"
+#include "requests/client.hpp"
 #include "common/player.hpp"
 #include "elgrande/engine/options.hpp"
 #include "elgrande/protocol/envelope.hpp"

@@ -4,17 +4,17 @@
 
 namespace elgrande::server {
 
-void join_play_now(const Services& services, Client& client, Request& request) {
+void join_play_now(const PlayRequestsEnv& env, Client& client, Request& request) {
   protocol::Decoded<PlayRequest> wish = play_request_from_json(request.envelope.payload);
   if (!wish) {
-    return refuse(services, client, protocol::ErrorCode::bad_payload, wish.error().message, request.envelope.id);
+    return refuse(env, client, protocol::ErrorCode::bad_payload, wish.error().message, request.envelope.id);
   }
-  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
-  services.matchmaker->join(client.self(), *client.player, std::move(wish).value(), request.envelope.id);
+  if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
+  env.matchmaker->join(client.self(), *client.player, std::move(wish).value(), request.envelope.id);
 }
 
-void leave_play_now(const Services& services, Client& client, Request& request) {
-  services.matchmaker->leave(client.self(), client.player->id, request.envelope.id);
+void leave_play_now(const PlayRequestsEnv& env, Client& client, Request& request) {
+  env.matchmaker->leave(client.self(), client.player->id, request.envelope.id);
 }
 
 }  // namespace elgrande::server

@@ -10,7 +10,6 @@
 #include "presence/presence.hpp"
 #include "storage/reader.hpp"
 #include "storage/storage.hpp"
-#include "tables/lobby_requests.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -22,29 +21,29 @@ constexpr std::size_t kMaxReasonBytes = 200;
 constexpr int kAuditPage = 100;
 constexpr db::UnixMillis kMinute = 60 * 1000;
 
-Role role_of(const Services& services, PlayerId player) {
-  const auto account = services.accounts->of(player);
+Role role_of(const ModerationRequestsEnv& env, PlayerId player) {
+  const auto account = env.accounts->of(player);
   return account ? account->role : Role::player;
 }
 
 // The acting moderator's role, if it is at least `needed`; refuses otherwise.
-bool allowed(const Services& services, Client& client, const Request& request, Role needed) {
-  if (role_of(services, client.player->id) >= needed) return true;
-  refuse(services, client, ErrorCode::forbidden,
+bool allowed(const ModerationRequestsEnv& env, Client& client, const Request& request, Role needed) {
+  if (role_of(env, client.player->id) >= needed) return true;
+  refuse(env, client, ErrorCode::forbidden,
          needed == Role::admin ? "only admins may do that" : "only moderators and admins may do that",
          request.envelope.id);
   return false;
 }
 
 // The reason the person concerned is shown, or a refusal.
-std::optional<std::string> read_reason(const Services& services, Client& client, const Request& request) {
+std::optional<std::string> read_reason(const ModerationRequestsEnv& env, Client& client, const Request& request) {
   const auto reason = request.envelope.payload.find("reason");
   if (reason == request.envelope.payload.end() || !reason->is_string()) {
-    refuse(services, client, ErrorCode::bad_payload, "reason: required, shown to the player", request.envelope.id);
+    refuse(env, client, ErrorCode::bad_payload, "reason: required, shown to the player", request.envelope.id);
     return std::nullopt;
   }
   if (const auto why_not = why_not_a_name(reason->get_ref<const std::string&>(), kMaxReasonBytes)) {
-    refuse(services, client, ErrorCode::bad_payload, "reason: " + *why_not, request.envelope.id);
+    refuse(env, client, ErrorCode::bad_payload, "reason: " + *why_not, request.envelope.id);
     return std::nullopt;
   }
   return reason->get<std::string>();
@@ -57,27 +56,27 @@ struct Target {
 
 // Whom the action is for and why. Nobody acts on themselves; only an admin acts on a
 // moderator or an admin.
-std::optional<Target> read_target(const Services& services, Client& client, const Request& request) {
+std::optional<Target> read_target(const ModerationRequestsEnv& env, Client& client, const Request& request) {
   const Json& payload = request.envelope.payload;
   const auto& id = request.envelope.id;
   const auto player = payload.find("player");
   if (player == payload.end() || !player->is_number_integer()) {
-    refuse(services, client, ErrorCode::bad_payload, "player: must be a player id", id);
+    refuse(env, client, ErrorCode::bad_payload, "player: must be a player id", id);
     return std::nullopt;
   }
-  const std::optional<std::string> reason = read_reason(services, client, request);
+  const std::optional<std::string> reason = read_reason(env, client, request);
   if (!reason) return std::nullopt;
-  const auto found = services.identities->find(player->get<PlayerId>());
+  const auto found = env.identities->find(player->get<PlayerId>());
   if (!found) {
-    refuse(services, client, ErrorCode::not_found, "no such player", id);
+    refuse(env, client, ErrorCode::not_found, "no such player", id);
     return std::nullopt;
   }
   if (found->id == client.player->id) {
-    refuse(services, client, ErrorCode::forbidden, "not on yourself", id);
+    refuse(env, client, ErrorCode::forbidden, "not on yourself", id);
     return std::nullopt;
   }
-  if (role_of(services, found->id) != Role::player && role_of(services, client.player->id) != Role::admin) {
-    refuse(services, client, ErrorCode::forbidden, "only an admin acts on a moderator or an admin", id);
+  if (role_of(env, found->id) != Role::player && role_of(env, client.player->id) != Role::admin) {
+    refuse(env, client, ErrorCode::forbidden, "only an admin acts on a moderator or an admin", id);
     return std::nullopt;
   }
   return Target{*found, *reason};
@@ -107,23 +106,23 @@ std::string close_reason(std::string text) {
 }
 
 // Saves a sanction (or its lifting), answers, and tells the player.
-void sanction(const Services& services, Client& client, const Request& request, const Target& target,
+void sanction(const ModerationRequestsEnv& env, Client& client, const Request& request, const Target& target,
               SanctionKind kind, std::optional<Sanction> sanction) {
-  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
+  if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
   const std::string action = sanction ? std::string(to_string(kind)) : "un" + std::string(to_string(kind));
-  services.sanctions->set(
+  env.sanctions->set(
       target.player.id, kind, sanction, audit_entry(client, action, target, detail_of(sanction)),
-      [&services, connection = client.self(), id = request.envelope.id, type = request.envelope.type, target, kind,
+      [&env, connection = client.self(), id = request.envelope.id, type = request.envelope.type, target, kind,
        sanction, action, moderator = client.player->id](bool saved) {
         if (!saved) {
-          return connection->post([&services, connection, id] {
-            refuse(services, *connection, ErrorCode::unavailable, "the server could not save that; try again", id);
+          return connection->post([&env, connection, id] {
+            refuse(env, *connection, ErrorCode::unavailable, "the server could not save that; try again", id);
           });
         }
         spdlog::info("player {}: {} player {} ({})", moderator, action, target.player.id, target.reason);
         connection->deliver(protocol::reply_message(type, id));
         const std::string told = notice(action, target.reason, sanction);
-        for (const RecipientPtr& other : services.presence->connections_of(target.player.id)) {
+        for (const RecipientPtr& other : env.presence->connections_of(target.player.id)) {
           other->deliver(told);
           if (kind == SanctionKind::ban && sanction) {
             other->end(protocol::CloseCode::banned, close_reason(describe(kind, *sanction)));
@@ -134,33 +133,33 @@ void sanction(const Services& services, Client& client, const Request& request, 
 
 }  // namespace
 
-void mute(const Services& services, Client& client, Request& request) {
-  if (!allowed(services, client, request, Role::moderator)) return;
-  const auto target = read_target(services, client, request);
+void mute(const ModerationRequestsEnv& env, Client& client, Request& request) {
+  if (!allowed(env, client, request, Role::moderator)) return;
+  const auto target = read_target(env, client, request);
   if (!target) return;
   const auto minutes = request.envelope.payload.find("minutes");
   if (minutes == request.envelope.payload.end() || !minutes->is_number_integer() ||
       minutes->get<std::int64_t>() < 0 || minutes->get<std::int64_t>() > 525600) {
-    return refuse(services, client, ErrorCode::bad_payload, "minutes: 1 to 525600 (a year), or 0 to lift the mute",
+    return refuse(env, client, ErrorCode::bad_payload, "minutes: 1 to 525600 (a year), or 0 to lift the mute",
                   request.envelope.id);
   }
   std::optional<Sanction> muted;
   if (minutes->get<std::int64_t>() > 0) {
     muted = Sanction{unix_milliseconds() + minutes->get<std::int64_t>() * kMinute, target->reason};
   }
-  sanction(services, client, request, *target, SanctionKind::mute, muted);
+  sanction(env, client, request, *target, SanctionKind::mute, muted);
 }
 
-void ban(const Services& services, Client& client, Request& request) {
-  if (!allowed(services, client, request, Role::moderator)) return;
-  const auto target = read_target(services, client, request);
+void ban(const ModerationRequestsEnv& env, Client& client, Request& request) {
+  if (!allowed(env, client, request, Role::moderator)) return;
+  const auto target = read_target(env, client, request);
   if (!target) return;
   static const std::map<std::string, std::optional<db::UnixMillis>, std::less<>> kDurations{
       {"1h", 60 * kMinute}, {"24h", 24 * 60 * kMinute}, {"7d", 7 * 24 * 60 * kMinute}, {"permanent", std::nullopt}};
   const auto duration = request.envelope.payload.find("duration");
   if (duration == request.envelope.payload.end() || !duration->is_string() ||
       (*duration != "lift" && !kDurations.contains(duration->get_ref<const std::string&>()))) {
-    return refuse(services, client, ErrorCode::bad_payload,
+    return refuse(env, client, ErrorCode::bad_payload,
                   "duration: \"1h\", \"24h\", \"7d\", \"permanent\" or \"lift\"", request.envelope.id);
   }
   std::optional<Sanction> banned;
@@ -168,68 +167,65 @@ void ban(const Services& services, Client& client, Request& request) {
     const auto length = kDurations.at(duration->get_ref<const std::string&>());
     banned = Sanction{length ? std::optional(unix_milliseconds() + *length) : std::nullopt, target->reason};
   }
-  sanction(services, client, request, *target, SanctionKind::ban, banned);
+  sanction(env, client, request, *target, SanctionKind::ban, banned);
 }
 
-void kick(const Services& services, Client& client, Request& request) {
-  if (!allowed(services, client, request, Role::moderator)) return;
-  if (!read_target(services, client, request)) return;
+bool may_kick(const ModerationRequestsEnv& env, Client& client, Request& request) {
   // The table does the rest on its strand, the audit entry saved with the seat.
-  forward_to_table(services, client, request, &Table::kick);
+  return allowed(env, client, request, Role::moderator) && read_target(env, client, request);
 }
 
-void delete_chat(const Services& services, Client& client, Request& request) {
-  if (!allowed(services, client, request, Role::moderator) || !read_reason(services, client, request)) return;
-  forward_to_table(services, client, request, &Table::remove_chat);
+bool may_delete_chat(const ModerationRequestsEnv& env, Client& client, Request& request) {
+  return allowed(env, client, request, Role::moderator) && read_reason(env, client, request);
 }
 
-void set_role(const Services& services, Client& client, Request& request) {
-  if (!allowed(services, client, request, Role::admin)) return;
-  const auto target = read_target(services, client, request);
+void set_role(const ModerationRequestsEnv& env, Client& client, Request& request) {
+  if (!allowed(env, client, request, Role::admin)) return;
+  const auto target = read_target(env, client, request);
   if (!target) return;
   const auto field = request.envelope.payload.find("role");
   const auto role = field != request.envelope.payload.end() && field->is_string()
                         ? role_from_string(field->get_ref<const std::string&>())
                         : std::nullopt;
   if (!role) {
-    return refuse(services, client, ErrorCode::bad_payload, "role: \"player\", \"moderator\" or \"admin\"",
+    return refuse(env, client, ErrorCode::bad_payload, "role: \"player\", \"moderator\" or \"admin\"",
                   request.envelope.id);
   }
-  if (!services.accounts->of(target->player.id)) {
-    return refuse(services, client, ErrorCode::wrong_state, "only accounts have roles; this player is a guest",
+  if (!env.accounts->of(target->player.id)) {
+    return refuse(env, client, ErrorCode::wrong_state, "only accounts have roles; this player is a guest",
                   request.envelope.id);
   }
-  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
-  services.accounts->set_role(
+  if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
+  env.accounts->set_role(
       target->player.id, *role, audit_entry(client, "set_role", *target, std::string(to_string(*role))),
-      [&services, connection = client.self(), id = request.envelope.id, type = request.envelope.type,
+      [&env, connection = client.self(), id = request.envelope.id, type = request.envelope.type,
        target = *target, role = *role](bool saved) {
         if (!saved) {
-          return connection->post([&services, connection, id] {
-            refuse(services, *connection, ErrorCode::unavailable, "the server could not save that; try again", id);
+          return connection->post([&env, connection, id] {
+            refuse(env, *connection, ErrorCode::unavailable, "the server could not save that; try again", id);
           });
         }
         connection->deliver(protocol::reply_message(type, id));
         const std::string told = protocol::push_message(
             "moderation.notice", {{"action", "set_role"}, {"role", to_string(role)}, {"reason", target.reason}});
-        for (const RecipientPtr& other : services.presence->connections_of(target.player.id)) other->deliver(told);
+        for (const RecipientPtr& other : env.presence->connections_of(target.player.id)) other->deliver(told);
       });
 }
 
-void read_audit_log(const Services& services, Client& client, Request& request) {
-  if (!allowed(services, client, request, Role::admin)) return;
+void read_audit_log(const ModerationRequestsEnv& env, Client& client, Request& request) {
+  if (!allowed(env, client, request, Role::admin)) return;
   std::optional<std::int64_t> before;
   if (const auto field = request.envelope.payload.find("before"); field != request.envelope.payload.end()) {
     if (!field->is_number_integer() || field->get<std::int64_t>() < 1) {
-      return refuse(services, client, ErrorCode::bad_payload, "before: must be an entry id", request.envelope.id);
+      return refuse(env, client, ErrorCode::bad_payload, "before: must be an entry id", request.envelope.id);
     }
     before = field->get<std::int64_t>();
   }
-  services.reader->read(
-      [&services, connection = client.self(), id = request.envelope.id, before](db::Store& store) {
+  env.reader->read(
+      [&env, connection = client.self(), id = request.envelope.id, before](db::Store& store) {
         const std::vector<db::AuditEntry> entries = store.moderation().audit_log(before, kAuditPage + 1);
-        const auto player = [&services](PlayerId player) {
-          return to_json(services.identities->find(player).value_or(Player{player, "?"}));
+        const auto player = [&env](PlayerId player) {
+          return to_json(env.identities->find(player).value_or(Player{player, "?"}));
         };
         Json page = Json::array();
         for (std::size_t i = 0; i < entries.size() && i < kAuditPage; ++i) {
@@ -245,8 +241,8 @@ void read_audit_log(const Services& services, Client& client, Request& request) 
         connection->deliver(protocol::reply_message(
             "admin.audit", id, {{"entries", std::move(page)}, {"more", entries.size() > kAuditPage}}));
       },
-      [&services, connection = client.self(), id = request.envelope.id](const std::string& why) {
-        services.metrics->count_error(ErrorCode::internal);
+      [&env, connection = client.self(), id = request.envelope.id](const std::string& why) {
+        env.metrics->count_error(ErrorCode::internal);
         connection->deliver(protocol::error_message(ErrorCode::internal, "the audit log could not be read: " + why, id));
       });
 }

@@ -122,8 +122,8 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
       self->send(http::message_generator(std::move(response)));
     });
   };
-  const bool from_database = export_game_record(parser_->get(), *services_, respond) ||
-                             answer_ratings_api(parser_->get(), *services_, respond);
+  const bool from_database = export_game_record(parser_->get(), services_->history_requests, respond) ||
+                             answer_ratings_api(parser_->get(), services_->rating_requests, respond);
   if (!from_database) send(handle_request(parser_->get(), *services_));
 }
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app/client.hpp"
+#include "requests/client.hpp"
 #include "app/services.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "net/connection_limit.hpp"

@@ -16,8 +16,8 @@ using protocol::Json;
 constexpr std::string_view kApiServerName = "elgrande-server/" ELGRANDE_VERSION;
 
 // A player's name as the lobby knows it.
-std::function<std::string(PlayerId)> names_from(const Services& services) {
-  return [identities = services.identities](PlayerId id) {
+std::function<std::string(PlayerId)> names_from(const RatingRequestsEnv& env) {
+  return [identities = env.identities](PlayerId id) {
     const auto player = identities->find(id);
     return player ? player->name : "Player " + std::to_string(id);
   };
@@ -100,47 +100,47 @@ std::optional<Json> profile_json(db::Store& store, const Ratings& ratings, Playe
   return Json{{"player", {{"id", player}, {"name", *name}}}, {"ratings", std::move(on_ladders)}, {"games", std::move(games)}};
 }
 
-void leaderboard(const Services& services, Client& client, Request& request) {
+void leaderboard(const RatingRequestsEnv& env, Client& client, Request& request) {
   const Json& payload = request.envelope.payload;
   const auto& id = request.envelope.id;
   const auto ladder = payload.find("ladder");
   if (ladder == payload.end() || !ladder->is_string() || !is_ladder(ladder->get<std::string>())) {
-    return refuse(services, client, ErrorCode::bad_payload, "ladder: one of 2p, 3p, 4p, 5p, 2p-automa, or one of these with -short", id);
+    return refuse(env, client, ErrorCode::bad_payload, "ladder: one of 2p, 3p, 4p, 5p, 2p-automa, or one of these with -short", id);
   }
   Page page;
   for (auto [name, field] : {std::pair{"offset", &page.offset}, std::pair{"limit", &page.limit}}) {
     if (const auto value = payload.find(name); value != payload.end()) {
       if (!value->is_number_integer() || value->get<std::int64_t>() < 0 || value->get<std::int64_t>() > 1'000'000'000) {
-        return refuse(services, client, ErrorCode::bad_payload, std::string(name) + ": a whole number", id);
+        return refuse(env, client, ErrorCode::bad_payload, std::string(name) + ": a whole number", id);
       }
       *field = value->get<int>();
     }
   }
-  if (const auto why_not = why_not_a_page(page)) return refuse(services, client, ErrorCode::bad_payload, *why_not, id);
+  if (const auto why_not = why_not_a_page(page)) return refuse(env, client, ErrorCode::bad_payload, *why_not, id);
   client.send(protocol::reply_message(
       request.envelope.type, id,
-      leaderboard_json(*services.ratings, names_from(services), ladder->get<std::string>(), page.offset, page.limit)));
+      leaderboard_json(*env.ratings, names_from(env), ladder->get<std::string>(), page.offset, page.limit)));
 }
 
-void profile(const Services& services, Client& client, Request& request) {
+void profile(const RatingRequestsEnv& env, Client& client, Request& request) {
   const auto player = request.envelope.payload.find("player");
   if (player == request.envelope.payload.end() || !player->is_number_integer() || player->get<std::int64_t>() < 1) {
-    return refuse(services, client, ErrorCode::bad_payload, "player: a player id", request.envelope.id);
+    return refuse(env, client, ErrorCode::bad_payload, "player: a player id", request.envelope.id);
   }
-  services.reader->read(
-      [connection = client.self(), id = request.envelope.id, ratings = services.ratings,
+  env.reader->read(
+      [connection = client.self(), id = request.envelope.id, ratings = env.ratings,
        player = player->get<PlayerId>()](db::Store& store) {
         std::optional<Json> profile = profile_json(store, *ratings, player);
         connection->deliver(profile ? protocol::reply_message("rating.profile", id, std::move(*profile))
                                     : protocol::error_message(ErrorCode::not_found, "no such player", id));
       },
-      [metrics = services.metrics, connection = client.self(), id = request.envelope.id](const std::string& /*why*/) {
+      [metrics = env.metrics, connection = client.self(), id = request.envelope.id](const std::string& /*why*/) {
         metrics->count_error(ErrorCode::internal);
         connection->deliver(protocol::error_message(ErrorCode::internal, "the profile could not be read; try again", id));
       });
 }
 
-bool answer_ratings_api(const http::request<http::string_body>& request, const Services& services,
+bool answer_ratings_api(const http::request<http::string_body>& request, const RatingRequestsEnv& env,
                         const Respond& respond) {
   if (request.method() != http::verb::get && request.method() != http::verb::head) return false;
   const std::string_view target = request.target();
@@ -183,12 +183,12 @@ bool answer_ratings_api(const http::request<http::string_body>& request, const S
         is_ladder(ladder) ? why_not_a_page(page) : std::optional<std::string>("no ladder " + ladder);
     respond(refused ? answer(http::status::bad_request, "text/plain; charset=utf-8", *refused + "\n")
                     : answer(http::status::ok, "application/json",
-                             leaderboard_json(*services.ratings, names_from(services), ladder, page.offset, page.limit)
+                             leaderboard_json(*env.ratings, names_from(env), ladder, page.offset, page.limit)
                                  .dump()));
     return true;
   }
-  services.reader->read(
-      [player = *player, ratings = services.ratings, answer, respond](db::Store& store) {
+  env.reader->read(
+      [player = *player, ratings = env.ratings, answer, respond](db::Store& store) {
         const std::optional<Json> json = profile_json(store, *ratings, player);
         respond(json ? answer(http::status::ok, "application/json", json->dump())
                      : answer(http::status::not_found, "text/plain; charset=utf-8", "no such player\n"));

@@ -4,15 +4,23 @@
 #include <optional>
 #include <string>
 
-#include "app/client.hpp"
-#include "app/services.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/protocol/codec.hpp"
 #include "common/net.hpp"
+#include "requests/answers.hpp"
 
 namespace elgrande::server {
 
+class Identities;
 class Ratings;
+class Reader;
+
+// What the rating requests and the ratings API need.
+struct RatingRequestsEnv : RequestEnv {
+  Ratings* ratings = nullptr;
+  Identities* identities = nullptr;  // players' names
+  Reader* reader = nullptr;          // profiles' games
+};
 
 // Leaderboards and profiles (docs/ratings.md), for the WebSocket requests and the public
 // HTTP API alike: leaderboards from the ratings in memory, profiles' games from the
@@ -29,13 +37,13 @@ inline constexpr int kLeaderboardPage = 50;     // entries per answer, at most
 inline constexpr int kProfileGames = 200;       // rated games in a profile, newest first
 
 // rating.leaderboard {ladder, offset?, limit?} and rating.profile {player}.
-void leaderboard(const Services& services, Client& client, Request& request);
-void profile(const Services& services, Client& client, Request& request);
+void leaderboard(const RatingRequestsEnv& env, Client& client, Request& request);
+void profile(const RatingRequestsEnv& env, Client& client, Request& request);
 
 // GET /api/ratings/LADDER?offset=N&limit=M and GET /api/players/ID/ratings. Returns false,
 // without calling `respond`, for any other request; otherwise `respond` receives the
 // answer, a profile later and on a reader thread.
-bool answer_ratings_api(const http::request<http::string_body>& request, const Services& services,
+bool answer_ratings_api(const http::request<http::string_body>& request, const RatingRequestsEnv& env,
                         const Respond& respond);
 
 }  // namespace elgrande::server

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "events/bus.hpp"
+#include "events/events.hpp"
 #include "tables/table.hpp"
 
 namespace elgrande::server {
@@ -252,6 +254,12 @@ std::vector<std::shared_ptr<Table>> TableDirectory::all() const {
   tables.reserve(tables_.size());
   for (const auto& [id, table] : tables_) tables.push_back(table);
   return tables;
+}
+
+void TableDirectory::listen(Bus& bus) const {
+  bus.subscribe<PlayerRenamed>([this](const PlayerRenamed& renamed) {
+    for (const auto& table : all()) table->player_renamed(renamed.player);
+  });
 }
 
 void TableDirectory::close_all() {

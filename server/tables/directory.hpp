@@ -19,6 +19,8 @@
 
 namespace elgrande::server {
 
+class Bus;
+
 class Table;
 
 // One page of the lobby: the newest tables first, older ones by asking again with
@@ -84,6 +86,9 @@ class TableDirectory {
   std::vector<std::shared_ptr<Table>> tables_of(PlayerId player) const;
   // Every table, for the rare news that concerns any of them (a rename).
   std::vector<std::shared_ptr<Table>> all() const;
+  // Hears the bus's PlayerRenamed from now on: each table checks whether the player sits
+  // there or has lines in its chat (renames are rare; a table with neither does nothing).
+  void listen(Bus& bus) const;
 
   // Tables the player hosts that have not finished, for the cap on open tables.
   std::size_t hosted_unfinished(PlayerId host) const;

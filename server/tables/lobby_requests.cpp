@@ -11,70 +11,70 @@ namespace elgrande::server {
 
 using protocol::ErrorCode;
 
-void list_tables(const Services& services, Client& client, Request& request) {
+void list_tables(const LobbyRequestsEnv& env, Client& client, Request& request) {
   const protocol::Decoded<LobbyQuery> query = lobby_query_from_json(request.envelope.payload);
-  if (!query) return refuse(services, client, ErrorCode::bad_payload, query.error().message, request.envelope.id);
-  client.send(protocol::reply_message(request.envelope.type, request.envelope.id, services.tables->list(query.value())));
+  if (!query) return refuse(env, client, ErrorCode::bad_payload, query.error().message, request.envelope.id);
+  client.send(protocol::reply_message(request.envelope.type, request.envelope.id, env.tables->list(query.value())));
 }
 
-void subscribe_to_tables(const Services& services, Client& client, Request& request) {
+void subscribe_to_tables(const LobbyRequestsEnv& env, Client& client, Request& request) {
   const protocol::Decoded<LobbyQuery> query = lobby_query_from_json(request.envelope.payload);
-  if (!query) return refuse(services, client, ErrorCode::bad_payload, query.error().message, request.envelope.id);
+  if (!query) return refuse(env, client, ErrorCode::bad_payload, query.error().message, request.envelope.id);
   client.send(protocol::reply_message(request.envelope.type, request.envelope.id,
-                                      services.tables->subscribe(client.self(), query.value())));
+                                      env.tables->subscribe(client.self(), query.value())));
 }
 
-void unsubscribe_from_tables(const Services& services, Client& client, Request& request) {
-  services.tables->unsubscribe(&client);
+void unsubscribe_from_tables(const LobbyRequestsEnv& env, Client& client, Request& request) {
+  env.tables->unsubscribe(&client);
   client.send(protocol::reply_message(request.envelope.type, request.envelope.id));
 }
 
-void my_games(const Services& services, Client& client, Request& request) {
+void my_games(const LobbyRequestsEnv& env, Client& client, Request& request) {
   client.send(protocol::reply_message(request.envelope.type, request.envelope.id,
-                                      {{"games", services.tables->games_of(client.player->id)}}));
+                                      {{"games", env.tables->games_of(client.player->id)}}));
 }
 
-void create_table(const Services& services, Client& client, Request& request) {
+void create_table(const LobbyRequestsEnv& env, Client& client, Request& request) {
   protocol::Decoded<TableConfig> config = table_config_from_json(request.envelope.payload);
-  if (!config) return refuse(services, client, ErrorCode::bad_payload, config.error().message, request.envelope.id);
+  if (!config) return refuse(env, client, ErrorCode::bad_payload, config.error().message, request.envelope.id);
   // Rated by default when the host has an account; guests are never rated, so a guest's
   // table is not either.
-  const bool account = services.accounts && services.accounts->of(client.player->id);
+  const bool account = env.accounts && env.accounts->of(client.player->id);
   if (config.value().rated.value_or(false) && !account) {
-    return refuse(services, client, ErrorCode::forbidden, "rated: only players with an account host rated tables",
+    return refuse(env, client, ErrorCode::forbidden, "rated: only players with an account host rated tables",
                   request.envelope.id);
   }
   config.value().rated = config.value().rated.value_or(account);
-  const std::size_t cap = services.open_tables_per_player;
-  if (cap != 0 && services.tables->hosted_unfinished(client.player->id) >= cap) {
-    return refuse(services, client, ErrorCode::limit_reached,
+  const std::size_t cap = env.open_tables_per_player;
+  if (cap != 0 && env.tables->hosted_unfinished(client.player->id) >= cap) {
+    return refuse(env, client, ErrorCode::limit_reached,
                   "you host " + std::to_string(cap) +
                       " tables that have not finished, as many as one player may; finish or leave one first",
                   request.envelope.id);
   }
-  if (refuse_while_storage_refuses(services, client, request.envelope.id)) return;
-  const auto table = services.table_factory->create(TableSpec::hosted_by(*client.player, std::move(config.value())),
+  if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
+  const auto table = env.table_factory->create(TableSpec::hosted_by(*client.player, std::move(config.value())),
                                                     client.self(), request.envelope.id);
   spdlog::debug("player {} created table {}", client.player->id, table->id());
 }
 
-void forward_to_table(const Services& services, Client& client, Request& request, Table::Handler handler) {
+void forward_to_table(const LobbyRequestsEnv& env, Client& client, Request& request, Table::Handler handler) {
   TableId id = 0;
   if (request.game_command) {
     id = request.game_command->table;
   } else {
     const auto field = request.envelope.payload.find("table");
     if (field == request.envelope.payload.end() || !field->is_number_integer()) {
-      return refuse(services, client, ErrorCode::bad_payload, "table: must be a table id", request.envelope.id);
+      return refuse(env, client, ErrorCode::bad_payload, "table: must be a table id", request.envelope.id);
     }
     id = field->get<TableId>();
   }
   std::shared_ptr<Table> table = client.tables[id].lock();
   if (!table) {
-    table = services.tables->find(id);
+    table = env.tables->find(id);
     if (!table) {
       client.tables.erase(id);
-      return refuse(services, client, ErrorCode::not_found, "no table " + std::to_string(id), request.envelope.id);
+      return refuse(env, client, ErrorCode::not_found, "no table " + std::to_string(id), request.envelope.id);
     }
     // A removed table refuses by itself ("the table is gone"); forgotten ones are pruned.
     if (client.tables.size() > 64) std::erase_if(client.tables, [](const auto& entry) { return entry.second.expired(); });

@@ -13,7 +13,6 @@
 #include "elgrande/engine/decisions.hpp"
 #include "elgrande/engine/view.hpp"
 #include "ratings/ladders.hpp"
-#include "ratings/rated_game.hpp"
 #include "ratings/ratings.hpp"
 
 namespace elgrande::server {
@@ -163,7 +162,9 @@ void Table::player_connected(RecipientPtr connection, PlayerId player) {
       // Back after the end (a connection lost at the last move): the result too.
       if (self->status_ == TableStatus::finished) {
         self->feed_.send(connection, protocol::push_message("game.over", {{"table", self->id_}, {"result", self->result()}}));
-        if (self->rated_) self->feed_.send(connection, protocol::push_message("table.rated", *self->rated_));
+        for (const Announcement& said : self->announcements_) {
+          self->feed_.send(connection, protocol::push_message(said.type, said.payload));
+        }
       }
     });
   });
@@ -480,18 +481,15 @@ void Table::save() {
       also(store, id);
     };
   }
-  if (finishing_ && !result_saved_ && config_.rated.value_or(false) && services_.ratings && is_over(*game_)) {
-    // Rated in the transaction that saves the result: neither is ever stored without the other.
-    std::vector<RatedSeat> seats;
-    for (const db::SeatResult& r : finishing_->seats) {
-      const Seat& seat = seating_[r.seat];
-      if (r.player) seats.push_back({*r.player, r.score, seat.resigned || seat.replaced, r.seat});
-    }
-    rating_ = std::make_shared<RatingOutcome>();
-    work = [changes = std::move(*work), rating = rating_, id = id_, ladder = ladder_of(config_.options),
-            finished_at = finishing_->finished_at, seats = std::move(seats)](db::Store& store) {
+  if (finishing_ && !result_saved_ && services_.bus) {
+    // Published in the transaction that saves the result: what a listener does there is
+    // never stored without the result, nor the result without it.
+    after_result_ = std::make_shared<std::vector<std::function<std::optional<Announcement>()>>>();
+    work = [changes = std::move(*work), bus = services_.bus, finished = finished_event(), after = after_result_](
+               db::Store& store) {
       changes(store);
-      *rating = rate_game(store, id, ladder, finished_at, seats);
+      after->clear();  // a transaction tried again starts afresh
+      bus->publish(SavingResult{finished, store, *after});
     };
   }
   persist(std::move(*work));
@@ -519,41 +517,32 @@ void Table::saved(std::uint64_t save, bool committed) {
     }
     feed_.committed(save);
     if (finishing_ && save >= finishing_save_) {
-      const db::GameResult result = std::move(*finishing_);
+      if (!services_.bus) return finishing_.reset();
+      const GameFinished finished = finished_event();
       finishing_.reset();
-      if (rating_) announce_rating(*rating_);
-      if (services_.on_finished) services_.on_finished(result, seating_.seats());
+      bool announced = false;
+      const auto after_result = std::exchange(after_result_, nullptr);
+      for (const auto& then : *after_result) {
+        if (auto said = then()) {
+          feed_.send_to_members(seating_, protocol::push_message(said->type, said->payload));
+          announcements_.push_back(std::move(*said));
+          announced = true;
+        }
+      }
+      if (announced) send_table_update();  // new ratings beside the names
+      services_.bus->publish(finished);
     }
   });
 }
 
 // --- Messages. ---
 
-void Table::announce_rating(const RatingOutcome& outcome) {
-  if (!outcome.game) {
-    // Meant to be rated, and not: the players are told why (docs/ratings.md#what-is-rated).
-    const std::string_view why = competition::name(*outcome.unrated);
-    spdlog::info("table {}: not rated ({})", id_, why);
-    rated_ = Json{{"table", id_}, {"ladder", ladder_of(config_.options)}, {"changes", Json::array()}, {"unrated", why}};
-    feed_.send_to_members(seating_, protocol::push_message("table.rated", *rated_));
-    return;
+GameFinished Table::finished_event() const {
+  GameFinished finished{*finishing_, {}, config_.options, config_.rated.value_or(false) && is_over(*game_)};
+  for (const Seat& seat : seating_.seats()) {
+    finished.seats.push_back({seat.player ? std::optional(seat.player->id) : std::nullopt, seat.resigned, seat.replaced});
   }
-  const db::RatedGame& game = *outcome.game;
-  services_.ratings->rated(game);
-  Json changes = Json::array();
-  for (const db::RatingChange& change : game.changes) {
-    const competition::Rating before{change.mu_before, change.sigma_before};
-    const competition::Rating after{change.mu, change.sigma};
-    changes.push_back({{"player", change.player},
-                       {"rank", change.rank},
-                       {"before", competition::displayed(before)},
-                       {"after", competition::displayed(after)},
-                       {"provisional", competition::provisional(after)}});
-  }
-  rated_ = Json{{"table", id_}, {"ladder", game.ladder}, {"changes", std::move(changes)}};
-  spdlog::info("table {}: rated on ladder {}", id_, game.ladder);
-  feed_.send_to_members(seating_, protocol::push_message("table.rated", *rated_));
-  send_table_update();  // the new ratings beside the names
+  return finished;
 }
 
 Json Table::result() const {

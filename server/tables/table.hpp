@@ -20,6 +20,8 @@
 #include "elgrande/protocol/envelope.hpp"
 #include "elgrande/protocol/updates.hpp"
 #include "common/net.hpp"
+#include "events/bus.hpp"
+#include "events/events.hpp"
 #include "ops/metrics.hpp"
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
@@ -34,7 +36,6 @@
 namespace elgrande::server {
 
 class BlockLists;
-struct RatingOutcome;
 class BotWorkers;
 class Ratings;
 class Sanctions;
@@ -50,18 +51,17 @@ struct TableServices {
   TableSettings settings;
   // Messages a table may hold for one connection until their save commits (see TableFeed).
   std::size_t max_held_messages = 1024;
-  // Runs on the table's strand once a finished game's result rows are committed, with its
-  // seats (who resigned or was replaced): where tournaments, and ratings, hear of it.
-  std::function<void(const db::GameResult&, const std::vector<Seat>&)> on_finished;
+  // Where a finished game is published (SavingResult in the result's transaction, then
+  // GameFinished once it commits): ratings and tournaments listen. None: no one hears.
+  const Bus* bus = nullptr;
   ChatLimits chat_limits;  // one for all tables: a player's lines count wherever they are said
   const Sanctions* sanctions = nullptr;  // who is muted; none: nobody
   const BlockLists* block_lists = nullptr;  // whom each player blocks; none: nobody blocks
   // The last chat line's id, across tables: lines are numbered here, before they are saved,
   // so that a moderator can name one to remove.
   std::atomic<std::int64_t>* chat_line_ids = nullptr;
-  // Everyone's current ratings, shown beside names and moved by rated games; none: no
-  // table is rated.
-  Ratings* ratings = nullptr;
+  // Everyone's current ratings, shown beside names; none: no one is shown one.
+  const Ratings* ratings = nullptr;
   // Whether a player has an account now: only account holders are rated, so only they are
   // shown a rating. None: nobody is.
   std::function<bool(PlayerId)> has_account = nullptr;
@@ -213,8 +213,8 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   std::string whole_update(int viewer);
   void send_updates(const Events& events);  // every viewer's, to every connection
   void send_table_update();  // to the directory, then to every member
-  // A rated game's save committed: the new ratings go to everyone at the table.
-  void announce_rating(const RatingOutcome& outcome);
+  // The finished game as the bus tells it, while its result is being saved.
+  GameFinished finished_event() const;
   // The recent chat, without the lines of whom `player` blocks.
   void send_recent_chat(const RecipientPtr& to, PlayerId player);
   // Whether `player` has blocked `other`.
@@ -260,10 +260,10 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   TableListing listing_;
   std::optional<db::GameResult> finishing_;  // the result, until its save commits
   std::uint64_t finishing_save_ = 0;         // the save that carries it
-  // A rated game's rating, filled in by the save that carries the result (on the storage
-  // thread) and read once it commits.
-  std::shared_ptr<RatingOutcome> rating_;
-  std::optional<protocol::Json> rated_;  // table.rated's payload, for who comes back
+  // What the listeners of SavingResult left to do once the result commits (filled in on the
+  // storage thread, run on this strand), and what they announced, for who comes back.
+  std::shared_ptr<std::vector<std::function<std::optional<Announcement>()>>> after_result_;
+  std::vector<Announcement> announcements_;
   bool broken_ = false;  // a save failed for good, or the table's own work threw
   bool closed_ = false;  // removed from the directory or shutting down
   net::steady_timer expiry_timer_;

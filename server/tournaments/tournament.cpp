@@ -97,8 +97,10 @@ void Tournament::handle(Handler handler, TournamentRequest request) {
   });
 }
 
-void Tournament::game_finished(db::GameResult result, std::vector<Seat> seats) {
-  net::post(strand_, [self = shared_from_this(), result = std::move(result), seats = std::move(seats)] {
+void Tournament::game_finished(GameFinished finished) {
+  net::post(strand_, [self = shared_from_this(), finished = std::move(finished)] {
+    const db::GameResult& result = finished.result;
+    const std::vector<FinishedSeat>& seats = finished.seats;
     self->guarded([&] {
       if (self->broken_) return;
       for (db::RoundRecord& round : self->stored_.rounds) {

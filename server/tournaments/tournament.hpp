@@ -15,6 +15,7 @@
 #include "elgrande/db/tournaments.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "common/net.hpp"
+#include "events/events.hpp"
 #include "tables/seating.hpp"
 #include "tournaments/tournament_settings.hpp"
 
@@ -76,7 +77,7 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   void resume();
   void handle(Handler handler, TournamentRequest request);
   // A board's game is over and its result saved (the table's strand calls this).
-  void game_finished(db::GameResult result, std::vector<Seat> seats);
+  void game_finished(GameFinished finished);
   void close();  // shutting down: stops the timers
 
   // What the list and the detail show, as last saved; readable from any thread.

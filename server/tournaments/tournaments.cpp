@@ -102,15 +102,19 @@ void Tournaments::note_table(TableId table, TournamentId tournament) {
   tournament_of_table_[table] = tournament;
 }
 
-void Tournaments::game_finished(const db::GameResult& result, const std::vector<Seat>& seats) const {
+void Tournaments::game_finished(const GameFinished& finished) const {
   std::shared_ptr<Tournament> tournament;
   {
     const std::lock_guard lock(mutex_);
-    const auto found = tournament_of_table_.find(result.table);
+    const auto found = tournament_of_table_.find(finished.result.table);
     if (found == tournament_of_table_.end()) return;
     tournament = tournaments_.at(found->second);
   }
-  tournament->game_finished(result, seats);
+  tournament->game_finished(finished);
+}
+
+void Tournaments::listen(Bus& bus) const {
+  bus.subscribe<GameFinished>([this](const GameFinished& finished) { game_finished(finished); });
 }
 
 void Tournaments::close_all() {

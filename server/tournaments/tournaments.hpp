@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "events/bus.hpp"
+#include "events/events.hpp"
 #include "tournaments/tournament.hpp"
 
 namespace elgrande::server {
@@ -32,8 +34,11 @@ class Tournaments {
 
   // A tournament's board is played at `table`.
   void note_table(TableId table, TournamentId tournament);
-  // A table's game is over and saved: its tournament, if any, hears of it.
-  void game_finished(const db::GameResult& result, const std::vector<Seat>& seats) const;
+  // A table's game is over and saved: its tournament, if any, hears of it. Subscribed to
+  // the bus's GameFinished by listen().
+  void game_finished(const GameFinished& finished) const;
+  // Hears the bus's GameFinished from now on.
+  void listen(Bus& bus) const;
   void close_all();
 
  private:

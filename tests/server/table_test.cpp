@@ -1,6 +1,6 @@
 // Whole tables without sockets: made by the TableFactory on a real io_context, saving to a
 // real SQLite file through the Storage thread, talking to recording connections. A game
-// of bots plays to the end; its result reaches the on-finished hook once, after it is on
+// of bots plays to the end; its result reaches the bus's GameFinished once, after it is on
 // the disk, and the database holds the same result and every command in order. A player
 // who asks to join a full table is refused and the table stays as it was.
 #include <catch2/catch.hpp>
@@ -84,8 +84,19 @@ struct Server {
   TableDirectory directory;
   std::atomic<std::int64_t> chat_line_ids{0};
   std::vector<db::GameResult> finished;
-  // What another connection found in the database when the hook ran.
+  // What another connection found in the database when GameFinished was published.
   std::vector<std::optional<db::GameResult>> on_disk_when_finished;
+  // A listener of finished games, as tournaments are.
+  Bus bus = [this] {
+    Bus bus;
+    bus.subscribe<GameFinished>([this](const GameFinished& game) {
+      finished.push_back(game.result);
+      db::SqliteDatabase reader(file);
+      db::Store store(reader);
+      on_disk_when_finished.push_back(store.result(game.result.table));
+    });
+    return bus;
+  }();
   TableServices services{storage,
                          *metrics,
                          nullptr,
@@ -93,12 +104,7 @@ struct Server {
                          directory,
                          TableSettings{.bot_delay = 1ms, .finished_lifetime = 60min, .restart_grace = 60s},
                          1024,
-                         [this](const db::GameResult& result, const std::vector<Seat>& /*seats*/) {
-                           finished.push_back(result);
-                           db::SqliteDatabase reader(file);
-                           db::Store store(reader);
-                           on_disk_when_finished.push_back(store.result(result.table));
-                         },
+                         &bus,
                          {},
                          nullptr,
                          nullptr,
@@ -126,7 +132,7 @@ TableSpec ana_and_bots(int players) {
 
 }  // namespace
 
-TEST_CASE("a game of bots plays to the end: its result is on the disk before the hook hears of it, once",
+TEST_CASE("a game of bots plays to the end: its result is on the disk before the bus tells of it, once",
           "[table]") {
   Server server;
   server.register_player(ana);
@@ -144,7 +150,7 @@ TEST_CASE("a game of bots plays to the end: its result is on the disk before the
   REQUIRE(server.run_until([&] { return !server.finished.empty(); }, 20s));
   server.shut_down();
 
-  // The hook: once, and only after the result rows were committed.
+  // GameFinished: once, and only after the result rows were committed.
   REQUIRE(server.finished.size() == 1);
   const db::GameResult& result = server.finished[0];
   CHECK(result.table == id);

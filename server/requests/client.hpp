@@ -51,4 +51,8 @@ class Client : public Recipient {
 
 using ClientPtr = std::shared_ptr<Client>;
 
+// Reads the payload's "protocol" (1 or 2) and notes whether the connection takes view
+// patches; otherwise why not, for a bad_payload.
+std::optional<std::string> read_protocol(const protocol::Json& payload, Client& client);
+
 }  // namespace elgrande::server

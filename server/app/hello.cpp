@@ -1,7 +1,8 @@
-#include "identity/hello.hpp"
+#include "app/hello.hpp"
 
 #include <spdlog/spdlog.h>
 
+#include "accounts/account_requests.hpp"
 #include "accounts/accounts.hpp"
 #include "app/dispatcher.hpp"
 #include "common/display_name.hpp"
@@ -12,6 +13,7 @@
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
+#include "events/events.hpp"
 #include "tables/table.hpp"
 
 namespace elgrande::server {
@@ -30,16 +32,15 @@ void finish_hello(const Services& services, Client& client, const std::optional<
     return client.resume_reading();
   }
   if (renamed) {
-    // The new name everywhere at once: each table checks whether the player sits there or
-    // has lines in its chat (renames are rare; a table with neither does nothing).
-    for (const auto& table : services.tables->all()) table->player_renamed(*player);
+    // The new name everywhere at once (the tables listen).
+    services.bus->publish(PlayerRenamed{*player});
   }
   spdlog::debug("hello from player {} ({})", player->id, player->name);
   protocol::Json answer{{"protocol", client.takes_view_patches() ? 2 : 1},
                         {"server", "elgrande-server/" ELGRANDE_VERSION},
                         {"player", to_json(*player)},
                         {"token", token}};
-  if (auto account = account_json(services, player->id, session); !account.is_null()) answer["account"] = account;
+  if (auto account = account_json(*services.accounts, player->id, session); !account.is_null()) answer["account"] = account;
   client.send(protocol::reply_message("hello", id, std::move(answer)));
   speak_for(services, client, *player, session);
   client.resume_reading();
@@ -72,27 +73,6 @@ void speak_for(const Services& services, Client& client, const Player& player, s
   }
   // Every table the player belongs to sends this connection the table and the seat's view.
   for (const auto& table : services.tables->tables_of(player.id)) table->player_connected(client.self(), player.id);
-}
-
-std::optional<std::string> read_protocol(const protocol::Json& payload, Client& client) {
-  const auto version = payload.find("protocol");
-  if (version == payload.end() || !version->is_number_integer() ||
-      version->get<std::int64_t>() < protocol::kOldestProtocolVersion ||
-      version->get<std::int64_t>() > protocol::kProtocolVersion) {
-    return "protocol: this server speaks versions " + std::to_string(protocol::kOldestProtocolVersion) + " to " +
-           std::to_string(protocol::kProtocolVersion);
-  }
-  // Before the connection joins any table: from its first game update on.
-  client.take_view_patches(version->get<std::int64_t>() >= 2);
-  return std::nullopt;
-}
-
-protocol::Json account_json(const Services& services, PlayerId player, std::optional<std::int64_t> session) {
-  const std::optional<Account> account = services.accounts->of(player);
-  if (!account) return nullptr;
-  protocol::Json json{{"username", account->username}, {"role", to_string(account->role)}};
-  if (session) json["session"] = *session;
-  return json;
 }
 
 void hello(const Services& services, Client& client, Request& request) {

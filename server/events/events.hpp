@@ -1,0 +1,56 @@
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/player.hpp"
+#include "elgrande/db/store.hpp"
+#include "elgrande/engine/options.hpp"
+#include "elgrande/protocol/codec.hpp"
+
+namespace elgrande::server {
+
+// The events of the Bus (events/bus.hpp): what happened, in the game's words, with what its
+// listeners need to know and nothing of who publishes it.
+
+// A seat of a finished game, beside its result row: how it ended for the seat.
+struct FinishedSeat {
+  std::optional<PlayerId> player;  // none: a server bot's seat
+  bool resigned = false;
+  bool replaced = false;  // by a bot, after too many timeouts
+};
+
+// A game's end, played out or by time called, as its table saves the result rows.
+struct GameFinished {
+  db::GameResult result;  // the rows saved: the table, when, each seat's score
+  std::vector<FinishedSeat> seats;  // in seat order
+  Options options;
+  bool rated = false;  // a rated table's game, played out: ratings rate it (or say why not)
+};
+
+// Something a listener has to tell the finished table's members once the result is saved,
+// as a push message of `type` (`table.rated`). The table keeps it for members who come back.
+struct Announcement {
+  std::string type;
+  protocol::Json payload;
+};
+
+// Published inside the transaction that saves a finished game's result, on the database's
+// writer thread: for work that must commit with the result or not at all (ratings). A
+// listener writes through `store` and may leave, in `after_commit`, what to do once the
+// transaction has committed: it runs on the table's strand, before GameFinished is
+// published, and may give an announcement for the table's members.
+struct SavingResult {
+  const GameFinished& game;
+  db::Store& store;
+  std::vector<std::function<std::optional<Announcement>()>>& after_commit;
+};
+
+// A player took a new name (hello with a token and another name), saved.
+struct PlayerRenamed {
+  Player player;
+};
+
+}  // namespace elgrande::server
