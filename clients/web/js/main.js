@@ -1,7 +1,6 @@
-// The client's entry point: the connection, who I am, what I know of tables and games,
-// and which screen shows (#/ the lobby, #/table/ID a table, #/account the account,
-// #/tournaments the tournaments, #/tournament/ID one of them, #/ratings/LADDER/PAGE the
-// leaderboards, #/player/ID a player's ratings).
+// The client's entry point, the App: the connection, who this browser speaks for, which
+// screen shows for the address (router.js), and what the store's changes show again. What
+// the client knows, and the pushes that change it, are the store's (store.js).
 
 import {Connection, PROTOCOL_VERSION, isTemporary, refusalText, serverUrl} from './connection.js';
 import {h, replaceKeepingFocus} from './dom.js';

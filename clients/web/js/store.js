@@ -61,7 +61,7 @@ export class Store {
   receive(type, payload) {
     const handler = PUSHES[type];
     if (!handler) return false;
-    handler.call(this, payload);
+    this[handler](payload);
     return true;
   }
 
@@ -89,7 +89,7 @@ export class Store {
 
   // --- pushes ----------------------------------------------------------------------------
 
-  onTable(table) {
+  onTable({table}) {
     this.tables.set(table.id, table);
     if (this.lobbyTables.has(table.id)) this.lobbyTables.set(table.id, table);
     this.patchMyGame(table.id, (entry) => { entry.table = table; });
@@ -171,10 +171,19 @@ export class Store {
     this.emit({type: 'lobby.table_removed', lobby: true});
   }
 
+  // A line said at the table, or those said before this page came (after a reconnection).
+  onChat(line) {
+    this.addChat(line.table, [line], 'table.chat');
+  }
+
+  onChatHistory({table, lines}) {
+    this.addChat(table, lines, 'table.chat_history');
+  }
+
   // Chat lines the table's log does not show yet: a history after a reconnection repeats
   // what this page (or its stored log) already has, told apart by the line's id, and only
   // what came after is new. A line removed meanwhile is shown removed.
-  addChat(tableId, lines, type = 'table.chat') {
+  addChat(tableId, lines, type) {
     const log = this.logFor(tableId);
     const shown = log.entries.filter((entry) => entry.chat);
     const known = new Set(shown.map((entry) => entry.line));
@@ -398,20 +407,20 @@ export class Store {
   }
 }
 
-// The pushes the store holds, by type.
+// The pushes the store holds: type → the method that takes its payload.
 const PUSHES = {
-  'table.update': function ({table}) { this.onTable(table); },
-  'game.update': Store.prototype.onGameUpdate,
-  'game.over': Store.prototype.onGameOver,
-  'lobby.table': Store.prototype.onLobbyTable,
-  'lobby.table_removed': Store.prototype.onLobbyTableRemoved,
-  'table.chat': function (chat) { this.addChat(chat.table, [chat], 'table.chat'); },
-  'table.chat_history': function ({table, lines}) { this.addChat(table, lines, 'table.chat_history'); },
-  'table.chat_removed': Store.prototype.onChatRemoved,
-  'player.renamed': Store.prototype.onRenamed,
-  'play.waiting': Store.prototype.onPlayWaiting,
-  'play.matched': Store.prototype.onPlayMatched,
-  'table.rated': Store.prototype.onRated,
+  'table.update': 'onTable',
+  'game.update': 'onGameUpdate',
+  'game.over': 'onGameOver',
+  'lobby.table': 'onLobbyTable',
+  'lobby.table_removed': 'onLobbyTableRemoved',
+  'table.chat': 'onChat',
+  'table.chat_history': 'onChatHistory',
+  'table.chat_removed': 'onChatRemoved',
+  'player.renamed': 'onRenamed',
+  'play.waiting': 'onPlayWaiting',
+  'play.matched': 'onPlayMatched',
+  'table.rated': 'onRated',
 };
 export const STORE_PUSHES = Object.keys(PUSHES);
 
