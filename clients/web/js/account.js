@@ -228,7 +228,7 @@ export class AccountScreen {
 
   // The part that follows the identity (a rename from the top bar).
   update() {
-    const {me, account} = this.app;
+    const {me, account} = this.app.store;
     if (!me) return;
     this.blocked.render();
     // Table pushes call this often: redraw only what changed, so no click lands on a button
