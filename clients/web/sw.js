@@ -8,14 +8,15 @@
 // through untouched. It also opens the table of a notification that is clicked.
 
 // Bump the version when the list below changes; contents refresh by themselves.
-const CACHE = 'elgrande-shell-v4';
+const CACHE = 'elgrande-shell-v5';
 const SHELL = [
   'index.html', 'manifest.json', 'css/main.css',
   'img/favicon.svg', 'img/favicon-turn.svg', 'img/icon-maskable.svg',
   'js/theme.js', 'js/main.js', 'js/account.js', 'js/alerts.js', 'js/blocks.js', 'js/board.js', 'js/connection.js',
-  'js/decisions.js', 'js/dom.js', 'js/game.js', 'js/identity.js', 'js/lobby.js', 'js/log.js', 'js/moderation.js',
-  'js/playnow.js', 'js/ratings.js', 'js/settings.js', 'js/texts.js', 'js/time.js', 'js/tournaments.js',
-  'js/viewpatch.js', 'js/welcome.js',
+  'js/controls.js', 'js/decisionrules.js', 'js/decisions.js', 'js/dom.js', 'js/game.js', 'js/identity.js',
+  'js/lobby.js', 'js/log.js', 'js/moderation.js', 'js/notices.js', 'js/playnow.js', 'js/ratings.js', 'js/router.js',
+  'js/settings.js', 'js/specials.js', 'js/store.js', 'js/texts.js', 'js/time.js', 'js/topbar.js', 'js/tournament.js',
+  'js/tournaments.js', 'js/tournamentwords.js', 'js/viewpatch.js', 'js/welcome.js',
 ];
 const scope = new URL(self.registration.scope);
 const shell = new Set([scope.pathname, ...SHELL.map((path) => new URL(path, scope).pathname)]);

@@ -190,7 +190,7 @@ function signUpForm(app) {
 export class AccountScreen {
   constructor(app) {
     this.app = app;
-    this.kind = app.account ? 'account' : 'guest';
+    this.kind = app.store.account ? 'account' : 'guest';
     this.summary = h('section', {class: 'panel account-summary', 'aria-labelledby': 'account-title'});
     this.root = h('div', {class: 'account-page', 'data-testid': 'account-page', 'data-kind': this.kind});
     if (this.kind === 'guest') {
@@ -228,7 +228,7 @@ export class AccountScreen {
 
   // The part that follows the identity (a rename from the top bar).
   update() {
-    const {me, account} = this.app;
+    const {me, account} = this.app.store;
     if (!me) return;
     this.blocked.render();
     // Table pushes call this often: redraw only what changed, so no click lands on a button
@@ -264,7 +264,7 @@ export class AccountScreen {
     this.signOutError = null;
     const current = (this.sessions || []).find((s) => s.current);
     try {
-      await this.app.signOut(this.app.account.session ?? (current && current.id));
+      await this.app.signOut(this.app.store.account.session ?? (current && current.id));
     } catch (err) {
       this.signOutError = refused(err);
       this.update();
@@ -343,7 +343,7 @@ export class AccountScreen {
     const secret = newPasswordFields('password-new', 'password-new', 'New password');
     const done = h('p', {class: 'ok', role: 'status', 'data-testid': 'password-done'});
     // For password managers: which account the password belongs to.
-    const username = h('input', {type: 'text', autocomplete: 'username', value: this.app.account.username, hidden: true, readonly: true, tabindex: -1, 'aria-hidden': 'true'});
+    const username = h('input', {type: 'text', autocomplete: 'username', value: this.app.store.account.username, hidden: true, readonly: true, tabindex: -1, 'aria-hidden': 'true'});
     const form = accountForm({
       testid: 'password', submitText: 'Change the password', busyText: 'Changing…',
       children: [username, ...current.nodes, ...secret.nodes],

@@ -62,9 +62,9 @@ const BLOCK_MEANS = 'their chat is hidden from you, and they cannot join tables 
 // The small button by another player's name. By one's own, only on a chat line
 // `{id, said}` that a moderator may remove.
 export function playerButton(app, player, tableId, line = null) {
-  if (!player || !app.me) return null;
-  const own = player.id === app.me.id;
-  if (own && !(line && canModerate(app.account))) return null;
+  if (!player || !app.store.me) return null;
+  const own = player.id === app.store.me.id;
+  if (own && !(line && canModerate(app.store.account))) return null;
   const label = own ? 'Actions for your line' : `Actions for ${player.name}`;
   return h('button', {
     type: 'button', class: 'player-button', 'aria-label': label, title: label,
@@ -76,7 +76,7 @@ export function playerButton(app, player, tableId, line = null) {
 // A modal dialog, so that focus stays in it and Escape closes it: first what may be done,
 // then, for a block, the confirmation. Focus goes back to the button when it closes.
 function openPlayerMenu(app, player, tableId, line, opener) {
-  const own = player.id === app.me.id;
+  const own = player.id === app.store.me.id;
   const {name} = player;
   let next = null;  // a dialog to open once this one is closed, instead of focusing the button
   const body = h('div', {class: 'player-menu-body'});
@@ -122,13 +122,13 @@ function openPlayerMenu(app, player, tableId, line, opener) {
   } else if (!own) {
     choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'block', onClick: confirmBlock}, 'Block…'));
   }
-  if (canModerate(app.account) && line) {
+  if (canModerate(app.store.account) && line) {
     choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'remove-line', onClick: () => {
       next = () => openModeration(app, player, tableId, opener, line);
       dialog.close();
     }}, 'Remove this line…'));
   }
-  if (canModerate(app.account) && !own) {
+  if (canModerate(app.store.account) && !own) {
     choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'moderate', onClick: () => {
       next = () => openModeration(app, player, tableId, opener);
       dialog.close();

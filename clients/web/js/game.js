@@ -3,14 +3,15 @@
 
 import {h, clear, icon, replaceKeepingFocus} from './dom.js';
 import {Board} from './board.js';
-import {DecisionPanel, colourBadge} from './decisions.js';
-import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, ladderName, ladderOf, seatNames, seatNote, touchedAreas} from './texts.js';
+import {DecisionPanel} from './decisions.js';
+import {colourBadge} from './controls.js';
+import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, ladderName, ladderOf, mySeatAt, seatNames, seatNote, touchedAreas} from './texts.js';
 import {STALE_TEXT, UNAVAILABLE_TEXT, isStale, isTemporary, refusalText} from './connection.js';
 import {limitText, policyText} from './time.js';
-import {botLevelName, mySeatAt} from './lobby.js';
+import {botLevelName} from './lobby.js';
 import {playerButton} from './blocks.js';
 import {REMOVED_WORDS} from './log.js';
-import {ratingBadge} from './ratings.js';
+import {changeOf, ratingBadge, ratingChangeCell, ratingStory} from './ratings.js';
 
 export class GameScreen {
   constructor(app, tableId) {
@@ -177,11 +178,11 @@ export class GameScreen {
   destroy() {}
 
   get table() {
-    return this.app.tables.get(this.tableId);
+    return this.app.store.tables.get(this.tableId);
   }
 
   get game() {
-    return this.app.games.get(this.tableId);
+    return this.app.store.games.get(this.tableId);
   }
 
   // The seat whose view I get: null for a spectator, and for a player whose seat a bot
@@ -193,7 +194,7 @@ export class GameScreen {
 
   // My seat at this table, including one a bot plays for me now.
   get ownSeat() {
-    return mySeatAt(this.table, this.app.me) ?? this.mySeat;
+    return mySeatAt(this.table, this.app.store.me) ?? this.mySeat;
   }
 
   // The Seat a bot took from me (protocol.md, Seat: resigned or replaced), or null.
@@ -251,7 +252,7 @@ export class GameScreen {
       table: this.table, lost, timeouts: mine && mine.kind === 'human' ? mine.timeouts || 0 : 0,
       deadline: game.deadline, canUndo: game.canUndo && !this.resigned, busy: this.busy, error: this.error,
       errorTemporary: this.errorTemporary, note: this.note,
-      rated: this.app.rated.get(this.tableId) || null,
+      rated: this.app.store.rated.get(this.tableId) || null,
     });
     const news = this.renderLog();
     if (this.logSticks) this.logBox.scrollTop = this.logBox.scrollHeight;
@@ -495,7 +496,7 @@ export class GameScreen {
   // Entries only added are appended; anything else (a rename, a removed line, a block, another
   // table's log) redraws the list and announces nothing.
   renderLog() {
-    const log = this.app.logFor(this.tableId);
+    const log = this.app.store.logFor(this.tableId);
     // A block hides the player's lines already here; the server sends no new ones.
     const blocks = this.app.blocks;
     if (log === this.lastLog && log.revision === this.lastLogRevision && blocks.revision === this.lastBlocksRevision) return [];
@@ -546,4 +547,20 @@ function stat(label, value, title) {
   return h('div', {class: 'stat', title},
     h('dt', {}, label),
     h('dd', {}, String(value)));
+}
+
+// The final scores of a finished game whose board the server no longer sends.
+export function finishedTable(table, rated) {
+  const names = seatNames(table, null);
+  const {scores, winners} = table.result;
+  const ranking = scores.map((score, seat) => ({score, seat})).sort((a, b) => b.score - a.score);
+  return h('div', {class: 'waiting-room panel', 'data-testid': 'final-scores'},
+    h('h1', {}, `${table.name}: the game is over`),
+    h('p', {class: 'winner-line'}, `♛ ${winners.map((s) => names[s]).join(' and ')} ${winners.length > 1 ? 'share the win' : 'wins'}!`),
+    h('table', {class: 'final-table'},
+      h('tbody', {}, ranking.map((r, i) => h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
+        h('td', {}, String(i + 1)), h('td', {}, colourBadge(r.seat, table), ' ', names[r.seat]), h('td', {class: 'num'}, String(r.score)),
+        rated ? ratingChangeCell(changeOf(rated, table, r.seat), `rating-change-${r.seat}`) : null)))),
+    ratingStory(rated, table, names),
+    h('p', {}, h('a', {href: '#/', class: 'button secondary'}, 'Back to the lobby')));
 }

@@ -2,8 +2,8 @@
 // waiting room of an open table.
 
 import {h, icon, replaceKeepingFocus, segmented} from './dom.js';
-import {isTemporary} from './connection.js';
-import {colourOf, ladderName, ladderOf, ordinal, seatNames, seatNote} from './texts.js';
+import {isTemporary, refusalText} from './connection.js';
+import {colourOf, ladderName, ladderOf, mySeatAt, ordinal, seatNames, seatNote} from './texts.js';
 import {playerButton} from './blocks.js';
 import {PlayNowPanel} from './playnow.js';
 import {alertControls} from './alerts.js';
@@ -26,13 +26,6 @@ export function optionsSummary(table, {time = true} = {}) {
   if (!(time && table.turn_seconds)) return text;
   // The clock as an icon: a list of nodes, for h().
   return [text, ' · ', icon('clock'), ` ${limitText(table)}${table.on_timeout ? ` (${policyText(table, true)})` : ''}`];
-}
-
-// My seat at a table, also one a bot plays for me since I resigned or was replaced.
-export function mySeatAt(table, me) {
-  if (!table || !me) return null;
-  const seat = table.seats.find((s) => s.player && s.player.id === me.id);
-  return seat ? seat.seat : null;
 }
 
 // How a server bot plays (docs/ai.md), as the host chooses it.
@@ -58,7 +51,7 @@ function seatChip(table, seat, me) {
 export class LobbyScreen {
   constructor(app) {
     this.app = app;
-    this.form = app.createForm;
+    this.form = app.store.createForm;
     this.tablesBox = h('div', {class: 'table-list-box'});
     this.myGamesBox = h('section', {class: 'panel my-games', 'aria-labelledby': 'my-games-title', 'data-testid': 'my-games'});
     // tabindex -1: focus stays in the section when a redraw removes the control that had it.
@@ -80,7 +73,7 @@ export class LobbyScreen {
           h('h2', {id: 'tables-title'}, 'Tables'),
           this.tablesBox),
         this.historyBox));
-    this.timer = setInterval(() => app.refreshMyGames(), MY_GAMES_PERIOD_MS);
+    this.timer = setInterval(() => app.store.refreshMyGames(), MY_GAMES_PERIOD_MS);
     this.update();
   }
 
@@ -237,10 +230,10 @@ export class LobbyScreen {
     if (f.name.trim()) payload.name = f.name.trim();
     try {
       const reply = await this.app.conn.request('table.create', payload);
-      this.app.tables.set(reply.table.id, reply.table);
+      this.app.store.tables.set(reply.table.id, reply.table);
       this.app.navigate(`#/table/${reply.table.id}`);
     } catch (err) {
-      this.formError.textContent = this.app.refusal(err);
+      this.formError.textContent = refusalText(err);
       this.formError.classList.toggle('temporary', isTemporary(err));
       this.formError.hidden = false;
     }
@@ -255,13 +248,13 @@ export class LobbyScreen {
 
   renderMyGames() {
     const app = this.app;
-    if (app.myGames === null) {
+    if (app.store.myGames === null) {
       // The server does not list a player's games (an older server): hide the list.
       this.myGamesBox.hidden = true;
       return;
     }
     this.myGamesBox.hidden = false;
-    const games = app.myGames || [];
+    const games = app.store.myGames || [];
     const myTurns = games.filter((g) => g.my_turn).length;
     const rows = games.map((g) => {
       const t = g.table;
@@ -316,9 +309,9 @@ export class LobbyScreen {
   renderTables() {
     const app = this.app;
     const order = {open: 0, playing: 1, finished: 2};
-    const tables = [...app.lobbyTables.values()].sort((a, b) => (order[a.status] - order[b.status]) || (b.id - a.id));
+    const tables = [...app.store.lobbyTables.values()].sort((a, b) => (order[a.status] - order[b.status]) || (b.id - a.id));
     const rows = tables.map((t) => {
-      const seated = mySeatAt(t, app.me) !== null;
+      const seated = mySeatAt(t, app.store.me) !== null;
       const empty = t.seats.some((s) => s.kind === 'empty');
       const actions = [];
       if (seated) actions.push(h('a', {href: `#/table/${t.id}`, class: 'button primary', 'data-testid': `open-${t.id}`}, 'Open'));
@@ -329,27 +322,27 @@ export class LobbyScreen {
           h('div', {class: 'table-title'}, h('strong', {}, t.name), h('span', {class: `status-badge ${t.status}`}, STATUS_WORDS[t.status] || t.status),
             t.rated ? ratedBadge(t) : null),
           h('div', {class: 'muted'}, optionsSummary(t), t.spectators ? ` · ${t.spectators} watching` : ''),
-          h('div', {class: 'seat-chips'}, t.seats.map((s) => seatChip(t, s, app.me)))),
+          h('div', {class: 'seat-chips'}, t.seats.map((s) => seatChip(t, s, app.store.me)))),
         h('div', {class: 'table-actions'}, actions));
     });
     replaceKeepingFocus(this.tablesBox,
       rows.length ? h('ul', {class: 'table-list'}, rows) : h('p', {class: 'muted'}, 'No tables yet: create one!'),
-      app.lobbyMore ? h('button', {
-        type: 'button', class: 'secondary', 'data-testid': 'tables-older', 'aria-busy': String(Boolean(app.lobbyLoading)),
-        onClick: () => app.loadOlderTables(),
-      }, app.lobbyLoading ? 'Loading…' : 'Older tables') : null);
+      app.store.lobbyMore ? h('button', {
+        type: 'button', class: 'secondary', 'data-testid': 'tables-older', 'aria-busy': String(Boolean(app.store.lobbyLoading)),
+        onClick: () => app.store.loadOlderTables(),
+      }, app.store.lobbyLoading ? 'Loading…' : 'Older tables') : null);
   }
 
   // Finished games (history.list): mine or everyone's, newest first, "Older games" pages back.
   renderHistory() {
     const app = this.app;
-    const hist = app.history;
+    const hist = app.store.history;
     if (hist.hidden) {
       this.historyBox.hidden = true;
       return;
     }
     this.historyBox.hidden = false;
-    const rows = hist.games.map((g) => historyRow(g, app.me));
+    const rows = hist.games.map((g) => historyRow(g, app.store.me));
     let body;
     if (rows.length) body = h('ul', {class: 'history-list'}, rows);
     else if (hist.loading || !hist.loaded) body = h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Loading…');
@@ -361,7 +354,7 @@ export class LobbyScreen {
           label: 'Whose finished games', testid: 'history-whose', value: hist.everyone ? 'everyone' : 'mine',
           options: [['mine', 'Mine'], ['everyone', 'Everyone’s']],
           onChange: (v) => {
-            app.setHistoryScope(v === 'everyone');
+            app.store.setHistoryScope(v === 'everyone');
             this.historyBox.querySelector(`[data-testid="history-whose-${v}"]`)?.focus();
           },
         })),
@@ -369,7 +362,7 @@ export class LobbyScreen {
       body,
       hist.more ? h('button', {
         type: 'button', class: 'secondary', 'data-testid': 'history-older', 'aria-busy': String(Boolean(hist.loading)),
-        onClick: () => { if (!hist.loading) app.loadHistory({older: true}); },
+        onClick: () => { if (!hist.loading) app.store.loadHistory({older: true}); },
       }, hist.loading ? 'Loading…' : 'Older games') : null);
   }
 }
@@ -432,9 +425,9 @@ function ratedBadge(table) {
 // The level of the bots the host adds next.
 function botLevelChoice(app) {
   const select = h('select', {id: 'bot-level', 'data-testid': 'bot-level', 'aria-describedby': 'bot-level-note'},
-    BOT_LEVELS.map(([value, label]) => h('option', {value, selected: value === (app.botLevel || 'medium')}, label)));
+    BOT_LEVELS.map(([value, label]) => h('option', {value, selected: value === (app.store.botLevel || 'medium')}, label)));
   select.addEventListener('change', () => {
-    app.botLevel = select.value;
+    app.store.botLevel = select.value;
   });
   return h('p', {class: 'bot-level'},
     h('label', {for: 'bot-level'}, 'Bots added play'), ' ', select, ' ',
@@ -443,7 +436,7 @@ function botLevelChoice(app) {
 
 // An open table: seats, bots, start.
 export function renderWaitingRoom(app, table, container) {
-  const me = app.me;
+  const me = app.store.me;
   const mine = mySeatAt(table, me);
   const host = table.host === me.id;
   const full = table.seats.every((s) => s.kind !== 'empty');
@@ -451,7 +444,7 @@ export function renderWaitingRoom(app, table, container) {
     const col = colourOf(seat.seat, table.options);
     const actions = [];
     if (seat.kind === 'empty') {
-      if (host) actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `add-bot-${seat.seat}`, onClick: () => app.tableAction('table.add_bot', {table: table.id, seat: seat.seat, level: app.botLevel || 'medium'})}, 'Add a bot'));
+      if (host) actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `add-bot-${seat.seat}`, onClick: () => app.tableAction('table.add_bot', {table: table.id, seat: seat.seat, level: app.store.botLevel || 'medium'})}, 'Add a bot'));
       if (mine === null) actions.push(h('button', {type: 'button', class: 'primary', 'data-testid': `sit-${seat.seat}`, onClick: () => app.join(table.id, seat.seat)}, 'Sit here'));
       else actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `move-${seat.seat}`, onClick: () => app.tableAction('table.seat', {table: table.id, seat: seat.seat})}, 'Move here'));
     } else if (seat.kind === 'bot' && host) {
@@ -483,7 +476,7 @@ export function renderWaitingRoom(app, table, container) {
         policy ? `; when time runs out, ${policy}.` : ': take your time.'),
       host && !full ? botLevelChoice(app) : null,
       h('ol', {class: 'seat-list'}, seats),
-      app.tableError ? h('p', {class: ['error', app.tableErrorTemporary && 'temporary'], role: 'alert', 'data-testid': 'error'}, app.tableError) : null,
+      app.store.tableError ? h('p', {class: ['error', app.store.tableErrorTemporary && 'temporary'], role: 'alert', 'data-testid': 'error'}, app.store.tableError) : null,
       h('div', {class: 'actions'},
         host ? h('button', {type: 'button', class: 'primary big', 'data-testid': 'start-game', disabled: !full, onClick: () => app.tableAction('table.start', {table: table.id})},
           full ? 'Start the game' : 'Start (fill every seat first)') : h('p', {class: 'muted'}, mine !== null ? 'The host starts the game once every seat is filled.' : 'Pick an empty seat to play, or stay and watch.'),

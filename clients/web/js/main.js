@@ -1,23 +1,24 @@
-// The client's entry point: the connection, who I am, what I know of tables and games,
-// and which screen shows (#/ the lobby, #/table/ID a table, #/account the account,
-// #/tournaments the tournaments, #/tournament/ID one of them, #/ratings/LADDER/PAGE the
-// leaderboards, #/player/ID a player's ratings).
+// The client's entry point, the App: the connection, who this browser speaks for, which
+// screen shows for the address (router.js), and what the store's changes show again. What
+// the client knows, and the pushes that change it, are the store's (store.js).
 
 import {Connection, PROTOCOL_VERSION, isTemporary, refusalText, serverUrl} from './connection.js';
-import {applyViewPatch} from './viewpatch.js';
 import {h, replaceKeepingFocus} from './dom.js';
-import {AccountScreen, deviceName, roleText, signInForm} from './account.js';
+import {Store, STORE_PUSHES} from './store.js';
+import {parseRoute, sectionOf, tableHash, tableOf} from './router.js';
+import {AccountScreen, deviceName} from './account.js';
 import {forgetIdentity, forgetToken, loadIdentity, saveIdentity} from './identity.js';
-import {connectionNotice, nameForm} from './welcome.js';
-import {EventLog, chatEntryText} from './log.js';
+import {welcomePanel} from './welcome.js';
+import {renderIdentity} from './topbar.js';
+import {dropRoundNotices, showModerationBanner, showRoundNotice} from './notices.js';
 import {bannedText, noticeText} from './moderation.js';
 import {BlockList} from './blocks.js';
-import {LobbyScreen, mySeatAt, renderWaitingRoom} from './lobby.js';
-import {GameScreen} from './game.js';
-import {colourBadge} from './decisions.js';
-import {TournamentListScreen, TournamentScreen, roundNoticeText} from './tournaments.js';
-import {LeaderboardScreen, ProfileScreen, changeOf, ratingChangeCell, ratingStory} from './ratings.js';
-import {DECISION_WORDS, describeEvent, eventTone, formerSeat, involves, queueName, seatNames} from './texts.js';
+import {LobbyScreen, renderWaitingRoom} from './lobby.js';
+import {GameScreen, finishedTable} from './game.js';
+import {TournamentListScreen} from './tournaments.js';
+import {TournamentScreen} from './tournament.js';
+import {LeaderboardScreen, ProfileScreen} from './ratings.js';
+import {mySeatAt, queueName} from './texts.js';
 import {startClock} from './time.js';
 import {TurnSignal} from './alerts.js';
 import {applyTheme} from './settings.js';
@@ -28,33 +29,10 @@ const SIGNED_OUT_ELSEWHERE = 'You were signed out on this device: its session wa
 class App {
   constructor() {
     this.identity = loadIdentity();
-    this.me = null;
-    this.account = null;  // {username, role, session} when signed in to an account
     this.conn = new Connection(serverUrl());
+    this.store = new Store(this.conn);
+    this.store.subscribe((change) => this.onChange(change));
     this.blocks = new BlockList(this.conn, () => this.refreshScreen(this.currentTable));
-    this.tables = new Map();
-    this.games = new Map();
-    this.lobbyTables = new Map();
-    this.myGames = [];
-    this.history = {everyone: false, games: [], more: false, loaded: false, loading: false, error: null, hidden: false};
-    this.historySerial = 0;
-    this.historyPage = 10;  // finished games per history.list
-    this.spectating = new Set();
-    this.logs = new Map();
-    this.tableError = null;
-    this.tableErrorTemporary = false;
-    this.tournamentForm = null;  // what the create form holds (tournaments.js)
-    // Play now (playnow.js): what the form asks for, and the queue waited in, if any.
-    this.playNow = {
-      form: {players: 3, short_game: true, automa: false, clock: 'live', bots_after: ''},
-      waiting: null, busy: false, error: null, errorTemporary: false, announce: '',
-    };
-    this.matchedTable = null;  // the table play.matched named last
-    this.rated = new Map();  // table → its table.rated push: the final screen's rating changes
-    this.createForm = {
-      players: 3, short_game: false, automa: false, four_stacks: false, edition: '2023', name: '',
-      turn: '0', custom_seconds: '', on_timeout: 'bot_answers', replace_after: 3,
-    };
     this.screen = null;
     this.currentTable = null;
     this.main = document.getElementById('app');
@@ -109,8 +87,8 @@ class App {
   // Where it is my turn: the games this page holds with a decision of mine, and those "My
   // games" lists as such. The title, the icon and the lobby link's count follow.
   refreshTurns() {
-    const waiting = new Set((this.myGames || []).filter((g) => g.my_turn).map((g) => g.table.id));
-    for (const [table, game] of this.games) {
+    const waiting = new Set((this.store.myGames || []).filter((g) => g.my_turn).map((g) => g.table.id));
+    for (const [table, game] of this.store.games) {
       if (game.view.viewer === undefined) continue;
       if (game.view.decision) waiting.add(table);
       else waiting.delete(table);
@@ -137,55 +115,34 @@ class App {
       this.showBanned(reason);
       this.conn.connect();
     });
-    c.on('player.renamed', ({table, player}) => this.onRenamed(table, player));
+    // The store holds what these pushes change (store.js); onChange shows it.
+    for (const type of STORE_PUSHES) c.on(type, (payload) => this.store.receive(type, payload));
     c.on('moderation.notice', (notice) => this.onModerationNotice(notice));
-    c.on('table.update', ({table}) => this.onTable(table));
-    c.on('game.update', (update) => this.onGameUpdate(update));
-    c.on('game.over', ({table, result}) => {
-      const t = this.tables.get(table);
-      if (t) this.tables.set(table, {...t, status: 'finished', result});
-      this.refreshScreen(table);
-      this.scheduleMyGames();
-      this.scheduleHistory();
-    });
-    c.on('lobby.table', ({table}) => {
-      this.lobbyTables.set(table.id, table);
-      if (this.tables.has(table.id)) this.tables.set(table.id, table);
-      this.refreshLobby();
-      if (table.status === 'finished') this.scheduleHistory();
-    });
-    c.on('lobby.table_removed', ({table}) => {
-      this.lobbyTables.delete(table);
-      this.refreshLobby();
-    });
-    c.on('table.chat', (chat) => this.addChat(chat.table, [chat]));
-    c.on('table.chat_history', ({table, lines}) => this.addChat(table, lines));
-    c.on('table.chat_removed', ({table, line}) => {
-      const log = this.logFor(table);
-      if (!log.removeLine(line)) return;
-      log.save();
-      this.refreshScreen(table);
-    });
     c.on('tournament.update', ({tournament}) => {
       if (tournament.status === 'finished' || tournament.status === 'cancelled') {
-        for (const old of this.notices.querySelectorAll(`.round-notice[data-tournament="${tournament.id}"]`)) old.remove();
+        dropRoundNotices(this.notices, tournament.id);
       }
       if (this.screen instanceof TournamentListScreen) this.screen.onSummary(tournament);
       if (this.screen instanceof TournamentScreen && this.screen.id === tournament.id) this.screen.onPush();
     });
     c.on('tournament.round', (push) => this.onTournamentRound(push));
-    c.on('play.matched', (push) => this.onPlayMatched(push));
-    c.on('play.waiting', ({queue, waiting}) => {
-      const p = this.playNow;
-      if (!p.waiting || p.waiting.queue !== queue) return;
-      p.waiting.count = waiting;
-      this.refreshLobby();
-    });
-    c.on('table.rated', (push) => {
-      this.rated.set(push.table, push);
-      this.refreshScreen(push.table);
-    });
     c.on('error', (err) => this.toast(refusalText(err, 'The server says')));
+  }
+
+  // What a push or an answer changed (store.js), shown.
+  onChange(change) {
+    if (change.header) this.renderHeader();
+    if (change.yourTurn) this.signal.yourTurn(change.yourTurn);
+    if (change.table !== undefined) this.refreshScreen(change.table);
+    else if (change.lobby) this.refreshLobby();
+    if (change.myGames) this.scheduleMyGames();
+    if (change.history) this.scheduleHistory();
+    if (change.matched) {
+      // Seated by play now: the game starts at once, so go to it.
+      const {table, queue} = change.matched;
+      this.toast(`Play now found your table (${queueName(queue)}): the game starts.`);
+      this.navigate(tableHash(table));
+    }
   }
 
   // --- identity -------------------------------------------------------------------------
@@ -193,7 +150,7 @@ class App {
   async onOpen() {
     clearTimeout(this.helloRetry);
     if (this.banned !== null) return;  // the welcome screen says why; signing in to another account is up to the person
-    for (const game of this.games.values()) game.stale = true;
+    for (const game of this.store.games.values()) game.stale = true;
     // Another tab of this browser may have signed up, in or out meanwhile: speak for what it stored.
     const stored = loadIdentity();
     if (stored.token || stored.name) this.identity = stored;
@@ -240,10 +197,6 @@ class App {
     }
   }
 
-  refusal(err, prefix) {
-    return refusalText(err, prefix);
-  }
-
   async hello(fields) {
     const reply = await this.conn.request('hello', {protocol: PROTOCOL_VERSION, ...fields});
     this.speakFor(reply);
@@ -254,9 +207,9 @@ class App {
   // account's session token is kept where a guest's is, and resumed by hello alike.
   speakFor({player, token, account}) {
     this.banned = null;
-    this.me = player;
-    this.account = account || null;
-    this.identity = {token, name: player.name, id: player.id, username: this.account ? this.account.username : null};
+    this.store.me = player;
+    this.store.account = account || null;
+    this.identity = {token, name: player.name, id: player.id, username: this.store.account ? this.store.account.username : null};
     saveIdentity(this.identity);
     this.renderHeader();
   }
@@ -293,10 +246,10 @@ class App {
   // the identity stays, and the welcome screen offers to sign in again.
   signedOut({message, alert = false, offerSignIn = true}) {
     clearTimeout(this.helloRetry);
-    const username = offerSignIn ? this.identity.username || (this.account && this.account.username) || '' : '';
+    const username = offerSignIn ? this.identity.username || (this.store.account && this.store.account.username) || '' : '';
     this.identity = forgetIdentity(this.identity.token);
-    this.me = null;
-    this.account = null;
+    this.store.me = null;
+    this.store.account = null;
     this.forgetPlayerState();
     this.renderHeader();
     this.showWelcome({message, alert, signIn: Boolean(username), username});
@@ -308,8 +261,8 @@ class App {
   showBanned(detail) {
     clearTimeout(this.helloRetry);
     this.banned = detail || '';
-    this.me = null;
-    this.account = null;
+    this.store.me = null;
+    this.store.account = null;
     this.forgetPlayerState();
     this.renderHeader();
     replaceKeepingFocus(this.notices);
@@ -318,30 +271,21 @@ class App {
 
   // What this page knew as the former player: another identity has other tables and games.
   forgetPlayerState() {
-    for (const notice of this.notices.querySelectorAll('.round-notice')) notice.remove();
-    this.tables.clear();
-    this.games.clear();
-    this.lobbyTables.clear();
-    this.spectating.clear();
+    dropRoundNotices(this.notices);
+    this.store.forgetPlayer();
     this.blocks.forget();
-    this.playNow.waiting = null;
-    this.rated.clear();
-    if (this.myGames !== null) this.myGames = [];
-    Object.assign(this.history, {games: [], more: false, loaded: false, loading: false, error: null});
     this.currentTable = null;
   }
 
   async afterHello() {
     const {tables, more} = await this.conn.request('lobby.subscribe');
-    this.lobbyTables = new Map(tables.map((t) => [t.id, t]));
-    this.lobbyMore = more;
-    for (const t of tables) if (this.tables.has(t.id)) this.tables.set(t.id, t);
-    this.spectating.clear();
+    this.store.setLobby({tables, more});
+    this.store.spectating.clear();
     this.loadBlocks();
     // The server forgets who waits to play now when their connection closes: ask again.
-    if (this.playNow.waiting) this.askToPlay(this.playNow.waiting.wish);
+    if (this.store.playNow.waiting) this.store.askToPlay(this.store.playNow.waiting.wish);
     await this.route();
-    this.refreshMyGames();
+    this.store.refreshMyGames();
   }
 
   // Whom this player blocks, so that the menu by a name offers Block or Unblock. Without
@@ -352,29 +296,9 @@ class App {
     });
   }
 
-  // The first screen of a browser that has neither token nor name: a name makes a guest;
-  // "I have an account" signs in instead, so that no throwaway guest is made.
-  showWelcome({message = null, alert = false, signIn = false, username = ''} = {}) {
-    const notice = message ? h('p', {class: ['notice', alert && 'alert'], role: alert ? 'alert' : 'status', 'data-testid': 'welcome-message'}, message) : null;
-    const again = (mode) => this.showWelcome({message, alert, signIn: mode, username});
-    let body;
-    if (signIn) {
-      body = [
-        h('h2', {class: 'welcome-heading'}, 'Sign in to your account'),
-        signInForm(this, {prefix: 'welcome-sign-in', username}),
-        h('p', {class: 'welcome-switch'}, 'New here? ',
-          h('button', {type: 'button', class: 'link-button', 'data-testid': 'new-player', onClick: () => again(false)}, 'Pick a name and play as a guest')),
-      ];
-    } else {
-      body = [nameForm(this), h('p', {class: 'welcome-switch'}, 'Played here before? ',
-        h('button', {type: 'button', class: 'link-button', 'data-testid': 'have-account', onClick: () => again(true)}, 'I have an account'))];
-    }
-    const panel = h('div', {class: 'welcome panel', 'data-testid': 'welcome', 'data-mode': signIn ? 'sign-in' : 'name'},
-      h('h1', {class: 'welcome-title'}, 'El Grande'),
-      h('p', {class: 'welcome-sub'}, 'Power, intrigue and caballeros in 15th-century Spain. Play with friends or bots, right here in the browser.'),
-      notice,
-      body);
-    panel.insertBefore(connectionNotice(this.conn, panel), panel.querySelector('.welcome-sub').nextSibling);
+  // The first screen of a browser that has neither token nor name, or whose session ended.
+  showWelcome(options = {}) {
+    const panel = welcomePanel(this, options);
     if (this.screen && this.screen.destroy) this.screen.destroy();
     this.screen = null;
     this.pageTitle('El Grande');
@@ -385,41 +309,7 @@ class App {
   }
 
   renderHeader() {
-    if (!this.me) {
-      replaceKeepingFocus(this.header);
-      return;
-    }
-    const account = this.account;
-    const show = h('span', {class: 'who'},
-      'Playing as ', h('strong', {'data-testid': 'my-name'}, this.me.name), ' ',
-      h('button', {type: 'button', class: 'link-button', 'data-testid': 'rename', onClick: () => this.renderRename()}, 'rename'),
-      account ? [' · ', h('a', {
-        href: '#/account', class: 'account-link', 'data-testid': 'my-username', 'aria-label': `Your account: ${account.username}`,
-      }, account.username), account.role !== 'player' ? h('span', {class: 'role-tag', 'data-testid': 'my-role'}, roleText(account.role)) : null]
-        : [' · ', h('span', {class: 'guest-tag', 'data-testid': 'my-guest'}, 'guest')]);
-    replaceKeepingFocus(this.header, show);
-  }
-
-  renderRename() {
-    const input = h('input', {type: 'text', maxlength: 32, value: this.me.name, 'aria-label': 'New name', 'data-testid': 'rename-input'});
-    const form = h('form', {class: 'rename', onSubmit: async (event) => {
-      event.preventDefault();
-      const name = input.value.trim();
-      if (!name) return;
-      try {
-        await this.hello({token: this.identity.token, name});
-        this.refreshScreen(this.currentTable);
-      } catch (err) {
-        this.toast(refusalText(err, 'The server refused the name'));
-        this.renderHeader();
-      }
-    }},
-    input,
-    h('button', {type: 'submit', class: 'primary small', 'data-testid': 'rename-save'}, 'Save'),
-    h('button', {type: 'button', class: 'secondary small', onClick: () => this.renderHeader()}, 'Cancel'));
-    replaceKeepingFocus(this.header, form);
-    input.focus();
-    input.select();
+    renderIdentity(this);
   }
 
   // --- routing ---------------------------------------------------------------------------
@@ -430,57 +320,36 @@ class App {
   }
 
   async route() {
-    if (!this.me) return;
-    const m = location.hash.match(/^#\/table\/(\d+)/);
-    const id = m ? Number(m[1]) : null;
-    const account = /^#\/account\b/.test(location.hash);
-    const event = location.hash.match(/^#\/tournament\/(\d+)/);
-    const events = /^#\/tournaments\b/.test(location.hash);
-    const ladder = location.hash.match(/^#\/ratings(?:\/([\w-]+)(?:\/(\d+))?)?\/?$/);
-    const player = location.hash.match(/^#\/player\/(\d+)/);
-    // The nav link of the page's section: a tournament's page is under Tournaments, a
-    // player's ratings under Ratings.
-    let section = id === null ? '#/' : null;
-    if (account) section = '#/account';
-    else if (event || events) section = '#/tournaments';
-    else if (ladder || player) section = '#/ratings';
+    if (!this.store.me) return;
+    const route = parseRoute(location.hash);
+    const id = tableOf(route);
+    const section = sectionOf(route);
     for (const link of this.navLinks) {
       if (link.hash === section) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
     }
-    if (this.currentTable !== null && this.currentTable !== id && this.spectating.has(this.currentTable)) {
+    if (this.currentTable !== null && this.currentTable !== id && this.store.spectating.has(this.currentTable)) {
       const leaving = this.currentTable;
-      this.spectating.delete(leaving);
-      this.games.delete(leaving);
+      this.store.spectating.delete(leaving);
+      this.store.games.delete(leaving);
       this.conn.request('table.leave', {table: leaving}).catch(() => {});
     }
-    if (account) {
-      this.currentTable = null;
-      this.showAccount();
-    } else if (event) {
-      this.currentTable = null;
-      this.showTournament(Number(event[1]));
-    } else if (events) {
-      this.currentTable = null;
-      this.showScreen(new TournamentListScreen(this), 'Tournaments');
-    } else if (ladder) {
-      this.currentTable = null;
-      this.showRatings(ladder[1] || null, Number(ladder[2] || 1));
-    } else if (player) {
-      this.currentTable = null;
-      this.showScreen(new ProfileScreen(this, Number(player[1])), 'Ratings');
-    } else if (id === null) {
-      this.currentTable = null;
-      this.showLobby();
-    } else {
-      await this.openTable(id);
+    if (route.screen !== 'table') this.currentTable = null;
+    switch (route.screen) {
+      case 'account': this.showAccount(); break;
+      case 'tournament': this.showTournament(route.id); break;
+      case 'tournaments': this.showScreen(new TournamentListScreen(this), 'Tournaments'); break;
+      case 'ratings': this.showRatings(route.ladder, route.page); break;
+      case 'player': this.showScreen(new ProfileScreen(this, route.id), 'Ratings'); break;
+      case 'table': await this.openTable(id); break;
+      default: this.showLobby();
     }
   }
 
   // The account page for who this is now: kept as it is (typed text included) while that
   // does not change, as on a reconnection.
   showAccount() {
-    const kind = this.account ? 'account' : 'guest';
+    const kind = this.store.account ? 'account' : 'guest';
     this.pageTitle('Your account');
     if (this.screen instanceof AccountScreen && this.screen.kind === kind && this.main.contains(this.screen.root)) {
       this.screen.update();
@@ -522,30 +391,30 @@ class App {
     this.screen = new LobbyScreen(this);
     this.pageTitle('Lobby');
     this.setMain(this.screen.root);
-    this.refreshMyGames();
-    this.loadHistory();
+    this.store.refreshMyGames();
+    this.store.loadHistory();
   }
 
   async openTable(id) {
     const switching = this.currentTable !== id;
     this.currentTable = id;
-    this.tableError = null;
+    this.store.tableError = null;
     if (switching) {
       if (this.screen && this.screen.destroy) this.screen.destroy();
       this.screen = null;
       this.setMain(h('p', {class: 'loading'}, 'Opening the table…'));
     }
     // Play now seats me before the table's push may have come: that push opens it.
-    if (mySeatAt(this.tables.get(id), this.me) === null && !this.spectating.has(id) && id !== this.matchedTable) {
+    if (mySeatAt(this.store.tables.get(id), this.store.me) === null && !this.store.spectating.has(id) && id !== this.store.matchedTable) {
       try {
         const {table} = await this.conn.request('table.spectate', {table: id});
-        this.tables.set(id, table);
-        this.spectating.add(id);
+        this.store.tables.set(id, table);
+        this.store.spectating.add(id);
       } catch (err) {
-        if (err.code === 'wrong_state' && this.tables.has(id)) {
+        if (err.code === 'wrong_state' && this.store.tables.has(id)) {
           // We sit there: the table and game pushes after hello already came.
-        } else if (err.code === 'wrong_state' && this.lobbyTables.has(id)) {
-          this.tables.set(id, this.lobbyTables.get(id));
+        } else if (err.code === 'wrong_state' && this.store.lobbyTables.has(id)) {
+          this.store.tables.set(id, this.store.lobbyTables.get(id));
         } else {
           if (err.code !== 'disconnected') this.toast(refusalText(err, `Cannot open table ${id}`));
           if (this.currentTable === id) this.navigate('#/');
@@ -558,7 +427,7 @@ class App {
 
   renderTable() {
     const id = this.currentTable;
-    const table = this.tables.get(id);
+    const table = this.store.tables.get(id);
     if (!table) {
       this.setMain(h('p', {class: 'loading'}, 'Opening the table…'));
       return;
@@ -574,12 +443,12 @@ class App {
       renderWaitingRoom(this, table, this.screen.container);
       return;
     }
-    if (!this.games.has(id)) {
+    if (!this.store.games.has(id)) {
       if (this.screen && this.screen.destroy) this.screen.destroy();
       this.screen = null;
       if (table.status === 'finished' && table.result) {
         // A finished game whose board the server no longer sends: its result is enough.
-        this.setMain(finishedTable(table, this.rated.get(id)));
+        this.setMain(finishedTable(table, this.store.rated.get(id)));
       } else {
         this.setMain(h('p', {class: 'loading'}, 'The game is starting…'));
       }
@@ -611,169 +480,8 @@ class App {
 
   // --- play now --------------------------------------------------------------------------
 
-  playNowJoin() {
-    const f = this.playNow.form;
-    const wish = {players: f.players, short_game: f.short_game, automa: f.players === 2 && f.automa, clock: f.clock};
-    if (f.bots_after) wish.bots_after_seconds = Number(f.bots_after);
-    return this.askToPlay(wish);
-  }
-
-  // play.join: a new wish replaces the one waited on, so asking again is harmless.
-  async askToPlay(wish) {
-    const p = this.playNow;
-    if (p.busy) return;
-    Object.assign(p, {busy: true, error: null, errorTemporary: false});
-    try {
-      const {queue, waiting} = await this.conn.request('play.join', wish);
-      p.waiting = {queue, count: waiting, since: Date.now(), wish};
-      p.announce = `Looking for players: ${queueName(queue)}.`;
-    } catch (err) {
-      p.waiting = null;
-      p.error = refusalText(err, 'Could not ask to play now');
-      p.errorTemporary = isTemporary(err);
-    }
-    p.busy = false;
-    this.refreshLobby();
-  }
-
-  async playNowLeave() {
-    const p = this.playNow;
-    if (p.busy) return;
-    Object.assign(p, {busy: true, error: null, errorTemporary: false});
-    try {
-      await this.conn.request('play.leave');
-      p.waiting = null;
-    } catch (err) {
-      // A closed connection left the queue by itself.
-      if (err.code === 'disconnected') p.waiting = null;
-      else {
-        p.error = refusalText(err, 'Could not stop waiting');
-        p.errorTemporary = isTemporary(err);
-      }
-    }
-    if (!p.waiting) p.announce = 'You stopped waiting.';
-    p.busy = false;
-    this.refreshLobby();
-  }
-
-  // Seated by play now: the game starts at once, so go to it.
-  onPlayMatched({table, queue}) {
-    this.playNow.waiting = null;
-    this.playNow.announce = `A table is ready: ${queueName(queue)}.`;
-    this.matchedTable = table;
-    this.toast(`Play now found your table (${queueName(queue)}): the game starts.`);
-    this.navigate(`#/table/${table}`);
-  }
-
-  async refreshMyGames() {
-    if (this.myGames === null || !this.me) return;
-    try {
-      const {games} = await this.conn.request('player.games');
-      this.myGames = this.withFormerSeats(games);
-      this.sortMyGames();
-    } catch (err) {
-      if (err.code === 'unknown_type') this.myGames = null;
-    }
-    this.refreshLobby();
-  }
-
-  // player.games lists the seats I play myself; a table where a bot took my seat (I resigned
-  // or ran out of time) stays mine to watch, so the tables this connection heard of are added.
-  withFormerSeats(games) {
-    const listed = new Set(games.map((g) => g.table.id));
-    const former = [];
-    for (const table of this.tables.values()) {
-      if (listed.has(table.id) || table.status === 'open') continue;
-      const seat = formerSeat(table, this.me);
-      if (seat) former.push({table, seat: seat.seat, my_turn: false, waiting_for: [], former: true});
-    }
-    return [...games, ...former];
-  }
-
-  sortMyGames() {
-    const order = {playing: 0, open: 1, finished: 2};
-    // My turn first, the nearest deadline first among them; then games in play, open, finished.
-    this.myGames.sort((a, b) => (Number(b.my_turn) - Number(a.my_turn))
-      || ((a.deadline || Infinity) - (b.deadline || Infinity))
-      || ((order[a.table.status] ?? 3) - (order[b.table.status] ?? 3)));
-  }
-
-  // A push about one of my tables: the entry in "my games" follows at once, before the
-  // server is asked again (see scheduleMyGames). The caller refreshes the screen.
-  patchMyGame(tableId, change) {
-    if (!this.myGames) return;
-    const entry = this.myGames.find((g) => g.table.id === tableId);
-    if (!entry) return;
-    change(entry);
-    this.sortMyGames();
-  }
-
-  // The lobby lists the newest tables; "Older tables" asks for the page before the oldest
-  // shown. Pushes keep every table shown up to date.
-  async loadOlderTables() {
-    if (this.lobbyLoading || !this.lobbyTables.size) return;
-    this.lobbyLoading = true;
-    this.refreshLobby();
-    try {
-      const {tables, more} = await this.conn.request('lobby.list', {before: Math.min(...this.lobbyTables.keys())});
-      for (const t of tables) if (!this.lobbyTables.has(t.id)) this.lobbyTables.set(t.id, t);
-      this.lobbyMore = more;
-    } finally {
-      this.lobbyLoading = false;
-      this.refreshLobby();
-    }
-  }
-
-  // Finished games: the first page again (keeping older pages already shown), or the next
-  // older page.
-  async loadHistory({older = false} = {}) {
-    const hist = this.history;
-    if (hist.hidden || !this.me) return;
-    const serial = ++this.historySerial;
-    const page = this.historyPage;
-    const payload = {limit: page};
-    if (hist.everyone) payload.everyone = true;
-    if (older && hist.games.length) payload.before = Math.min(...hist.games.map((g) => g.id));
-    hist.loading = true;
-    this.refreshLobby();
-    try {
-      const {games} = await this.conn.request('history.list', payload);
-      if (serial !== this.historySerial) return;
-      if (older) {
-        hist.games = hist.games.concat(games);
-        hist.more = games.length === page;
-      } else {
-        const lowest = games.length ? Math.min(...games.map((g) => g.id)) : null;
-        const overlaps = hist.games.some((g) => g.id === lowest);
-        if (hist.games.length > page && overlaps) {
-          hist.games = games.concat(hist.games.filter((g) => g.id < lowest));
-        } else {
-          hist.games = games;
-          hist.more = games.length === page;
-        }
-      }
-      hist.error = null;
-      hist.loaded = true;
-    } catch (err) {
-      if (serial !== this.historySerial) return;
-      if (err.code === 'unknown_type') hist.hidden = true;
-      else if (err.code !== 'disconnected') {
-        hist.error = refusalText(err, 'Could not list the finished games');
-        hist.errorTemporary = isTemporary(err);
-      }
-    }
-    hist.loading = false;
-    this.refreshLobby();
-  }
-
-  setHistoryScope(everyone) {
-    if (this.history.everyone === everyone) return;
-    Object.assign(this.history, {everyone, games: [], more: false, loaded: false, error: null});
-    this.loadHistory();
-  }
-
   scheduleHistory() {
-    this.whileInLobby('historyTimer', 500, () => this.loadHistory());
+    this.whileInLobby('historyTimer', 500, () => this.store.loadHistory());
   }
 
   // Runs `refresh` once after `delay` ms if the lobby still shows then; calls meanwhile
@@ -788,114 +496,11 @@ class App {
 
   // --- pushes ----------------------------------------------------------------------------
 
-  onTable(table) {
-    this.tables.set(table.id, table);
-    if (this.lobbyTables.has(table.id)) this.lobbyTables.set(table.id, table);
-    this.patchMyGame(table.id, (entry) => { entry.table = table; });
-    this.refreshScreen(table.id);
-    this.scheduleMyGames();
-  }
-
   // "My games" changes with every move at my tables. The pushes update it at once
   // (patchMyGame); the server is asked again at most every 3 s while they come, and every
   // 30 s while the lobby shows (LobbyScreen).
   scheduleMyGames() {
-    this.whileInLobby('myGamesTimer', 3000, () => this.refreshMyGames());
-  }
-
-  onGameUpdate(update) {
-    const previous = this.games.get(update.table);
-    if (!update.view) {
-      // A patch of the view this page holds; for another (a lost update), the whole again.
-      let view = null;
-      if (previous && !previous.stale && previous.view.version === update.base) {
-        try {
-          view = applyViewPatch(structuredClone(previous.view), update.patch);
-        } catch (error) {
-          view = null;
-        }
-      }
-      if (!view) {
-        this.conn.request('game.view', {table: update.table}).catch(() => {});
-        return;
-      }
-      update = {...update, view};
-    }
-    if (previous && !previous.stale && update.version < previous.version) return;
-    const missed = previous && !previous.stale && update.version > previous.version + 1;
-    // A decision of mine where there was none: the game came to me (not on the first update
-    // of a table, which the page is opening or comes back to).
-    const mine = (view) => view.viewer !== undefined && Boolean(view.decision);
-    if (previous && !mine(previous.view) && mine(update.view)) {
-      const table = this.tables.get(update.table);
-      this.signal.yourTurn({table: update.table, name: table ? table.name : `Table ${update.table}`, what: DECISION_WORDS[update.view.decision.kind] || 'decide'});
-    }
-    this.games.set(update.table, {
-      version: update.version, view: update.view, deadline: update.deadline, events: update.events || [],
-      canUndo: Boolean(update.can_undo),
-    });
-    this.patchMyGame(update.table, (entry) => {
-      if (entry.former || update.view.viewer !== entry.seat) return;
-      entry.my_turn = Boolean(update.view.decision);
-      entry.waiting_for = update.view.waiting_for || [];
-      if (update.deadline) entry.deadline = update.deadline;
-      else delete entry.deadline;
-    });
-    if (update.events && update.events.length) {
-      const log = this.logFor(update.table);
-      // Plain names in sentences; the viewer's own entries are marked instead.
-      const names = seatNames(this.tables.get(update.table), null);
-      for (const event of update.events) {
-        const tone = [eventTone(event), involves(event, update.view.viewer) ? 'mine' : ''].filter(Boolean).join(' ');
-        log.add({version: update.version, text: describeEvent(event, {names, options: update.view.options}), tone});
-      }
-      log.save();
-    }
-    this.refreshScreen(update.table);
-    this.scheduleMyGames();
-    if (missed) {
-      // A gap in versions means a lost update: a new connection brings the full state again.
-      const log = this.logFor(update.table);
-      log.add({text: 'Some updates were missed; resynchronising with the server.', tone: 'alert'});
-      this.conn.reconnect();
-    }
-  }
-
-  // Chat lines the table's log does not show yet: a history after a reconnection repeats
-  // what this page (or its stored log) already has, told apart by the line's id, and only
-  // what came after is new. A line removed meanwhile is shown removed.
-  addChat(tableId, lines) {
-    const log = this.logFor(tableId);
-    const shown = log.entries.filter((entry) => entry.chat);
-    const known = new Set(shown.map((entry) => entry.line));
-    const last = Math.max(-1, ...shown.map((entry) => entry.time));
-    for (const line of lines) {
-      if (known.has(line.id)) {
-        if (line.removed) log.removeLine(line.id);
-        continue;
-      }
-      if (line.time < last) continue;
-      log.add(chatEntry(line));
-    }
-    log.save();
-    this.refreshScreen(tableId);
-  }
-
-  // A player's new name shows on their seat and on every chat line of theirs, old ones too.
-  onRenamed(tableId, player) {
-    const table = this.tables.get(tableId);
-    if (table) {
-      const seats = table.seats.map((seat) => (seat.player && seat.player.id === player.id ? {...seat, player} : seat));
-      this.tables.set(tableId, {...table, seats});
-    }
-    const log = this.logFor(tableId);
-    if (log.rename(player)) log.save();
-    if (this.me && this.me.id === player.id && this.me.name !== player.name) {
-      // Renamed in another tab of this player.
-      this.me = {...this.me, name: player.name};
-      this.renderHeader();
-    }
-    this.refreshScreen(tableId);
+    this.whileInLobby('myGamesTimer', 3000, () => this.store.refreshMyGames());
   }
 
   // A table of mine in a tournament's new round (or a bye): a banner with a link to the
@@ -903,43 +508,23 @@ class App {
   onTournamentRound(push) {
     const name = this.screen instanceof TournamentScreen && this.screen.detail && this.screen.id === push.tournament
       ? this.screen.detail.name : null;
-    const {text, href} = roundNoticeText(push, name);
-    const el = h('div', {class: 'notice round-notice', role: 'status', 'data-testid': 'round-notice', 'data-tournament': String(push.tournament)},
-      h('span', {}, text),
-      href ? h('a', {href, class: 'button primary small', 'data-testid': 'round-notice-open', onClick: () => el.remove()}, 'Go to the table') : null,
-      h('a', {href: `#/tournament/${push.tournament}`, class: 'button secondary small', onClick: () => el.remove()}, 'The tournament'),
-      h('button', {type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice', onClick: () => el.remove()}, 'Dismiss'));
-    for (const old of this.notices.querySelectorAll(`.round-notice[data-tournament="${push.tournament}"]`)) old.remove();
-    this.notices.append(el);
-    this.refreshMyGames();
+    showRoundNotice(this.notices, push, name);
+    this.store.refreshMyGames();
     if (this.screen instanceof TournamentScreen && this.screen.id === push.tournament) this.screen.onPush();
   }
 
   // Mutes and bans stay as a banner until lifted, over or dismissed; the rest is a toast.
   onModerationNotice(notice) {
-    const {text, banner} = noticeText(notice, notice.table ? this.tables.get(notice.table) : null);
-    if (notice.action === 'set_role' && this.account) {
-      this.account = {...this.account, role: notice.role};
+    const {text, banner} = noticeText(notice, notice.table ? this.store.tables.get(notice.table) : null);
+    if (notice.action === 'set_role' && this.store.account) {
+      this.store.account = {...this.store.account, role: notice.role};
       this.renderHeader();
       this.refreshScreen(this.currentTable);
     }
     const kind = notice.action.replace(/^un/, '');
     for (const old of this.notices.querySelectorAll(`[data-kind="${kind}"]`)) old.remove();
-    if (!banner) {
-      this.toast(text);
-      return;
-    }
-    const el = h('div', {class: 'notice alert mod-notice', role: 'alert', 'data-testid': 'mod-notice', 'data-kind': kind},
-      h('span', {}, text),
-      h('button', {type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice', onClick: () => el.remove()}, 'Dismiss'));
-    this.notices.append(el);
-    const left = notice.until ? notice.until - Date.now() : null;
-    if (left !== null && left < 2 ** 31 - 1) setTimeout(() => el.remove(), Math.max(0, left));
-  }
-
-  logFor(tableId) {
-    if (!this.logs.has(tableId)) this.logs.set(tableId, new EventLog(tableId));
-    return this.logs.get(tableId);
+    if (banner) showModerationBanner(this.notices, text, kind, notice.until);
+    else this.toast(text);
   }
 
   // --- table actions ---------------------------------------------------------------------
@@ -948,29 +533,24 @@ class App {
     try {
       const payload = seat === undefined ? {table: tableId} : {table: tableId, seat};
       const {table} = await this.conn.request('table.join', payload);
-      this.tables.set(table.id, table);
-      this.spectating.delete(table.id);
+      this.store.tables.set(table.id, table);
+      this.store.spectating.delete(table.id);
       this.navigate(`#/table/${table.id}`);
       this.renderTable();
     } catch (err) {
       this.toast(refusalText(err, 'Could not join'));
-      this.setTableError(err);
+      this.store.setTableError(err);
       this.refreshScreen(tableId);
     }
   }
 
-  setTableError(err) {
-    this.tableError = err ? refusalText(err) : null;
-    this.tableErrorTemporary = isTemporary(err);
-  }
-
   async tableAction(type, payload) {
-    this.setTableError(null);
+    this.store.setTableError(null);
     try {
       const reply = await this.conn.request(type, payload);
-      if (reply.table) this.tables.set(reply.table.id, reply.table);
+      if (reply.table) this.store.tables.set(reply.table.id, reply.table);
     } catch (err) {
-      this.setTableError(err);
+      this.store.setTableError(err);
     }
     this.refreshScreen(payload.table);
   }
@@ -978,10 +558,10 @@ class App {
   async leave(tableId) {
     try {
       await this.conn.request('table.leave', {table: tableId});
-      this.tables.delete(tableId);
+      this.store.tables.delete(tableId);
       this.navigate('#/');
     } catch (err) {
-      this.setTableError(err);
+      this.store.setTableError(err);
       this.refreshScreen(tableId);
     }
   }
@@ -999,28 +579,6 @@ class App {
     this.toasts.append(el);
     setTimeout(() => el.remove(), 6000);
   }
-}
-
-function chatEntry(line) {
-  const entry = {tone: 'chat', chat: true, line: line.id, time: line.time, from: line.from};
-  if (line.removed) entry.removed = true;
-  else entry.said = line.text;
-  return {...entry, text: chatEntryText(entry)};
-}
-
-function finishedTable(table, rated) {
-  const names = seatNames(table, null);
-  const {scores, winners} = table.result;
-  const ranking = scores.map((score, seat) => ({score, seat})).sort((a, b) => b.score - a.score);
-  return h('div', {class: 'waiting-room panel', 'data-testid': 'final-scores'},
-    h('h1', {}, `${table.name}: the game is over`),
-    h('p', {class: 'winner-line'}, `♛ ${winners.map((s) => names[s]).join(' and ')} ${winners.length > 1 ? 'share the win' : 'wins'}!`),
-    h('table', {class: 'final-table'},
-      h('tbody', {}, ranking.map((r, i) => h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
-        h('td', {}, String(i + 1)), h('td', {}, colourBadge(r.seat, table), ' ', names[r.seat]), h('td', {class: 'num'}, String(r.score)),
-        rated ? ratingChangeCell(changeOf(rated, table, r.seat), `rating-change-${r.seat}`) : null)))),
-    ratingStory(rated, table, names),
-    h('p', {}, h('a', {href: '#/', class: 'button secondary'}, 'Back to the lobby')));
 }
 
 const app = new App();

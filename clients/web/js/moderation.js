@@ -79,7 +79,7 @@ function choices(player, table, tableId, line) {
 // the menu by a player's name (blocks.js); focus goes back to `opener`. With a chat `line`
 // ({id, said}) it only removes that line, and quotes it instead of offering a choice.
 export function openModeration(app, player, tableId, opener, line = null) {
-  const table = tableId === null || tableId === undefined ? null : app.tables.get(tableId);
+  const table = tableId === null || tableId === undefined ? null : app.store.tables.get(tableId);
   const groups = choices(player, table, tableId, line);
   const requests = new Map(groups.flatMap(([, items]) => items.map(([value, , request]) => [value, request])));
   const action = h('select', {id: 'mod-action', 'data-testid': 'mod-action'},

@@ -1,6 +1,6 @@
 // Play now (docs/ratings.md, Play now): the lobby's panel that asks to be seated with players
 // close in rating (play.join), shows the wait while the server looks, and stops it
-// (play.leave). What the player asked for and whether they wait live in `app.playNow`, since
+// (play.leave). What the player asked for and whether they wait live in `app.store.playNow`, since
 // play.matched may come while another screen shows; the App sends the requests.
 
 import {h, replaceKeepingFocus, segmented} from './dom.js';
@@ -13,7 +13,7 @@ const BOTS_AFTER = ['', '10', '30', '60', '120', '300', '900', '3600'];
 export class PlayNowPanel {
   constructor(app) {
     this.app = app;
-    this.state = app.playNow;
+    this.state = app.store.playNow;
     this.shown = null;  // what the body shows now: 'form' or the queue waited in
     this.body = h('div', {class: 'play-now-body'});
     // Kept in the page while the body changes, so that screen readers hear each change.
@@ -78,10 +78,10 @@ export class PlayNowPanel {
     automa.addEventListener('change', () => { f.automa = automa.checked; });
     short.addEventListener('change', () => { f.short_game = short.checked; });
     sync();
-    const guest = !this.app.account;
+    const guest = !this.app.store.account;
     return h('form', {class: 'create-form play-form', onSubmit: (event) => {
       event.preventDefault();
-      this.app.playNowJoin();
+      this.app.store.playNowJoin();
     }},
     h('p', {class: 'note muted intro'}, 'Be seated with players close to your rating as soon as there are enough; the game starts at once.'),
     h('span', {class: 'label'}, 'Players'), players,
@@ -107,7 +107,7 @@ export class PlayNowPanel {
       h('p', {}, 'You have waited ', waited(waiting.since, {'data-testid': 'play-waited'}), '. ', this.count),
       h('p', {class: 'muted'}, 'Players closest to your rating are seated together first; the range widens the longer you wait.',
         bots ? ` After ${durationText(bots)}, bots may fill the seats nobody takes.` : ' Only people: you wait until enough of them ask.'),
-      h('button', {type: 'button', class: 'secondary', 'data-testid': 'play-leave', onClick: () => this.app.playNowLeave()}, 'Stop waiting'));
+      h('button', {type: 'button', class: 'secondary', 'data-testid': 'play-leave', onClick: () => this.app.store.playNowLeave()}, 'Stop waiting'));
   }
 }
 

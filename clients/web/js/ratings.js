@@ -195,7 +195,7 @@ export class LeaderboardScreen {
         }, ladderName(ladder).replace(', short game', ''),
         count !== undefined ? h('span', {class: 'muted'}, ` (${count}`, h('span', {class: 'sr-only'}, ` player${count === 1 ? '' : 's'}`), ')') : null));
       }))];
-    const me = this.app.me;
+    const me = this.app.store.me;
     replaceKeepingFocus(this.picker,
       h('h2', {id: 'ladders-title'}, 'Ladders'),
       group('Full game', LADDERS.filter((l) => !l.endsWith('-short'))),
@@ -245,7 +245,7 @@ export class LeaderboardScreen {
   }
 
   table(board) {
-    const me = this.app.me;
+    const me = this.app.store.me;
     const rows = board.entries.map((e) => {
       const mine = me && e.player.id === me.id;
       return h('tr', {class: [mine && 'mine'], 'data-testid': `leader-${e.player.id}`, 'data-rank': String(e.rank), 'data-provisional': String(e.provisional)},
@@ -309,7 +309,7 @@ export class ProfileScreen {
       replaceKeepingFocus(this.root, h('section', {class: 'panel'}, h('h1', {}, 'Player'), body));
       return;
     }
-    const mine = this.app.me && this.app.me.id === p.player.id;
+    const mine = this.app.store.me && this.app.store.me.id === p.player.id;
     this.app.pageTitle(`${p.player.name}: ratings`);
     replaceKeepingFocus(this.root,
       h('section', {class: 'panel profile-head', 'aria-labelledby': 'profile-name'},

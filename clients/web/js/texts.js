@@ -184,6 +184,13 @@ export function seatNote(seat, table) {
   return null;
 }
 
+// My seat at a table, also one a bot plays for me since I resigned or was replaced.
+export function mySeatAt(table, me) {
+  if (!table || !me) return null;
+  const seat = table.seats.find((s) => s.player && s.player.id === me.id);
+  return seat ? seat.seat : null;
+}
+
 // The seat I held before a bot took it over (I resigned or was replaced), or null.
 export function formerSeat(table, me) {
   if (!table || !me) return null;

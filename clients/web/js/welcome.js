@@ -4,6 +4,7 @@
 import {h} from './dom.js';
 import {refusalText} from './connection.js';
 import {nameBytes, saveIdentity} from './identity.js';
+import {signInForm} from './account.js';
 
 export function nameForm(app) {
   const input = h('input', {
@@ -65,4 +66,30 @@ export function connectionNotice(conn, panel) {
   window.addEventListener('offline', follow);
   queueMicrotask(follow);
   return notice;
+}
+
+// The whole welcome screen: a name makes a guest; "I have an account" signs in instead, so
+// that no throwaway guest is made. `message` says why it shows (an alert or a status).
+export function welcomePanel(app, {message = null, alert = false, signIn = false, username = ''} = {}) {
+  const notice = message ? h('p', {class: ['notice', alert && 'alert'], role: alert ? 'alert' : 'status', 'data-testid': 'welcome-message'}, message) : null;
+  const again = (mode) => app.showWelcome({message, alert, signIn: mode, username});
+  let body;
+  if (signIn) {
+    body = [
+      h('h2', {class: 'welcome-heading'}, 'Sign in to your account'),
+      signInForm(app, {prefix: 'welcome-sign-in', username}),
+      h('p', {class: 'welcome-switch'}, 'New here? ',
+        h('button', {type: 'button', class: 'link-button', 'data-testid': 'new-player', onClick: () => again(false)}, 'Pick a name and play as a guest')),
+    ];
+  } else {
+    body = [nameForm(app), h('p', {class: 'welcome-switch'}, 'Played here before? ',
+      h('button', {type: 'button', class: 'link-button', 'data-testid': 'have-account', onClick: () => again(true)}, 'I have an account'))];
+  }
+  const panel = h('div', {class: 'welcome panel', 'data-testid': 'welcome', 'data-mode': signIn ? 'sign-in' : 'name'},
+    h('h1', {class: 'welcome-title'}, 'El Grande'),
+    h('p', {class: 'welcome-sub'}, 'Power, intrigue and caballeros in 15th-century Spain. Play with friends or bots, right here in the browser.'),
+    notice,
+    body);
+  panel.insertBefore(connectionNotice(app.conn, panel), panel.querySelector('.welcome-sub').nextSibling);
+  return panel;
 }

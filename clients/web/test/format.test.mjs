@@ -1,0 +1,167 @@
+// The client's words for times, numbers and names: turn limits and timeouts, countdowns,
+// ordinals, ladders and queues, seats, refusals, tournaments.
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {countdownText, durationText, limitText, policyText, timeLeft, waitText} from '../js/time.js';
+import {
+  areaName, AreaName, describeEvent, eventTone, formerSeat, involves, ladderName, ladderOf, mySeatAt, ordinal,
+  queueName, seatNames,
+} from '../js/texts.js';
+import {changeText, changeOf} from '../js/ratings.js';
+import {isStale, isTemporary, refusalText} from '../js/connection.js';
+import {nameBytes} from '../js/identity.js';
+import {
+  entryText, formatsText, numberText, playersText, roundNoticeText, seatOrder, stagesText,
+} from '../js/tournamentwords.js';
+import {bot, player, seated, table} from './fakes.mjs';
+
+test('durations: the two largest units, stopping at the first gap', () => {
+  assert.equal(durationText(0), '0 s');
+  assert.equal(durationText(30), '30 s');
+  assert.equal(durationText(90), '1 min 30 s');
+  assert.equal(durationText(3600), '1 h');
+  assert.equal(durationText(86400), '1 day');
+  assert.equal(durationText(93600), '1 day 2 h');
+  assert.equal(durationText(2 * 86400 + 300), '2 days');
+  assert.equal(durationText(-5), '0 s');
+});
+
+test('a table\'s turn limit and what a timeout costs', () => {
+  assert.equal(limitText({turn_seconds: 86400}), '1 day per decision');
+  assert.equal(limitText({turn_seconds: 0}), 'No time limit');
+  assert.equal(limitText(null), 'No time limit');
+  assert.equal(policyText({turn_seconds: 0}), null);
+  assert.equal(policyText({turn_seconds: 60, on_timeout: 'bot_answers'}), 'a bot answers that decision and the player keeps the seat');
+  assert.equal(policyText({turn_seconds: 60, on_timeout: 'bot_answers'}, true), 'a bot answers on timeout');
+  assert.equal(policyText({turn_seconds: 60, on_timeout: 'replace_seat', replace_after: 1}, true), 'a bot takes the seat after 1 timeout');
+  assert.equal(policyText({turn_seconds: 60, on_timeout: 'replace_seat'}), 'a bot answers, and after 3 timeouts in a row takes the seat for good');
+});
+
+test('countdowns: time left in words, and time up', () => {
+  const now = 1_000_000;
+  assert.equal(timeLeft(now + 12_000, now), '12 s');
+  assert.equal(timeLeft(now + 252_000, now), '4 min 12 s');
+  assert.equal(timeLeft(now + 2 * 3600_000 + 60_000, now), '2 h 1 min');
+  assert.equal(timeLeft(now + 100_800_000, now), '1 d 4 h');
+  assert.equal(timeLeft(now - 1, now), null);
+  assert.equal(countdownText(Date.now() - 1000), 'Time is up: a bot answers');
+  assert.equal(countdownText(Date.now() - 1000, 'brief'), 'time is up');
+  assert.match(countdownText(Date.now() + 65_000, 'brief'), /^1 min \d+ s left$/);
+});
+
+test('how long to wait: seconds, or minutes with the time they end', () => {
+  assert.equal(waitText(1), '1 second');
+  assert.equal(waitText(40_000), '40 seconds');
+  assert.match(waitText(600_000, 0), /^10 minutes \(at .+\)$/);
+});
+
+test('ordinals', () => {
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111, 112].map(ordinal),
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '101st', '111th', '112th']);
+});
+
+test('ladders and play-now queues in words', () => {
+  assert.equal(ladderName('4p-short'), '4 players, short game');
+  assert.equal(ladderName('2p-automa'), '2 players with the automa');
+  assert.equal(ladderName('2p-automa-short'), '2 players with the automa, short game');
+  assert.equal(ladderName('9p'), '9p');
+  assert.equal(ladderOf({players: 2, automa: true, short_game: true}), '2p-automa-short');
+  assert.equal(ladderOf({players: 3, four_stacks: true}), '3p');
+  assert.equal(queueName('4p-short/live'), '4 players, short game, live clock');
+  assert.equal(queueName('3p'), '3 players');
+});
+
+test('areas by name', () => {
+  assert.equal(areaName('castilla_nueva'), 'Castilla la Nueva');
+  assert.equal(areaName('castillo'), 'the castillo');
+  assert.equal(AreaName('castillo'), 'The castillo');
+  assert.equal(areaName('atlantis'), 'atlantis');
+});
+
+test('seats: names for sentences, mine, and one a bot took from me', () => {
+  const t = table(1, {seats: seated(player(7, 'Ana'), bot(), {kind: 'empty'}, {kind: 'bot', player: {id: 9, name: 'Cas'}})});
+  assert.deepEqual(seatNames(t, null), ['Ana', 'Bot 2', 'Seat 3', 'Cas']);
+  assert.deepEqual(seatNames(t, 0), ['Ana (you)', 'Bot 2', 'Seat 3', 'Cas']);
+  assert.deepEqual(seatNames(null, 0), []);
+  assert.equal(mySeatAt(t, {id: 7}), 0);
+  assert.equal(mySeatAt(t, {id: 9}), 3);
+  assert.equal(mySeatAt(t, {id: 1}), null);
+  assert.equal(mySeatAt(null, {id: 7}), null);
+  assert.equal(formerSeat(t, {id: 9}).seat, 3);
+  assert.equal(formerSeat(t, {id: 7}), null);
+});
+
+test('events in sentences, their tone, and whether they concern a seat', () => {
+  const ctx = {names: ['Ana', 'Bea'], options: {players: 2}};
+  assert.equal(describeEvent({type: 'power_card_played', seat: 0, value: 13}, ctx), 'Ana played power card 13.');
+  assert.equal(describeEvent({type: 'caballeros_taken', seat: 1, from_province: 2, from_regions: {}}, ctx),
+    'Bea took 2 caballeros into the court (2 from the province).');
+  assert.equal(describeEvent({type: 'caballeros_taken', seat: 1, from_province: 0}, ctx), 'Bea took no caballeros into the court.');
+  assert.equal(eventTone({type: 'area_scored'}), 'score');
+  assert.equal(eventTone({type: 'king_moved'}), 'alert');
+  assert.equal(eventTone({type: 'power_card_played'}), '');
+  assert.equal(involves({type: 'power_card_played', seat: 1}, 1), true);
+  assert.equal(involves({type: 'area_scored', points: [0, 4]}, 1), true);
+  assert.equal(involves({type: 'area_scored', points: [0, 4]}, 0), false);
+  assert.equal(involves({type: 'power_card_played', seat: 1}, undefined), false);
+});
+
+test('rating changes: before → after with a signed difference', () => {
+  assert.equal(changeText(1000, 1062), '1000 → 1062 (+62)');
+  assert.equal(changeText(1000, 990), '1000 → 990 (−10)');
+  assert.equal(changeText(1000, 1000), '1000 → 1000 (±0)');
+  const t = table(1, {seats: seated(player(7, 'Ana'), bot())});
+  const rated = {changes: [{player: 7, before: 1000, after: 1010}]};
+  assert.deepEqual(changeOf(rated, t, 0), {player: 7, before: 1000, after: 1010});
+  assert.equal(changeOf(rated, t, 1), null);
+});
+
+test('refusals in words; a temporary problem and a stale answer are told apart', () => {
+  const err = (code, message) => Object.assign(new Error(message), {code});
+  assert.equal(refusalText(err('forbidden', 'not yours')), 'The server refused: not yours');
+  assert.equal(refusalText(err('forbidden', 'not yours'), 'Could not join'), 'Could not join: not yours');
+  assert.equal(refusalText(err('unavailable', 'disk full')), 'The server cannot save moves right now; try again in a moment.');
+  assert.equal(refusalText(err('disconnected', 'Not connected to the server.')), 'Not connected to the server.');
+  assert.equal(isTemporary(err('unavailable')), true);
+  assert.equal(isTemporary(null), false);
+  assert.equal(isStale(err('stale_version')), true);
+});
+
+test('names are counted in bytes of UTF-8, as the server counts them', () => {
+  assert.equal(nameBytes('Ana'), 3);
+  assert.equal(nameBytes('Íñigo'), 7);
+  assert.equal(nameBytes('🂡'), 4);
+});
+
+test('tournaments in words: numbers, formats, players, stages', () => {
+  assert.equal(numberText(6), '6');
+  assert.equal(numberText(4.5), '4.5');
+  assert.equal(numberText(4 / 3), '1.33');
+  assert.equal(formatsText(['swiss', 'elimination']), 'Swiss → Elimination');
+  assert.equal(playersText({players: 1}), '1 player');
+  assert.equal(playersText({players: 7, max_players: 20}), '7 of 20 players');
+  assert.equal(stagesText([
+    {format: 'swiss', rounds: 3, table_sizes: {minimum: 4, preferred: 5}},
+    {format: 'elimination', advance_per_table: 1, table_sizes: {minimum: 5, preferred: 5}, qualifiers: 10},
+  ]), 'Swiss, 3 rounds at tables of 4–5; then elimination, the top 1 of each table advancing at tables of 5, for the top 10');
+  assert.equal(stagesText([{format: 'round_robin', pools: 2, meetings: 2, table_sizes: {minimum: 4, preferred: 4}}]),
+    'Round robin in 2 pools, every pair meeting 2 times at tables of 4');
+});
+
+test('tournaments in words: an entrant\'s state, to them and to others', () => {
+  assert.equal(entryText({status: 'registered'}), 'registered');
+  assert.equal(entryText({status: 'registered', checked_in_at: 5}), 'checked in');
+  assert.equal(entryText({status: 'playing'}, true), 'You are playing in this event.');
+  assert.equal(entryText({status: 'withdrawn', reason: 'withdrew'}), 'withdrew');
+  assert.equal(entryText({status: 'withdrawn', reason: 'did not check in'}, true), 'You play no more games here (did not check in): your results stay.');
+  assert.equal(entryText({status: 'disqualified', reason: 'cheating'}), 'disqualified: cheating');
+});
+
+test('tournaments in words: a board best placed first, a round\'s notice', () => {
+  const board = {seats: [{name: 'A'}, {name: 'B'}, {name: 'C'}], result: {places: [3, 1, 2]}};
+  assert.deepEqual(seatOrder(board).map((s) => s.seat), [1, 2, 0]);
+  assert.deepEqual(seatOrder({seats: [{}, {}]}).map((s) => s.seat), [0, 1]);
+  assert.deepEqual(roundNoticeText({tournament: 2, round: 3, table: 40}, 'Spring Cup'),
+    {text: 'Spring Cup, round 3: your table is ready.', href: '#/table/40'});
+  assert.deepEqual(roundNoticeText({tournament: 2, round: 1, bye: true}, null), {text: 'Tournament round 1: you have a bye this round.'});
+});

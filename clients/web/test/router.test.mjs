@@ -1,0 +1,46 @@
+// The router: which screen an address names, and which top-bar link is its section.
+import {test} from 'node:test';
+import assert from 'node:assert/strict';
+import {parseRoute, sectionOf, tableHash, tableOf} from '../js/router.js';
+
+test('every address of the client names its screen', () => {
+  assert.deepEqual(parseRoute(''), {screen: 'lobby'});
+  assert.deepEqual(parseRoute('#/'), {screen: 'lobby'});
+  assert.deepEqual(parseRoute('#/table/12'), {screen: 'table', id: 12});
+  assert.deepEqual(parseRoute('#/account'), {screen: 'account'});
+  assert.deepEqual(parseRoute('#/tournaments'), {screen: 'tournaments'});
+  assert.deepEqual(parseRoute('#/tournament/4'), {screen: 'tournament', id: 4});
+  assert.deepEqual(parseRoute('#/ratings'), {screen: 'ratings', ladder: null, page: 1});
+  assert.deepEqual(parseRoute('#/ratings/4p-short'), {screen: 'ratings', ladder: '4p-short', page: 1});
+  assert.deepEqual(parseRoute('#/ratings/2p-automa/3'), {screen: 'ratings', ladder: '2p-automa', page: 3});
+  assert.deepEqual(parseRoute('#/player/9'), {screen: 'player', id: 9});
+});
+
+test('an address the client does not know shows the lobby', () => {
+  for (const hash of ['#/nowhere', '#/table/', '#/table/abc', '#/ratings/2p/x', '#/player/', '#app', '#/tournament/']) {
+    assert.deepEqual(parseRoute(hash), {screen: 'lobby'}, hash);
+  }
+});
+
+test('a tournament\'s address is not the list, nor the list\'s a tournament', () => {
+  assert.equal(parseRoute('#/tournaments/').screen, 'tournaments');
+  assert.equal(parseRoute('#/tournament/7/rounds').screen, 'tournament');
+});
+
+test('the section of each screen: a table is under none', () => {
+  const section = (hash) => sectionOf(parseRoute(hash));
+  assert.equal(section('#/'), '#/');
+  assert.equal(section('#/account'), '#/account');
+  assert.equal(section('#/tournaments'), '#/tournaments');
+  assert.equal(section('#/tournament/3'), '#/tournaments');
+  assert.equal(section('#/ratings/3p'), '#/ratings');
+  assert.equal(section('#/player/3'), '#/ratings');
+  assert.equal(section('#/table/3'), null);
+});
+
+test('the table of a route, and a table\'s address', () => {
+  assert.equal(tableOf(parseRoute('#/table/8')), 8);
+  assert.equal(tableOf(parseRoute('#/account')), null);
+  assert.equal(tableHash(8), '#/table/8');
+  assert.deepEqual(parseRoute(tableHash(8)), {screen: 'table', id: 8});
+});
