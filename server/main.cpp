@@ -590,6 +590,7 @@ int lead(const Config& config, Leadership* leadership) {
   rate_finished_games(bus, ratings);
   tournaments.listen(bus);
   directory.listen(bus);
+  matchmaker->listen(bus);
   services->storage = &storage;
   services->identities = &identities;
   services->new_identity_quota = &new_identity_quota;

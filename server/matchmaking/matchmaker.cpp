@@ -9,6 +9,8 @@
 #include "common/known_keys.hpp"
 #include "elgrande/competition/matchmaking.hpp"
 #include "elgrande/competition/rating.hpp"
+#include "events/bus.hpp"
+#include "events/events.hpp"
 #include "ratings/ladders.hpp"
 #include "ratings/ratings.hpp"
 #include "tables/table_factory.hpp"
@@ -95,6 +97,20 @@ void Matchmaker::leave(ClientPtr client, PlayerId player, std::optional<protocol
     const bool was_waiting = self->remove(player) > 0;
     client->deliver(std::make_shared<const std::string>(
         protocol::reply_message("play.leave", id, {{"was_waiting", was_waiting}})));
+  });
+}
+
+void Matchmaker::listen(Bus& bus) {
+  bus.subscribe<PlayerRenamed>([self = weak_from_this()](const PlayerRenamed& renamed) {
+    const auto matchmaker = self.lock();
+    if (!matchmaker) return;
+    net::post(matchmaker->strand_, [matchmaker, player = renamed.player] {
+      for (auto& [queue, waiting] : matchmaker->queues_) {
+        for (Waiting& entry : waiting) {
+          if (entry.player.id == player.id) entry.player = player;
+        }
+      }
+    });
   });
 }
 

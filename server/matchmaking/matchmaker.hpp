@@ -16,6 +16,7 @@
 
 namespace elgrande::server {
 
+class Bus;
 class Ratings;
 class TableFactory;
 
@@ -51,6 +52,8 @@ class Matchmaker : public std::enable_shared_from_this<Matchmaker> {
   void join(ClientPtr client, Player player, PlayRequest request, std::optional<protocol::RequestId> id);
   void leave(ClientPtr client, PlayerId player, std::optional<protocol::RequestId> id);
   void close();  // shutting down: the timer stops
+  // Hears the bus's PlayerRenamed from now on: a waiting player sits down under the new name.
+  void listen(Bus& bus);
 
   static constexpr std::chrono::seconds kTick{1};
 

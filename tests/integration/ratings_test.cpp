@@ -338,6 +338,29 @@ TEST_CASE("play now seats waiting players at a table that starts at once, fills 
 
 namespace elgrande::test {
 
+TEST_CASE("a player who renames while waiting to play now sits down under the new name", "[integration][ratings]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient uma(server.address(), server.port());
+  const std::string token = hello(uma, "Uma")["token"];
+  REQUIRE(request(uma, "play.join", {{"players", 2}, {"clock", "daily"}})["type"] == "play.join.ok");
+  // The same identity, a new name: saved, and heard by the queue (the bus's PlayerRenamed).
+  const Json renamed = request(uma, "hello", {{"protocol", 1}, {"token", token}, {"name", "Ulla"}});
+  REQUIRE(renamed["type"] == "hello.ok");
+  CHECK(renamed["payload"]["player"]["name"] == "Ulla");
+
+  WsClient vic(server.address(), server.port());
+  hello(vic, "Vic");
+  REQUIRE(request(vic, "play.join", {{"players", 2}, {"clock", "daily"}})["type"] == "play.join.ok");
+  push(vic, "play.matched");
+  const Json games = request(vic, "player.games", Json::object())["payload"]["games"];
+  REQUIRE(games.size() == 1);
+  std::vector<std::string> names;
+  for (const Json& seat : games[0]["table"]["seats"]) names.push_back(seat["player"]["name"]);
+  std::sort(names.begin(), names.end());
+  CHECK(names == std::vector<std::string>{"Ulla", "Vic"});
+}
+
 TEST_CASE("200 elgrande-bot clients ask to play now in three queues and are all seated, and every game ends",
           "[swarm][integration][ratings]") {
   const bool sanitized = std::getenv("ELGRANDE_SANITIZED") != nullptr;
