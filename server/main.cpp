@@ -39,9 +39,7 @@
 #include "ratings/rating_listener.hpp"
 #include "common/unix_time.hpp"
 #include "elgrande/db/database.hpp"
-#include "elgrande/db/postgres.hpp"
 #include "elgrande/db/schema.hpp"
-#include "elgrande/db/sqlite.hpp"
 #include "elgrande/db/store.hpp"
 #include "accounts/accounts.hpp"
 #include "accounts/credentials.hpp"
@@ -266,8 +264,8 @@ class DatabaseOwnership {
 void refuse_newer_schema(const std::filesystem::path& file) {
   std::error_code error;
   if (!std::filesystem::exists(file, error)) return;
-  db::SqliteDatabase look(file, db::OpenOptions{.create = false, .read_only = true});
-  const int found = look.user_version();
+  const std::unique_ptr<db::Database> look = db::open(file.string(), {.create = false, .read_only = true});
+  const int found = look->user_version();
   if (found > db::latest_schema_version()) {
     throw db::SchemaTooNew("database " + file.string() + " has schema version " + std::to_string(found) +
                            ", newer than this server's " + std::to_string(db::latest_schema_version()) +
@@ -289,22 +287,20 @@ void migrate_logged(db::Database& database) {
 // the ledger that counts them from now on is made.
 std::unique_ptr<db::Database> open_database(const Config& config, std::unique_ptr<CommitLedger>* ledger = nullptr) {
   if (config.postgresql()) {
-    auto database = std::make_unique<db::PostgresDatabase>(config.database, db::OpenOptions{.durability = config.durability});
+    auto database = db::open(config.database, {.durability = config.durability});
     migrate_logged(*database);
     return database;
   }
   refuse_newer_schema(config.database_path());
-  auto database = std::make_unique<db::SqliteDatabase>(
-      config.database_path(), db::OpenOptions{.durability = config.durability});
+  auto database = db::open(config.database_path().string(), {.durability = config.durability});
   if (database->read_only()) {
     throw std::runtime_error("database " + config.database_path().string() +
                              " cannot be written by this server: SQLite could open it for reading only; give the "
                              "server's user write access to it and its directory");
   }
   if (config.integrity_check) {
-    db::Statement check = database->prepare("PRAGMA quick_check(1)");
-    if (!check.step() || check.text(0) != "ok") {
-      throw std::runtime_error("database " + config.database_path().string() + " is damaged: " + check.text(0) +
+    if (const auto problem = database->integrity_problem()) {
+      throw std::runtime_error("database " + config.database_path().string() + " is damaged: " + *problem +
                                "; restore it from a backup (see docs/persistence.md)");
     }
   }
@@ -320,11 +316,11 @@ int backup(const Config& config, const std::filesystem::path& target) {
     throw std::runtime_error("--backup-to copies a SQLite database; back up PostgreSQL with pg_dump (docs/scaling.md)");
   }
   refuse_lone_write_ahead_log(config.database_path());
-  db::SqliteDatabase database(config.database_path(), db::OpenOptions{.create = false});
+  const std::unique_ptr<db::Database> database = db::open(config.database_path().string(), {.create = false});
   const auto started = std::chrono::steady_clock::now();
-  database.backup_to(target);
+  database->backup_to(target);
   const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-  spdlog::info("backed up {} to {} in {} ms", database.file().string(), target.string(), took.count());
+  spdlog::info("backed up {} to {} in {} ms", database->describe(), target.string(), took.count());
   return 0;
 }
 
@@ -531,7 +527,7 @@ int lead(const Config& config, Leadership* leadership) {
       "elgrande-server {} starting: address {}, port {}, data dir {}, database {} ({}), "
       "web root {}, I/O threads: {}",
       ELGRANDE_VERSION, config.bind_address, config.port, config.data_dir.string(), database->describe(),
-      config.postgresql() ? "PostgreSQL" : "SQLite " + db::SqliteDatabase::sqlite_version(),
+      database->engine(),
       services->web_files ? services->web_files->root().string() : "none (" + config.web_root.string() + " not found)",
       threads);
 
@@ -543,8 +539,9 @@ int lead(const Config& config, Leadership* leadership) {
   // SQLite's log is copied back into the database beside the commits, not inside them.
   // Declared before the storage, so it outlives the writer's last commit.
   std::unique_ptr<Checkpointer> checkpointer;
-  if (auto* sqlite = dynamic_cast<db::SqliteDatabase*>(database.get())) {
-    checkpointer = std::make_unique<Checkpointer>(*sqlite, config.durability, metrics);
+  if (database->backend() == db::Backend::sqlite) {
+    checkpointer = std::make_unique<Checkpointer>(*database, config.database_location(), config.durability,
+                                                  metrics);
   }
   // Declared after the io_context, so they stop first: their completions post to strands.
   Storage storage(std::move(database), metrics, 100'000,

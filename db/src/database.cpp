@@ -16,6 +16,10 @@ std::unique_ptr<Database> open(const std::string& location, const OpenOptions& o
   return std::make_unique<SqliteDatabase>(location, options);
 }
 
+void Database::backup_to(const std::filesystem::path& /*target*/) {
+  throw std::runtime_error("a backup copies a SQLite database; back up " + describe() + " with its own tools");
+}
+
 void Statement::run() {
   // reset() also clears a statement's sticky error, so it must follow a failure too.
   try {

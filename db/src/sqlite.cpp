@@ -135,13 +135,21 @@ void SqliteDatabase::keep_log_on_close() {
   }
 }
 
+std::optional<std::string> SqliteDatabase::integrity_problem() {
+  Statement check = prepare("PRAGMA quick_check(1)");
+  if (!check.step()) return "the integrity check returned nothing";
+  std::string found = check.text(0);
+  if (found == "ok") return std::nullopt;
+  return found;
+}
+
 void SqliteDatabase::backup_to(const std::filesystem::path& target) {
   Statement statement = prepare("VACUUM INTO ?1");
   statement.bind(1, target.string());
   statement.run();
 }
 
-void SqliteDatabase::hand_off_checkpoints(std::function<void(int log_pages)> log_grew, int ceiling) {
+bool SqliteDatabase::hand_off_checkpoints(std::function<void(int log_pages)> log_grew, int ceiling) {
   log_grew_ = std::move(log_grew);
   checkpoint_ceiling_ = ceiling;
   // Replaces the hook behind wal_autocheckpoint, which is what checkpoints in a commit.
@@ -156,9 +164,10 @@ void SqliteDatabase::hand_off_checkpoints(std::function<void(int log_pages)> log
         return SQLITE_OK;
       },
       this);
+  return true;
 }
 
-SqliteDatabase::Checkpoint SqliteDatabase::checkpoint() {
+Database::Checkpoint SqliteDatabase::checkpoint() {
   Checkpoint done;
   const int code =
       sqlite3_wal_checkpoint_v2(handle_, nullptr, SQLITE_CHECKPOINT_PASSIVE, &done.log_pages, &done.copied_pages);

@@ -12,8 +12,8 @@
 namespace elgrande::server {
 
 Leadership::Leadership(const std::string& database_url, std::string process, bool lapse_when_silent)
-    : connection_(database_url, db::OpenOptions{.idle_session_limit_ms = lapse_when_silent ? 10'000 : 0}),
-      lease_(connection_),
+    : connection_(db::open(database_url, {.idle_session_limit_ms = lapse_when_silent ? 10'000 : 0})),
+      lease_(*connection_),
       process_(std::move(process)) {}
 
 bool Leadership::try_lead() {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "elgrande/db/leader_lease.hpp"
-#include "elgrande/db/postgres.hpp"
+#include "elgrande/db/database.hpp"
 
 namespace elgrande::server {
 
@@ -54,7 +54,7 @@ class Leadership {
 
  private:
   std::mutex mutex_;  // the connection is used by one thread at a time
-  db::PostgresDatabase connection_;
+  std::unique_ptr<db::Database> connection_;  // PostgreSQL's: the lease is its advisory lock
   db::LeaderLease lease_;  // its statements, on connection_
   const std::string process_;
   std::atomic<std::int64_t> epoch_ = 0;

@@ -44,7 +44,7 @@ struct Config {
   db::Durability durability = db::Durability::full;
   // Under load, how long the storage thread gathers writes before a commit (Storage).
   unsigned commit_delay_us = 1000;
-  bool integrity_check = true;  // PRAGMA quick_check before anything else
+  bool integrity_check = true;  // the database's integrity check before anything else
   // --accept-lost-commits (no config key: it is meant for one start): start although the
   // database holds fewer commits than its commit sequence file recorded.
   bool accept_lost_commits = false;

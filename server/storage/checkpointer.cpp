@@ -3,15 +3,15 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <stdexcept>
 #include <utility>
 
 namespace elgrande::server {
 
-Checkpointer::Checkpointer(db::SqliteDatabase& writer, db::Durability durability, std::shared_ptr<Metrics> metrics)
-    : database_(std::make_unique<db::SqliteDatabase>(
-          writer.file(), db::OpenOptions{.create = false, .durability = durability})),
-      metrics_(std::move(metrics)) {
-  writer.hand_off_checkpoints(
+Checkpointer::Checkpointer(db::Database& writer, const std::string& location, db::Durability durability,
+                           std::shared_ptr<Metrics> metrics)
+    : database_(db::open(location, {.create = false, .durability = durability})), metrics_(std::move(metrics)) {
+  const bool handed_off = writer.hand_off_checkpoints(
       [signal = signal_](int log_pages) noexcept {
         if (log_pages < kLogPages) return;
         try {
@@ -24,6 +24,7 @@ Checkpointer::Checkpointer(db::SqliteDatabase& writer, db::Durability durability
         }
       },
       kCeiling);
+  if (!handed_off) throw std::logic_error(writer.describe() + " keeps no write-ahead log to copy back");
   thread_ = std::thread([this] { run(); });
 }
 

@@ -6,7 +6,9 @@
 #include <mutex>
 #include <thread>
 
-#include "elgrande/db/sqlite.hpp"
+#include <string>
+
+#include "elgrande/db/database.hpp"
 #include "ops/metrics.hpp"
 
 namespace elgrande::server {
@@ -29,9 +31,10 @@ class Checkpointer {
   // After a checkpoint fails (logged once until one succeeds), the next waits this long.
   static constexpr std::chrono::seconds kRetryAfterFailure{1};
 
-  // Opens a connection of its own to the writer's file and takes the writer's
-  // checkpoints over.
-  Checkpointer(db::SqliteDatabase& writer, db::Durability durability, std::shared_ptr<Metrics> metrics);
+  // Opens a connection of its own to `location`, the writer's SQLite file, and takes the
+  // writer's checkpoints over.
+  Checkpointer(db::Database& writer, const std::string& location, db::Durability durability,
+               std::shared_ptr<Metrics> metrics);
   ~Checkpointer();  // stop()
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
@@ -51,7 +54,7 @@ class Checkpointer {
 
   void run();
 
-  std::unique_ptr<db::SqliteDatabase> database_;
+  std::unique_ptr<db::Database> database_;
   std::shared_ptr<Metrics> metrics_;
   std::shared_ptr<Signal> signal_ = std::make_shared<Signal>();
   std::thread thread_;

@@ -11,7 +11,7 @@
 
 #include "elgrande/db/commit_sequence.hpp"
 #include "elgrande/db/log_check.hpp"
-#include "elgrande/db/sqlite.hpp"
+#include "elgrande/db/database.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -43,7 +43,7 @@ void refuse_lost_commits(db::Database& database, const std::filesystem::path& fi
       return;
     case LedgerVerdict::lost:
       // The sound part of the log stays in the log, beside the frames SQLite dropped.
-      if (auto* sqlite = dynamic_cast<db::SqliteDatabase*>(&database)) sqlite->keep_log_on_close();
+      database.keep_log_on_close();
       throw std::runtime_error(
           "database " + database.describe() + " has lost committed data: " + numbers +
           " are gone (SQLite drops a damaged frame of the write-ahead log and every frame after it, or the "

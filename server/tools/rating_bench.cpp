@@ -30,7 +30,7 @@
 
 #include "elgrande/competition/rating.hpp"
 #include "elgrande/db/schema.hpp"
-#include "elgrande/db/sqlite.hpp"
+#include "elgrande/db/database.hpp"
 #include "elgrande/db/store.hpp"
 #include "ratings/rated_game.hpp"
 #include "ratings/rating_requests.hpp"
@@ -102,7 +102,8 @@ int main(int argc, char* argv[]) try {
                                    {"4p", updates_per_second(4, rng)},
                                    {"5p", updates_per_second(5, rng)}};
 
-  db::SqliteDatabase database(dir / "ratings.sqlite");
+  const std::unique_ptr<db::Database> connection = db::open((dir / "ratings.sqlite").string());
+  db::Database& database = *connection;
   db::migrate(database);
   db::Store store(database);
   {

@@ -30,7 +30,7 @@
 
 #include "elgrande/db/log_check.hpp"
 #include "elgrande/db/schema.hpp"
-#include "elgrande/db/sqlite.hpp"
+#include "elgrande/db/database.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/engine/bot.hpp"
 #include "storage/storage.hpp"
@@ -79,7 +79,7 @@ Arguments parse(int argc, char* argv[]) {
 }
 
 std::unique_ptr<db::Database> open(const std::filesystem::path& file, db::Durability durability) {
-  auto database = std::make_unique<db::SqliteDatabase>(file, db::OpenOptions{.durability = durability});
+  auto database = db::open(file.string(), {.durability = durability});
   db::migrate(*database);
   return database;
 }
@@ -197,8 +197,8 @@ Json restore(const Arguments& arguments) {
   std::size_t tables = 0;
   std::size_t replayed = 0;
   for (int run = 0; run < 3; ++run) {
-    db::SqliteDatabase database(file);
-    db::Store store(database);
+    const std::unique_ptr<db::Database> database = db::open(file.string());
+    db::Store store(*database);
     const auto started = Clock::now();
     const db::Restored restored = store.live_tables(0);
     milliseconds.push_back(std::chrono::duration<double, std::milli>(Clock::now() - started).count());
@@ -207,7 +207,7 @@ Json restore(const Arguments& arguments) {
     for (const auto& table : restored.tables) replayed += table.replayed;
     if (!restored.failed.empty()) throw std::runtime_error("a game could not be restored");
     const auto scrubbing = Clock::now();
-    if (!db::damaged_logs(database).empty()) throw std::runtime_error("a log is damaged");
+    if (!db::damaged_logs(*database).empty()) throw std::runtime_error("a log is damaged");
     scrub_milliseconds.push_back(std::chrono::duration<double, std::milli>(Clock::now() - scrubbing).count());
   }
   std::sort(scrub_milliseconds.begin(), scrub_milliseconds.end());

@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "elgrande/db/schema.hpp"
-#include "elgrande/db/sqlite.hpp"
+#include "elgrande/db/database.hpp"
 #include "elgrande/db/store.hpp"
 #include "identity/identities.hpp"
 #include "presence/presence.hpp"
@@ -107,7 +107,7 @@ int main(int argc, char* argv[]) {
   if (own_dir) dir = std::filesystem::temp_directory_path() / ("elgrande-tournament-bench-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
 
-  auto database = std::make_unique<db::SqliteDatabase>(dir / "bench.sqlite");
+  auto database = db::open((dir / "bench.sqlite").string());
   db::migrate(*database);
   std::vector<db::PlayerRecord> records;
   {

@@ -115,7 +115,7 @@ TEST_CASE("the checkpointer keeps SQLite's log short while the writer commits, a
   auto writer = std::make_unique<db::SqliteDatabase>(file);
   writer->execute("CREATE TABLE filler (bytes BLOB)");
   auto metrics = std::make_shared<server::Metrics>();
-  auto checkpointer = std::make_unique<server::Checkpointer>(*writer, db::Durability::full, metrics);
+  auto checkpointer = std::make_unique<server::Checkpointer>(*writer, file.string(), db::Durability::full, metrics);
 
   // Rounds of ~300 pages with a pause between them, as commits under load leave (the
   // commit delay): 6,000 pages in all, six times what the log holds before it is copied.

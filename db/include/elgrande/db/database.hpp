@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -88,6 +90,29 @@ class Database {
 
   // True when the connection cannot write.
   virtual bool read_only() const = 0;
+
+  // The backend and its version, for the start line: "SQLite 3.45.1", "PostgreSQL".
+  virtual std::string engine() const = 0;
+
+  // The first problem a quick look over the stored pages finds (SQLite's quick_check), or
+  // nothing. A PostgreSQL server checks its own pages: there this finds nothing.
+  virtual std::optional<std::string> integrity_problem() { return std::nullopt; }
+
+  // A consistent copy of the whole database in a new file, taken while others keep
+  // reading and writing. The target must not exist. SQLite only: PostgreSQL has pg_dump.
+  virtual void backup_to(const std::filesystem::path& target);
+
+  // SQLite's write-ahead log (sqlite.hpp says what each does). A backend without one
+  // keeps nothing on close, hands nothing off (false) and copies nothing.
+  struct Checkpoint {
+    int log_pages = 0;
+    int copied_pages = 0;  // of them, now in the database file
+  };
+  virtual void keep_log_on_close() {}
+  virtual bool hand_off_checkpoints(std::function<void(int log_pages)> /*log_grew*/, int /*ceiling*/) {
+    return false;
+  }
+  virtual Checkpoint checkpoint() { return {}; }
 
   // Transactions, for Transaction below. begin() takes the write lock at once where the
   // backend has one, so that a busy database fails there rather than half-way.

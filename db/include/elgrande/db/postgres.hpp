@@ -27,6 +27,7 @@ class PostgresDatabase final : public Database {
 
   Backend backend() const noexcept override { return Backend::postgresql; }
   std::string describe() const override;
+  std::string engine() const override { return "PostgreSQL"; }
   void execute(const std::string& sql) override;
   // Kept in the table schema_version: PostgreSQL has no user_version.
   int user_version() override;

@@ -33,14 +33,17 @@ class SqliteDatabase final : public Database {
   void commit() override;
   void rollback() noexcept override;
 
-  // A consistent copy of the whole database in a new file, taken while others keep
-  // reading and writing (VACUUM INTO). The target must not exist.
-  void backup_to(const std::filesystem::path& target);
+  std::string engine() const override { return "SQLite " + sqlite_version(); }
+  // PRAGMA quick_check.
+  std::optional<std::string> integrity_problem() override;
+
+  // VACUUM INTO.
+  void backup_to(const std::filesystem::path& target) override;
 
   // The last connection to close copies the write-ahead log into the database and deletes
   // it. After this call this one does not: a start refused for lost commits leaves both
   // files as they were (server/storage/start_checks.hpp).
-  void keep_log_on_close();
+  void keep_log_on_close() override;
 
   // Checkpoints. By default SQLite copies the write-ahead log back into the database file
   // inside the commit that takes the log past 1,000 pages: that commit, and every write
@@ -49,17 +52,13 @@ class SqliteDatabase final : public Database {
   // after each commit with the log's length in pages, for another connection to
   // checkpoint (server/storage/checkpointer.hpp). Past `ceiling` pages a commit
   // checkpoints after all, as SQLite would, so the log cannot grow without bound when no
-  // one else copies it. `log_grew` must not throw.
-  void hand_off_checkpoints(std::function<void(int log_pages)> log_grew, int ceiling);
+  // one else copies it. `log_grew` must not throw. Returns true.
+  bool hand_off_checkpoints(std::function<void(int log_pages)> log_grew, int ceiling) override;
 
   // Copies what it can of the log into the database file, waiting for no one (a passive
   // checkpoint): the pages committed since a reader began, or while it ran, stay in the
   // log for next time. Once all are copied, the next commit starts the log afresh.
-  struct Checkpoint {
-    int log_pages = 0;
-    int copied_pages = 0;  // of them, now in the database file
-  };
-  Checkpoint checkpoint();
+  Checkpoint checkpoint() override;
 
   const std::filesystem::path& file() const noexcept { return file_; }
   sqlite3* handle() const noexcept { return handle_; }

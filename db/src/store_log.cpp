@@ -1,0 +1,243 @@
+// The command log: each table's commands, appended through the ring and copied into
+// `commands` in batches, chained by a hash, read back and checked.
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "elgrande/protocol/codec.hpp"
+#include "fnv1a.hpp"
+#include "store_log.hpp"
+
+namespace elgrande::db {
+
+namespace detail {
+
+std::string log_of_table() {
+  return "(SELECT seq, seat, command, source, time, chain FROM commands WHERE table_id = ?1 "
+         "UNION ALL SELECT seq, seat, command, source, time, chain FROM command_ring WHERE table_id = ?1 "
+         "AND seq > coalesce((SELECT max(seq) FROM commands WHERE table_id = ?1), 0)) AS log";
+}
+
+Source source_from(std::string_view name) {
+  if (name == "bot") return Source::bot;
+  if (name == "timeout") return Source::timeout;
+  return Source::player;
+}
+
+Command command_from(const std::string& text, std::int64_t table, std::int64_t seq) {
+  const auto json = protocol::parse_json(text);
+  const auto command = json ? protocol::command_from_json(json.value())
+                            : protocol::Decoded<Command>(json.error());
+  if (!command) {
+    throw std::runtime_error("table " + std::to_string(table) + ", command " + std::to_string(seq) +
+                             ": " + command.error().message);
+  }
+  return command.value();
+}
+
+}  // namespace detail
+
+using detail::command_from;
+using detail::fnv1a;
+using detail::kFnvOffset;
+using detail::log_of_table;
+using detail::source_from;
+
+std::string_view name(Source source) {
+  switch (source) {
+    case Source::bot:
+      return "bot";
+    case Source::timeout:
+      return "timeout";
+    case Source::player:
+      break;
+  }
+  return "player";
+}
+
+std::int64_t log_chain(std::int64_t previous, std::int64_t seq, int seat, std::string_view command,
+                       std::string_view source, UnixMillis time) {
+  std::uint64_t hash = fnv1a(kFnvOffset, previous);
+  hash = fnv1a(hash, seq);
+  hash = fnv1a(hash, static_cast<std::int64_t>(seat));
+  hash = fnv1a(hash, command);
+  hash = fnv1a(hash, source);
+  return static_cast<std::int64_t>(fnv1a(hash, time));
+}
+
+void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> commands) {
+  if (commands.empty()) return;
+  Ring& ring = this->ring();
+  auto known = ring.heads.find(table);
+  if (known == ring.heads.end()) known = ring.heads.emplace(table, log_head(table)).first;
+  LogHead& log = known->second;
+  if (!log.length) {
+    // A log from before the chain (schema 4): chained now, from its first command.
+    log.length = 0;
+    Statement rows = database_.prepare(
+        "SELECT seq, seat, command, source, time FROM commands WHERE table_id = ?1 ORDER BY seq");
+    Statement set_chain = database_.prepare("UPDATE commands SET chain = ?3 WHERE table_id = ?1 AND seq = ?2");
+    rows.bind(1, table);
+    while (rows.step()) {
+      log.head = log_chain(log.head, rows.integer(0), static_cast<int>(rows.integer(1)), rows.text(2), rows.text(3),
+                           rows.integer(4));
+      set_chain.bind(1, table).bind(2, rows.integer(0)).bind(3, log.head).run();
+      log.length = rows.integer(0);
+    }
+  }
+  for (const LoggedCommand& logged : commands) {
+    RingRow row{0, logged.seq, logged.seat, protocol::command_text(logged.command), name(logged.source), logged.time, 0};
+    row.chain = log.head = log_chain(log.head, row.seq, row.seat, row.command, row.source, row.time);
+    const std::int64_t n = ring.next++;
+    row.slot = n % kRingSlots;
+    // The row in this slot is about to be overwritten: its table's rows go to its log
+    // first, all together, a page or two for many commands.
+    if (const std::int64_t owner = ring.uncopied_owner[static_cast<std::size_t>(row.slot)]; owner != 0) {
+      copy_to_log(ring, owner);
+    }
+    // The slot's row is overwritten in place; only a slot never written (or emptied with
+    // its table) takes a new one.
+    for (Statement* put : {&ring_overwrite_, &ring_put_}) {
+      put->bind(1, row.slot)
+          .bind(2, n)
+          .bind(3, table)
+          .bind(4, row.seq)
+          .bind(5, row.seat)
+          .bind(6, row.command)
+          .bind(7, row.source)
+          .bind(8, row.time)
+          .bind(9, row.chain)
+          .run();
+      if (database_.changes() == 1) break;
+    }
+    ring.uncopied_owner[static_cast<std::size_t>(row.slot)] = table;
+    ring.uncopied[table].push_back(std::move(row));
+    log.length = logged.seq;
+  }
+  set_log_head_.bind(1, table).bind(2, *log.length).bind(3, log.head).run();
+}
+
+Store::Ring& Store::ring() {
+  if (ring_) return *ring_;
+  Ring ring;
+  ring.uncopied_owner.assign(static_cast<std::size_t>(kRingSlots), 0);
+  Statement last = database_.prepare("SELECT coalesce(max(n) + 1, 0) FROM command_ring");
+  last.step();
+  ring.next = last.integer(0);
+  Statement rows = database_.prepare(
+      "SELECT r.slot, r.table_id, r.seq, r.seat, r.command, r.source, r.time, r.chain FROM command_ring r "
+      "WHERE r.seq > coalesce((SELECT max(c.seq) FROM commands c WHERE c.table_id = r.table_id), 0) ORDER BY r.n");
+  while (rows.step()) {
+    const std::int64_t table = rows.integer(1);
+    RingRow row{rows.integer(0),   rows.integer(2), static_cast<int>(rows.integer(3)), rows.text(4),
+                name(source_from(rows.text(5))), rows.integer(6), rows.integer(7)};
+    ring.uncopied_owner[static_cast<std::size_t>(row.slot)] = table;
+    ring.uncopied[table].push_back(std::move(row));
+  }
+  return ring_.emplace(std::move(ring));
+}
+
+Statement& Store::insert_commands(std::size_t rows) {
+  std::optional<Statement>& statement = insert_commands_[rows - 1];
+  if (!statement) {
+    std::string sql = "INSERT INTO commands (table_id, seq, seat, command, source, time, chain) VALUES ";
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::size_t p = 2 + 6 * i;
+      sql += (i ? ", (?1" : "(?1");
+      for (std::size_t k = p; k < p + 6; ++k) sql += ", ?" + std::to_string(k);
+      sql += ')';
+    }
+    statement.emplace(database_.prepare(sql));
+  }
+  return *statement;
+}
+
+void Store::copy_to_log(Ring& ring, std::int64_t table) {
+  const auto found = ring.uncopied.find(table);
+  if (found == ring.uncopied.end()) return;
+  const std::vector<RingRow>& rows = found->second;
+  for (std::size_t first = 0; first < rows.size(); first += kCopyRows) {
+    const std::size_t count = std::min(kCopyRows, rows.size() - first);
+    Statement& insert = insert_commands(count);
+    insert.bind(1, table);
+    for (std::size_t i = 0; i < count; ++i) {
+      const RingRow& row = rows[first + i];
+      const int p = 2 + 6 * static_cast<int>(i);
+      insert.bind(p, row.seq)
+          .bind(p + 1, row.seat)
+          .bind(p + 2, row.command)
+          .bind(p + 3, row.source)
+          .bind(p + 4, row.time)
+          .bind(p + 5, row.chain);
+    }
+    insert.run();
+  }
+  ring.release(table);
+}
+
+void Store::Ring::release(std::int64_t table) {
+  const auto found = uncopied.find(table);
+  if (found == uncopied.end()) return;
+  for (const RingRow& row : found->second) uncopied_owner[static_cast<std::size_t>(row.slot)] = 0;
+  uncopied.erase(found);
+}
+
+void Store::settle_log() {
+  ring_.reset();  // read from the database: another process may have appended last
+  Ring& ring = this->ring();
+  while (!ring.uncopied.empty()) copy_to_log(ring, ring.uncopied.begin()->first);
+  database_.execute("DELETE FROM command_ring");
+  ring.next = 0;
+}
+Store::LogHead Store::log_head(std::int64_t table) {
+  LogHead head;
+  log_head_.bind(1, table);
+  if (log_head_.step()) {
+    head.length = log_head_.optional_integer(0);
+    head.head = log_head_.optional_integer(1).value_or(0);
+  }
+  log_head_.reset();
+  return head;
+}
+
+Store::LogCheck Store::check_log(std::int64_t table) {
+  LogCheck check;
+  Statement row = database_.prepare("SELECT status FROM tables WHERE id = ?1");
+  row.bind(1, table);
+  if (!row.step()) return check;
+  check.table_found = true;
+  check.status = row.text(0);
+  const LogHead head = log_head(table);
+  check.recorded_length = head.length;
+  Statement rows = database_.prepare(
+      "SELECT seq, seat, command, source, time, chain FROM " + log_of_table() + " ORDER BY seq");
+  rows.bind(1, table);
+  std::int64_t chain = 0;
+  for (std::int64_t expected = 1; rows.step(); ++expected) {
+    ++check.rows;
+    const std::int64_t seq = rows.integer(0);
+    if (seq != expected && !check.first_gap) check.first_gap = expected;
+    chain = log_chain(chain, seq, static_cast<int>(rows.integer(1)), rows.text(2), rows.text(3), rows.integer(4));
+    if (head.length && rows.optional_integer(5) != chain && !check.first_bad_row) check.first_bad_row = seq;
+  }
+  check.head_matches = head.length && *head.length == check.rows && head.head == chain && !check.first_bad_row;
+  Statement snapshot = database_.prepare("SELECT seq FROM snapshots WHERE table_id = ?1");
+  snapshot.bind(1, table);
+  if (snapshot.step()) check.snapshot_seq = snapshot.integer(0);
+  return check;
+}
+
+std::vector<LoggedCommand> Store::commands(std::int64_t table) {
+  Statement rows =
+      database_.prepare("SELECT seq, seat, command, source, time FROM " + log_of_table() + " ORDER BY seq");
+  rows.bind(1, table);
+  std::vector<LoggedCommand> commands;
+  while (rows.step()) {
+    const std::int64_t seq = rows.integer(0);
+    commands.push_back(LoggedCommand{seq, static_cast<Seat>(rows.integer(1)),
+                                     command_from(rows.text(2), table, seq),
+                                     source_from(rows.text(3)), rows.integer(4)});
+  }
+  return commands;
+}
+}  // namespace elgrande::db

@@ -1,0 +1,171 @@
+// The command line: the actions that run once and exit, the config file it names, and
+// each setting's flag over the file's value; and the --help text that lists them.
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "ops/config.hpp"
+#include "ops/settings.hpp"
+
+namespace elgrande::server {
+namespace {
+
+using detail::Kind;
+using detail::Setting;
+using nlohmann::json;
+
+// Command-line values are text; integers are parsed strictly so "80x" is not 80.
+json flag_value_as_json(Kind kind, std::string_view value) {
+  if (kind == Kind::text) return json(std::string(value));
+  std::int64_t number = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (error != std::errc() || end != value.data() + value.size() || value.empty()) {
+    return json(std::string(value));  // the setter then reports "expected an integer"
+  }
+  return json(number);
+}
+
+struct Override {
+  const Setting* setting;
+  std::string value;
+};
+
+}  // namespace
+
+Invocation parse_command_line(int argc, const char* const argv[]) {
+  Invocation invocation;
+  std::optional<std::filesystem::path> config_file;
+  std::vector<Override> overrides;
+
+  for (int i = 1; i < argc; ++i) {
+    std::string_view argument = argv[i];
+    if (argument == "--help" || argument == "-h") {
+      invocation.help = true;
+      return invocation;
+    }
+    if (argument == "--backup-to" || argument.starts_with("--backup-to=")) {
+      std::string target;
+      if (argument.starts_with("--backup-to=")) {
+        target = std::string(argument.substr(12));
+      } else if (i + 1 < argc) {
+        target = argv[++i];
+      }
+      if (target.empty()) throw ConfigError("--backup-to: missing file name");
+      invocation.backup_to = std::filesystem::path(target);
+      continue;
+    }
+    if (argument == "--check-table" || argument.starts_with("--check-table=")) {
+      std::string id;
+      if (argument.starts_with("--check-table=")) {
+        id = std::string(argument.substr(14));
+      } else if (i + 1 < argc) {
+        id = argv[++i];
+      }
+      std::int64_t table = 0;
+      const auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), table);
+      if (id.empty() || error != std::errc() || end != id.data() + id.size() || table < 1) {
+        throw ConfigError("--check-table: expects a table id");
+      }
+      invocation.check_table = table;
+      continue;
+    }
+    if (argument == "--recompute-ratings" || argument == "--accept-lost-commits") {
+      (argument == "--recompute-ratings" ? invocation.recompute_ratings : invocation.config.accept_lost_commits) = true;
+      continue;
+    }
+    if (argument == "--create-admin" || argument.starts_with("--create-admin=")) {
+      std::string username;
+      if (argument.starts_with("--create-admin=")) {
+        username = std::string(argument.substr(15));
+      } else if (i + 1 < argc) {
+        username = argv[++i];
+      }
+      if (username.empty()) throw ConfigError("--create-admin: missing username");
+      invocation.create_admin = std::move(username);
+      continue;
+    }
+
+    // Both "--flag value" and "--flag=value" are accepted.
+    std::string_view flag = argument;
+    std::optional<std::string> value;
+    if (const auto equals = argument.find('=');
+        argument.starts_with("--") && equals != std::string_view::npos) {
+      flag = argument.substr(0, equals);
+      value = std::string(argument.substr(equals + 1));
+    }
+
+    const Setting* setting = detail::find_setting_by_flag(flag);
+    if (flag != "--config" && setting == nullptr) {
+      throw ConfigError("unknown argument '" + std::string(argument) + "'");
+    }
+    if (!value) {
+      if (i + 1 >= argc) throw ConfigError(std::string(flag) + ": missing value");
+      value = argv[++i];
+    }
+
+    if (flag == "--config") {
+      config_file = *value;
+    } else {
+      overrides.push_back({setting, std::move(*value)});
+    }
+  }
+
+  // An explicit --config must exist; the default file is optional.
+  if (config_file) {
+    detail::apply_config_file(invocation.config, *config_file);
+  } else if (std::filesystem::exists(kDefaultConfigFile)) {
+    detail::apply_config_file(invocation.config, kDefaultConfigFile);
+  }
+
+  for (const Override& change : overrides) {
+    try {
+      change.setting->set(invocation.config,
+                          flag_value_as_json(change.setting->kind, change.value));
+    } catch (const ConfigError& error) {
+      throw ConfigError(std::string(change.setting->flag) + ": " + error.what() + ", got '" +
+                        change.value + "'");
+    }
+  }
+  return invocation;
+}
+
+std::string usage(std::string_view program) {
+  const Config defaults;
+  std::ostringstream out;
+  out << "Usage: " << program << " [--config FILE] [--OPTION VALUE]...\n"
+      << "\n"
+      << "Authoritative server for the board game El Grande.\n"
+      << "Each setting comes from the embedded default, overridden by the config file\n"
+      << "(" << kDefaultConfigFile << " if --config is not given and it exists), overridden\n"
+      << "by the command line. --OPTION=VALUE works too.\n"
+      << "\n"
+      << "  --config FILE            JSON config file; must exist when given\n";
+  for (const Setting& setting : detail::settings()) {
+    std::string left = "  " + std::string(setting.flag) + " VALUE";
+    left.resize(std::max<std::size_t>(left.size() + 1, 27), ' ');
+    out << left << setting.meaning << "\n"
+        << std::string(27, ' ') << "(key " << setting.key << ", default " << setting.show(defaults)
+        << ")\n";
+  }
+  out << "  --backup-to FILE         copy the database (while a server may be running on it)\n"
+      << "                           into FILE, which must not exist, then exit\n"
+      << "  --check-table ID         report on table ID's command log (gaps, its hash chain,\n"
+      << "                           its snapshot) from the database, then exit\n"
+      << "  --create-admin NAME      make the account NAME an admin, with the password read\n"
+      << "                           from standard input (made if it does not exist), then exit\n"
+      << "  --recompute-ratings      replay every rated game in the order it was rated, store\n"
+      << "                           the ratings that gives, report what differed, then exit\n"
+      << "  --accept-lost-commits    start although the database holds fewer commits than\n"
+      << "                           recorded beside it (docs/persistence.md#lost-commits)\n"
+      << "  -h, --help               print this help and exit\n"
+      << "\n"
+      << "Exit status: 0 after a clean shutdown on SIGINT or SIGTERM (or a backup, a sound\n"
+      << "log, or a recompute), 1 if the server or the backup fails or the log is damaged, 2 for a bad command\n"
+      << "line or configuration.\n";
+  return out.str();
+}
+}  // namespace elgrande::server
