@@ -1,0 +1,24 @@
+#pragma once
+
+// The operator's commands, run instead of serving (elgrande-server --help): a backup, the
+// first admin, one table's log looked at, the ratings recomputed. Each exits with the
+// process's exit code.
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "ops/config.hpp"
+
+namespace elgrande::server {
+
+// --backup-to FILE: a consistent copy of a SQLite database, also while a server runs.
+int backup(const Config& config, const std::filesystem::path& target);
+// --create-admin NAME (the password on standard input).
+int create_admin(const Config& config, const std::string& username);
+// --check-table ID.
+int check_table(const Config& config, std::int64_t id);
+// --recompute-ratings.
+int recompute(const Config& config);
+
+}  // namespace elgrande::server
