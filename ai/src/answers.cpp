@@ -81,45 +81,38 @@ void add_drawn_specials(std::vector<Command>& out, const View& view, int width, 
 }
 
 void add_specials(std::vector<Command>& out, const View& view, const ActionCardUse& use, int width, Rng& rng) {
-  using enum CardKind;
+  using enum SpecialAnswer;
   auto each_target = [&](auto make) {
     for (Area area : areas_in(use.targets)) add(out, make(area));
   };
-  switch (use.special) {
-    case score_chosen_region: each_target([](Area a) { return ScoreArea{a}; }); break;
-    case royal_advisor:
-    case king: each_target([](Area a) { return MoveKing{a}; }); break;
-    case eviction: each_target([](Area a) { return Evict{a}; }); break;
-    case grande: each_target([](Area a) { return MoveGrande{a}; }); break;
-    case scoreboard:
+  switch (special_answer(use.special)) {
+    case score_area: each_target([](Area a) { return ScoreArea{a}; }); break;
+    case move_king: each_target([](Area a) { return MoveKing{a}; }); break;
+    case evict: each_target([](Area a) { return Evict{a}; }); break;
+    case move_grande: each_target([](Area a) { return MoveGrande{a}; }); break;
+    case place_scoreboard:
       for (int b = 0; b < kScoreboardCount; ++b)
         for (Area area : areas_in(use.scoreboard_to[b])) add(out, PlaceScoreboard{static_cast<Scoreboard>(b), area});
       break;
-    case power_cards:
+    case take_back_power_card:
       for (int value = 1; value <= kPowerCardCount; ++value)
         if (use.take_back & power_bit(value)) add(out, TakeBackPowerCard{static_cast<std::uint8_t>(value)});
       break;
-    case court:
+    case take_caballeros:
       for (int count = use.take_up_to; count >= 0; --count) add(out, take(count, use.take_province, use.take_regions, rng));
       break;
-    case place_two_anywhere:
+    case place_extra:
       add_spreads(out, use.extra_up_to, use.move_to, width, rng, [](AreaCounts to) { return PlaceExtraCaballeros{to}; });
       break;
-    case place_two_or_move_all_own:
+    case place_or_move:
       add_spreads(out, use.extra_up_to, use.move_to, width / 2, rng, [](AreaCounts to) { return PlaceExtraCaballeros{to}; });
       add_drawn_specials(out, view, width / 2, rng);
       break;
-    case move_all_own_from_region:
-    case move_five_from_region:
-    case move_three_opposing:
-    case move_three_any:
-    case move_two_own_two_opposing:
-    case move_four_own:
-    case move_four_any:
-    case remove_one_each:
+    case move_caballeros:
+    case remove_caballeros:
       add_drawn_specials(out, view, width, rng);
       break;
-    default:
+    case perform:
       add(out, PerformSpecialAction{});
       break;
   }

@@ -120,23 +120,17 @@ std::optional<Command> random_moves(const Options& options, Seat actor, const Mo
 // The special action's own choices come from the decision's constraints, so every random
 // game also checks that what `pending` offers is what `apply` accepts.
 std::optional<Command> random_special(const Options& options, Seat actor, const ActionCardUse& use, Rng& rng) {
-  using enum CardKind;
-  switch (use.special) {
-    case place_two_or_move_all_own:
+  using enum SpecialAnswer;
+  switch (special_answer(use.special)) {
+    case place_or_move:
       if (rng.below(2) && use.moves) return random_moves(options, actor, *use.moves, use.move_from, use.move_to, rng);
       [[fallthrough]];
-    case place_two_anywhere:
+    case place_extra:
       return PlaceExtraCaballeros{spread(static_cast<int>(rng.below(use.extra_up_to + 1u)), use.move_to, rng)};
-    case move_all_own_from_region:
-    case move_five_from_region:
-    case move_three_opposing:
-    case move_three_any:
-    case move_two_own_two_opposing:
-    case move_four_own:
-    case move_four_any:
+    case move_caballeros:
       if (!use.moves) return std::nullopt;
       return random_moves(options, actor, *use.moves, use.move_from, use.move_to, rng);
-    case remove_one_each: {
+    case remove_caballeros: {
       RemoveCaballeros remove;
       for (Colour c = 0; c < colour_count(options); ++c) {
         AreaMask where = 0;
@@ -146,7 +140,7 @@ std::optional<Command> random_special(const Options& options, Seat actor, const 
       }
       return remove;
     }
-    case scoreboard: {
+    case place_scoreboard: {
       if (!use.targets) return std::nullopt;
       const Area to = pick_area(use.targets, rng);
       std::uint32_t movable = 0;  // boards that may go there
@@ -154,24 +148,24 @@ std::optional<Command> random_special(const Options& options, Seat actor, const 
         if (contains(use.scoreboard_to[b], to)) movable |= 1u << b;
       return PlaceScoreboard{static_cast<Scoreboard>(pick_bit(movable, rng)), to};
     }
-    case score_chosen_region:
+    case score_area:
       return ScoreArea{pick_area(use.targets, rng)};
-    case royal_advisor:
-    case king:
+    case move_king:
       return MoveKing{pick_area(use.targets, rng)};
-    case eviction:
+    case evict:
       return Evict{pick_area(use.targets, rng)};
-    case grande:
+    case move_grande:
       if (!use.targets) return std::nullopt;
       return MoveGrande{pick_area(use.targets, rng)};
-    case power_cards:
+    case take_back_power_card:
       if (!use.take_back) return std::nullopt;
       return TakeBackPowerCard{static_cast<std::uint8_t>(pick_bit(use.take_back, rng))};
-    case court:
+    case take_caballeros:
       return random_take(use.take_up_to, 0, use.take_province, use.take_regions, rng);
-    default:
-      return PerformSpecialAction{};
+    case perform:
+      break;
   }
+  return PerformSpecialAction{};
 }
 
 Command random_answer(const Options& options, Seat seat, const DecisionDetail& detail, Rng& rng) {

@@ -1,5 +1,7 @@
 #include "elgrande/engine/cards.hpp"
 
+#include <stdexcept>
+
 namespace elgrande {
 namespace {
 
@@ -94,6 +96,56 @@ std::optional<MoveLimits> move_limits(CardKind kind) {
     case move_four_any: return MoveLimits{.own = 4, .opposing = 4, .total = 4};
     default: return std::nullopt;
   }
+}
+
+SpecialAnswer special_answer(CardKind kind) {
+  switch (kind) {
+    case move_all_own_from_region:
+    case move_five_from_region:
+    case move_three_opposing:
+    case move_three_any:
+    case move_two_own_two_opposing:
+    case move_four_own:
+    case move_four_any:
+      return SpecialAnswer::move_caballeros;
+    case place_two_anywhere:
+      return SpecialAnswer::place_extra;
+    case place_two_or_move_all_own:
+      return SpecialAnswer::place_or_move;
+    case veto:
+    case decay_all_court:
+    case decay_three_court:
+    case angry_king:
+    case disk_return_two:
+    case disk_return_all:
+    case score_fours:
+    case score_fives:
+    case score_six_seven:
+    case score_castillo:
+    case score_most:
+    case score_fewest:
+    case score_first_only:
+    case secret_scoring:
+      return SpecialAnswer::perform;
+    case remove_one_each:
+      return SpecialAnswer::remove_caballeros;
+    case score_chosen_region:
+      return SpecialAnswer::score_area;
+    case scoreboard:
+      return SpecialAnswer::place_scoreboard;
+    case royal_advisor:
+    case king:
+      return SpecialAnswer::move_king;
+    case eviction:
+      return SpecialAnswer::evict;
+    case grande:
+      return SpecialAnswer::move_grande;
+    case power_cards:
+      return SpecialAnswer::take_back_power_card;
+    case court:
+      return SpecialAnswer::take_caballeros;
+  }
+  throw std::invalid_argument("no such card kind");
 }
 
 std::string_view name(CardKind kind) { return kKinds[static_cast<int>(kind)].id; }

@@ -105,41 +105,22 @@ std::uint8_t live_veto_holders(const GameState& s, Seat except) {
 std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind kind, const Command& c) {
   if (s.turn.special_done) return illegal("the special action is already done");
   const Player& player = s.players[actor];
-  using enum CardKind;
-  switch (kind) {
-    case move_all_own_from_region:
-    case move_five_from_region:
-    case move_three_opposing:
-    case move_three_any:
-    case move_two_own_two_opposing:
-    case move_four_own:
-    case move_four_any:
+  using enum SpecialAnswer;
+  switch (special_answer(kind)) {
+    case move_caballeros:
       if (auto* m = as<MoveCaballeros>(c)) return check_moves(s, actor, *move_limits(kind), *m);
       return needs(kind, "move_caballeros");
-    case place_two_anywhere:
+    case place_extra:
       if (auto* p = as<PlaceExtraCaballeros>(c)) return check_place_extra(s, actor, *p);
       return needs(kind, "place_extra_caballeros");
-    case place_two_or_move_all_own:
+    case place_or_move:
       if (auto* p = as<PlaceExtraCaballeros>(c)) return check_place_extra(s, actor, *p);
       if (auto* m = as<MoveCaballeros>(c)) return check_moves(s, actor, *move_limits(kind), *m);
       return needs(kind, "place_extra_caballeros or move_caballeros");
-    case veto:
-    case decay_all_court:
-    case decay_three_court:
-    case angry_king:
-    case disk_return_two:
-    case disk_return_all:
-    case score_fours:
-    case score_fives:
-    case score_six_seven:
-    case score_castillo:
-    case score_most:
-    case score_fewest:
-    case score_first_only:
-    case secret_scoring:
+    case perform:
       if (as<PerformSpecialAction>(c)) return std::nullopt;
       return needs(kind, "perform_special_action");
-    case remove_one_each: {
+    case remove_caballeros: {
       auto* r = as<RemoveCaballeros>(c);
       if (!r) return needs(kind, "remove_caballeros");
       const CaballerosByColour removable = removable_caballeros(s, actor);
@@ -159,10 +140,10 @@ std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind 
           return illegal("every opponent with caballeros on the board loses one");
       return std::nullopt;
     }
-    case score_chosen_region:
+    case score_area:
       if (as<ScoreArea>(c)) return std::nullopt;
       return needs(kind, "score_area");
-    case scoreboard: {
+    case place_scoreboard: {
       auto* p = as<PlaceScoreboard>(c);
       if (!p) return needs(kind, "place_scoreboard");
       const std::optional<Area> at = s.scoreboards[static_cast<int>(p->board)];
@@ -172,27 +153,25 @@ std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind 
       if (s.scoreboards[1 - static_cast<int>(p->board)] == p->to) return illegal("never two scoreboards on one area");
       return std::nullopt;
     }
-    case royal_advisor: {
+    case move_king: {
       auto* k = as<MoveKing>(c);
       if (!k) return needs(kind, "move_king");
-      if (!is_region(k->to) || !adjacent(s.king, k->to)) return illegal("the royal advisor moves the king to a neighbouring region");
-      return std::nullopt;
-    }
-    case king: {
-      auto* k = as<MoveKing>(c);
-      if (!k) return needs(kind, "move_king");
+      if (kind == CardKind::royal_advisor) {
+        if (!is_region(k->to) || !adjacent(s.king, k->to)) return illegal("the royal advisor moves the king to a neighbouring region");
+        return std::nullopt;
+      }
       if (!is_region(k->to)) return illegal("the king goes only to a region");
       if (k->to == s.king) return illegal("the king is already there");
       return std::nullopt;
     }
-    case eviction: {
+    case evict: {
       auto* e = as<Evict>(c);
       if (!e) return needs(kind, "evict");
       if (!is_region(e->region)) return illegal("eviction names a region");
       if (e->region == s.king) return illegal("nothing leaves the king's region");
       return std::nullopt;
     }
-    case grande: {
+    case move_grande: {
       auto* g = as<MoveGrande>(c);
       if (!g) return needs(kind, "move_grande");
       if (player.grande == s.king) return illegal("your grande is in the king's region and cannot leave");
@@ -201,14 +180,14 @@ std::optional<Rejection> check_special(const GameState& s, Seat actor, CardKind 
       if (g->to == player.grande) return illegal("your grande is already there");
       return std::nullopt;
     }
-    case power_cards: {
+    case take_back_power_card: {
       auto* t = as<TakeBackPowerCard>(c);
       if (!t) return needs(kind, "take_back_power_card");
       if (t->value < 1 || t->value > kPowerCardCount) return malformed("power cards are 1 to 13");
       if (!(player.discards & power_bit(t->value))) return illegal("you have not played that power card");
       return std::nullopt;
     }
-    case court: {
+    case take_caballeros: {
       auto* t = as<TakeCaballeros>(c);
       if (!t) return needs(kind, "take_caballeros");
       if (t->from_regions.total() > 0 && !court_card_takes_regions(s))

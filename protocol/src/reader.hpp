@@ -5,6 +5,7 @@
 // public decoder catches it and returns a DecodeError.
 
 #include <cstdint>
+#include <exception>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -61,6 +62,21 @@ class BasicReader {
 
 using Reader = BasicReader<Json>;
 using PlainReader = BasicReader<PlainValue>;
+
+// Reads a whole document with `read`, which throws Failure; a failure becomes a DecodeError
+// with `code` (the failure's own code is not used: a record or a view that holds a bad
+// command is a bad record or view).
+template <typename Read>
+auto decode(const Json& json, const char* code, Read read) -> Decoded<decltype(read(Reader(json, "")))> {
+  try {
+    return read(Reader(json, ""));
+  } catch (const Failure& failure) {
+    return DecodeError{code, failure.message};
+  } catch (const std::exception& e) {
+    // A safety net: the readers check before they touch, so this is not expected.
+    return DecodeError{code, e.what()};
+  }
+}
 
 // `text` in quotes if it is short printable ASCII, else a placeholder: error messages must
 // stay valid UTF-8 and small whatever the input was.

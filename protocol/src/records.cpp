@@ -1,4 +1,3 @@
-#include <exception>
 #include <limits>
 #include <string>
 #include <utility>
@@ -8,7 +7,7 @@
 namespace elgrande::protocol {
 namespace {
 
-using detail::Failure;
+using detail::decode;
 using detail::read_options;
 using detail::Reader;
 
@@ -40,18 +39,6 @@ GameRecord read_record(const Reader& r) {
     if (const auto played_for = entry.optional_field("played_for")) recorded.played_for = played_for->boolean();
   }
   return record;
-}
-
-template <typename Read>
-auto decode(const Json& json, const char* code, Read read)
-    -> Decoded<decltype(read(Reader(json, "")))> {
-  try {
-    return read(Reader(json, ""));
-  } catch (const Failure& failure) {
-    return DecodeError{code, failure.message};
-  } catch (const std::exception& e) {
-    return DecodeError{code, e.what()};
-  }
 }
 
 }  // namespace

@@ -4,7 +4,6 @@
 // table, another seat's secrets, a decision owed by someone else), is a DecodeError.
 
 #include <cstdint>
-#include <exception>
 #include <limits>
 #include <optional>
 #include <string>
@@ -15,7 +14,7 @@
 namespace elgrande::protocol {
 namespace {
 
-using detail::Failure;
+using detail::decode;
 using detail::Reader;
 
 constexpr int kPhaseCount = static_cast<int>(Phase::game_over) + 1;
@@ -347,19 +346,6 @@ View read_view(const Reader& r) {
   }
   v.winners = seat_set(r.field("winners"), players);
   return v;
-}
-
-template <typename Read>
-auto decode(const Json& json, const char* code, Read read)
-    -> Decoded<decltype(read(Reader(json, "")))> {
-  try {
-    return read(Reader(json, ""));
-  } catch (const Failure& failure) {
-    return DecodeError{code, failure.message};
-  } catch (const std::exception& e) {
-    // A safety net: the readers check before they touch, so this is not expected.
-    return DecodeError{code, e.what()};
-  }
 }
 
 }  // namespace

@@ -80,6 +80,24 @@ struct MoveLimits {
 };
 std::optional<MoveLimits> move_limits(CardKind kind);
 
+// The command that answers a card's special action: the one table that the rules' check,
+// the random bot and the AI's candidates each switch on, so the three cannot drift apart.
+enum class SpecialAnswer : std::uint8_t {
+  perform,               // PerformSpecialAction: the card does the rest itself
+  move_caballeros,       // MoveCaballeros, within move_limits(kind)
+  place_extra,           // PlaceExtraCaballeros
+  place_or_move,         // PlaceExtraCaballeros or MoveCaballeros
+  remove_caballeros,     // RemoveCaballeros: one of each opponent's
+  score_area,            // ScoreArea
+  place_scoreboard,      // PlaceScoreboard
+  move_king,             // MoveKing
+  evict,                 // Evict
+  move_grande,           // MoveGrande
+  take_back_power_card,  // TakeBackPowerCard
+  take_caballeros,       // TakeCaballeros
+};
+SpecialAnswer special_answer(CardKind kind);
+
 std::string_view name(CardKind kind);
 std::optional<CardKind> card_kind_from_name(std::string_view id);
 
