@@ -7,13 +7,14 @@
 #include "app/dispatcher.hpp"
 #include "common/display_name.hpp"
 #include "common/unix_time.hpp"
+#include "events/bus.hpp"
+#include "events/events.hpp"
 #include "identity/identities.hpp"
 #include "identity/new_identity_quota.hpp"
 #include "moderation/sanctions.hpp"
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
-#include "events/events.hpp"
 #include "tables/table.hpp"
 
 namespace elgrande::server {
@@ -31,10 +32,7 @@ void finish_hello(const Services& services, Client& client, const std::optional<
     refuse(services, client, ErrorCode::unavailable, "the server could not save your identity; try again", id);
     return client.resume_reading();
   }
-  if (renamed) {
-    // The new name everywhere at once (the tables listen).
-    services.bus->publish(PlayerRenamed{*player});
-  }
+  if (renamed) services.bus->publish(PlayerRenamed{*player});  // tables and play now listen
   spdlog::debug("hello from player {} ({})", player->id, player->name);
   protocol::Json answer{{"protocol", client.takes_view_patches() ? 2 : 1},
                         {"server", "elgrande-server/" ELGRANDE_VERSION},
