@@ -24,6 +24,7 @@ using server::PlayerId;
 const Player mod{5, "Mod"};
 const Player root{6, "Root"};
 const Player guest{7, "Guest"};
+const json kThree = {{"players", 3}, {"short_game", true}, {"automa", false}, {"four_stacks", false}};
 
 std::vector<Member> members() {
   return {{ana, Role::player}, {ben, Role::player}, {mod, Role::moderator}, {root, Role::admin}, {guest, std::nullopt}};
@@ -111,28 +112,28 @@ TEST_CASE("table.create: a bad configuration, a rated table for a guest, and sto
     World world(members());
     const auto a = world.connect(ana);
     const auto g = world.connect(guest);
-    CHECK(code_of(call(world, &create_table, a, "table.create", {{"options", {{"players", 7}}}}, 1)) == "bad_payload");
-    CHECK(code_of(call(world, &create_table, a, "table.create", {{"options", {{"players", 3}}}, {"colour", "red"}}, 2)) ==
+    CHECK(code_of(call(world, &create_table, a, "table.create", {{"options", {{"players", 7}, {"short_game", true}, {"automa", false}, {"four_stacks", false}}}}, 1)) == "bad_payload");
+    CHECK(code_of(call(world, &create_table, a, "table.create", {{"options", kThree}, {"colour", "red"}}, 2)) ==
           "bad_payload");
-    CHECK(code_of(call(world, &create_table, g, "table.create", {{"options", {{"players", 3}}}, {"rated", true}}, 3)) ==
+    CHECK(code_of(call(world, &create_table, g, "table.create", {{"options", kThree}, {"rated", true}}, 3)) ==
           "forbidden");
     CHECK(world.directory.tables_of(guest.id).empty());
 
-    const json made = call(world, &create_table, a, "table.create", {{"options", {{"players", 3}}}}, 4);
+    const json made = call(world, &create_table, a, "table.create", {{"options", kThree}}, 4);
     CHECK(made["type"] == "table.create.ok");
     CHECK(made["payload"]["table"]["rated"] == true);  // an account's table is rated by default
     CHECK(world.directory.tables_of(ana.id).size() == 1);
-    const json unrated = call(world, &create_table, g, "table.create", {{"options", {{"players", 3}}}}, 5);
+    const json unrated = call(world, &create_table, g, "table.create", {{"options", kThree}}, 5);
     CHECK(unrated["type"] == "table.create.ok");
     CHECK(unrated["payload"]["table"]["rated"] == false);
 
     world.services.open_tables_per_player = 1;
-    CHECK(code_of(call(world, &create_table, a, "table.create", {{"options", {{"players", 3}}}}, 6)) == "limit_reached");
+    CHECK(code_of(call(world, &create_table, a, "table.create", {{"options", kThree}}, 6)) == "limit_reached");
   }
   SECTION("while storage takes none") {
     World world(members(), 0);
     const auto a = world.connect(ana);
-    CHECK(code_of(call(world, &create_table, a, "table.create", {{"options", {{"players", 3}}}}, 1)) == "unavailable");
+    CHECK(code_of(call(world, &create_table, a, "table.create", {{"options", kThree}}, 1)) == "unavailable");
     CHECK(world.directory.tables_of(ana.id).empty());
   }
 }

@@ -139,6 +139,9 @@ class World {
     REQUIRE(saved.get_future().get());
     identities.restore(players);
     this->accounts.restore(accounts, {}, 0);
+    // As main wires them: tables show and move ratings, for account holders.
+    table_services_.ratings = &ratings;
+    table_services_.has_account = [this](server::PlayerId player) { return this->accounts.has_account(player); };
     table_services_.on_finished = [this](const db::GameResult& result, const std::vector<server::Seat>& seats) {
       tournaments.game_finished(result, seats);
     };

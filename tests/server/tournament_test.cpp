@@ -70,10 +70,11 @@ class Event {
     return *tournament->detail();
   }
   json entrant(const Player& who) {
-    for (const json& e : detail()["entrants"]) {
+    const json now = detail();
+    for (const json& e : now["entrants"]) {
       if (e["player"]["id"] == who.id) return e;
     }
-    FAIL("no entrant " << who.name);
+    FAIL("no entrant " << who.name << " in " << now.dump());
     return {};
   }
   // The director sets a board's result: one score per seat, in seat order.
