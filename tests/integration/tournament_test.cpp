@@ -376,8 +376,8 @@ TEST_CASE("at a round's time limit time is called: its games end as they stand, 
   CHECK(record["commands"].empty());
 }
 
-TEST_CASE("the director disqualifies a player: they rank last, finish their game and play no more rounds; "
-          "others are refused",
+TEST_CASE("the director disqualifies a player: they rank last, finish their game and play no more rounds, "
+          "and others are refused",
           "[integration][tournaments]") {
   TempDir dir;
   ServerProcess server(args_on(dir, 0));

@@ -138,7 +138,7 @@ TEST_CASE("table.create: a bad configuration, a rated table for a guest, and sto
   }
 }
 
-TEST_CASE("tournament.create: accounts of the configured role, a name and settings; tournament requests name one") {
+TEST_CASE("tournament.create: accounts of the configured role, a name and settings, and tournament requests name one") {
   const json settings = {
       {"stages", {{{"format", "swiss"}, {"rounds", 1}, {"table_sizes", {{"preferred", 3}, {"minimum", 3}}}}}}};
   SECTION("while storage takes changes") {

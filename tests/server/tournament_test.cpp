@@ -102,7 +102,7 @@ std::vector<PlayerId> ids_of(const json& players) {
 }
 
 
-TEST_CASE("Accounts register once while the event registers; guests, latecomers and the full are refused") {
+TEST_CASE("Accounts register once while the event registers: guests, latecomers and the full are refused") {
   World world(members());
   Event event(world, {{"stages", kSwissOfThrees["stages"]}, {"max_players", 3}});
   const json first = event.enrol(ben);
@@ -249,7 +249,7 @@ TEST_CASE("A Swiss event runs: tables told to their players, a pause holds the n
   CHECK(code_of(event.ask(ana, &Tournament::resume_play, "tournament.resume")) == "wrong_state");
 }
 
-TEST_CASE("The director removes a registration before the start; the removed cannot come back") {
+TEST_CASE("The director removes a registration before the start, and the removed cannot come back") {
   World world(members());
   Event event(world);
   REQUIRE(event.enrol(ben)["type"] == "tournament.register.ok");
