@@ -376,6 +376,155 @@ TEST_CASE("at a round's time limit time is called: its games end as they stand, 
   CHECK(record["commands"].empty());
 }
 
+TEST_CASE("the director disqualifies a player: they rank last, finish their game and play no more rounds, "
+          "and others are refused",
+          "[integration][tournaments]") {
+  TempDir dir;
+  ServerProcess server(args_on(dir, 0));
+  Account director;
+  director.username = "Director";
+  connect(director, server, true);
+  std::vector<Account> players(6);
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    players[i].username = "Entrant_" + std::to_string(i + 1);
+    connect(players[i], server, true);
+  }
+  const Json settings = {
+      {"stages", {{{"format", "swiss"}, {"rounds", 2}, {"table_sizes", {{"preferred", 3}, {"minimum", 3}}}}}},
+      {"game", {{"short_game", true}}}};
+  const Json created = tournament_request(director, "create", {{"name", "Fair Play Cup"}, {"settings", settings}});
+  REQUIRE(created["type"] == "tournament.create.ok");
+  const std::int64_t id = created["payload"]["tournament"]["id"];
+  for (Account& p : players) REQUIRE(tournament_request(p, "register", {{"tournament", id}})["type"] == "tournament.register.ok");
+
+  // Before the start there is no one to disqualify yet: the director removes registrations.
+  const Json early = tournament_request(director, "disqualify", {{"tournament", id}, {"player", players[0].id}, {"reason", "early"}});
+  CHECK(code_of(early) == "wrong_state");
+  CHECK(early["payload"]["message"].get<std::string>().find("registering") != std::string::npos);
+
+  REQUIRE(tournament_request(director, "start", {{"tournament", id}})["type"] == "tournament.start.ok");
+  Json now = wait_for(director, id, [](const Json& t) {
+    return t["rounds"].size() == 1 && t["rounds"][0]["boards"].size() == 2 &&
+           t["rounds"][0]["boards"][0]["table"].is_number() && t["rounds"][0]["boards"][1]["table"].is_number();
+  });
+  // The cheat sits at board 1; a co-player at that table would like to be rid of them.
+  const Json board = now["rounds"][0]["boards"][0];
+  const std::int64_t cheat_id = board["seats"][0]["id"];
+  const std::int64_t rival_id = board["seats"][1]["id"];
+  const std::int64_t table = board["table"];
+  const auto account_of = [&](std::int64_t player) -> Account& {
+    return *std::find_if(players.begin(), players.end(), [&](const Account& a) { return a.id == player; });
+  };
+  Account& cheat = account_of(cheat_id);
+  Account& rival = account_of(rival_id);
+
+  // Only the director (or an admin) may disqualify.
+  const Json by_rival = tournament_request(rival, "disqualify", {{"tournament", id}, {"player", cheat_id}, {"reason", "cheating"}});
+  CHECK(code_of(by_rival) == "forbidden");
+  WsClient guest(server.address(), server.port());
+  hello(guest, "Onlooker");
+  CHECK(code_of(request(guest, "tournament.disqualify", {{"tournament", id}, {"player", cheat_id}, {"reason", "x"}})) ==
+        "forbidden");
+  // The payload must name the event, an entrant, and a reason.
+  CHECK(code_of(tournament_request(director, "disqualify", {{"tournament", id + 100}, {"player", cheat_id}, {"reason", "x"}})) ==
+        "not_found");
+  CHECK(code_of(bad_request(*director.ws, "tournament.disqualify", {{"tournament", id}, {"player", cheat_id}})) ==
+        "bad_payload");
+  CHECK(code_of(bad_request(*director.ws, "tournament.disqualify", {{"tournament", id}, {"reason", "x"}})) ==
+        "bad_payload");
+  const Json stranger = tournament_request(director, "disqualify", {{"tournament", id}, {"player", 987654}, {"reason", "x"}});
+  CHECK(code_of(stranger) == "not_found");
+  CHECK(stranger["payload"]["message"].get<std::string>().find("987654") != std::string::npos);
+  CHECK(code_of(tournament_request(director, "disqualify", {{"tournament", id}, {"player", director.id}, {"reason", "x"}})) ==
+        "not_found");
+  // Nothing changed for the refusals.
+  const Json unchanged = tournament_of(director, id);
+  for (const Json& e : unchanged["entrants"]) CHECK(e["status"] == "playing");
+
+  const Json done = tournament_request(director, "disqualify", {{"tournament", id}, {"player", cheat_id}, {"reason", "cheating"}});
+  REQUIRE(done["type"] == "tournament.disqualify.ok");
+  CHECK(done["payload"] == Json::object());
+  const Json again = tournament_request(director, "disqualify", {{"tournament", id}, {"player", cheat_id}, {"reason", "twice"}});
+  CHECK(code_of(again) == "wrong_state");
+  CHECK(again["payload"]["message"].get<std::string>().find("already") != std::string::npos);
+
+  // The detail shows the entrant disqualified with the director's reason, ranked last.
+  now = tournament_of(rival, id);
+  for (const Json& e : now["entrants"]) {
+    INFO("entrant " << e.dump());
+    if (e["player"]["id"] == cheat_id) {
+      CHECK(e["status"] == "disqualified");
+      CHECK(e["reason"] == "cheating");
+    } else {
+      CHECK(e["status"] == "playing");
+    }
+  }
+  REQUIRE(now["standings"].size() == players.size());
+  CHECK(now["standings"].back()["player"]["id"] == cheat_id);
+  CHECK(now["standings"].back()["disqualified"] == true);
+  CHECK(now["standings"].back()["rank"] == 6);
+  // The game in play is not taken from them: it goes on, with them in their seat.
+  CHECK_FALSE(now["rounds"][0]["boards"][0].contains("result"));
+  {
+    const Json games = request(*cheat.ws, "player.games", Json::object())["payload"]["games"];
+    const auto at = std::find_if(games.begin(), games.end(), [&](const Json& g) { return g["table"]["id"] == table; });
+    REQUIRE(at != games.end());
+    CHECK((*at)["table"]["status"] != "finished");
+    CHECK_FALSE((*at)["table"]["seats"][(*at)["seat"].get<int>()].value("resigned", false));
+  }
+
+  // A disqualified player cannot leave, re-enter or check in.
+  CHECK(code_of(tournament_request(cheat, "withdraw", {{"tournament", id}})) == "wrong_state");
+  CHECK(code_of(tournament_request(cheat, "register", {{"tournament", id}})) == "wrong_state");
+  CHECK(code_of(tournament_request(cheat, "check_in", {{"tournament", id}})) == "wrong_state");
+
+  // Round 2 is drawn without them: no board, no bye.
+  for (Account& p : players) resign_games(p);
+  now = wait_for(director, id, [](const Json& t) { return t["rounds"].size() == 2; });
+  const auto seated_in_round_2 = [&](std::int64_t player) {
+    for (const Json& b : now["rounds"][1]["boards"]) {
+      for (const Json& seat : b["seats"]) {
+        if (seat["id"] == player) return true;
+      }
+    }
+    for (const Json& bye : now["rounds"][1]["byes"]) {
+      if (bye["id"] == player) return true;
+    }
+    return false;
+  };
+  CHECK_FALSE(seated_in_round_2(cheat_id));
+  for (const Account& p : players) {
+    if (p.id != cheat_id) CHECK(seated_in_round_2(p.id));
+  }
+  // Their round 1 result stands for their co-players; the round closed with it.
+  CHECK(now["rounds"][0]["boards"][0]["result"].is_object());
+
+  for (Account& p : players) resign_games(p);
+  now = wait_for(director, id, [](const Json& t) { return t["status"] == "finished"; });
+  CHECK(now["standings"].back()["player"]["id"] == cheat_id);
+  CHECK(now["standings"].back()["disqualified"] == true);
+  for (std::size_t r = 0; r + 1 < now["standings"].size(); ++r) CHECK(now["standings"][r]["disqualified"] == false);
+  const auto standings =
+      csv_rows(http_request(server, http::verb::get, "/api/tournaments/" + std::to_string(id) + "/standings.csv").body());
+  REQUIRE(standings.size() == 1 + players.size());
+  CHECK(standings[0][12] == "disqualified");
+  CHECK(standings.back()[1] == std::to_string(cheat_id));
+  CHECK(standings.back()[12] == "true");
+
+  // After the end the director may still disqualify (a cheat found out later), and the
+  // results of the disqualified stay in their co-players' tie-breaks.
+  const std::int64_t winner_id = now["standings"][0]["player"]["id"];
+  REQUIRE(tournament_request(director, "disqualify", {{"tournament", id}, {"player", winner_id}, {"reason", "found out"}})["type"] ==
+          "tournament.disqualify.ok");
+  now = tournament_of(director, id);
+  CHECK(now["status"] == "finished");
+  const Json& last_two = now["standings"];
+  CHECK(last_two[4]["disqualified"] == true);
+  CHECK(last_two[5]["disqualified"] == true);
+  CHECK((last_two[4]["player"]["id"] == winner_id || last_two[5]["player"]["id"] == winner_id));
+  CHECK(last_two[0]["disqualified"] == false);
+}
+
 TEST_CASE("elgrande-bot clients play a Swiss event to the end: withdrawals, a kill -9 mid-round, standings that "
           "recompute from the results", "[swarm][integration][tournaments]") {
   // 36: tables of five and of four from the start, and after the withdrawals (33).
