@@ -25,14 +25,10 @@ void ping(const Services& /*services*/, Client& client, Request& request) {
   client.send(protocol::reply_message(request.envelope.type, request.envelope.id, {{"time", unix_milliseconds()}}));
 }
 
-// A capability's handler, handed only its own requests' environment.
+// A capability's handler (or gate), handed only its own requests' environment.
 template <auto env, auto handler>
-void with(const Services& services, Client& client, Request& request) {
-  handler(services.*env, client, request);
-}
-template <auto env, auto gate>
-bool gate_with(const Services& services, Client& client, Request& request) {
-  return gate(services.*env, client, request);
+auto with(const Services& services, Client& client, Request& request) {
+  return handler(services.*env, client, request);
 }
 
 Route at_table(Table::Handler handler, RequestGate gate = nullptr) {
@@ -58,8 +54,8 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"account.change_password", {Access::identified, &with<kAccounts, &change_password>}},
       {"mod.mute", {Access::identified, &with<kModeration, &mute>}},
       {"mod.ban", {Access::identified, &with<kModeration, &ban>}},
-      {"mod.kick", at_table(&Table::kick, &gate_with<kModeration, &may_kick>)},
-      {"mod.delete_chat", at_table(&Table::remove_chat, &gate_with<kModeration, &may_delete_chat>)},
+      {"mod.kick", at_table(&Table::kick, &with<kModeration, &may_kick>)},
+      {"mod.delete_chat", at_table(&Table::remove_chat, &with<kModeration, &may_delete_chat>)},
       {"admin.set_role", {Access::identified, &with<kModeration, &set_role>}},
       {"admin.audit", {Access::identified, &with<kModeration, &read_audit_log>}},
       {"lobby.list", {Access::identified, &with<kLobby, &list_tables>}},
