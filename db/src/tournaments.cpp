@@ -12,9 +12,17 @@ using Json = nlohmann::json;
 const char* const kTournamentColumns =
     "id, name, director, settings, seed, status, created_at, started_at, finished_at";
 
+// The schema's CHECK admits only the known texts: another is a damaged file.
+template <class Status>
+Status status_from(std::optional<Status> (*from)(std::string_view), const std::string& text) {
+  if (const auto status = from(text)) return *status;
+  throw Error(Error::Kind::corrupt, 0, "unknown tournament or entrant status '" + text + "'");
+}
+
 TournamentRecord read_tournament(Statement& row) {
   return {row.integer(0), row.text(1), row.integer(2), row.text(3), static_cast<std::uint64_t>(row.integer(4)),
-          row.text(5), row.integer(6), row.optional_integer(7), row.optional_integer(8)};
+          status_from(tournament_status_from, row.text(5)), row.integer(6), row.optional_integer(7),
+          row.optional_integer(8)};
 }
 
 template <typename T>
@@ -33,6 +41,55 @@ std::string result_text(const std::vector<int>& scores, const std::vector<bool>&
 
 }  // namespace
 
+std::string_view name(TournamentStatus status) {
+  switch (status) {
+    case TournamentStatus::registering:
+      return "registering";
+    case TournamentStatus::running:
+      return "running";
+    case TournamentStatus::paused:
+      return "paused";
+    case TournamentStatus::finished:
+      return "finished";
+    case TournamentStatus::cancelled:
+      return "cancelled";
+  }
+  return "registering";
+}
+
+std::string_view name(EntrantStatus status) {
+  switch (status) {
+    case EntrantStatus::registered:
+      return "registered";
+    case EntrantStatus::playing:
+      return "playing";
+    case EntrantStatus::withdrawn:
+      return "withdrawn";
+    case EntrantStatus::disqualified:
+      return "disqualified";
+    case EntrantStatus::removed:
+      return "removed";
+  }
+  return "registered";
+}
+
+std::optional<TournamentStatus> tournament_status_from(std::string_view name) {
+  for (const TournamentStatus status : {TournamentStatus::registering, TournamentStatus::running,
+                                        TournamentStatus::paused, TournamentStatus::finished,
+                                        TournamentStatus::cancelled}) {
+    if (db::name(status) == name) return status;
+  }
+  return std::nullopt;
+}
+
+std::optional<EntrantStatus> entrant_status_from(std::string_view name) {
+  for (const EntrantStatus status : {EntrantStatus::registered, EntrantStatus::playing, EntrantStatus::withdrawn,
+                                     EntrantStatus::disqualified, EntrantStatus::removed}) {
+    if (db::name(status) == name) return status;
+  }
+  return std::nullopt;
+}
+
 TournamentStore::TournamentStore(Database& database) : database_(database) {}
 
 std::int64_t TournamentStore::insert(const TournamentRecord& t) {
@@ -45,7 +102,7 @@ std::int64_t TournamentStore::insert(const TournamentRecord& t) {
       .bind(2, t.director)
       .bind(3, t.settings)
       .bind(4, static_cast<std::int64_t>(t.seed))
-      .bind(5, t.status)
+      .bind(5, name(t.status))
       .bind(6, t.created_at)
       .bind(7, t.started_at)
       .bind(8, t.finished_at);
@@ -63,7 +120,7 @@ void TournamentStore::update(const TournamentRecord& t) {
       .bind(1, t.id)
       .bind(2, t.name)
       .bind(3, t.settings)
-      .bind(4, t.status)
+      .bind(4, name(t.status))
       .bind(5, t.started_at)
       .bind(6, t.finished_at)
       .run();
@@ -79,7 +136,7 @@ void TournamentStore::save_entrant(std::int64_t tournament, const EntrantRecord&
       .bind(2, e.player)
       .bind(3, e.registered_at)
       .bind(4, e.checked_in_at)
-      .bind(5, e.status)
+      .bind(5, name(e.status))
       .bind(6, e.reason)
       .bind(7, e.seeding)
       .run();
@@ -172,7 +229,8 @@ StoredTournament TournamentStore::load(const TournamentRecord& tournament) {
   entrants.bind(1, id);
   while (entrants.step()) {
     stored.entrants.push_back({entrants.integer(0), entrants.integer(1), entrants.optional_integer(2),
-                               entrants.text(3), entrants.text(4), entrants.optional_integer(5)});
+                               status_from(entrant_status_from, entrants.text(3)), entrants.text(4),
+                               entrants.optional_integer(5)});
   }
 
   Statement rounds = database_.prepare(

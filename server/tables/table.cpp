@@ -44,7 +44,7 @@ TableConfig named_config(TableConfig config, TableId id) {
 }  // namespace
 
 Table::Table(Strand strand, TableServices& services, TableId id, TableSpec spec)
-    : strand_(std::move(strand)),
+    : StrandActor(std::move(strand)),
       services_(services),
       id_(id),
       config_(named_config(spec.config, id)),
@@ -58,7 +58,7 @@ Table::Table(Strand strand, TableServices& services, TableId id, TableSpec spec)
       expiry_timer_(strand_) {}
 
 Table::Table(Strand strand, TableServices& services, db::RestoredTable restored, Seating seating)
-    : strand_(std::move(strand)),
+    : StrandActor(std::move(strand)),
       services_(services),
       id_(restored.table.id),
       config_(config_of(restored.table)),
@@ -93,137 +93,121 @@ Table::Table(Strand strand, TableServices& services, db::RestoredTable restored,
 // --- Entry points: each hops onto the strand. ---
 
 void Table::open(RecipientPtr creator, std::optional<protocol::RequestId> request_id) {
-  net::post(strand_, [self = shared_from_this(), creator = std::move(creator), request_id = std::move(request_id)] {
-    self->guarded([&] {
-      self->save();
-      if (creator) {
-        self->feed_.send(creator, protocol::reply_message("table.create", request_id,
-                                                          {{"table", self->description()}}));
-      }
-      self->send_table_update();
-      if (self->auto_start_ && self->seating_.full()) self->start_game();
-    });
+  post([creator = std::move(creator), request_id = std::move(request_id)](const std::shared_ptr<Table>& self) {
+    self->save();
+    if (creator) {
+      self->feed_.send(creator, protocol::reply_message("table.create", request_id,
+                                                        {{"table", self->description()}}));
+    }
+    self->send_table_update();
+    if (self->auto_start_ && self->seating_.full()) self->start_game();
   });
 }
 
 void Table::resume() {
-  net::post(strand_, [self = shared_from_this()] {
-    self->guarded([&] {
-      // Deadlines are wall-clock times; one that passed while the server was down (or is
-      // about to) is pushed back, so that the player gets a fair chance to come back.
-      self->turns_.resume();
-      self->save();
-      self->send_table_update();
-      if (self->status_ == TableStatus::finished) {
-        const auto ends = std::chrono::system_clock::time_point(std::chrono::milliseconds(*self->finished_at_ms_)) +
-                          self->services_.settings.finished_lifetime;
-        return self->expire(std::chrono::duration_cast<Clock::duration>(ends - std::chrono::system_clock::now()));
-      }
-      // Saved full but not yet started (a tournament's table, cut off by a restart).
-      if (self->status_ == TableStatus::open && self->auto_start_ && self->seating_.full()) return self->start_game();
-      if (self->status_ != TableStatus::playing) return;
-      self->publish_turns();
-      if (self->waiting_bot()) self->turns_.schedule_bot();
-      self->turns_.schedule_clock();
-    });
+  post([](const std::shared_ptr<Table>& self) {
+    // Deadlines are wall-clock times; one that passed while the server was down (or is
+    // about to) is pushed back, so that the player gets a fair chance to come back.
+    self->turns_.resume();
+    self->save();
+    self->send_table_update();
+    if (self->status_ == TableStatus::finished) {
+      const auto ends = std::chrono::system_clock::time_point(std::chrono::milliseconds(*self->finished_at_ms_)) +
+                        self->services_.settings.finished_lifetime;
+      return self->expire(std::chrono::duration_cast<Clock::duration>(ends - std::chrono::system_clock::now()));
+    }
+    // Saved full but not yet started (a tournament's table, cut off by a restart).
+    if (self->status_ == TableStatus::open && self->auto_start_ && self->seating_.full()) return self->start_game();
+    if (self->status_ != TableStatus::playing) return;
+    self->publish_turns();
+    if (self->waiting_bot()) self->turns_.schedule_bot();
+    self->turns_.schedule_clock();
   });
 }
 
 void Table::handle(Handler handler, TableRequest request) {
-  net::post(strand_, [self = shared_from_this(), handler, r = std::move(request)] {
-    self->guarded([&] {
-      if (self->broken_) {
-        return self->refuse(r, ErrorCode::internal,
-                            "this table stopped on a server error; a restart brings it back as last saved");
-      }
-      if (self->closed_) return self->refuse(r, ErrorCode::not_found, "the table is gone");
-      // Spectating changes nothing that is saved; everything else waits for a disk that
-      // takes changes.
-      if (handler != &Table::spectate && handler != &Table::view_again && !self->services_.storage.accepting()) {
-        return self->refuse(r, ErrorCode::unavailable,
-                            "the server cannot save changes at the moment; nothing changed, try again shortly");
-      }
-      (self.get()->*handler)(r);
-    });
+  post([handler, r = std::move(request)](const std::shared_ptr<Table>& self) {
+    if (self->broken_) {
+      return self->refuse(r, ErrorCode::internal,
+                          "this table stopped on a server error; a restart brings it back as last saved");
+    }
+    if (self->closed_) return self->refuse(r, ErrorCode::not_found, "the table is gone");
+    // Spectating changes nothing that is saved; everything else waits for a disk that
+    // takes changes.
+    if (handler != &Table::spectate && handler != &Table::view_again && !self->services_.storage.accepting()) {
+      return self->refuse(r, ErrorCode::unavailable,
+                          "the server cannot save changes at the moment; nothing changed, try again shortly");
+    }
+    (self.get()->*handler)(r);
   });
 }
 
 void Table::player_connected(RecipientPtr connection, PlayerId player) {
-  net::post(strand_, [self = shared_from_this(), connection = std::move(connection), player] {
-    self->guarded([&] {
-      if (self->closed_ || !self->seating_.member_seat(player)) return;
-      self->feed_.connect(player, connection);
-      self->send_table_update();  // the player shows as connected again
-      self->send_recent_chat(connection, player);
-      if (!self->game_) return;
-      // A player whose seat a bot took over watches like a spectator.
-      const int viewer = self->seating_.seat_of(player).value_or(kSpectator);
-      self->feed_.send_view(connection, viewer, self->whole_update(viewer));
-      // Back after the end (a connection lost at the last move): the result too.
-      if (self->status_ == TableStatus::finished) {
-        self->feed_.send(connection, protocol::push_message("game.over", {{"table", self->id_}, {"result", self->result()}}));
-        for (const Announcement& said : self->announcements_) {
-          self->feed_.send(connection, protocol::push_message(said.type, said.payload));
-        }
+  post([connection = std::move(connection), player](const std::shared_ptr<Table>& self) {
+    if (self->closed_ || !self->seating_.member_seat(player)) return;
+    self->feed_.connect(player, connection);
+    self->send_table_update();  // the player shows as connected again
+    self->send_recent_chat(connection, player);
+    if (!self->game_) return;
+    // A player whose seat a bot took over watches like a spectator.
+    const int viewer = self->seating_.seat_of(player).value_or(kSpectator);
+    self->feed_.send_view(connection, viewer, self->whole_update(viewer));
+    // Back after the end (a connection lost at the last move): the result too.
+    if (self->status_ == TableStatus::finished) {
+      self->feed_.send(connection, protocol::push_message("game.over", {{"table", self->id_}, {"result", self->result()}}));
+      for (const Announcement& said : self->announcements_) {
+        self->feed_.send(connection, protocol::push_message(said.type, said.payload));
       }
-    });
+    }
   });
 }
 
 void Table::player_renamed(Player player) {
-  net::post(strand_, [self = shared_from_this(), player = std::move(player)] {
-    self->guarded([&] {
-      if (self->closed_) return;
-      const bool seated = self->seating_.rename(player);
-      bool spoke = false;
-      for (db::ChatLine& line : self->recent_chat_) {
-        if (line.player != player.id) continue;
-        line.name = player.name;
-        spoke = true;
-      }
-      if (!seated && !spoke) return;
-      if (seated) self->send_table_update();
-      self->feed_.send_to_members(self->seating_, protocol::push_message("player.renamed", {{"table", self->id_},
-                                                                                           {"player", to_json(player)}}));
-    });
+  post([player = std::move(player)](const std::shared_ptr<Table>& self) {
+    if (self->closed_) return;
+    const bool seated = self->seating_.rename(player);
+    bool spoke = false;
+    for (db::ChatLine& line : self->recent_chat_) {
+      if (line.player != player.id) continue;
+      line.name = player.name;
+      spoke = true;
+    }
+    if (!seated && !spoke) return;
+    if (seated) self->send_table_update();
+    self->feed_.send_to_members(self->seating_, protocol::push_message("player.renamed", {{"table", self->id_},
+                                                                                         {"player", to_json(player)}}));
   });
 }
 
 void Table::connection_closed(const Recipient* connection) {
-  net::post(strand_, [self = shared_from_this(), connection] {
-    self->guarded([&] {
-      self->feed_.disconnect(connection);
-      // A player shows as disconnected; a spectator leaves the count.
-      if (!self->closed_) self->send_table_update();
-    });
+  post([connection](const std::shared_ptr<Table>& self) {
+    self->feed_.disconnect(connection);
+    // A player shows as disconnected; a spectator leaves the count.
+    if (!self->closed_) self->send_table_update();
   });
 }
 
 void Table::call_time() {
-  net::post(strand_, [self = shared_from_this()] {
-    self->guarded([&] {
-      if (self->closed_ || self->broken_ || self->status_ != TableStatus::playing) return;
-      spdlog::info("table {}: time is called; the game ends with the scores as they stand", self->id_);
-      self->status_ = TableStatus::finished;
-      self->finished_at_ms_ = unix_milliseconds();
-      self->waiting_ = 0;
-      self->turns_.update(0, std::nullopt);  // no deadline is saved with the end
-      self->save();
-      self->publish_turns();
-      // The views without their decisions, then the result.
-      self->send_updates({});
-      self->finish();
-    });
+  post([](const std::shared_ptr<Table>& self) {
+    if (self->closed_ || self->broken_ || self->status_ != TableStatus::playing) return;
+    spdlog::info("table {}: time is called; the game ends with the scores as they stand", self->id_);
+    self->status_ = TableStatus::finished;
+    self->finished_at_ms_ = unix_milliseconds();
+    self->waiting_ = 0;
+    self->turns_.update(0, std::nullopt);  // no deadline is saved with the end
+    self->save();
+    self->publish_turns();
+    // The views without their decisions, then the result.
+    self->send_updates({});
+    self->finish();
   });
 }
 
 void Table::close() {
-  net::post(strand_, [self = shared_from_this()] {
-    self->guarded([&] {
-      self->closed_ = true;
-      self->turns_.stop();
-      self->expiry_timer_.cancel();
-    });
+  post([](const std::shared_ptr<Table>& self) {
+    self->closed_ = true;
+    self->turns_.stop();
+    self->expiry_timer_.cancel();
   });
 }
 
@@ -533,153 +517,6 @@ void Table::saved(std::uint64_t save, bool committed) {
       services_.bus->publish(finished);
     }
   });
-}
-
-// --- Messages. ---
-
-GameFinished Table::finished_event() const {
-  GameFinished finished{*finishing_, {}, config_.options, config_.rated.value_or(false) && is_over(*game_)};
-  for (const Seat& seat : seating_.seats()) {
-    finished.seats.push_back({seat.player ? std::optional(seat.player->id) : std::nullopt, seat.resigned, seat.replaced});
-  }
-  return finished;
-}
-
-Json Table::result() const {
-  const Json summary = protocol::summary_json(*game_);
-  Json result = {{"scores", summary["scores"]}, {"winners", summary["winners"]}};
-  if (!is_over(*game_)) {
-    // Time was called: the game stands as it was, led by the most points.
-    const int best = std::max_element(game_->players.begin(), game_->players.begin() + seating_.size(),
-                                      [](const auto& a, const auto& b) { return a.score < b.score; })->score;
-    Json leaders = Json::array();
-    for (int s = 0; s < seating_.size(); ++s) {
-      if (game_->players[static_cast<std::size_t>(s)].score == best) leaders.push_back(s);
-    }
-    result["winners"] = std::move(leaders);
-    result["time_called"] = true;
-  }
-  return result;
-}
-
-std::optional<std::string_view> Table::unrated_reason() const {
-  if (!config_.rated.value_or(false)) return "table";
-  if (status_ == TableStatus::finished && !is_over(*game_)) return "time_called";
-  // rate_game rates the seats' players who have accounts, resigned or replaced ones too, and
-  // only two or more of them; an open table may still seat more.
-  int accounts = 0;
-  int empty = 0;
-  for (const Seat& seat : seating_.seats()) {
-    if (seat.kind == Seat::Kind::empty) ++empty;
-    else if (seat.player && services_.has_account && services_.has_account(seat.player->id)) ++accounts;
-  }
-  if (status_ == TableStatus::open) accounts += empty;
-  if (accounts < 2) return "accounts";
-  return std::nullopt;
-}
-
-Json Table::description() const {
-  Json seats = Json::array();
-  for (int s = 0; s < seating_.size(); ++s) {
-    const Seat& seat = seating_[s];
-    Json entry = seat_json(static_cast<std::size_t>(s), name(seat.kind), seat.player, seat.resigned, seat.replaced,
-                           seat.timeouts, ai::name(seat.bot_level));
-    if (seat.kind == Seat::Kind::human) {
-      entry["connected"] = services_.presence.connected(seat.player->id);
-      if (services_.ratings && services_.has_account && services_.has_account(seat.player->id)) {
-        entry["rating"] = services_.ratings->shown(seat.player->id, ladder_of(config_.options));
-      }
-    }
-    seats.push_back(std::move(entry));
-  }
-  Json table = {{"id", id_},
-                {"name", config_.name},
-                {"host", seating_.host()},
-                {"status", name(status_)},
-                {"options", protocol::to_json(config_.options)},
-                {"turn_seconds", config_.turn_seconds},
-                {"on_timeout", name(config_.on_timeout)},
-                {"rated", !unrated_reason()},
-                {"seats", std::move(seats)},
-                {"spectators", feed_.spectators()}};
-  if (const auto why = unrated_reason()) table["unrated"] = *why;
-  if (config_.on_timeout == OnTimeout::replace_seat) table["replace_after"] = config_.replace_after;
-  if (status_ == TableStatus::finished) table["result"] = result();
-  return table;
-}
-
-TableFeed::Update Table::game_update(int viewer, const protocol::EventTexts& events, bool whole, bool patch) {
-  View now = view(*game_, viewer);
-  protocol::UpdateHeader header;
-  header.table = id_;
-  header.version = game_->version;
-  if (status_ == TableStatus::finished) {
-    // A game whose time was called poses nothing more.
-    now.decision.reset();
-    now.waiting_for = 0;
-  } else if (viewer != kSpectator && undo_.can_undo(viewer) && seating_[viewer].kind == Seat::Kind::human) {
-    header.can_undo = true;
-  }
-  if (viewer != kSpectator && turns_.has_deadline(viewer)) header.deadline = turns_.deadline_unix_ms(viewer);
-  // Whoever holds this viewer's view holds the one sent last (docs/protocol.md#view-patches).
-  std::optional<View>& before = last_view_[static_cast<std::size_t>(viewer + 1)];
-  TableFeed::Update update;
-  if (patch && before) update.patch = protocol::update_with_patch(header, events, *before, now);
-  if (whole || (patch && !before)) {
-    update.whole = protocol::update_with_view(header, events, now);
-    if (patch && !before) update.patch = update.whole;
-  }
-  before = std::move(now);
-  return update;
-}
-
-std::string Table::whole_update(int viewer) { return game_update(viewer, protocol::EventTexts(), true, false).whole; }
-
-void Table::send_updates(const Events& events) {
-  const protocol::EventTexts texts(events, config_.options);
-  feed_.send_update(seating_, [&](int viewer, bool whole, bool patch) { return game_update(viewer, texts, whole, patch); });
-}
-
-void Table::send_table_update() {
-  Json table = description();
-  std::vector<std::optional<PlayerId>> members;
-  for (const Seat& seat : seating_.seats()) {
-    members.push_back(seat.player && !seat.left ? std::optional(seat.player->id) : std::nullopt);
-  }
-  // Listed first, then the members' connections are looked up: a connection that opens
-  // meanwhile either is found here or finds this table listed as the player's, so none
-  // is missed (and one found both ways is kept once).
-  services_.directory.publish(id_, status_, table, std::move(members), seating_.host());
-  for (const PlayerId member : seating_.members()) {
-    if (!welcomed_.insert(member).second) continue;
-    for (const auto& connection : services_.presence.connections_of(member)) feed_.connect(member, connection);
-  }
-  feed_.send_to_members(seating_, protocol::push_message("table.update", {{"table", std::move(table)}}));
-}
-
-void Table::notify_turns(std::uint8_t before) {
-  if (!services_.webhook) return;
-  for (int s = 0; s < seating_.size(); ++s) {
-    const Seat& seat = seating_[s];
-    const bool owes_now = (waiting_ >> s) & 1u;
-    const bool owed_before = (before >> s) & 1u;
-    if (!owes_now || owed_before || seat.kind != Seat::Kind::human) continue;
-    Json body = {{"event", "your_turn"},
-                 {"player", to_json(*seat.player)},
-                 {"table", {{"id", id_}, {"name", config_.name}}},
-                 {"seat", s},
-                 {"connected", services_.presence.connected(seat.player->id)},
-                 {"time", unix_milliseconds()}};
-    if (turns_.has_deadline(s)) body["deadline"] = turns_.deadline_unix_ms(s);
-    feed_.notify(body.dump());
-  }
-}
-
-void Table::publish_turns() {
-  TableListing::Turns turns;
-  turns.waiting = status_ == TableStatus::playing ? waiting_ : 0;
-  for (int s = 0; s < seating_.size(); ++s) turns.deadlines[static_cast<std::size_t>(s)] = turns_.deadline_unix_ms(s);
-  listing_.set_turns(turns);
 }
 
 }  // namespace elgrande::server

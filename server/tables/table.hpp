@@ -13,6 +13,7 @@
 
 #include "common/player.hpp"
 #include "common/recipient.hpp"
+#include "common/strand_actor.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/engine/decisions.hpp"
 #include "elgrande/engine/game.hpp"
@@ -86,7 +87,7 @@ struct TableRequest {
 // commands to Storage, and its feed holds back every message produced after that
 // (replies, updates, turn notifications) until the commit is reported. Meanwhile it goes
 // on serving requests against the state in memory; their messages queue behind.
-class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
+class Table : public std::enable_shared_from_this<Table>, public StrandActor<Table>, private TurnTaker {
  public:
   using Clock = std::chrono::steady_clock;
   using Handler = void (Table::*)(const TableRequest&);
@@ -137,16 +138,10 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   void view_again(const TableRequest& r);  // game.view: the whole view, for a client that lost track
 
  private:
-  // Runs the table's work on its strand. An exception there is a bug (the engine found its
-  // own state impossible, say): this table stops, and the rest of the server goes on.
-  template <class Work>
-  void guarded(Work&& work) noexcept {
-    try {
-      work();
-    } catch (const std::exception& error) {
-      stop(error.what());
-    }
-  }
+  // The table's work runs on its strand (StrandActor). An exception there is a bug (the
+  // engine found its own state impossible, say): this table stops, and the rest of the
+  // server goes on.
+  friend class StrandActor<Table>;
   // Refuses everything from now on (`internal`) and stops the bots and clocks. Whatever
   // was committed stays, and a restart brings the table back from it.
   void stop(std::string_view why);
@@ -225,7 +220,6 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   void notify_turns(std::uint8_t before);  // the webhook, for seats whose turn just came
   void publish_turns();                    // whose turn it is, for "my games"
 
-  Strand strand_;
   TableServices& services_;
   const TableId id_;
   const TableConfig config_;
@@ -264,7 +258,6 @@ class Table : public std::enable_shared_from_this<Table>, private TurnTaker {
   // storage thread, run on this strand), and what they announced, for who comes back.
   std::shared_ptr<std::vector<std::function<std::optional<Announcement>()>>> after_result_;
   std::vector<Announcement> announcements_;
-  bool broken_ = false;  // a save failed for good, or the table's own work threw
   bool closed_ = false;  // removed from the directory or shutting down
   net::steady_timer expiry_timer_;
 };

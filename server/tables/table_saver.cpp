@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "tables/table_config.hpp"
+
 namespace elgrande::server {
 
 TableSaver::TableSaver(std::optional<db::TableRecord> saved, std::uint32_t snapshot_version)
@@ -15,7 +17,7 @@ std::optional<Storage::Work> TableSaver::changes(const db::TableRecord& now, con
     changed = now;
     before = std::exchange(saved_, now);
   }
-  const bool finished = now.status == "finished";
+  const bool finished = table_status_from(now.status) == TableStatus::finished;
   std::optional<GameState> snapshot;
   if (game && may_snapshot && !finished && game->version >= snapshot_version_ + kSnapshotEvery) {
     snapshot = *game;

@@ -22,24 +22,19 @@
 namespace elgrande::server {
 namespace {
 
+using db::EntrantStatus;
+using db::TournamentStatus;
 using protocol::ErrorCode;
 using protocol::Json;
 
 constexpr std::int64_t kMinuteMs = 60'000;
 constexpr std::size_t kMaxDirectorReasonBytes = 200;
-// A timer that finds storage not taking changes waits this long before it tries again.
-constexpr auto kRetryAfterOutage = std::chrono::seconds(5);
-
-bool has_result(const db::StoredTournament& stored, int round, int board) {
-  return std::any_of(stored.results.begin(), stored.results.end(),
-                     [&](const db::BoardResult& r) { return r.round == round && r.board == board; });
-}
 
 }  // namespace
 
 Tournament::Tournament(net::any_io_executor strand, TournamentServices& services, Tournaments& registry,
                        db::StoredTournament stored, TournamentSettings settings)
-    : strand_(std::move(strand)),
+    : StrandActor(std::move(strand)),
       services_(services),
       registry_(registry),
       id_(stored.tournament.id),
@@ -53,83 +48,41 @@ Tournament::Tournament(net::any_io_executor strand, TournamentServices& services
 // --- Entry points: each hops onto the strand. ---
 
 void Tournament::open(RecipientPtr creator, std::optional<protocol::RequestId> request_id) {
-  net::post(strand_, [self = shared_from_this(), creator = std::move(creator), request_id = std::move(request_id)] {
-    self->guarded([&] {
-      const db::TournamentRecord record = self->stored_.tournament;
-      self->save([record](db::Store& store) { store.tournaments().insert(record); },
-                 [self, creator, request_id] {
-                   creator->deliver(protocol::reply_message("tournament.create", request_id,
-                                                            {{"tournament", self->summary()}}));
-                   self->schedule_start();
-                 });
-    });
+  post([creator = std::move(creator), request_id = std::move(request_id)](const std::shared_ptr<Tournament>& self) {
+    const db::TournamentRecord record = self->stored_.tournament;
+    self->save([record](db::Store& store) { store.tournaments().insert(record); },
+               [self, creator, request_id] {
+                 creator->deliver(protocol::reply_message("tournament.create", request_id,
+                                                          {{"tournament", self->summary()}}));
+                 self->schedule_start();
+               });
   });
 }
 
 void Tournament::resume() {
-  net::post(strand_, [self = shared_from_this()] {
-    self->guarded([&] {
-      self->schedule_start();
-      // Only the last round can lack tables: a round begins once the one before finished.
-      if (!self->stored_.rounds.empty() && !self->stored_.rounds.back().finished_at) {
-        self->create_tables(self->stored_.rounds.back());
-        self->schedule_round_time();
-      }
-      self->advance();
-      self->refresh();
-    });
+  post([](const std::shared_ptr<Tournament>& self) {
+    self->schedule_start();
+    // Only the last round can lack tables: a round begins once the one before finished.
+    if (!self->stored_.rounds.empty() && !self->stored_.rounds.back().finished_at) {
+      self->create_tables(self->stored_.rounds.back());
+      self->schedule_round_time();
+    }
+    self->advance();
+    self->refresh();
   });
 }
 
 void Tournament::handle(Handler handler, TournamentRequest request) {
-  net::post(strand_, [self = shared_from_this(), handler, r = std::move(request)] {
-    self->guarded([&] {
-      if (self->broken_) {
-        return self->refuse(r, ErrorCode::internal,
-                            "this tournament stopped on a server error; a restart brings it back as last saved");
-      }
-      if (!self->services_.storage.accepting()) {
-        return self->refuse(r, ErrorCode::unavailable,
-                            "the server cannot save changes at the moment; nothing changed, try again shortly");
-      }
-      (self.get()->*handler)(r);
-    });
-  });
-}
-
-void Tournament::game_finished(GameFinished finished) {
-  net::post(strand_, [self = shared_from_this(), finished = std::move(finished)] {
-    const db::GameResult& result = finished.result;
-    const std::vector<FinishedSeat>& seats = finished.seats;
-    self->guarded([&] {
-      if (self->broken_) return;
-      for (db::RoundRecord& round : self->stored_.rounds) {
-        for (db::BoardRecord& board : round.boards) {
-          if (board.table != result.table) continue;
-          // A director's override came first: it stands.
-          if (has_result(self->stored_, round.round, board.board)) return;
-          db::BoardResult played{round.round, board.board, board.seats, {}, {}};
-          for (std::size_t s = 0; s < board.seats.size(); ++s) {
-            played.scores.push_back(s < result.seats.size() ? result.seats[s].score : 0);
-            played.forfeited.push_back(s < seats.size() && (seats[s].resigned || seats[s].replaced));
-          }
-          self->stored_.results.push_back(std::move(played));
-          spdlog::info("tournament {}: round {} board {} (table {}) finished", self->id_, round.round, board.board,
-                       result.table);
-          if (self->settings_.withdraw_replaced) {
-            for (std::size_t s = 0; s < seats.size() && s < board.seats.size(); ++s) {
-              db::EntrantRecord* e = self->entrant(board.seats[s]);
-              if (!seats[s].replaced || !e || e->status != "playing") continue;
-              e->status = "withdrawn";
-              e->reason = "replaced by a bot after timeouts in round " + std::to_string(round.round);
-              self->save_entrant(*e, {});
-            }
-          }
-          self->refresh();
-          return self->advance();
-        }
-      }
-    });
+  post([handler, r = std::move(request)](const std::shared_ptr<Tournament>& self) {
+    if (self->broken_) {
+      return self->refuse(r, ErrorCode::internal,
+                          "this tournament stopped on a server error; a restart brings it back as last saved");
+    }
+    if (!self->services_.storage.accepting()) {
+      return self->refuse(r, ErrorCode::unavailable,
+                          "the server cannot save changes at the moment; nothing changed, try again shortly");
+    }
+    (self.get()->*handler)(r);
   });
 }
 
@@ -153,38 +106,41 @@ std::shared_ptr<const Json> Tournament::detail() const {
 // --- Players' requests. ---
 
 void Tournament::enrol(const TournamentRequest& r) {
-  if (!require_status(r, {"registering"}, "register")) return;
+  if (!require_status(r, {TournamentStatus::registering}, "register")) return;
   if (!r.may_enter) return refuse(r, ErrorCode::forbidden, "tournaments are for accounts: sign up first");
   db::EntrantRecord* e = entrant(r.player.id);
-  if (e && e->status == "registered") return refuse(r, ErrorCode::wrong_state, "you are registered already");
+  if (e && e->status == EntrantStatus::registered) {
+    return refuse(r, ErrorCode::wrong_state, "you are registered already");
+  }
   if (e && !e->reason.empty() && e->reason.starts_with("removed")) {
     return refuse(r, ErrorCode::forbidden, "the director removed you from this tournament");
   }
-  const auto registered = std::count_if(stored_.entrants.begin(), stored_.entrants.end(),
-                                        [](const db::EntrantRecord& x) { return x.status == "registered"; });
+  const auto registered =
+      std::count_if(stored_.entrants.begin(), stored_.entrants.end(),
+                    [](const db::EntrantRecord& x) { return x.status == EntrantStatus::registered; });
   if (settings_.max_players > 0 && registered >= settings_.max_players) {
     return refuse(r, ErrorCode::limit_reached,
                   "the tournament is full (" + std::to_string(settings_.max_players) + " players)");
   }
   if (!e) e = &stored_.entrants.emplace_back();
-  *e = db::EntrantRecord{r.player.id, unix_milliseconds(), std::nullopt, "registered", ""};
+  *e = db::EntrantRecord{r.player.id, unix_milliseconds(), std::nullopt, EntrantStatus::registered, ""};
   save_entrant(*e, [this, r] { reply(r, {{"tournament", summary()}}); });
 }
 
 void Tournament::unregister(const TournamentRequest& r) {
-  if (!require_status(r, {"registering"}, "unregister")) return;
+  if (!require_status(r, {TournamentStatus::registering}, "unregister")) return;
   db::EntrantRecord* e = entrant(r.player.id);
-  if (!e || e->status != "registered") return refuse(r, ErrorCode::wrong_state, "you are not registered");
-  e->status = "removed";
+  if (!e || e->status != EntrantStatus::registered) return refuse(r, ErrorCode::wrong_state, "you are not registered");
+  e->status = EntrantStatus::removed;
   e->reason = "unregistered";
   e->checked_in_at.reset();
   save_entrant(*e, [this, r] { reply(r, {{"tournament", summary()}}); });
 }
 
 void Tournament::check_in(const TournamentRequest& r) {
-  if (!require_status(r, {"registering"}, "check in")) return;
+  if (!require_status(r, {TournamentStatus::registering}, "check in")) return;
   db::EntrantRecord* e = entrant(r.player.id);
-  if (!e || e->status != "registered") return refuse(r, ErrorCode::wrong_state, "you are not registered");
+  if (!e || e->status != EntrantStatus::registered) return refuse(r, ErrorCode::wrong_state, "you are not registered");
   if (settings_.check_in_minutes == 0) return refuse(r, ErrorCode::wrong_state, "this tournament has no check-in");
   const std::int64_t opens = *settings_.starts_at - settings_.check_in_minutes * kMinuteMs;
   if (unix_milliseconds() < opens) {
@@ -197,10 +153,10 @@ void Tournament::check_in(const TournamentRequest& r) {
 }
 
 void Tournament::withdraw(const TournamentRequest& r) {
-  if (!require_status(r, {"running", "paused"}, "withdraw from")) return;
+  if (!require_status(r, {TournamentStatus::running, TournamentStatus::paused}, "withdraw from")) return;
   db::EntrantRecord* e = entrant(r.player.id);
-  if (!e || e->status != "playing") return refuse(r, ErrorCode::wrong_state, "you are not playing in it");
-  e->status = "withdrawn";
+  if (!e || e->status != EntrantStatus::playing) return refuse(r, ErrorCode::wrong_state, "you are not playing in it");
+  e->status = EntrantStatus::withdrawn;
   e->reason = "withdrew";
   save_entrant(*e, [this, r] { reply(r); });
 }
@@ -208,14 +164,14 @@ void Tournament::withdraw(const TournamentRequest& r) {
 // --- The director's. ---
 
 void Tournament::start(const TournamentRequest& r) {
-  if (!require_director(r) || !require_status(r, {"registering"}, "start")) return;
+  if (!require_director(r) || !require_status(r, {TournamentStatus::registering}, "start")) return;
   if (const auto why_not = begin()) return refuse(r, ErrorCode::wrong_state, *why_not);
   when_saved([this, r] { reply(r); });
 }
 
 void Tournament::pause(const TournamentRequest& r) {
-  if (!require_director(r) || !require_status(r, {"running"}, "pause")) return;
-  stored_.tournament.status = "paused";
+  if (!require_director(r) || !require_status(r, {TournamentStatus::running}, "pause")) return;
+  stored_.tournament.status = TournamentStatus::paused;
   audit(r.player.id, "tournament.pause", 0, "", "");
   save_tournament([this, r] {
     reply(r);
@@ -224,8 +180,8 @@ void Tournament::pause(const TournamentRequest& r) {
 }
 
 void Tournament::resume_play(const TournamentRequest& r) {
-  if (!require_director(r) || !require_status(r, {"paused"}, "resume")) return;
-  stored_.tournament.status = "running";
+  if (!require_director(r) || !require_status(r, {TournamentStatus::paused}, "resume")) return;
+  stored_.tournament.status = TournamentStatus::running;
   audit(r.player.id, "tournament.resume", 0, "", "");
   save_tournament([this, r] {
     reply(r);
@@ -235,38 +191,52 @@ void Tournament::resume_play(const TournamentRequest& r) {
 }
 
 void Tournament::remove(const TournamentRequest& r) {
-  if (!require_director(r) || !require_status(r, {"registering", "running", "paused"}, "remove players from")) return;
+  if (!require_director(r) ||
+      !require_status(r, {TournamentStatus::registering, TournamentStatus::running, TournamentStatus::paused},
+                      "remove players from")) {
+    return;
+  }
   auto target = read_target(r);
   if (!target) return;
   db::EntrantRecord& e = *target->entrant;
-  if (e.status != "registered" && e.status != "playing") {
+  if (e.status != EntrantStatus::registered && e.status != EntrantStatus::playing) {
     return refuse(r, ErrorCode::wrong_state, "that player is no longer in the tournament");
   }
   // Before the start the registration ends; after it the player keeps their results and
   // plays no more, as if they had withdrawn.
-  e.status = e.status == "registered" ? "removed" : "withdrawn";
+  e.status = e.status == EntrantStatus::registered ? EntrantStatus::removed : EntrantStatus::withdrawn;
   e.reason = "removed by the director: " + target->reason;
   audit(r.player.id, "tournament.remove", e.player, "", target->reason);
   save_entrant(e, [this, r] { reply(r); });
 }
 
 void Tournament::disqualify(const TournamentRequest& r) {
-  if (!require_director(r) || !require_status(r, {"running", "paused", "finished"}, "disqualify players from")) return;
+  if (!require_director(r) ||
+      !require_status(r, {TournamentStatus::running, TournamentStatus::paused, TournamentStatus::finished},
+                      "disqualify players from")) {
+    return;
+  }
   auto target = read_target(r);
   if (!target) return;
   db::EntrantRecord& e = *target->entrant;
-  if (e.status == "disqualified") return refuse(r, ErrorCode::wrong_state, "that player is disqualified already");
-  if (e.status != "playing" && e.status != "withdrawn") {
+  if (e.status == EntrantStatus::disqualified) {
+    return refuse(r, ErrorCode::wrong_state, "that player is disqualified already");
+  }
+  if (e.status != EntrantStatus::playing && e.status != EntrantStatus::withdrawn) {
     return refuse(r, ErrorCode::wrong_state, "only players of the event can be disqualified");
   }
-  e.status = "disqualified";
+  e.status = EntrantStatus::disqualified;
   e.reason = target->reason;
   audit(r.player.id, "tournament.disqualify", e.player, "", target->reason);
   save_entrant(e, [this, r] { reply(r); });
 }
 
 void Tournament::override_result(const TournamentRequest& r) {
-  if (!require_director(r) || !require_status(r, {"running", "paused", "finished"}, "correct results of")) return;
+  if (!require_director(r) ||
+      !require_status(r, {TournamentStatus::running, TournamentStatus::paused, TournamentStatus::finished},
+                      "correct results of")) {
+    return;
+  }
   const Json& payload = r.envelope.payload;
   const auto round_field = payload.find("round");
   const auto board_field = payload.find("board");
@@ -335,9 +305,13 @@ void Tournament::override_result(const TournamentRequest& r) {
 }
 
 void Tournament::cancel(const TournamentRequest& r) {
-  if (!require_director(r) || !require_status(r, {"registering", "running", "paused"}, "cancel")) return;
+  if (!require_director(r) ||
+      !require_status(r, {TournamentStatus::registering, TournamentStatus::running, TournamentStatus::paused},
+                      "cancel")) {
+    return;
+  }
   audit(r.player.id, "tournament.cancel", 0, "", "");
-  finish("cancelled");
+  finish(TournamentStatus::cancelled);
   when_saved([this, r] { reply(r); });
 }
 
@@ -365,11 +339,11 @@ bool Tournament::require_director(const TournamentRequest& r) {
   return false;
 }
 
-bool Tournament::require_status(const TournamentRequest& r, std::initializer_list<std::string_view> statuses,
+bool Tournament::require_status(const TournamentRequest& r, std::initializer_list<TournamentStatus> statuses,
                                 std::string_view doing) {
   if (std::find(statuses.begin(), statuses.end(), stored_.tournament.status) != statuses.end()) return true;
   refuse(r, ErrorCode::wrong_state,
-         "cannot " + std::string(doing) + " a tournament that is " + stored_.tournament.status);
+         "cannot " + std::string(doing) + " a tournament that is " + std::string(db::name(stored_.tournament.status)));
   return false;
 }
 
@@ -438,192 +412,6 @@ void Tournament::audit(PlayerId director, std::string action, PlayerId player, s
   save([entry = std::move(entry)](db::Store& store) { store.moderation().audit(entry); });
 }
 
-// --- The event's course. ---
-
-void Tournament::schedule_start() {
-  if (stored_.tournament.status != "registering" || !settings_.starts_at) return;
-  const auto at = std::chrono::system_clock::time_point(std::chrono::milliseconds(*settings_.starts_at));
-  start_timer_.expires_after(std::max(std::chrono::steady_clock::duration::zero(),
-                                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                          at - std::chrono::system_clock::now())));
-  start_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (ec) return;
-    self->guarded([&] {
-      if (self->broken_ || self->stored_.tournament.status != "registering") return;
-      if (!self->services_.storage.accepting()) {
-        // Tried again shortly: a start must not be lost to a passing outage.
-        self->start_timer_.expires_after(kRetryAfterOutage);
-        return self->start_timer_.async_wait([self](boost::system::error_code again) {
-          if (!again) self->schedule_start();
-        });
-      }
-      if (const auto why_not = self->begin()) {
-        spdlog::warn("tournament {} could not start at its scheduled time and is cancelled: {}", self->id_, *why_not);
-        self->finish("cancelled");
-      }
-    });
-  });
-}
-
-void Tournament::schedule_round_time() {
-  if (settings_.round_time_seconds == 0 || stored_.rounds.empty() || stored_.rounds.back().finished_at) return;
-  const db::RoundRecord& round = stored_.rounds.back();
-  const auto ends = std::chrono::system_clock::time_point(std::chrono::milliseconds(round.started_at)) +
-                    std::chrono::seconds(settings_.round_time_seconds);
-  round_timer_.expires_after(std::max(std::chrono::steady_clock::duration::zero(),
-                                      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                          ends - std::chrono::system_clock::now())));
-  round_timer_.async_wait([self = shared_from_this(), number = round.round](boost::system::error_code ec) {
-    if (ec) return;
-    self->guarded([&] {
-      const auto& rounds = self->stored_.rounds;
-      if (self->broken_ || rounds.empty() || rounds.back().round != number || rounds.back().finished_at) return;
-      if (!self->services_.storage.accepting()) {
-        // The games cannot save their end yet: tried again shortly.
-        self->round_timer_.expires_after(kRetryAfterOutage);
-        return self->round_timer_.async_wait([self](boost::system::error_code again) {
-          if (!again) self->schedule_round_time();
-        });
-      }
-      // Each game still in play ends and reports its result as any game does; a board the
-      // director has already decided keeps the director's result.
-      int called = 0;
-      for (const db::BoardRecord& board : rounds.back().boards) {
-        if (!board.table || has_result(self->stored_, number, board.board)) continue;
-        if (const auto table = self->services_.tables.find(*board.table)) {
-          table->call_time();
-          ++called;
-        }
-      }
-      spdlog::info("tournament {}: round {} reached its time limit; time is called at {} tables", self->id_, number,
-                   called);
-    });
-  });
-}
-
-std::optional<std::string> Tournament::begin() {
-  // The ladder of the first stage's preferred table: the game most of its players will play.
-  Options seeded_game = settings_.game.options;
-  seeded_game.players = settings_.stages.front().sizes.preferred;
-  std::vector<db::EntrantRecord> entrants = stored_.entrants;
-  for (db::EntrantRecord& e : entrants) {
-    if (e.status != "registered") continue;
-    const bool missed_check_in = settings_.check_in_minutes > 0 && !e.checked_in_at;
-    e.status = missed_check_in ? "removed" : "playing";
-    if (missed_check_in) e.reason = "did not check in";
-    // Fixed now, with the entrants, so that every round stays a function of stored data.
-    if (!missed_check_in && settings_.seed_by_rating && services_.ratings) {
-      e.seeding = services_.ratings->displayed(e.player, ladder_of(seeded_game));
-    }
-  }
-  db::StoredTournament started = stored_;
-  started.entrants = entrants;
-  if (!competition::next_round(event_of(started, settings_))) {
-    const auto players = std::count_if(entrants.begin(), entrants.end(),
-                                       [](const db::EntrantRecord& e) { return e.status == "playing"; });
-    return std::to_string(players) + " players cannot fill a table of its first stage (at least " +
-           std::to_string(settings_.stages.front().sizes.minimum) + ")";
-  }
-  stored_.entrants = std::move(entrants);
-  stored_.tournament.status = "running";
-  stored_.tournament.started_at = unix_milliseconds();
-  start_timer_.cancel();
-  save([id = id_, record = stored_.tournament, entrants = stored_.entrants](db::Store& store) {
-    for (const db::EntrantRecord& e : entrants) store.tournaments().save_entrant(id, e);
-    store.tournaments().update(record);
-  });
-  spdlog::info("tournament {} started", id_);
-  advance();
-  return std::nullopt;
-}
-
-void Tournament::advance() {
-  for (;;) {
-    const std::string& status = stored_.tournament.status;
-    if (status != "running" && status != "paused") return;
-    if (!stored_.rounds.empty() && !stored_.rounds.back().finished_at) {
-      if (!event_of(stored_, settings_).rounds.back().finished()) return;
-      db::RoundRecord& last = stored_.rounds.back();
-      last.finished_at = unix_milliseconds();
-      save([id = id_, round = last.round, time = *last.finished_at](db::Store& store) {
-        store.tournaments().finish_round(id, round, time);
-      }, [self = shared_from_this()] { self->push_update(); });
-      spdlog::info("tournament {}: round {} finished", id_, last.round);
-    }
-    if (status != "running") return;
-    const auto next = competition::next_round(event_of(stored_, settings_));
-    if (!next) return finish("finished");
-    db::RoundRecord round;
-    round.round = static_cast<int>(stored_.rounds.size()) + 1;
-    round.stage = next->stage;
-    round.started_at = unix_milliseconds();
-    for (std::size_t b = 0; b < next->plan.tables.size(); ++b) {
-      round.boards.push_back({static_cast<int>(b) + 1, next->plan.tables[b], std::nullopt});
-    }
-    round.byes = next->plan.byes;
-    stored_.rounds.push_back(round);
-    save([id = id_, round](db::Store& store) { store.tournaments().start_round(id, round); },
-         [self = shared_from_this(), round] {
-           for (const PlayerId player : round.byes) {
-             self->tell(player, {{"tournament", self->id_}, {"round", round.round}, {"bye", true}});
-           }
-           self->push_update();
-         });
-    spdlog::info("tournament {}: round {} begins with {} tables and {} byes", id_, round.round, round.boards.size(),
-                 round.byes.size());
-    create_tables(stored_.rounds.back());
-    schedule_round_time();
-    // A round of byes only (a round robin's pool emptied by withdrawals) is over at once.
-    if (!stored_.rounds.back().boards.empty()) return;
-  }
-}
-
-void Tournament::create_tables(db::RoundRecord& round) {
-  for (db::BoardRecord& board : round.boards) {
-    if (board.table) continue;
-    TableSpec spec;
-    spec.config = settings_.game;
-    spec.config.options.players = static_cast<int>(board.seats.size());
-    spec.config.options.first_player = 0;  // the seat order gives who begins
-    spec.config.name = stored_.tournament.name + " · R" + std::to_string(round.round) + " B" +
-                       std::to_string(board.board);
-    spec.host = board.seats.front();
-    for (const PlayerId player : board.seats) {
-      spec.seats.push_back({TableSpec::SeatSpec::Kind::player,
-                            services_.identities.find(player).value_or(Player{player, "Player " + std::to_string(player)})});
-    }
-    spec.auto_start = true;
-    // Saved with the table, in its first transaction: a board gets a table once and only once.
-    spec.first_save = [tournament = id_, round = round.round, number = board.board](db::Store& store, TableId table) {
-      store.tournaments().set_board_table(tournament, round, number, table);
-    };
-    // The round is saved before (storage commits in the order asked), so the link finds it.
-    const auto table = services_.table_factory.create(
-        std::move(spec), std::make_shared<WhenTableSaved>([self = shared_from_this(), round = round.round,
-                                                           number = board.board] {
-          net::post(self->strand_, [self, round, number] {
-            const db::BoardRecord& saved = self->stored_.rounds.at(static_cast<std::size_t>(round - 1))
-                                               .boards.at(static_cast<std::size_t>(number - 1));
-            for (std::size_t s = 0; s < saved.seats.size(); ++s) {
-              self->tell(saved.seats[s], {{"tournament", self->id_}, {"round", round}, {"board", number},
-                                          {"table", *saved.table}, {"seat", s}});
-            }
-          });
-        }));
-    board.table = table->id();
-    registry_.note_table(table->id(), id_);
-  }
-}
-
-void Tournament::finish(std::string status) {
-  start_timer_.cancel();
-  round_timer_.cancel();
-  stored_.tournament.status = std::move(status);
-  stored_.tournament.finished_at = unix_milliseconds();
-  spdlog::info("tournament {} {}", id_, stored_.tournament.status);
-  save_tournament([self = shared_from_this()] { self->push_update(); });
-}
-
 // --- What readers see and players are told. ---
 
 void Tournament::refresh() {
@@ -650,7 +438,7 @@ void Tournament::push_update() {
                                                                                   {{"tournament", summary()}}));
   std::vector<PlayerId> told{stored_.tournament.director};
   for (const db::EntrantRecord& e : stored_.entrants) {
-    if (e.status != "removed") told.push_back(e.player);
+    if (e.status != EntrantStatus::removed) told.push_back(e.player);
   }
   std::sort(told.begin(), told.end());
   told.erase(std::unique(told.begin(), told.end()), told.end());

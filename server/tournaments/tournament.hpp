@@ -11,6 +11,7 @@
 
 #include "common/player.hpp"
 #include "common/recipient.hpp"
+#include "common/strand_actor.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/db/tournaments.hpp"
 #include "elgrande/protocol/envelope.hpp"
@@ -58,7 +59,8 @@ struct TournamentRequest {
 // back as last saved. Its rounds follow from the stored results alone (competition/), so
 // after a restart it goes on where the database says it is: boards saved without their
 // table get one, a round whose boards all finished meanwhile is closed, the next begins.
-class Tournament : public std::enable_shared_from_this<Tournament> {
+class Tournament : public std::enable_shared_from_this<Tournament>,
+                   public StrandActor<Tournament, net::any_io_executor> {
  public:
   using Handler = void (Tournament::*)(const TournamentRequest&);
 
@@ -99,20 +101,14 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   void cancel(const TournamentRequest& r);
 
  private:
-  template <class Work>
-  void guarded(Work&& work) noexcept {
-    try {
-      work();
-    } catch (const std::exception& error) {
-      stop(error.what());
-    }
-  }
+  // Its work runs on its strand (StrandActor); a throw there stops this tournament alone.
+  friend class StrandActor<Tournament, net::any_io_executor>;
   void stop(std::string_view why);
 
   void reply(const TournamentRequest& r, protocol::Json payload = protocol::Json::object());
   void refuse(const TournamentRequest& r, protocol::ErrorCode code, std::string_view message);
   bool require_director(const TournamentRequest& r);
-  bool require_status(const TournamentRequest& r, std::initializer_list<std::string_view> statuses,
+  bool require_status(const TournamentRequest& r, std::initializer_list<db::TournamentStatus> statuses,
                       std::string_view doing);
   db::EntrantRecord* entrant(PlayerId player);
   // The player the payload's "player" names among the entrants, and the director's reason.
@@ -142,14 +138,13 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   // finishes the event) while it is running.
   void advance();
   void create_tables(db::RoundRecord& round);
-  void finish(std::string status);  // finished or cancelled
+  void finish(db::TournamentStatus status);  // finished or cancelled
 
   // The summary from stored_, and the detail too unless more saves are on their way.
   void refresh();
   void push_update();  // tournament.update to every entrant
   void tell(PlayerId player, protocol::Json round);  // tournament.round: a board's table, or a bye
 
-  net::any_io_executor strand_;
   TournamentServices& services_;
   Tournaments& registry_;
   const TournamentId id_;
@@ -157,7 +152,6 @@ class Tournament : public std::enable_shared_from_this<Tournament> {
   db::StoredTournament stored_;
   net::steady_timer start_timer_;
   net::steady_timer round_timer_;
-  bool broken_ = false;
   int saves_in_flight_ = 0;  // asked of storage, not yet reported
 
   mutable std::mutex snapshot_mutex_;

@@ -7,14 +7,16 @@
 namespace elgrande::server {
 namespace {
 
+using db::EntrantStatus;
 using protocol::Json;
 
 // Registered, or in the event: not removed (nor unregistered) before the start.
-bool counted(const db::EntrantRecord& entrant) { return entrant.status != "removed"; }
+bool counted(const db::EntrantRecord& entrant) { return entrant.status != EntrantStatus::removed; }
 
 // Who the event counts once it has started: whoever played, withdrawn or not.
 bool in_event(const db::EntrantRecord& entrant) {
-  return entrant.status == "playing" || entrant.status == "withdrawn" || entrant.status == "disqualified";
+  return entrant.status == EntrantStatus::playing || entrant.status == EntrantStatus::withdrawn ||
+         entrant.status == EntrantStatus::disqualified;
 }
 
 Json player_json(std::int64_t id, const NameOf& name_of) { return {{"id", id}, {"name", name_of(id)}}; }
@@ -61,7 +63,8 @@ competition::Event event_of(const db::StoredTournament& stored, const Tournament
   event.scoring.seed = stored.tournament.seed;
   for (const db::EntrantRecord& entrant : stored.entrants) {
     if (!in_event(entrant)) continue;
-    event.entrants.push_back({entrant.player, entrant.status == "withdrawn", entrant.status == "disqualified",
+    event.entrants.push_back({entrant.player, entrant.status == EntrantStatus::withdrawn,
+                              entrant.status == EntrantStatus::disqualified,
                               static_cast<int>(entrant.seeding.value_or(0))});
   }
   for (const db::RoundRecord& round : stored.rounds) {
@@ -88,7 +91,7 @@ Json tournament_summary(const db::StoredTournament& stored, const TournamentSett
   return {{"id", t.id},
           {"name", t.name},
           {"director", player_json(t.director, name_of)},
-          {"status", t.status},
+          {"status", db::name(t.status)},
           {"stages", std::move(formats)},
           {"players", players},
           {"max_players", settings.max_players},
@@ -107,7 +110,7 @@ Json tournament_detail(const db::StoredTournament& stored, const TournamentSetti
 
   Json entrants = Json::array();
   for (const db::EntrantRecord& e : stored.entrants) {
-    Json row{{"player", player_json(e.player, name_of)}, {"status", e.status}, {"registered_at", e.registered_at},
+    Json row{{"player", player_json(e.player, name_of)}, {"status", db::name(e.status)}, {"registered_at", e.registered_at},
              {"checked_in_at", optional_time(e.checked_in_at)}};
     if (!e.reason.empty()) row["reason"] = e.reason;
     if (e.seeding) row["seeding"] = *e.seeding;

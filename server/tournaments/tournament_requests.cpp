@@ -2,7 +2,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include <set>
 #include <unordered_map>
 
 #include "accounts/accounts.hpp"
@@ -74,8 +73,7 @@ void list_tournaments(const TournamentRequestsEnv& env, Client& client, Request&
   const Json& payload = request.envelope.payload;
   std::optional<std::string> status;
   if (const auto field = payload.find("status"); field != payload.end()) {
-    static const std::set<std::string> kStatuses{"registering", "running", "paused", "finished", "cancelled"};
-    if (!field->is_string() || !kStatuses.contains(field->get<std::string>())) {
+    if (!field->is_string() || !db::tournament_status_from(field->get<std::string>())) {
       return refuse(env, client, ErrorCode::bad_payload,
                     "status: registering, running, paused, finished or cancelled", request.envelope.id);
     }

@@ -82,11 +82,13 @@ TEST_CASE("a tournament, its entrants and its rounds with boards and byes read b
   t.id = f.tournaments().insert(t);
   CHECK(t.id == 1);
   CHECK(f.tournaments().max_id() == 1);
-  for (std::int64_t p = 1; p <= 4; ++p) f.tournaments().save_entrant(t.id, {p, 1000 + p, std::nullopt, "registered", ""});
-  f.tournaments().save_entrant(t.id, {2, 1002, 1500, "playing", ""});  // checked in
-  f.tournaments().save_entrant(t.id, {4, 1004, std::nullopt, "withdrawn", "family dinner"});
+  for (std::int64_t p = 1; p <= 4; ++p) {
+    f.tournaments().save_entrant(t.id, {p, 1000 + p, std::nullopt, db::EntrantStatus::registered, ""});
+  }
+  f.tournaments().save_entrant(t.id, {2, 1002, 1500, db::EntrantStatus::playing, ""});  // checked in
+  f.tournaments().save_entrant(t.id, {4, 1004, std::nullopt, db::EntrantStatus::withdrawn, "family dinner"});
 
-  t.status = "running";
+  t.status = db::TournamentStatus::running;
   t.started_at = 2000;
   f.tournaments().update(t);
   const db::RoundRecord round{1, 0, 2000, std::nullopt, {{1, {3, 1, 2}, std::nullopt}}, {4}};
@@ -100,7 +102,7 @@ TEST_CASE("a tournament, its entrants and its rounds with boards and byes read b
   REQUIRE(stored);
   CHECK(stored->tournament == t);
   REQUIRE(stored->entrants.size() == 4);
-  CHECK(stored->entrants[1] == db::EntrantRecord{2, 1002, 1500, "playing", ""});
+  CHECK(stored->entrants[1] == db::EntrantRecord{2, 1002, 1500, db::EntrantStatus::playing, ""});
   CHECK(stored->entrants[3].reason == "family dinner");
   REQUIRE(stored->rounds.size() == 1);
   db::RoundRecord expected = round;

@@ -3,11 +3,27 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "elgrande/db/database.hpp"
 
 namespace elgrande::db {
+
+// A tournament's course, and an entrant's part in it. name() is the one spelling of each,
+// the text stored (the schema's CHECK lists the same) and the text clients are sent.
+enum class TournamentStatus : std::uint8_t { registering, running, paused, finished, cancelled };
+enum class EntrantStatus : std::uint8_t {
+  registered,
+  playing,       // in the event, from its start
+  withdrawn,     // plays no more, keeps the results
+  disqualified,
+  removed,       // unregistered, removed by the director, or missed check-in, before the start
+};
+std::string_view name(TournamentStatus status);
+std::string_view name(EntrantStatus status);
+std::optional<TournamentStatus> tournament_status_from(std::string_view name);
+std::optional<EntrantStatus> entrant_status_from(std::string_view name);
 
 // One tournament (schema 7). Its settings are the server's JSON; the database only keeps them.
 struct TournamentRecord {
@@ -16,7 +32,7 @@ struct TournamentRecord {
   std::int64_t director = 0;
   std::string settings;
   std::uint64_t seed = 0;
-  std::string status = "registering";  // registering, running, paused, finished, cancelled
+  TournamentStatus status = TournamentStatus::registering;
   std::int64_t created_at = 0;
   std::optional<std::int64_t> started_at;
   std::optional<std::int64_t> finished_at;
@@ -27,7 +43,7 @@ struct EntrantRecord {
   std::int64_t player = 0;
   std::int64_t registered_at = 0;
   std::optional<std::int64_t> checked_in_at;
-  std::string status = "registered";  // registered, playing, withdrawn, disqualified, removed
+  EntrantStatus status = EntrantStatus::registered;
   std::string reason;
   // The rating the event seeded the player by, fixed when it began (schema 9); none when it
   // seeds by lot, or before it began.
