@@ -1,0 +1,172 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+// A game as the server knows it (docs/modules.md): the server seats players, keeps clocks,
+// saves and sends, and asks a GameModule everything about the game itself. El Grande is the
+// first module (el_grande/); the server names no game's types.
+//
+// Everything here is a plain interface over values: no sockets, no storage, no clock. A
+// Game is used on its table's strand only; a module is shared by every table and thread.
+namespace elgrande::games {
+
+using Json = nlohmann::json;
+
+// Seats are numbered from 0; a table's seats fit the bits of a std::uint8_t.
+inline constexpr int kMaxSeats = 8;
+// The viewer that is no seat: whoever watches. A view for it hides every secret.
+inline constexpr int kSpectator = -1;
+
+// How hard a bot thinks: `random` answers at once; the others search, each longer.
+enum class BotLevel : std::uint8_t { random, easy, medium, strong };
+std::string_view name(BotLevel level);  // "random", "easy", "medium", "strong"
+std::optional<BotLevel> bot_level_from_name(std::string_view name);
+
+// Why a move was not played; nothing changed.
+struct Refusal {
+  enum class Code : std::uint8_t {
+    game_over,      // nothing more can be played
+    not_your_turn,  // the seat owes no decision now
+    wrong_command,  // the seat owes a different kind of decision
+    illegal,        // the right kind of move, but the rules forbid it
+    malformed,      // values out of range
+  };
+  Code code = Code::illegal;
+  std::string reason;  // for the player, in the game's words
+};
+std::string_view name(Refusal::Code code);  // the error's reason code on the wire
+
+// A move as its module read it (from a player's message, the log or a bot). The server
+// carries it to the game and into the log; only the module looks inside.
+class Move {
+ public:
+  virtual ~Move() = default;
+  // The record codec's text of the move: what the command log keeps, and replays from.
+  virtual std::string record() const = 0;
+  // Whether it takes back the seat's last move. The seat's clock keeps running then:
+  // taking back and trying again buys no time.
+  virtual bool undoes() const = 0;
+};
+using MovePtr = std::shared_ptr<const Move>;
+
+// What a step of the game said (its events), as the module will write it into updates.
+class Said {
+ public:
+  virtual ~Said() = default;
+};
+using SaidPtr = std::shared_ptr<const Said>;
+
+// One step played: what it said, and which seats it asked something new (a decision that
+// changed, or the next one of the seat that just answered). The server notes the version
+// each seat's decision was posed at, to refuse an answer given before it (a double click).
+struct Step {
+  SaidPtr said;
+  std::uint8_t posed = 0;  // bit per seat
+};
+
+// A game.update as the server frames it: the parts that are the table's, not the game's.
+struct Frame {
+  std::int64_t table = 0;
+  bool can_undo = false;                 // the receiver may take back their last move
+  std::optional<std::int64_t> deadline;  // when the receiver's decision times out, Unix ms
+  bool closed = false;  // the table ended the game early (time called): it poses nothing more
+};
+
+// A viewer's update, whole and/or as a patch of the view that viewer was sent last.
+struct Update {
+  std::string whole;
+  std::string patch;
+};
+
+// What a searching bot may spend: playouts (0: its level's own) until `stop` says enough.
+struct BotBudget {
+  int iterations = 0;
+  std::function<bool()> stop;
+};
+// A bot's search, made on the table's strand from one seat's view alone and run on a bot
+// thread: nothing of what that seat may not see goes with it. Null: no move found.
+using BotSearch = std::function<MovePtr(const BotBudget&)>;
+
+// One game in play (or over), owned by its table.
+class Game {
+ public:
+  virtual ~Game() = default;
+
+  // Moves played so far: each move (an undo too) adds one.
+  virtual std::uint32_t version() const = 0;
+  // Where the game stands, as an index into its module's phases().
+  virtual int phase() const = 0;
+  // Seats owing a decision now (bit per seat); none once the game is over.
+  virtual std::uint8_t owing() const = 0;
+  virtual bool over() const = 0;
+  // Each seat's score now, in seat order; and, once over, the winning seats by the rules'
+  // tie-breaks.
+  virtual std::vector<int> scores() const = 0;
+  virtual std::vector<int> winners() const = 0;
+  // Whether `seat` may take back its last move now.
+  virtual bool can_undo(int seat) const = 0;
+  // The state as the record codec keeps it for a quick restart, or none while a move may
+  // still be taken back (what is snapshotted must rebuild all that can be undone).
+  virtual std::optional<std::string> snapshot() const = 0;
+
+  // Plays `move` for `seat`, or refuses it and changes nothing. A move `played_for` the
+  // seat (by a bot or the clock) is not the seat's to take back.
+  virtual std::variant<Step, Refusal> apply(int seat, const Move& move, bool played_for = false) = 0;
+  // Whether apply would take it, without playing it.
+  virtual std::optional<Refusal> check(int seat, const Move& move) const = 0;
+  // A legal move for a seat owing a decision, drawn from `seed`: a bot at level random.
+  virtual MovePtr random_move(int seat, std::uint64_t seed) const = 0;
+  // A searching bot's move for the seat (`level` is not random).
+  virtual BotSearch bot(int seat, BotLevel level, std::uint64_t seed) const = 0;
+
+  // The update for `viewer` (a seat or kSpectator) after the step that said `said` (none:
+  // nothing new happened), whole and/or as a patch of the view sent to that viewer last.
+  // The game remembers each viewer's last view for the next patch.
+  virtual Update update(int viewer, const Frame& frame, const Said* said, bool whole, bool patch) = 0;
+};
+
+// A game begun: the game, and what its setup said.
+struct Started {
+  std::unique_ptr<Game> game;
+  Step step;
+};
+
+// A move of the command log, as storage keeps it.
+struct Recorded {
+  int seat = 0;
+  std::string move;  // Move::record()
+  // Played for the seat by a bot or its clock, not by its player: not theirs to take back.
+  bool played_for = false;
+};
+
+// A game for the server: shared by every table of it, used from any thread.
+class GameModule {
+ public:
+  virtual ~GameModule() = default;
+  // Its stable id, as records and messages name it: "el-grande".
+  virtual std::string_view id() const = 0;
+  // The names of its phases, for metrics; Game::phase() indexes them.
+  virtual std::span<const std::string_view> phases() const = 0;
+  // A move from its codec's JSON (a command on the wire and in the log), or why not.
+  virtual std::variant<MovePtr, std::string> read_move(const Json& command) const = 0;
+  // A new game for `options` (checked already) and the secret seed.
+  virtual Started setup(const Json& options, std::uint64_t seed) const = 0;
+  // A game brought back from storage: the game as set up for `options` and `seed`, then
+  // `snapshot` (Game::snapshot(), the state at `log`'s start) or, without one, from the
+  // start; then every move of `log` replayed. Or why it cannot be (the snapshot is refused,
+  // a move is not the game's or not legal): storage then tries the whole log.
+  virtual std::variant<std::unique_ptr<Game>, std::string> restore(const Json& options, std::uint64_t seed,
+                                                                   const std::optional<std::string>& snapshot,
+                                                                   std::span<const Recorded> log) const = 0;
+};
+
+}  // namespace elgrande::games
