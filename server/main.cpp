@@ -41,6 +41,7 @@
 #include "ratings/rating_listener.hpp"
 #include "common/unix_time.hpp"
 #include "elgrande/db/database.hpp"
+#include "elgrande/el_grande/module.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
 #include "accounts/accounts.hpp"
@@ -299,7 +300,7 @@ int lead(const Config& config, Leadership* leadership) {
   ratings.restore(ratings_stored);
   TableDirectory directory;
   Bus bus;
-  TableServices table_services{storage, *services->metrics, webhook.get(), presence, directory, table_settings,
+  TableServices table_services{el_grande::module(), storage, *services->metrics, webhook.get(), presence, directory, table_settings,
                                config.max_queued_messages, &bus, {}, &sanctions, &block_lists,
                                &chat_line_ids, &ratings,
                                [&accounts](PlayerId player) { return accounts.has_account(player); },
@@ -315,6 +316,7 @@ int lead(const Config& config, Leadership* leadership) {
   directory.listen(bus);
   matchmaker->listen(bus);
   services->storage = &storage;
+  services->game = &el_grande::module();
   services->identities = &identities;
   services->new_identity_quota = &new_identity_quota;
   services->accounts = &accounts;

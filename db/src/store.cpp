@@ -50,6 +50,17 @@ GameResult result_of(std::int64_t table, UnixMillis finished_at, const GameState
   return result;
 }
 
+GameResult result_of(std::int64_t table, UnixMillis finished_at, const std::vector<int>& scores,  // MERGE-SHIM
+                     const std::vector<std::optional<std::int64_t>>& players) {
+  GameResult result{table, finished_at, {}};
+  for (std::size_t s = 0; s < scores.size(); ++s) {
+    int rank = 1;
+    for (const int other : scores) rank += other > scores[s];
+    result.seats.push_back(SeatResult{static_cast<int>(s), s < players.size() ? players[s] : std::nullopt, scores[s], rank});
+  }
+  return result;
+}
+
 Store::Store(Database& database)
     : database_(database),
       accounts_(database),
@@ -225,6 +236,12 @@ void Store::save_snapshot(std::int64_t table, const GameState& state) {
       .bind(4, std::span<const std::byte>(snapshot.state))
       .bind(5, snapshot.checksum)
       .run();
+}
+
+void Store::save_snapshot(std::int64_t table, std::int64_t seq, const std::string& bytes) {  // MERGE-SHIM
+  save_snapshot_.bind(1, table).bind(2, seq).bind(3, std::int64_t{0})
+      .bind(4, std::span<const std::byte>(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()))
+      .bind(5, std::int64_t{0}).run();
 }
 
 void Store::delete_snapshot(std::int64_t table) { delete_snapshot_.bind(1, table).run(); }

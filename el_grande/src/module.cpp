@@ -4,13 +4,15 @@
 
 #include "elgrande/engine/record.hpp"
 #include "elgrande/protocol/codec.hpp"
+#include "elgrande/protocol/envelope.hpp"
 #include "game.hpp"
 #include "snapshot.hpp"
 
 namespace elgrande::el_grande {
 namespace {
 
-constexpr std::size_t kPhaseCount = static_cast<std::size_t>(Phase::game_over) + 1;
+// A game in play is in one of these (a game over is a finished table's).
+constexpr std::size_t kPhaseCount = static_cast<std::size_t>(Phase::game_over);
 
 // The engine's phases as the protocol names them, in the engine's order.
 const std::array<std::string_view, kPhaseCount> kPhases = [] {
@@ -29,6 +31,12 @@ class ElGrande final : public games::GameModule {
     auto decoded = protocol::command_from_json(command);
     if (!decoded) return decoded.error().message;
     return move_of(std::move(decoded.value()));
+  }
+
+  std::optional<games::CommandMessage> read_command_message(std::string_view text) const override {
+    auto read = protocol::read_game_command(text);
+    if (!read) return std::nullopt;
+    return games::CommandMessage{std::move(read->id), read->table, read->version, move_of(std::move(read->command))};
   }
 
   games::Started setup(const games::Json& options, std::uint64_t seed) const override {
@@ -87,6 +95,10 @@ const games::GameModule& module() {
 }
 
 const Command& command_of(const games::Move& move) { return static_cast<const ElGrandeMove&>(move).command(); }
+
+std::unique_ptr<games::Game> resume(const Options& options, GameState state, UndoHistory undo) {
+  return std::make_unique<ElGrandeGame>(options, std::move(state), std::move(undo));
+}
 
 games::MovePtr move_of(Command command) { return std::make_shared<const ElGrandeMove>(std::move(command)); }
 

@@ -10,7 +10,7 @@ BotWorkers::BotWorkers(BotThinking settings, Metrics& metrics)
 
 BotWorkers::~BotWorkers() { stop(); }
 
-bool BotWorkers::think(View view, ai::Level level, std::uint64_t seed, Answer answered) {
+bool BotWorkers::think(games::BotSearch search, Answer answered) {
   if (waiting_.fetch_add(1, std::memory_order_relaxed) >= settings_.max_waiting) {
     waiting_.fetch_sub(1, std::memory_order_relaxed);
     metrics_.bot_decisions_refused.fetch_add(1, std::memory_order_relaxed);
@@ -19,21 +19,22 @@ bool BotWorkers::think(View view, ai::Level level, std::uint64_t seed, Answer an
   // The limit counts from now: a decision that waited its time for a thread plays what one
   // playout finds, so that no table waits long behind a queue of others.
   const auto until = std::chrono::steady_clock::now() + settings_.think_limit;
-  boost::asio::post(pool_, [this, view = std::move(view), level, seed, until, answered = std::move(answered)] {
+  boost::asio::post(pool_, [this, search = std::move(search), until, answered = std::move(answered)] {
     waiting_.fetch_sub(1, std::memory_order_relaxed);
     const auto start = std::chrono::steady_clock::now();
-    const ai::Budget budget{settings_.iterations, [this, until] {
-                              return stopping_.load(std::memory_order_relaxed) || std::chrono::steady_clock::now() >= until;
-                            }};
-    std::optional<Command> command;
+    const games::BotBudget budget{settings_.iterations, [this, until] {
+                                    return stopping_.load(std::memory_order_relaxed) ||
+                                           std::chrono::steady_clock::now() >= until;
+                                  }};
+    games::MovePtr move;
     try {
-      command = ai::choose(view, level, seed, budget).command;
+      move = search(budget);
     } catch (const std::exception& error) {
       // A bug in the search: the table answers at random instead, and play goes on.
       spdlog::error("bot search failed ({}); answering at random", error.what());
     }
     metrics_.bot_think_time.observe(std::chrono::steady_clock::now() - start);
-    answered(std::move(command));
+    answered(std::move(move));
   });
   return true;
 }

@@ -8,8 +8,7 @@
 #include <functional>
 #include <optional>
 
-#include "elgrande/ai/search.hpp"
-#include "elgrande/engine/view.hpp"
+#include "elgrande/games/module.hpp"
 #include "ops/metrics.hpp"
 
 namespace elgrande::server {
@@ -35,11 +34,11 @@ class BotWorkers {
   BotWorkers(const BotWorkers&) = delete;
   BotWorkers& operator=(const BotWorkers&) = delete;
 
-  // The search's answer, or none if it failed (the caller then answers at random).
-  using Answer = std::function<void(std::optional<Command>)>;
-  // Queues a search of `view` at `level` (not random) and hands its answer to `answered`, on
+  // The search's move, or null if it failed (the caller then answers at random).
+  using Answer = std::function<void(games::MovePtr)>;
+  // Queues `search` (the game's, from one seat's view) and hands its move to `answered`, on
   // a worker thread. False (and nothing queued) if too many decisions wait already.
-  bool think(View view, ai::Level level, std::uint64_t seed, Answer answered);
+  bool think(games::BotSearch search, Answer answered);
   // Cuts the searches under way short (their answers still go out), drops the rest, joins
   // the threads. Idempotent.
   void stop();

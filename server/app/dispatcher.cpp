@@ -109,7 +109,7 @@ const Route* route_for(std::string_view type) {
 
 void dispatch(const Services& services, Client& client, std::string_view text,
               std::chrono::steady_clock::time_point received) {
-  Request request{{}, received, protocol::read_game_command(text)};
+  Request request{{}, received, services.game->read_command_message(text)};
   if (request.game_command) {
     request.envelope.type = "game.command";
     request.envelope.id = request.game_command->id;

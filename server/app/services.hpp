@@ -44,6 +44,7 @@ struct WsLimits {
 // hands to them (a capability sees only what it declared). Each service locks (or
 // strands) itself.
 struct Services : RequestEnv {
+  const games::GameModule* game = nullptr;  // what every table plays; it reads game.command fast
   // The web client's files, from its absolute directory; none when the configured one does
   // not exist.
   std::shared_ptr<WebFiles> web_files;

@@ -93,6 +93,7 @@ http::message_generator metrics(const HttpRequest& request, const Services& serv
   gauges.open_sockets = services.connections->open();
   gauges.connection_limit = services.connections->limit();
   gauges.players = services.identities->size();
+  gauges.phases = services.game->phases();
   services.tables->count(gauges);
   auto response = make_response(request, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
                                 render_metrics(*services.metrics, gauges), request.keep_alive());

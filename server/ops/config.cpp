@@ -133,8 +133,8 @@ void set_bot_delay_ms(Config& config, const json& value) {
   config.bot_delay_ms = static_cast<unsigned>(integer_in(value, 0, 60000));
 }
 
-ai::Level bot_level_in(const json& value) {
-  const auto level = value.is_string() ? ai::level_from_name(value.get<std::string>()) : std::nullopt;
+games::BotLevel bot_level_in(const json& value) {
+  const auto level = value.is_string() ? games::bot_level_from_name(value.get<std::string>()) : std::nullopt;
   if (!level) throw ConfigError("expected random, easy, medium or strong");
   return *level;
 }
@@ -335,10 +335,10 @@ constexpr std::array<Setting, 37> kSettings{{
      [](const Config& c) { return std::to_string(c.bot_delay_ms); }},
     {"bot_level", "--bot-level", Kind::text,
      "how a bot a host adds without naming a level plays (and play-now bots): random|easy|medium|strong",
-     set_bot_level, [](const Config& c) { return std::string(ai::name(c.bot_level)); }},
+     set_bot_level, [](const Config& c) { return std::string(games::name(c.bot_level)); }},
     {"replacement_bot_level", "--replacement-bot-level", Kind::text,
      "how the bot plays that answers for a late seat and takes resigned and replaced seats: random|easy|medium|strong",
-     set_replacement_bot_level, [](const Config& c) { return std::string(ai::name(c.replacement_bot_level)); }},
+     set_replacement_bot_level, [](const Config& c) { return std::string(games::name(c.replacement_bot_level)); }},
     {"bot_threads", "--bot-threads", Kind::integer, "threads on which bots search, 1-256", set_bot_threads,
      [](const Config& c) { return std::to_string(c.bot_threads); }},
     {"bot_think_ms", "--bot-think-ms", Kind::integer,

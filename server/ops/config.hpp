@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "elgrande/ai/search.hpp"
+#include "elgrande/games/module.hpp"
 #include "elgrande/db/database.hpp"
 
 namespace elgrande::server {
@@ -36,8 +36,8 @@ struct Config {
   // play-now bots), the level of the bot that answers for a seat whose time ran out and
   // plays a resigned or replaced seat, the threads that search, a decision's time limit,
   // and playouts per decision (0: each level's own).
-  ai::Level bot_level = ai::Level::medium;
-  ai::Level replacement_bot_level = ai::Level::medium;
+  games::BotLevel bot_level = games::BotLevel::medium;
+  games::BotLevel replacement_bot_level = games::BotLevel::medium;
   unsigned bot_threads = 1;
   unsigned bot_think_ms = 2000;
   unsigned bot_iterations = 0;

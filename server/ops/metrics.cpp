@@ -74,9 +74,9 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
          m.logs_damaged.load(relaxed));
 
   header(out, "elgrande_games", "gauge", "Games in progress by the phase they are in.");
-  for (std::size_t p = 0; p + 1 < kPhaseCount; ++p) {  // a finished game is a finished table
-    out += fmt::format("elgrande_games{{phase=\"{}\"}} {}\n",
-                       protocol::phase_name(static_cast<Phase>(p)), g.games_by_phase[p]);
+  for (std::size_t p = 0; p < g.phases.size(); ++p) {
+    out += fmt::format("elgrande_games{{phase=\"{}\"}} {}\n", g.phases[p],
+                       p < g.games_by_phase.size() ? g.games_by_phase[p] : 0);
   }
 
   single(out, "elgrande_games_started_total", "counter", "Games started.",

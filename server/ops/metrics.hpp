@@ -5,9 +5,11 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
-#include "elgrande/engine/state.hpp"
 #include "elgrande/protocol/envelope.hpp"
 
 namespace elgrande::server {
@@ -31,7 +33,6 @@ class LatencyHistogram {
 
 inline constexpr std::size_t kErrorCodeCount =
     static_cast<std::size_t>(protocol::ErrorCode::unavailable) + 1;
-inline constexpr std::size_t kPhaseCount = static_cast<std::size_t>(Phase::game_over) + 1;
 
 // Counters for GET /metrics. Relaxed atomics: each figure is exact on its own, and a
 // scrape need not be a consistent snapshot across figures.
@@ -82,7 +83,8 @@ struct Gauges {
   std::size_t open_tables = 0;
   std::size_t playing_tables = 0;
   std::size_t finished_tables = 0;
-  std::array<std::size_t, kPhaseCount> games_by_phase{};
+  std::span<const std::string_view> phases;  // of a game in play, as the game module names them
+  std::vector<std::size_t> games_by_phase;   // per phase: games in play in it
 };
 
 // The Prometheus text exposition format (version 0.0.4).

@@ -10,6 +10,7 @@
 
 #include "common/player.hpp"
 #include "common/recipient.hpp"
+#include "elgrande/games/module.hpp"
 #include "elgrande/protocol/envelope.hpp"
 
 namespace elgrande::server {
@@ -20,9 +21,9 @@ class Table;
 struct Request {
   protocol::Envelope envelope;
   std::chrono::steady_clock::time_point received;
-  // A game.command read whole on the fast path (protocol::read_game_command): its payload
-  // is here, decoded, and the envelope's is empty.
-  std::optional<protocol::GameCommand> game_command;
+  // A game.command read whole on the game module's fast path: its payload is here, decoded,
+  // and the envelope's is empty.
+  std::optional<games::CommandMessage> game_command;
 };
 
 // The connection a request came on, as request handlers use it: a WebSocket today. Every

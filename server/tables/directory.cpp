@@ -285,7 +285,10 @@ void TableDirectory::count(Gauges& gauges) const {
         break;
       case TableStatus::playing:
         ++gauges.playing_tables;
-        ++gauges.games_by_phase[static_cast<std::size_t>(table->phase())];
+        if (const auto phase = static_cast<std::size_t>(table->phase()); phase < gauges.phases.size()) {
+          gauges.games_by_phase.resize(gauges.phases.size());
+          ++gauges.games_by_phase[phase];
+        }
         break;
       case TableStatus::finished:
         ++gauges.finished_tables;

@@ -13,6 +13,7 @@
 #include "common/player.hpp"
 #include "common/recipient.hpp"
 #include "elgrande/engine/options.hpp"
+#include "elgrande/games/module.hpp"
 #include "elgrande/protocol/decoded.hpp"
 #include "ops/metrics.hpp"
 #include "tables/table_config.hpp"
@@ -44,7 +45,7 @@ class TableListing {
  public:
   struct Turns {
     std::uint8_t waiting = 0;  // a bit per seat owing a decision
-    std::array<std::int64_t, kMaxPlayers> deadlines{};  // Unix ms, 0 for none
+    std::array<std::int64_t, games::kMaxSeats> deadlines{};  // Unix ms, 0 for none
   };
   struct Entry {
     TableStatus status = TableStatus::open;

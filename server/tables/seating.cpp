@@ -35,7 +35,7 @@ protocol::Json seat_json(std::size_t seat, std::string_view kind, const std::opt
 
 Seating::Seating(std::vector<Seat> seats, PlayerId host) : seats_(std::move(seats)), host_(host) {}
 
-Seating Seating::from(const TableSpec& spec, ai::Level bots) {
+Seating Seating::from(const TableSpec& spec, games::BotLevel bots) {
   std::vector<Seat> seats(static_cast<std::size_t>(spec.config.options.players));
   for (std::size_t s = 0; s < seats.size() && s < spec.seats.size(); ++s) {
     switch (spec.seats[s].kind) {
@@ -133,7 +133,7 @@ std::optional<Refusal> Seating::leave(PlayerId player) {
   return std::nullopt;
 }
 
-SeatOrRefusal Seating::add_bot(PlayerId by, std::optional<int> seat, ai::Level level) {
+SeatOrRefusal Seating::add_bot(PlayerId by, std::optional<int> seat, games::BotLevel level) {
   if (auto refusal = require_host(by)) return *refusal;
   if (!seat) seat = first_empty();
   if (!seat) return Refusal{ErrorCode::table_full, "every seat is taken"};
@@ -158,13 +158,13 @@ std::optional<Refusal> Seating::may_start(PlayerId by) const {
   return std::nullopt;
 }
 
-void Seating::resign(int seat, ai::Level level) {
+void Seating::resign(int seat, games::BotLevel level) {
   (*this)[seat].resigned = true;
   (*this)[seat].kind = Seat::Kind::bot;
   (*this)[seat].bot_level = level;
 }
 
-void Seating::replace(int seat, ai::Level level) {
+void Seating::replace(int seat, games::BotLevel level) {
   (*this)[seat].replaced = true;
   (*this)[seat].kind = Seat::Kind::bot;
   (*this)[seat].bot_level = level;

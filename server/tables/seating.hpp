@@ -8,11 +8,14 @@
 #include <vector>
 
 #include "common/player.hpp"
-#include "elgrande/ai/search.hpp"
+#include "elgrande/games/module.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "tables/table_config.hpp"
 
 namespace elgrande::server {
+
+using games::kMaxSeats;
+using games::kSpectator;
 
 struct Seat {
   enum class Kind : std::uint8_t { empty, human, bot } kind = Kind::empty;
@@ -23,7 +26,7 @@ struct Seat {
   bool left = false;      // gone from a finished table: no longer among the player's games
   // How strongly the bot that plays the seat thinks: the host's choice for a bot's seat, the
   // server's for one a bot took over (docs/ai.md).
-  ai::Level bot_level = ai::Level::random;
+  games::BotLevel bot_level = games::BotLevel::random;
   friend bool operator==(const Seat&, const Seat&) = default;
 };
 std::string_view name(Seat::Kind kind);  // "empty", "human", "bot"
@@ -51,7 +54,7 @@ class Seating {
  public:
   Seating(std::vector<Seat> seats, PlayerId host);
   // The seats a spec asks for (missing entries are empty), its bots at `bots`.
-  static Seating from(const TableSpec& spec, ai::Level bots);
+  static Seating from(const TableSpec& spec, games::BotLevel bots);
 
   const std::vector<Seat>& seats() const { return seats_; }
   const Seat& operator[](int seat) const { return seats_[static_cast<std::size_t>(seat)]; }
@@ -73,14 +76,14 @@ class Seating {
   SeatOrRefusal move(PlayerId player, int seat);
   // Frees the player's seat; the host's role passes to the next human at the table.
   std::optional<Refusal> leave(PlayerId player);
-  SeatOrRefusal add_bot(PlayerId by, std::optional<int> seat, ai::Level level);
+  SeatOrRefusal add_bot(PlayerId by, std::optional<int> seat, games::BotLevel level);
   std::optional<Refusal> remove_bot(PlayerId by, int seat);
   std::optional<Refusal> may_start(PlayerId by) const;
 
   // --- During the game. ---
   // A bot of `level` plays the seat from now on; the player stays a member and watches.
-  void resign(int seat, ai::Level level);
-  void replace(int seat, ai::Level level);  // after too many timeouts in a row
+  void resign(int seat, games::BotLevel level);
+  void replace(int seat, games::BotLevel level);  // after too many timeouts in a row
   // Off a finished table's list of members (and so off the player's games).
   bool forget(PlayerId player);
   // The player's new name on every seat they have or had; whether they have one.

@@ -8,10 +8,8 @@
 
 #include "ai/bot_workers.hpp"
 #include "common/unix_time.hpp"
+#include "elgrande/el_grande/module.hpp"  // MERGE-SHIM
 #include "identity/identities.hpp"
-#include "elgrande/engine/bot.hpp"
-#include "elgrande/engine/decisions.hpp"
-#include "elgrande/engine/view.hpp"
 #include "ratings/ladders.hpp"
 #include "ratings/ratings.hpp"
 
@@ -70,11 +68,9 @@ Table::Table(Strand strand, TableServices& services, db::RestoredTable restored,
       seating_(std::move(seating)),
       result_saved_(status_ == TableStatus::finished),
       recent_chat_(restored.chat.begin(), restored.chat.end()),
-      game_(restored.game),
-      undo_(restored.undo),
+      game_(restored.game ? el_grande::resume(restored.table.options, *restored.game, restored.undo) : nullptr),  // MERGE-SHIM
       seed_(restored.table.seed.value_or(0)),
-      saver_(restored.table,
-             restored.game ? restored.game->version - static_cast<std::uint32_t>(restored.replayed) : 0),
+      saver_(restored.table, game_ ? game_->version() - static_cast<std::uint32_t>(restored.replayed) : 0),
       feed_(services.metrics, services.webhook, services.max_held_messages),
       turns_(strand_, *this, limits_of(config_, services.settings), seating_.size()),
       expiry_timer_(strand_) {
@@ -82,11 +78,11 @@ Table::Table(Strand strand, TableServices& services, db::RestoredTable restored,
     if (const auto deadline = restored.table.seats[static_cast<std::size_t>(s)].deadline) turns_.restore(s, *deadline);
   }
   if (game_) {
-    waiting_ = waiting_for(*game_);
-    phase_.store(game_->phase, std::memory_order_relaxed);
+    waiting_ = game_->owing();
+    phase_.store(game_->phase(), std::memory_order_relaxed);
     // When a restored decision was posed is not known: it counts as posed now, and every
     // client hears of this version when it comes back.
-    note_decisions(std::nullopt);
+    note_decisions(waiting_);
   }
 }
 
@@ -198,7 +194,7 @@ void Table::call_time() {
     self->save();
     self->publish_turns();
     // The views without their decisions, then the result.
-    self->send_updates({});
+    self->send_updates(nullptr);
     self->finish();
   });
 }
@@ -215,16 +211,16 @@ void Table::close() {
 
 void Table::start_game(const TableRequest* asked) {
   seed_ = secret_seed();
-  Events events;
-  game_ = new_game(config_.options, seed_, &events);
+  games::Started started = services_.game.setup(protocol::to_json(config_.options), seed_);
+  game_ = std::move(started.game);
   status_ = TableStatus::playing;
   started_at_ms_ = unix_milliseconds();
   services_.metrics.games_started.fetch_add(1, std::memory_order_relaxed);
   spdlog::info("table {}: game started ({} seats)", id_, seating_.size());
-  const std::uint8_t before = changed(std::nullopt);
+  const std::uint8_t before = changed(started.step, std::nullopt);
   if (asked) reply(*asked);
   send_table_update();
-  announce(events, before);
+  announce(started.step.said.get(), before);
 }
 
 std::optional<int> Table::waiting_bot() const {
@@ -234,47 +230,40 @@ std::optional<int> Table::waiting_bot() const {
   return std::nullopt;
 }
 
-void Table::play(int seat, const Command& command, db::Source source, Events& events) {
-  if (const auto rejection = apply(*game_, undo_, seat, command, events, Taker::nobody)) {
-    // The bot draws from the engine's own constraints; a refusal is an engine bug.
-    throw InvariantBroken("table " + std::to_string(id_) + ": the engine refused its bot: " + rejection->reason);
-  }
-  saver_.log(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(seat), command, source, unix_milliseconds()});
-  services_.metrics.bot_commands.fetch_add(1, std::memory_order_relaxed);
+void Table::log(int seat, const games::Move& move, db::Source source) {
+  saver_.log(db::LoggedCommand{game_->version(), static_cast<elgrande::Seat>(seat), el_grande::command_of(move) /* MERGE-SHIM: move.record() */, source,
+                               unix_milliseconds()});
 }
 
-// The bots' choices are logged like anyone's, so their generator needs no saving: it is
-// drawn afresh from the secret seed, the game's version and the seat, the same after a
-// restart. Through SHA-256, so that nothing of the deal can be told from it: a searching bot
-// decides from its view alone.
-Rng Table::bot_rng(int seat) const {
+// The bots' choices are logged like anyone's, so their seed needs no saving: it is drawn
+// afresh from the secret seed, the game's version and the seat, the same after a restart.
+// Through SHA-256, so that nothing of the deal can be told from it: a searching bot decides
+// from its view alone.
+std::uint64_t Table::bot_seed(int seat) const {
   const db::TokenHash digest =
-      hash_token("bot " + std::to_string(seed_) + " " + std::to_string(game_->version) + " " + std::to_string(seat));
+      hash_token("bot " + std::to_string(seed_) + " " + std::to_string(game_->version()) + " " + std::to_string(seat));
   std::uint64_t seed = 0;
   for (std::size_t i = 0; i < sizeof seed; ++i) seed = (seed << 8) | static_cast<std::uint8_t>(digest[i]);
-  return Rng{seed};
+  return seed;
 }
 
-void Table::note_decisions(std::optional<int> actor) {
-  std::array<std::optional<Decision>, kMaxPlayers> now{};
-  for (const Decision& decision : pending(*game_)) now[decision.seat] = decision;
-  for (std::size_t s = 0; s < now.size(); ++s) {
-    if (now[s] != decisions_[s] || actor == static_cast<int>(s)) posed_at_[s] = game_->version;
+void Table::note_decisions(std::uint8_t posed) {
+  for (int s = 0; s < games::kMaxSeats; ++s) {
+    if ((posed >> s) & 1u) posed_at_[static_cast<std::size_t>(s)] = game_->version();
   }
-  decisions_ = now;
 }
 
-std::uint8_t Table::changed(std::optional<int> actor, bool undone) {
+std::uint8_t Table::changed(const games::Step& step, std::optional<int> actor, bool undone) {
   const std::uint8_t before = waiting_;
-  waiting_ = waiting_for(*game_);
-  note_decisions(actor);
-  phase_.store(game_->phase, std::memory_order_relaxed);
+  waiting_ = game_->owing();
+  note_decisions(step.posed);
+  phase_.store(game_->phase(), std::memory_order_relaxed);
   std::uint8_t owing = 0;
   for (int s = 0; s < seating_.size(); ++s) {
     if (seating_[s].kind == Seat::Kind::human) owing |= static_cast<std::uint8_t>(waiting_ & (1u << s));
   }
   turns_.update(owing, undone ? std::nullopt : actor);
-  if (is_over(*game_)) {
+  if (game_->over()) {
     status_ = TableStatus::finished;
     finished_at_ms_ = unix_milliseconds();
   }
@@ -282,8 +271,8 @@ std::uint8_t Table::changed(std::optional<int> actor, bool undone) {
   return before;
 }
 
-void Table::announce(const Events& events, std::uint8_t waiting_before) {
-  send_updates(events);
+void Table::announce(const games::Said* said, std::uint8_t waiting_before) {
+  send_updates(said);
   publish_turns();
   if (status_ == TableStatus::finished) return finish();
   notify_turns(waiting_before);
@@ -329,42 +318,38 @@ void Table::time_ran_out(int late) {
   });
 }
 
-void Table::answer_for(int seat, ai::Level level, db::Source source) {
-  if (level != ai::Level::random && services_.bot_workers) {
+void Table::answer_for(int seat, games::BotLevel level, db::Source source) {
+  if (level != games::BotLevel::random && services_.bot_workers) {
     const std::uint32_t posed_at = posed_at_[seat];
-    auto answered = [self = shared_from_this(), seat, posed_at, source](std::optional<Command> command) {
-      net::post(self->strand_, [self, seat, posed_at, source, command = std::move(command)] {
-        self->answered(seat, posed_at, source, command);
+    auto answered = [self = shared_from_this(), seat, posed_at, source](games::MovePtr move) {
+      net::post(self->strand_, [self, seat, posed_at, source, move = std::move(move)] {
+        self->answered(seat, posed_at, source, move);
       });
     };
     // The bot sees what its seat sees, nothing more.
-    if (services_.bot_workers->think(view(*game_, seat), level, bot_rng(seat).next(),
-                                     std::move(answered))) {
+    if (services_.bot_workers->think(game_->bot(seat, level, bot_seed(seat)), std::move(answered))) {
       thinking_ = static_cast<std::uint8_t>(thinking_ | (1u << seat));
       return;
     }
     spdlog::warn("table {}: too many bot decisions wait for a thread; seat {} is answered at random", id_, seat);
   }
-  Rng rng = bot_rng(seat);
-  play_answer(seat, source, random_command(*game_, seat, rng));
+  play_answer(seat, source, *game_->random_move(seat, bot_seed(seat)));
 }
 
-void Table::answered(int seat, std::uint32_t posed_at, db::Source source, const std::optional<Command>& command) {
+void Table::answered(int seat, std::uint32_t posed_at, db::Source source, const games::MovePtr& move) {
   guarded([&] {
     thinking_ = static_cast<std::uint8_t>(thinking_ & ~(1u << seat));
     if (closed_ || broken_ || status_ != TableStatus::playing) return;
     const bool same_question = ((waiting_ >> seat) & 1u) && posed_at_[seat] == posed_at;
     if (same_question && may_play()) {
-      GameState trial = *game_;
-      Events ignored;
-      const auto rejection = command ? apply(trial, seat, *command, ignored) : std::nullopt;
-      if (!command || rejection) {
+      const auto rejection = move ? game_->check(seat, *move) : std::nullopt;
+      if (!move || rejection) {
         // A fault of the search, not of the game: the seat is answered at random instead.
         spdlog::error("table {}: seat {}'s search gave no playable answer ({}); it answers at random", id_, seat,
                       rejection ? rejection->reason : "the search failed");
-        return answer_for(seat, ai::Level::random, source);
+        return answer_for(seat, games::BotLevel::random, source);
       }
-      return play_answer(seat, source, *command);
+      return play_answer(seat, source, *move);
     }
     // The player answered while the bot thought, or the decision changed: it is asked anew.
     // A late seat whose answer cannot be saved now is late still: its clock says so again
@@ -375,11 +360,17 @@ void Table::answered(int seat, std::uint32_t posed_at, db::Source source, const 
   });
 }
 
-void Table::play_answer(int seat, db::Source source, const Command& command) {
-  Events events;
-  play(seat, command, source, events);
-  const std::uint8_t before = changed(seat);
-  announce(events, before);  // re-arms the clock for the others
+void Table::play_answer(int seat, db::Source source, const games::Move& move) {
+  auto played = game_->apply(seat, move, true);
+  if (const auto* refusal = std::get_if<games::Refusal>(&played)) {
+    // The bot draws from the game's own constraints; a refusal is a bug of the game's.
+    throw std::logic_error("table " + std::to_string(id_) + ": the game refused its bot: " + refusal->reason);
+  }
+  log(seat, move, source);
+  services_.metrics.bot_commands.fetch_add(1, std::memory_order_relaxed);
+  const games::Step& step = std::get<games::Step>(played);
+  const std::uint8_t before = changed(step, seat);
+  announce(step.said.get(), before);  // re-arms the clock for the others
 }
 
 void Table::deadlines_moved() {
@@ -387,7 +378,7 @@ void Table::deadlines_moved() {
     spdlog::info("table {}: turn clocks wait while changes cannot be saved", id_);
     // Saved with the next change; a restart meanwhile grants the same grace anyway.
     publish_turns();
-    send_updates({});
+    send_updates(nullptr);
   });
 }
 
@@ -441,7 +432,7 @@ db::TableRecord Table::record() const {
     stored.resigned = seat.resigned;
     stored.replaced = seat.replaced;
     stored.timeouts = seat.timeouts;
-    if (seat.kind == Seat::Kind::bot) stored.bot_level = std::string(ai::name(seat.bot_level));
+    if (seat.kind == Seat::Kind::bot) stored.bot_level = std::string(games::name(seat.bot_level));
     if (turns_.has_deadline(s)) stored.deadline = turns_.deadline_unix_ms(s);
     record.seats.push_back(std::move(stored));
   }
@@ -453,11 +444,9 @@ void Table::save() {
   if (status_ == TableStatus::finished && !result_saved_) {
     std::vector<std::optional<std::int64_t>> players;
     for (const Seat& seat : seating_.seats()) players.push_back(seat.player ? std::optional(seat.player->id) : std::nullopt);
-    finishing_ = result = db::result_of(id_, *finished_at_ms_, *game_, players);
+    finishing_ = result = db::result_of(id_, *finished_at_ms_, game_->scores(), players);
   }
-  // No snapshot while a command may still be taken back: the log after a snapshot must
-  // rebuild all of what can be (elgrande/engine/undo.hpp).
-  auto work = saver_.changes(record(), game_ ? &*game_ : nullptr, undo_.empty(), std::move(result));
+  auto work = saver_.changes(record(), game_.get(), std::move(result));
   if (!work) return;
   if (first_save_) {
     work = [changes = std::move(*work), also = std::exchange(first_save_, nullptr), id = id_](db::Store& store) {

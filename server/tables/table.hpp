@@ -15,11 +15,8 @@
 #include "common/recipient.hpp"
 #include "common/strand_actor.hpp"
 #include "elgrande/db/store.hpp"
-#include "elgrande/engine/decisions.hpp"
-#include "elgrande/engine/game.hpp"
-#include "elgrande/engine/view.hpp"
+#include "elgrande/games/module.hpp"
 #include "elgrande/protocol/envelope.hpp"
-#include "elgrande/protocol/updates.hpp"
 #include "common/net.hpp"
 #include "events/bus.hpp"
 #include "events/events.hpp"
@@ -44,6 +41,7 @@ class Webhook;
 
 // What every table needs from the server around it, handed over at construction.
 struct TableServices {
+  const games::GameModule& game;  // what every table plays (one game today: docs/modules.md)
   Storage& storage;
   Metrics& metrics;
   Webhook* webhook;  // none when no webhook is configured
@@ -76,7 +74,7 @@ struct TableRequest {
   Player player;
   protocol::Envelope envelope;
   std::chrono::steady_clock::time_point received;
-  std::optional<protocol::GameCommand> game_command;  // as in Request
+  std::optional<games::CommandMessage> game_command;  // as in Request
 };
 
 // One table and its game: the coordinator of its seating, turn keeping, feed and saving.
@@ -101,8 +99,9 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
   Table& operator=(const Table&) = delete;
 
   TableId id() const { return id_; }
-  // The game's phase, readable from any thread (for metrics).
-  Phase phase() const { return phase_.load(std::memory_order_relaxed); }
+  // The game's phase (an index into the module's phases()), readable from any thread (for
+  // metrics); none before the start.
+  int phase() const { return phase_.load(std::memory_order_relaxed); }
   TableListing& listing() { return listing_; }
 
   // Each posts to the strand and returns at once.
@@ -159,26 +158,26 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
   // Answers `asked` (the host's table.start) once the start is saved.
   void start_game(const TableRequest* asked = nullptr);
   std::optional<int> waiting_bot() const;  // the lowest bot seat owing a decision, not thinking yet
-  // Notes, seat by seat, the version at which its pending decision was posed (changed,
-  // or the seat just answered and owes another).
-  void note_decisions(std::optional<int> actor);
-  // The engine step shared by bots and timeouts; the command must be accepted.
-  void play(int seat, const Command& command, db::Source source, Events& events);
-  Rng bot_rng(int seat) const;
+  // Notes the version at which the seats of `posed` were asked their decision.
+  void note_decisions(std::uint8_t posed);
+  // Logs a move the game took.
+  void log(int seat, const games::Move& move, db::Source source);
+  std::uint64_t bot_seed(int seat) const;
   // A bot of `level` answers for the seat: a random one at once, a searching one on the
   // bot workers, its answer played when it comes back if the seat still owes the decision
   // it was asked (answered()).
-  void answer_for(int seat, ai::Level level, db::Source source);
-  void answered(int seat, std::uint32_t posed_at, db::Source source, const std::optional<Command>& command);
-  void play_answer(int seat, db::Source source, const Command& command);
+  void answer_for(int seat, games::BotLevel level, db::Source source);
+  void answered(int seat, std::uint32_t posed_at, db::Source source, const games::MovePtr& move);
+  // The bots' and clocks' move, which the game must take.
+  void play_answer(int seat, db::Source source, const games::Move& move);
   bool thinking(int seat) const { return (thinking_ >> seat) & 1u; }
   // After every change of the game, in two steps so that a reply can go between them:
   // changed() updates whose turn it is, the clocks and the status, and saves; it returns
   // whose turn it was before. announce() sends everyone's update, tells the webhook,
   // and schedules bots and clocks (or ends the game).
   // An undo keeps the actor's clock running: taking back and trying again buys no time.
-  std::uint8_t changed(std::optional<int> actor, bool undone = false);
-  void announce(const Events& events, std::uint8_t waiting_before);
+  std::uint8_t changed(const games::Step& step, std::optional<int> actor, bool undone = false);
+  void announce(const games::Said* said, std::uint8_t waiting_before);
   void finish();
   void expire(Clock::duration after);  // leaves the directory then
 
@@ -204,9 +203,9 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
   std::optional<std::string_view> unrated_reason() const;
   // A viewer's game.update: whole and/or as a patch of the view sent to that viewer last
   // (which it then replaces), as `whole` and `patch` ask.
-  TableFeed::Update game_update(int viewer, const protocol::EventTexts& events, bool whole, bool patch);
+  TableFeed::Update game_update(int viewer, const games::Said* said, bool whole, bool patch);
   std::string whole_update(int viewer);
-  void send_updates(const Events& events);  // every viewer's, to every connection
+  void send_updates(const games::Said* said);  // every viewer's, to every connection
   void send_table_update();  // to the directory, then to every member
   // The finished game as the bus tells it, while its result is being saved.
   GameFinished finished_event() const;
@@ -235,18 +234,14 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
   std::set<PlayerId> welcomed_;  // members whose connections the feed has from presence
   std::deque<db::ChatLine> recent_chat_;  // the last db::kRecentChat lines, oldest first
 
-  std::atomic<Phase> phase_{Phase::power_cards};
-  std::optional<GameState> game_;
-  UndoHistory undo_;  // what the last seat to act may still take back
+  std::atomic<int> phase_{0};
+  std::unique_ptr<games::Game> game_;  // once started
   std::uint64_t seed_ = 0;
   std::uint8_t waiting_ = 0;  // seats owing a decision (bit per seat)
-  std::array<std::optional<Decision>, kMaxPlayers> decisions_{};  // pending, per seat
-  std::array<std::uint32_t, kMaxPlayers> posed_at_{};  // the version each was posed at
-  // Per viewer (kSpectator first, then the seats), the view last sent to its connections.
-  std::array<std::optional<View>, kMaxPlayers + 1> last_view_{};
+  std::array<std::uint32_t, games::kMaxSeats> posed_at_{};  // the version each seat's was posed at
   std::uint8_t thinking_ = 0;  // seats whose answer a bot is searching for (bit per seat)
   // Per seat, the decision (by posed_at_) whose timeout was last counted.
-  std::array<std::optional<std::uint32_t>, kMaxPlayers> timed_out_at_{};
+  std::array<std::optional<std::uint32_t>, games::kMaxSeats> timed_out_at_{};
 
   TableSaver saver_;
   TableFeed feed_;

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "common/player.hpp"
-#include "elgrande/ai/search.hpp"
+#include "elgrande/games/module.hpp"
 #include "elgrande/engine/options.hpp"
 #include "elgrande/protocol/codec.hpp"
 
@@ -86,8 +86,8 @@ struct TableSettings {
   std::chrono::milliseconds bot_delay{600};
   // The level of bots made without naming one (a host's, play now's), and of the bot that
   // answers for a late seat and plays a resigned or replaced one (docs/ai.md).
-  ai::Level bot_level = ai::Level::medium;
-  ai::Level replacement_bot_level = ai::Level::medium;
+  games::BotLevel bot_level = games::BotLevel::medium;
+  games::BotLevel replacement_bot_level = games::BotLevel::medium;
   // A finished table stays for spectators and late readers this long, then goes.
   std::chrono::minutes finished_lifetime{60};
   // A deadline that passed while the server was down (or could not save) is moved to this

@@ -29,7 +29,7 @@ void TableFactory::restore(std::vector<db::RestoredTable> restored, TableId high
       seat.replaced = stored.replaced;
       seat.timeouts = stored.timeouts;
       // Bots from before levels existed played at random, and go on so.
-      seat.bot_level = ai::level_from_name(stored.bot_level.value_or("random")).value_or(ai::Level::random);
+      seat.bot_level = games::bot_level_from_name(stored.bot_level.value_or("random")).value_or(games::BotLevel::random);
       seats.push_back(std::move(seat));
     }
     seats.resize(static_cast<std::size_t>(record.table.options.players));

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "elgrande/engine/view.hpp"
 #include "ops/webhook.hpp"
 
 namespace elgrande::server {

@@ -12,6 +12,7 @@
 
 #include "common/player.hpp"
 #include "common/recipient.hpp"
+#include "elgrande/games/module.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "ops/metrics.hpp"
 #include "tables/seating.hpp"
@@ -76,10 +77,7 @@ class TableFeed {
   // viewers someone is connected as, by `update(viewer, whole, patch)`: the whole view for
   // the connections that need it, and a patch for those that read patches (protocol 2) and
   // hold that viewer's previous view.
-  struct Update {
-    std::string whole;  // empty unless asked for
-    std::string patch;
-  };
+  using Update = games::Update;  // `whole` empty unless asked for
   void send_update(const Seating& seating,
                    const std::function<Update(int viewer, bool whole, bool patch)>& update);
   // One connection's whole view of `viewer` (on connecting, spectating, asking for it):

@@ -29,11 +29,11 @@ Json chat_line_json(const db::ChatLine& line) {
   return json;
 }
 
-ErrorCode error_for(Rejection::Code code) {
+ErrorCode error_for(games::Refusal::Code code) {
   switch (code) {
-    case Rejection::Code::not_your_turn:
+    case games::Refusal::Code::not_your_turn:
       return ErrorCode::not_your_turn;
-    case Rejection::Code::game_over:
+    case games::Refusal::Code::game_over:
       return ErrorCode::wrong_state;
     default:
       return ErrorCode::illegal_command;
@@ -156,9 +156,9 @@ void Table::add_bot(const TableRequest& r) {
   if (!require_status(r, TableStatus::open, "add a bot")) return;
   std::optional<int> seat;
   if (!read_seat(r, false, seat)) return;
-  ai::Level level = services_.settings.bot_level;
+  games::BotLevel level = services_.settings.bot_level;
   if (const auto named = r.envelope.payload.find("level"); named != r.envelope.payload.end()) {
-    const auto chosen = named->is_string() ? ai::level_from_name(named->get<std::string>()) : std::nullopt;
+    const auto chosen = named->is_string() ? games::bot_level_from_name(named->get<std::string>()) : std::nullopt;
     if (!chosen) return refuse(r, ErrorCode::bad_payload, "level: must be random, easy, medium or strong");
     level = *chosen;
   }
@@ -275,31 +275,35 @@ void Table::command(const TableRequest& r) {
   // answer) must not apply to it. Another seat's answer to a simultaneous decision moves
   // the version on but leaves this seat's decision as it was, so it does not count.
   const std::uint32_t posed = posed_at_[static_cast<std::size_t>(*seat)];
-  if (answered && (*answered < posed || *answered > game_->version)) {
+  if (answered && (*answered < posed || *answered > game_->version())) {
     return refuse(r, ErrorCode::stale_version,
                   "your decision was posed at version " + std::to_string(posed) + " and the game is at " +
-                      std::to_string(game_->version) + ", not " + std::to_string(*answered) + "; nothing changed");
+                      std::to_string(game_->version()) + ", not " + std::to_string(*answered) + "; nothing changed");
   }
-  protocol::Decoded<Command> decoded =
-      r.game_command ? protocol::Decoded<Command>(r.game_command->command) : protocol::command_from_json(*json);
-  if (!decoded) return refuse(r, ErrorCode::bad_payload, "command: " + decoded.error().message);
-  Events events;
-  const bool undo = std::holds_alternative<Undo>(decoded.value());
-  if (const auto rejection = apply(*game_, undo_, *seat, decoded.value(), events)) {
-    const ErrorCode code = error_for(rejection->code);
-    // The engine's reason goes with the codes that concern the command itself.
-    return refuse(r, code, rejection->reason, code == ErrorCode::wrong_state ? std::string_view() : name(rejection->code));
+  games::MovePtr move;
+  if (r.game_command) {
+    move = r.game_command->move;
+  } else {
+    auto read = services_.game.read_move(*json);
+    if (const auto* why = std::get_if<std::string>(&read)) return refuse(r, ErrorCode::bad_payload, "command: " + *why);
+    move = std::get<games::MovePtr>(std::move(read));
   }
-  saver_.log(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(*seat), std::move(decoded.value()),
-                               db::Source::player, unix_milliseconds()});
+  auto played = game_->apply(*seat, *move);
+  if (const auto* refusal = std::get_if<games::Refusal>(&played)) {
+    const ErrorCode code = error_for(refusal->code);
+    // The game's reason goes with the codes that concern the command itself.
+    return refuse(r, code, refusal->reason, code == ErrorCode::wrong_state ? std::string_view() : name(refusal->code));
+  }
+  log(*seat, *move, db::Source::player);
   // An answer of the player's own clears the count of timeouts in a row.
   const bool was_late = std::exchange(seating_[*seat].timeouts, 0) > 0;
   services_.metrics.commands.fetch_add(1, std::memory_order_relaxed);
-  const std::uint8_t before = changed(*seat, undo);
+  const games::Step& step = std::get<games::Step>(played);
+  const std::uint8_t before = changed(step, *seat, move->undoes());
   feed_.track(r.received);
-  reply(r, {{"version", game_->version}});
+  reply(r, {{"version", game_->version()}});
   if (was_late) send_table_update();
-  announce(events, before);
+  announce(step.said.get(), before);
 }
 
 void Table::view_again(const TableRequest& r) {

@@ -15,7 +15,7 @@ using protocol::Json;
 }  // namespace
 
 GameFinished Table::finished_event() const {
-  GameFinished finished{*finishing_, {}, config_.options, config_.rated.value_or(false) && is_over(*game_)};
+  GameFinished finished{*finishing_, {}, config_.options, config_.rated.value_or(false) && game_->over()};
   for (const Seat& seat : seating_.seats()) {
     finished.seats.push_back({seat.player ? std::optional(seat.player->id) : std::nullopt, seat.resigned, seat.replaced});
   }
@@ -23,15 +23,14 @@ GameFinished Table::finished_event() const {
 }
 
 Json Table::result() const {
-  const Json summary = protocol::summary_json(*game_);
-  Json result = {{"scores", summary["scores"]}, {"winners", summary["winners"]}};
-  if (!is_over(*game_)) {
+  const std::vector<int> scores = game_->scores();
+  Json result = {{"scores", scores}, {"winners", game_->winners()}};
+  if (!game_->over()) {
     // Time was called: the game stands as it was, led by the most points.
-    const int best = std::max_element(game_->players.begin(), game_->players.begin() + seating_.size(),
-                                      [](const auto& a, const auto& b) { return a.score < b.score; })->score;
+    const int best = *std::max_element(scores.begin(), scores.end());
     Json leaders = Json::array();
-    for (int s = 0; s < seating_.size(); ++s) {
-      if (game_->players[static_cast<std::size_t>(s)].score == best) leaders.push_back(s);
+    for (std::size_t s = 0; s < scores.size(); ++s) {
+      if (scores[s] == best) leaders.push_back(s);
     }
     result["winners"] = std::move(leaders);
     result["time_called"] = true;
@@ -41,7 +40,7 @@ Json Table::result() const {
 
 std::optional<std::string_view> Table::unrated_reason() const {
   if (!config_.rated.value_or(false)) return "table";
-  if (status_ == TableStatus::finished && !is_over(*game_)) return "time_called";
+  if (status_ == TableStatus::finished && !game_->over()) return "time_called";
   // rate_game rates the seats' players who have accounts, resigned or replaced ones too, and
   // only two or more of them; an open table may still seat more.
   int accounts = 0;
@@ -60,7 +59,7 @@ Json Table::description() const {
   for (int s = 0; s < seating_.size(); ++s) {
     const Seat& seat = seating_[s];
     Json entry = seat_json(static_cast<std::size_t>(s), name(seat.kind), seat.player, seat.resigned, seat.replaced,
-                           seat.timeouts, ai::name(seat.bot_level));
+                           seat.timeouts, games::name(seat.bot_level));
     if (seat.kind == Seat::Kind::human) {
       entry["connected"] = services_.presence.connected(seat.player->id);
       if (services_.ratings && services_.has_account && services_.has_account(seat.player->id)) {
@@ -85,36 +84,21 @@ Json Table::description() const {
   return table;
 }
 
-TableFeed::Update Table::game_update(int viewer, const protocol::EventTexts& events, bool whole, bool patch) {
-  View now = view(*game_, viewer);
-  protocol::UpdateHeader header;
-  header.table = id_;
-  header.version = game_->version;
-  if (status_ == TableStatus::finished) {
-    // A game whose time was called poses nothing more.
-    now.decision.reset();
-    now.waiting_for = 0;
-  } else if (viewer != kSpectator && undo_.can_undo(viewer) && seating_[viewer].kind == Seat::Kind::human) {
-    header.can_undo = true;
-  }
-  if (viewer != kSpectator && turns_.has_deadline(viewer)) header.deadline = turns_.deadline_unix_ms(viewer);
-  // Whoever holds this viewer's view holds the one sent last (docs/protocol.md#view-patches).
-  std::optional<View>& before = last_view_[static_cast<std::size_t>(viewer + 1)];
-  TableFeed::Update update;
-  if (patch && before) update.patch = protocol::update_with_patch(header, events, *before, now);
-  if (whole || (patch && !before)) {
-    update.whole = protocol::update_with_view(header, events, now);
-    if (patch && !before) update.patch = update.whole;
-  }
-  before = std::move(now);
-  return update;
+TableFeed::Update Table::game_update(int viewer, const games::Said* said, bool whole, bool patch) {
+  games::Frame frame;
+  frame.table = id_;
+  // A game whose time was called poses nothing more.
+  frame.closed = status_ == TableStatus::finished;
+  frame.can_undo = !frame.closed && viewer != kSpectator && game_->can_undo(viewer) &&
+                   seating_[viewer].kind == Seat::Kind::human;
+  if (viewer != kSpectator && turns_.has_deadline(viewer)) frame.deadline = turns_.deadline_unix_ms(viewer);
+  return game_->update(viewer, frame, said, whole, patch);
 }
 
-std::string Table::whole_update(int viewer) { return game_update(viewer, protocol::EventTexts(), true, false).whole; }
+std::string Table::whole_update(int viewer) { return game_update(viewer, nullptr, true, false).whole; }
 
-void Table::send_updates(const Events& events) {
-  const protocol::EventTexts texts(events, config_.options);
-  feed_.send_update(seating_, [&](int viewer, bool whole, bool patch) { return game_update(viewer, texts, whole, patch); });
+void Table::send_updates(const games::Said* said) {
+  feed_.send_update(seating_, [&](int viewer, bool whole, bool patch) { return game_update(viewer, said, whole, patch); });
 }
 
 void Table::send_table_update() {

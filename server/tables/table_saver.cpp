@@ -9,8 +9,8 @@ namespace elgrande::server {
 TableSaver::TableSaver(std::optional<db::TableRecord> saved, std::uint32_t snapshot_version)
     : saved_(std::move(saved)), snapshot_version_(snapshot_version) {}
 
-std::optional<Storage::Work> TableSaver::changes(const db::TableRecord& now, const GameState* game,
-                                                 bool may_snapshot, std::optional<db::GameResult> result) {
+std::optional<Storage::Work> TableSaver::changes(const db::TableRecord& now, const games::Game* game,
+                                                 std::optional<db::GameResult> result) {
   std::optional<db::TableRecord> changed;
   std::optional<db::TableRecord> before;  // as last saved: the save writes what differs
   if (now != saved_) {
@@ -18,17 +18,20 @@ std::optional<Storage::Work> TableSaver::changes(const db::TableRecord& now, con
     before = std::exchange(saved_, now);
   }
   const bool finished = table_status_from(now.status) == TableStatus::finished;
-  std::optional<GameState> snapshot;
-  if (game && may_snapshot && !finished && game->version >= snapshot_version_ + kSnapshotEvery) {
-    snapshot = *game;
-    snapshot_version_ = game->version;
+  // The game gives none while a move may still be taken back: the log after a snapshot
+  // must rebuild all of what can be.
+  std::optional<std::string> snapshot;
+  if (game && !finished && game->version() >= snapshot_version_ + kSnapshotEvery) {
+    snapshot = game->snapshot();
+    if (snapshot) snapshot_version_ = game->version();
   }
   if (!changed && unsaved_.empty() && !snapshot && !result) return std::nullopt;
   return [id = now.id, changed = std::move(changed), before = std::move(before), commands = std::exchange(unsaved_, {}),
-          snapshot = std::move(snapshot), result = std::move(result), finished](db::Store& store) {
+          snapshot = std::move(snapshot), version = snapshot_version_, result = std::move(result),
+          finished](db::Store& store) {
     if (changed) store.save_table(*changed, before ? &*before : nullptr);
     store.append_commands(id, commands);
-    if (snapshot) store.save_snapshot(id, *snapshot);
+    if (snapshot) store.save_snapshot(id, version, *snapshot);
     if (result) store.save_result(*result);
     if (finished) store.delete_snapshot(id);  // the log is the record from now on
   };

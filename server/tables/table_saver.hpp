@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "elgrande/db/store.hpp"
+#include "elgrande/games/module.hpp"
 #include "storage/storage.hpp"
 
 namespace elgrande::server {
@@ -24,9 +25,8 @@ class TableSaver {
   void log(db::LoggedCommand command) { unsaved_.push_back(std::move(command)); }
 
   // The work that brings the database up to `now` (and `game`, once started), or none if
-  // nothing changed; `game` is snapshotted only if `may_snapshot`. `result` goes with the
-  // save that finishes the game.
-  std::optional<Storage::Work> changes(const db::TableRecord& now, const GameState* game, bool may_snapshot,
+  // nothing changed. `result` goes with the save that finishes the game.
+  std::optional<Storage::Work> changes(const db::TableRecord& now, const games::Game* game,
                                        std::optional<db::GameResult> result);
 
  private:

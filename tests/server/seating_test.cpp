@@ -74,26 +74,26 @@ TEST_CASE("a player sits at the seat they choose, or else at the first empty one
 TEST_CASE("a seat someone already has is refused as seat_taken, naming the seat", "[seating]") {
   Seating seating = hosted_by_ana(3);
   seated(seating.join(ana, 0));
-  seated(seating.add_bot(ana.id, 1, elgrande::ai::Level::easy));
-  CHECK(seating[1].bot_level == elgrande::ai::Level::easy);  // as the host chose
+  seated(seating.add_bot(ana.id, 1, elgrande::games::BotLevel::easy));
+  CHECK(seating[1].bot_level == elgrande::games::BotLevel::easy);  // as the host chose
 
   const Refusal by_player = refused(seating, [](Seating& s) { return s.join(ben, 0); });
   CHECK(by_player.code == ErrorCode::seat_taken);
   CHECK_THAT(by_player.message, Catch::Contains("seat 0"));
   CHECK(refused(seating, [](Seating& s) { return s.join(ben, 1); }).code == ErrorCode::seat_taken);
-  CHECK(refused(seating, [](Seating& s) { return s.add_bot(ana.id, 0, elgrande::ai::Level::random); }).code == ErrorCode::seat_taken);
-  CHECK(refused(seating, [](Seating& s) { return s.add_bot(ana.id, 1, elgrande::ai::Level::random); }).code == ErrorCode::seat_taken);
+  CHECK(refused(seating, [](Seating& s) { return s.add_bot(ana.id, 0, elgrande::games::BotLevel::random); }).code == ErrorCode::seat_taken);
+  CHECK(refused(seating, [](Seating& s) { return s.add_bot(ana.id, 1, elgrande::games::BotLevel::random); }).code == ErrorCode::seat_taken);
 }
 
 TEST_CASE("a full table refuses another player and another bot with table_full", "[seating]") {
   Seating seating = hosted_by_ana(3);
   seated(seating.join(ana, std::nullopt));
   seated(seating.join(ben, std::nullopt));
-  seated(seating.add_bot(ana.id, std::nullopt, elgrande::ai::Level::random));
+  seated(seating.add_bot(ana.id, std::nullopt, elgrande::games::BotLevel::random));
   REQUIRE(seating.full());
 
   CHECK(refused(seating, [](Seating& s) { return s.join(cid, std::nullopt); }).code == ErrorCode::table_full);
-  CHECK(refused(seating, [](Seating& s) { return s.add_bot(ana.id, std::nullopt, elgrande::ai::Level::random); }).code == ErrorCode::table_full);
+  CHECK(refused(seating, [](Seating& s) { return s.add_bot(ana.id, std::nullopt, elgrande::games::BotLevel::random); }).code == ErrorCode::table_full);
 }
 
 TEST_CASE("a player who sits at the table already cannot join it again", "[seating]") {
@@ -128,7 +128,7 @@ TEST_CASE("a player moves to an empty seat and their old seat is free for others
     CHECK(refused(seating, [](Seating& s) { return s.move(ben.id, 0); }).code == ErrorCode::seat_taken);
   }
   SECTION("nor can anyone move onto a bot's seat") {
-    seated(seating.add_bot(ana.id, 2, elgrande::ai::Level::random));
+    seated(seating.add_bot(ana.id, 2, elgrande::games::BotLevel::random));
     CHECK(refused(seating, [](Seating& s) { return s.move(ben.id, 2); }).code == ErrorCode::seat_taken);
   }
   SECTION("someone who does not sit at the table has no seat to move") {
@@ -139,7 +139,7 @@ TEST_CASE("a player moves to an empty seat and their old seat is free for others
 TEST_CASE("when the host leaves, the first human in seat order hosts the table", "[seating]") {
   Seating seating = hosted_by_ana(4);
   seated(seating.join(ana, 0));
-  seated(seating.add_bot(ana.id, 1, elgrande::ai::Level::random));
+  seated(seating.add_bot(ana.id, 1, elgrande::games::BotLevel::random));
   seated(seating.join(cid, 2));
   seated(seating.join(ben, 3));
 
@@ -147,7 +147,7 @@ TEST_CASE("when the host leaves, the first human in seat order hosts the table",
   CHECK(is_empty(seating, 0));
   CHECK(seating.host() == cid.id);  // not the bot at seat 1
   // The new host has the host's powers, the old one none.
-  CHECK(seated(seating.add_bot(cid.id, 0, elgrande::ai::Level::random)) == 0);
+  CHECK(seated(seating.add_bot(cid.id, 0, elgrande::games::BotLevel::random)) == 0);
 
   SECTION("another player leaving keeps the host") {
     CHECK_FALSE(seating.leave(ben.id).has_value());
@@ -166,9 +166,9 @@ TEST_CASE("only the host adds and removes bots", "[seating]") {
   seated(seating.join(ana, 0));
   seated(seating.join(ben, 1));
 
-  CHECK(refused(seating, [](Seating& s) { return s.add_bot(ben.id, std::nullopt, elgrande::ai::Level::random); }).code == ErrorCode::forbidden);
-  CHECK(seated(seating.add_bot(ana.id, std::nullopt, elgrande::ai::Level::random)) == 2);
-  CHECK(seated(seating.add_bot(ana.id, 3, elgrande::ai::Level::random)) == 3);
+  CHECK(refused(seating, [](Seating& s) { return s.add_bot(ben.id, std::nullopt, elgrande::games::BotLevel::random); }).code == ErrorCode::forbidden);
+  CHECK(seated(seating.add_bot(ana.id, std::nullopt, elgrande::games::BotLevel::random)) == 2);
+  CHECK(seated(seating.add_bot(ana.id, 3, elgrande::games::BotLevel::random)) == 3);
   CHECK(is_bot(seating, 2));
   CHECK(is_bot(seating, 3));
 
@@ -193,7 +193,7 @@ TEST_CASE("the game starts when the host asks and no seat is empty", "[seating]"
   CHECK(not_full.code == ErrorCode::wrong_state);
   CHECK_THAT(not_full.message, Catch::Contains("seat 2 is empty"));
 
-  seated(seating.add_bot(ana.id, 2, elgrande::ai::Level::random));
+  seated(seating.add_bot(ana.id, 2, elgrande::games::BotLevel::random));
   CHECK(refused(seating, [](const Seating& s) { return s.may_start(ben.id); }).code == ErrorCode::forbidden);
   CHECK_FALSE(seating.may_start(ana.id).has_value());
 }
@@ -206,7 +206,7 @@ TEST_CASE("a player who resigns watches while a bot plays their seat, and stays 
   seated(seating.join(ben, 1));
   seated(seating.join(cid, 2));
 
-  seating.resign(1, elgrande::ai::Level::random);
+  seating.resign(1, elgrande::games::BotLevel::random);
   CHECK(is_bot(seating, 1));
   CHECK(seating[1].resigned);
   CHECK(seating[1].player == ben);  // for the record
@@ -222,9 +222,9 @@ TEST_CASE("a player who ran out of time too often loses the seat to a bot, and s
   seated(seating.join(ben, 1));
   seating[1].timeouts = 3;
 
-  seating.replace(1, elgrande::ai::Level::strong);
+  seating.replace(1, elgrande::games::BotLevel::strong);
   CHECK(is_bot(seating, 1));
-  CHECK(seating[1].bot_level == elgrande::ai::Level::strong);  // the server's replacement level
+  CHECK(seating[1].bot_level == elgrande::games::BotLevel::strong);  // the server's replacement level
   CHECK(seating[1].replaced);
   CHECK_FALSE(seating[1].resigned);
   CHECK(seating[1].player == ben);
@@ -232,7 +232,7 @@ TEST_CASE("a player who ran out of time too often loses the seat to a bot, and s
   CHECK(seating.member_seat(ben.id) == 1);
   CHECK(seating.members() == std::vector<PlayerId>{ana.id, ben.id});
 
-  seating.replace(0, elgrande::ai::Level::random);
+  seating.replace(0, elgrande::games::BotLevel::random);
   CHECK_FALSE(seating.anyone_human());
 }
 
@@ -242,7 +242,7 @@ TEST_CASE("a player who leaves a finished table is no longer a member, but their
   seated(seating.join(ana, 0));
   seated(seating.join(ben, 1));
   seated(seating.join(cid, 2));
-  seating.resign(2, elgrande::ai::Level::random);
+  seating.resign(2, elgrande::games::BotLevel::random);
 
   CHECK(seating.forget(ben.id));
   CHECK(seating.member_seat(ben.id) == std::nullopt);
@@ -268,7 +268,7 @@ TEST_CASE("a spec seats its players and bots where it says, and every other seat
                 {TableSpec::SeatSpec::Kind::player, ben},
                 {TableSpec::SeatSpec::Kind::empty, std::nullopt}};
 
-  const Seating seating = Seating::from(spec, elgrande::ai::Level::random);
+  const Seating seating = Seating::from(spec, elgrande::games::BotLevel::random);
   REQUIRE(seating.size() == 5);
   CHECK(seating.host() == ben.id);
   CHECK(is_bot(seating, 0));
@@ -283,7 +283,7 @@ TEST_CASE("a spec seats its players and bots where it says, and every other seat
   SECTION("entries beyond the game's seats are ignored") {
     spec.config.options.players = 2;
     spec.seats.push_back({TableSpec::SeatSpec::Kind::player, cid});
-    const Seating two = Seating::from(spec, elgrande::ai::Level::random);
+    const Seating two = Seating::from(spec, elgrande::games::BotLevel::random);
     CHECK(two.size() == 2);
     CHECK(two.seat_of(cid.id) == std::nullopt);
   }
@@ -298,7 +298,7 @@ TEST_CASE("the lobby's table is hosted by its creator from seat 0, and waits for
   CHECK_FALSE(spec.auto_start);
   CHECK(spec.config.options.players == 3);
 
-  const Seating seating = Seating::from(spec, elgrande::ai::Level::random);
+  const Seating seating = Seating::from(spec, elgrande::games::BotLevel::random);
   REQUIRE(seating.size() == 3);
   CHECK(seating.seat_of(ana.id) == 0);
   CHECK(seating[0].player == ana);

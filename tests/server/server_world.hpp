@@ -32,6 +32,7 @@
 #include "ratings/rating_listener.hpp"
 #include "requests/client.hpp"
 #include "elgrande/db/store.hpp"
+#include "elgrande/el_grande/module.hpp"
 #include "identity/identities.hpp"
 #include "matchmaking/matchmaker.hpp"
 #include "moderation/sanctions.hpp"
@@ -224,7 +225,8 @@ class World {
   server::Bus bus;
 
  private:
-  server::TableServices table_services_{storage_,
+  server::TableServices table_services_{el_grande::module(),
+                                        storage_,
                                         *metrics_,
                                         nullptr,
                                         presence,

@@ -18,7 +18,7 @@
 
 using namespace elgrande::server;
 using namespace elgrande::test;
-using elgrande::kSpectator;
+using elgrande::games::kSpectator;
 namespace protocol = elgrande::protocol;
 using elgrande::test::RecordingRecipient;
 using Strings = std::vector<std::string>;
@@ -233,7 +233,7 @@ TEST_CASE("each seated player gets their own view, and spectators and resigned p
           "[feed]") {
   Feed f;
   Seating seating = four_seats();
-  seating.resign(2, elgrande::ai::Level::random);  // Cid watches while a bot plays
+  seating.resign(2, elgrande::games::BotLevel::random);  // Cid watches while a bot plays
   const auto ana_phone = connection();
   const auto ana_laptop = connection();
   const auto cid_connection = connection();
@@ -286,7 +286,7 @@ TEST_CASE("a connection that reads patches gets its whole view once, then patche
   CHECK(spectator->received() == Strings{"view " + spectators + "@0", "patch " + spectators + "@1"});
 
   // Ana resigns: her connections hold a seat's view, not the spectators'.
-  seating.resign(0, elgrande::ai::Level::random);
+  seating.resign(0, elgrande::games::BotLevel::random);
   ++round;
   f.feed.send_update(seating, both);
   CHECK(ana_new->received().back() == "view " + spectators + "@2");

@@ -19,6 +19,7 @@
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
+#include "elgrande/el_grande/module.hpp"
 #include "ops/metrics.hpp"
 #include "presence/presence.hpp"
 #include "recording_recipient.hpp"
@@ -97,7 +98,8 @@ struct Server {
     });
     return bus;
   }();
-  TableServices services{storage,
+  TableServices services{elgrande::el_grande::module(),
+                         storage,
                          *metrics,
                          nullptr,
                          presence,

@@ -80,6 +80,9 @@ struct GameResult {
 GameResult result_of(std::int64_t table, UnixMillis finished_at, const GameState& game,
                      const std::vector<std::optional<std::int64_t>>& players);
 
+GameResult result_of(std::int64_t table, UnixMillis finished_at, const std::vector<int>& scores,  // MERGE-SHIM
+                     const std::vector<std::optional<std::int64_t>>& players);
+
 // Who answered a decision: the seat's player, a server bot seat, or the server's bot for
 // a player whose time ran out.
 enum class Source : std::uint8_t { player, bot, timeout };
@@ -177,6 +180,7 @@ class Store {
   void forget_log_ring() noexcept { ring_.reset(); }
   // Keeps only the latest snapshot of each table.
   void save_snapshot(std::int64_t table, const GameState& state);
+  void save_snapshot(std::int64_t table, std::int64_t seq, const std::string& bytes);  // MERGE-SHIM
   void delete_snapshot(std::int64_t table);
   std::int64_t max_table_id();
 

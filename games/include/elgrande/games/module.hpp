@@ -148,16 +148,30 @@ struct Recorded {
   bool played_for = false;
 };
 
+// A game.command message read whole: the envelope's fields and the move.
+struct CommandMessage {
+  std::optional<std::variant<std::string, std::int64_t>> id;
+  std::int64_t table = 0;
+  std::optional<std::int64_t> version;  // never negative
+  MovePtr move;
+};
+
 // A game for the server: shared by every table of it, used from any thread.
 class GameModule {
  public:
   virtual ~GameModule() = default;
   // Its stable id, as records and messages name it: "el-grande".
   virtual std::string_view id() const = 0;
-  // The names of its phases, for metrics; Game::phase() indexes them.
+  // The names of the phases a game in play may be in, for metrics; Game::phase() indexes
+  // them (or is past them once the game is over).
   virtual std::span<const std::string_view> phases() const = 0;
   // A move from its codec's JSON (a command on the wire and in the log), or why not.
   virtual std::variant<MovePtr, std::string> read_move(const Json& command) const = 0;
+  // A fast path, optional: the whole of a game.command message read in one pass, without
+  // building a JSON document (El Grande's: docs/performance.md, step 18); none when the
+  // message is not a good game.command, which is then read the usual way (the envelope,
+  // then read_move) and refused there if it is bad.
+  virtual std::optional<CommandMessage> read_command_message(std::string_view /*text*/) const { return std::nullopt; }
   // A new game for `options` (checked already) and the secret seed.
   virtual Started setup(const Json& options, std::uint64_t seed) const = 0;
   // A game brought back from storage: the game as set up for `options` and `seed`, then
