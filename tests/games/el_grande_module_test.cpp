@@ -1,0 +1,263 @@
+// El Grande as the server sees it: through games::GameModule alone. A game set up, played,
+// refused, taken back, shown per seat, snapshotted and restored from its record; the fast
+// reader; the bots.
+#include <catch2/catch.hpp>
+
+#include "elgrande/el_grande/module.hpp"
+#include "elgrande/protocol/codec.hpp"
+
+using namespace elgrande;
+using games::Json;
+
+namespace {
+
+// A table's options as the server hands them to the module: the codec's, every field said.
+Json options_for(int players, bool automa = false, bool short_game = false, Edition edition = Edition::y2023) {
+  Options options;
+  options.players = players;
+  options.automa = automa;
+  options.four_stacks = automa;
+  options.short_game = short_game;
+  options.edition = edition;
+  return protocol::to_json(options);
+}
+
+games::Frame frame(bool closed = false) {
+  games::Frame frame;
+  frame.table = 7;
+  frame.closed = closed;
+  return frame;
+}
+
+const games::GameModule& game_module() { return el_grande::module(); }
+
+games::Step step_of(std::variant<games::Step, games::Refusal> played) {
+  if (const auto* refusal = std::get_if<games::Refusal>(&played)) FAIL("refused: " << refusal->reason);
+  return std::get<games::Step>(std::move(played));
+}
+
+int first_owing(const games::Game& game) {
+  for (int s = 0; s < games::kMaxSeats; ++s) {
+    if ((game.owing() >> s) & 1u) return s;
+  }
+  return -1;
+}
+
+std::string whole_view(games::Game& game, int viewer) {
+  return game.update(viewer, frame(), nullptr, true, false).whole;
+}
+
+// A game played to its end by the module's random bot, every move logged as storage logs it.
+struct Played {
+  std::unique_ptr<games::Game> game;
+  std::vector<games::Recorded> log;
+  std::optional<std::string> snapshot;  // the first one the game gave after move 40
+  std::size_t snapshot_at = 0;          // the log's length then
+  int undos_offered = 0;                // moves after which their seat could take them back
+};
+
+Played play_out(const Json& options, std::uint64_t seed) {
+  Played played{game_module().setup(options, seed).game, {}, {}, 0, 0};
+  games::Game& game = *played.game;
+  for (std::uint64_t n = 0; !game.over() && n < 5000; ++n) {
+    const int seat = first_owing(game);
+    REQUIRE(seat >= 0);
+    const games::MovePtr move = game.random_move(seat, seed * 7919 + n);
+    const bool played_for = n % 3 == 0;  // some by "bots", not theirs to take back
+    const games::Step step = step_of(game.apply(seat, *move, played_for));
+    CHECK(step.said);
+    played.log.push_back({seat, move->record(), played_for});
+    if (!played_for && game.can_undo(seat)) ++played.undos_offered;
+    if (!played.snapshot && played.log.size() > 40) {
+      played.snapshot = game.snapshot();
+      played.snapshot_at = played.log.size();
+    }
+  }
+  return played;
+}
+
+std::unique_ptr<games::Game> restored(const Json& options, std::uint64_t seed, const std::optional<std::string>& snapshot,
+                                      std::span<const games::Recorded> log) {
+  auto restoring = game_module().restore(options, seed, snapshot, log);
+  if (const auto* why = std::get_if<std::string>(&restoring)) FAIL("not restored: " << *why);
+  return std::move(std::get<std::unique_ptr<games::Game>>(restoring));
+}
+
+}  // namespace
+
+TEST_CASE("a game played through the module alone reaches its end, and its record rebuilds it exactly") {
+  for (const Json& options : {options_for(2, true), options_for(3), options_for(5, false, true, Edition::y1995)}) {
+    CAPTURE(options.dump());
+    const std::uint64_t seed = 42;
+    Played played = play_out(options, seed);
+    games::Game& game = *played.game;
+    REQUIRE(game.over());
+    CHECK(game.owing() == 0);
+    CHECK(game.version() == played.log.size());
+    CHECK_FALSE(game.winners().empty());
+    CHECK(game.scores().size() == options["players"].get<std::size_t>());
+
+    // From the start, and from the snapshot with the log after it: the same game.
+    const auto from_start = restored(options, seed, std::nullopt, played.log);
+    CHECK(from_start->version() == game.version());
+    CHECK(from_start->scores() == game.scores());
+    CHECK(whole_view(*from_start, games::kSpectator) == whole_view(game, games::kSpectator));
+    REQUIRE(played.snapshot);
+    const auto from_snapshot =
+        restored(options, seed, played.snapshot, std::span(played.log).subspan(played.snapshot_at));
+    CHECK(whole_view(*from_snapshot, 0) == whole_view(game, 0));
+  }
+}
+
+TEST_CASE("a move refused by the module changes nothing, and says why in the rules' terms") {
+  const Json options = options_for(4);
+  const auto game = game_module().setup(options, 9).game;
+  const int owing = first_owing(*game);
+  const int idle = owing == 0 ? 1 : 0;
+  REQUIRE_FALSE((game->owing() >> idle) & 1u);
+  const std::string before = whole_view(*game, games::kSpectator);
+  const games::MovePtr move = game->random_move(owing, 1);
+
+  const auto played = game->apply(idle, *move);
+  REQUIRE(std::holds_alternative<games::Refusal>(played));
+  CHECK(std::get<games::Refusal>(played).code == games::Refusal::Code::not_your_turn);
+  CHECK(games::name(std::get<games::Refusal>(played).code) == "not_your_turn");
+  CHECK(game->check(idle, *move));
+  CHECK_FALSE(game->check(owing, *move));
+  CHECK(game->version() == 0);
+  CHECK(whole_view(*game, games::kSpectator) == before);
+}
+
+TEST_CASE("a seat takes back its own move through the module, and no snapshot is given meanwhile") {
+  const Json options = options_for(3);
+  const auto game = game_module().setup(options, 5).game;
+  // Play on until a seat may take its move back.
+  int seat = -1;
+  for (std::uint64_t n = 0; n < 400 && seat < 0; ++n) {
+    const int s = first_owing(*game);
+    step_of(game->apply(s, *game->random_move(s, n)));
+    if (game->can_undo(s)) seat = s;
+  }
+  REQUIRE(seat >= 0);
+  CHECK_FALSE(game->snapshot());
+  const std::uint32_t version = game->version();
+  const std::string taken_back_from = whole_view(*game, seat);
+
+  const games::MovePtr undo = el_grande::move_of(Undo{});
+  CHECK(undo->undoes());
+  CHECK_FALSE(game->random_move(first_owing(*game), 1)->undoes());
+  const games::Step step = step_of(game->apply(seat, *undo));
+  CHECK(game->version() == version + 1);  // an undo is a move of the log too
+  CHECK((step.posed >> seat) & 1u);       // the seat is asked its decision anew
+  CHECK(whole_view(*game, seat) != taken_back_from);
+}
+
+TEST_CASE("a move played for a seat by a bot or the clock is not the seat's to take back") {
+  const auto game = game_module().setup(options_for(3), 5).game;
+  for (std::uint64_t n = 0; n < 400 && !game->over(); ++n) {
+    const int s = first_owing(*game);
+    step_of(game->apply(s, *game->random_move(s, n), true));
+    CHECK_FALSE(game->can_undo(s));
+  }
+}
+
+TEST_CASE("each viewer's update shows what that seat may see, whole or as a patch of the last one sent") {
+  const auto started = game_module().setup(options_for(4), 11);
+  games::Game& game = *started.game;
+  CHECK(started.step.posed == game.owing());
+  const std::string seat0 = whole_view(game, 0);
+  const std::string seat1 = whole_view(game, 1);
+  const std::string spectator = whole_view(game, games::kSpectator);
+  // Each seat sees its own hand, and no one else's; whoever watches sees none.
+  const auto hand_of = [](const std::string& update, int seat) {
+    return Json::parse(update)["payload"]["view"]["players"][static_cast<std::size_t>(seat)].value("hand", Json());
+  };
+  CHECK(hand_of(seat0, 0).size() == 13);
+  CHECK(hand_of(seat0, 1).is_null());
+  CHECK(hand_of(seat1, 1).size() == 13);
+  CHECK(hand_of(seat1, 0).is_null());
+  CHECK(hand_of(spectator, 0).is_null());
+
+  const int s = first_owing(game);
+  const games::Step step = step_of(game.apply(s, *game.random_move(s, 3)));
+  const games::Update update = game.update(0, frame(), step.said.get(), true, true);
+  CHECK(Json::parse(update.whole)["payload"]["version"] == 1);
+  CHECK(update.patch.size() < update.whole.size());
+  CHECK(Json::parse(update.patch)["payload"].contains("patch"));
+
+  // A table that ended the game early: its views pose nothing.
+  const Json closed = Json::parse(game.update(s, frame(true), nullptr, true, false).whole);
+  CHECK_FALSE(closed["payload"]["view"].contains("decision"));
+}
+
+TEST_CASE("the record codec reads a move back as it wrote it, and refuses what is not one") {
+  const auto game = game_module().setup(options_for(2), 3).game;
+  const games::MovePtr move = game->random_move(first_owing(*game), 1);
+  auto read = game_module().read_move(Json::parse(move->record()));
+  REQUIRE(std::holds_alternative<games::MovePtr>(read));
+  CHECK(std::get<games::MovePtr>(read)->record() == move->record());
+
+  auto bad = game_module().read_move(Json{{"type", "take_over_spain"}});
+  REQUIRE(std::holds_alternative<std::string>(bad));
+  CHECK_FALSE(std::get<std::string>(bad).empty());
+}
+
+TEST_CASE("the fast reader takes a whole game.command, and leaves anything else to the envelope") {
+  const auto game = game_module().setup(options_for(2), 3).game;
+  const games::MovePtr move = game->random_move(first_owing(*game), 1);
+  const std::string text = R"({"type":"game.command","id":"c-1","payload":{"table":12,"version":0,"command":)" +
+                           move->record() + "}}";
+  const auto read = game_module().read_command_message(text);
+  REQUIRE(read);
+  CHECK(read->table == 12);
+  CHECK(read->version == 0);
+  CHECK(read->id == std::variant<std::string, std::int64_t>(std::string("c-1")));
+  CHECK(read->move->record() == move->record());
+  CHECK_FALSE(game_module().read_command_message(R"({"type":"table.chat","payload":{"table":12}})"));
+  CHECK_FALSE(game_module().read_command_message(R"({"type":"game.command","payload":{"table":12,"command":{}}})"));
+}
+
+TEST_CASE("a searching bot answers from its seat's view with a move the game takes") {
+  const auto game = game_module().setup(options_for(3), 21).game;
+  for (int n = 0; n < 6; ++n) {
+    const int seat = first_owing(*game);
+    const games::BotSearch search = game->bot(seat, games::BotLevel::easy, 1000 + static_cast<std::uint64_t>(n));
+    const games::MovePtr move = search(games::BotBudget{.iterations = 4, .stop = [] { return false; }});
+    REQUIRE(move);
+    CHECK_FALSE(game->check(seat, *move));
+    step_of(game->apply(seat, *move, true));
+  }
+}
+
+TEST_CASE("a record that is not this game's, or a snapshot of another build, is refused with the reason") {
+  const Json options = options_for(3);
+  Played played = play_out(options, 8);
+  std::vector<games::Recorded> log(played.log.begin(), played.log.begin() + 10);
+  log[4].move = R"({"type":"move_the_king","to":"atlantis"})";
+  auto broken = game_module().restore(options, 8, std::nullopt, log);
+  REQUIRE(std::holds_alternative<std::string>(broken));
+  CHECK_THAT(std::get<std::string>(broken), Catch::Contains("command 5"));
+
+  log.assign(played.log.begin(), played.log.begin() + 10);
+  std::swap(log[2], log[3]);  // moves out of order: one is not its seat's to play
+  if (log[2].seat != log[3].seat || log[2].move != log[3].move) {
+    CHECK(std::holds_alternative<std::string>(game_module().restore(options, 8, std::nullopt, log)));
+  }
+
+  std::string other_build = *played.snapshot;
+  other_build[0] = static_cast<char>(other_build[0] ^ 1);
+  auto refused = game_module().restore(options, 8, other_build, {});
+  REQUIRE(std::holds_alternative<std::string>(refused));
+  CHECK_THAT(std::get<std::string>(refused), Catch::Contains("layout"));
+}
+
+TEST_CASE("the module names its phases and bot levels as the metrics and the lobby say them") {
+  const auto phases = game_module().phases();
+  CHECK(phases.front() == "power_cards");
+  CHECK(std::find(phases.begin(), phases.end(), "game_over") == phases.end());
+  CHECK(game_module().id() == "el-grande");
+  for (const auto level : {games::BotLevel::random, games::BotLevel::easy, games::BotLevel::medium, games::BotLevel::strong}) {
+    CHECK(games::bot_level_from_name(games::name(level)) == level);
+  }
+  CHECK_FALSE(games::bot_level_from_name("grandmaster"));
+}
