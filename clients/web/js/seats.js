@@ -1,7 +1,7 @@
 // Who sits at a table, in words: seat names for sentences, what became of a seat, my seat,
 // and how a server bot plays. The same for every game: seats are the protocol's (protocol.md, Seat).
 
-// Who sits at each seat, for sentences: the player's name, "Bot 2", or "the automa".
+// Who sits at each seat, for sentences: the player's name, "Bot 2", or "Seat 3" while empty.
 export function seatNames(table, viewer) {
   const names = [];
   for (const seat of table ? table.seats : []) {
