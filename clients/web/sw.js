@@ -1,5 +1,5 @@
 // The service worker that makes the client installable: it keeps the static shell (the page,
-// its style, modules, icons and manifest) in a cache, so that an installed client opens at
+// its style, modules (the games' too), icons and manifest) in a cache, so that an installed client opens at
 // once and says "Connecting…" even offline. The cache answers at once, and meanwhile the file
 // is asked of the server again (a 304 when unchanged: the server sends ETags). When a file
 // has changed, the whole shell is fetched again into the cache at once, so that the next load
@@ -8,15 +8,18 @@
 // through untouched. It also opens the table of a notification that is clicked.
 
 // Bump the version when the list below changes; contents refresh by themselves.
-const CACHE = 'elgrande-shell-v5';
+const CACHE = 'elgrande-shell-v6';
 const SHELL = [
   'index.html', 'manifest.json', 'css/main.css',
   'img/favicon.svg', 'img/favicon-turn.svg', 'img/icon-maskable.svg',
-  'js/theme.js', 'js/main.js', 'js/account.js', 'js/alerts.js', 'js/blocks.js', 'js/board.js', 'js/connection.js',
-  'js/controls.js', 'js/decisionrules.js', 'js/decisions.js', 'js/dom.js', 'js/game.js', 'js/identity.js',
-  'js/lobby.js', 'js/log.js', 'js/moderation.js', 'js/notices.js', 'js/playnow.js', 'js/ratings.js', 'js/router.js',
-  'js/settings.js', 'js/specials.js', 'js/store.js', 'js/texts.js', 'js/time.js', 'js/topbar.js', 'js/tournament.js',
-  'js/tournaments.js', 'js/tournamentwords.js', 'js/viewpatch.js', 'js/welcome.js',
+  'js/theme.js', 'js/main.js', 'js/account.js', 'js/alerts.js', 'js/blocks.js', 'js/connection.js', 'js/controls.js',
+  'js/dom.js', 'js/identity.js', 'js/lobby.js', 'js/log.js', 'js/moderation.js', 'js/notices.js', 'js/playnow.js',
+  'js/ratings.js', 'js/router.js', 'js/seats.js', 'js/settings.js', 'js/store.js', 'js/time.js', 'js/topbar.js',
+  'js/tournament.js', 'js/tournaments.js', 'js/tournamentwords.js', 'js/viewpatch.js', 'js/welcome.js', 'js/words.js',
+  'js/games/index.js',
+  'js/games/elgrande/index.js', 'js/games/elgrande/board.js', 'js/games/elgrande/colours.js',
+  'js/games/elgrande/decisionrules.js', 'js/games/elgrande/decisions.js', 'js/games/elgrande/game.js',
+  'js/games/elgrande/options.js', 'js/games/elgrande/specials.js', 'js/games/elgrande/texts.js',
 ];
 const scope = new URL(self.registration.scope);
 const shell = new Set([scope.pathname, ...SHELL.map((path) => new URL(path, scope).pathname)]);

@@ -539,7 +539,7 @@ async function serviceWorkerKeepsTheShell(page) {
   });
   assert.ok(state.active, 'the service worker is active');
   assert.deepEqual(state.keys.filter((k) => k.startsWith('elgrande-shell-')).length, 1, 'one versioned cache');
-  for (const path of ['/index.html', '/css/main.css', '/js/main.js', '/js/game.js', '/manifest.json', '/img/favicon.svg']) {
+  for (const path of ['/index.html', '/css/main.css', '/js/main.js', '/js/games/elgrande/game.js', '/manifest.json', '/img/favicon.svg']) {
     assert.ok(state.cached.includes(path), `the shell's ${path} is cached`);
   }
   assert.deepEqual(state.cached.filter((p) => p.startsWith('/api') || p.startsWith('/ws')), [], 'nothing live is cached');

@@ -26,7 +26,7 @@ const OVERALL_TIMEOUT_MS = 290_000;
 const shown = new Set();
 const audited = new Set();
 
-// The controls a decision shows: special actions share a handful of them (decisions.js).
+// The controls a decision shows: special actions share a handful of them (games/elgrande/decisions.js).
 function controlFamily(what) {
   const special = /^(?:skip |special action )(\w+)/.exec(what);
   if (!special) return what;

@@ -1,8 +1,6 @@
-// The decision panel's small controls: a number with − and +, a choice, a submit button, and
-// a colour's badge.
+// A game panel's small controls: a number with − and +, a choice, a submit button.
 
 import {h} from './dom.js';
-import {colourOf} from './texts.js';
 
 // A number with − and + buttons; `key` names it for tests and for keeping focus.
 export function stepper({key, label, note, value, min = 0, max, onChange, disabled = false}) {
@@ -28,9 +26,4 @@ export function choiceButton({testid, label, pressed, disabled, onClick, classNa
 
 export function submitButton(testid, label, enabled, onClick, className = 'primary') {
   return h('button', {type: 'button', class: `submit ${className}`, 'data-testid': testid, disabled: !enabled, onClick}, label);
-}
-
-export function colourBadge(colour, view) {
-  const col = colourOf(colour, view.options);
-  return h('span', {class: `colour-badge shape-${col.shape}`, style: {'--c': col.fill, '--ink': col.ink}, 'aria-hidden': 'true'}, col.symbol);
 }

@@ -3,7 +3,9 @@
 
 import {h, icon, replaceKeepingFocus, segmented} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
-import {colourOf, ladderName, ladderOf, mySeatAt, ordinal, seatNames, seatNote} from './texts.js';
+import {gameModule, gameOf} from './games/index.js';
+import {BOT_LEVELS, botLevelName, mySeatAt, seatNames, seatNote} from './seats.js';
+import {ordinal} from './words.js';
 import {playerButton} from './blocks.js';
 import {PlayNowPanel} from './playnow.js';
 import {alertControls} from './alerts.js';
@@ -16,27 +18,14 @@ const STATUS_WORDS = {open: 'Open', playing: 'Playing', finished: 'Finished'};
 const MY_GAMES_PERIOD_MS = 30_000;
 
 export function optionsSummary(table, {time = true} = {}) {
-  const o = table.options;
-  const parts = [`${o.players} players`];
-  if (o.automa) parts.push('with the automa');
-  if (o.short_game) parts.push('short game (6 rounds)');
-  if (o.four_stacks) parts.push('four stacks');
-  if (o.edition === '1995') parts.push('1995 rules');
-  const text = parts.join(' · ');
+  const text = gameOf(table).optionsText(table.options);
   if (!(time && table.turn_seconds)) return text;
   // The clock as an icon: a list of nodes, for h().
   return [text, ' · ', icon('clock'), ` ${limitText(table)}${table.on_timeout ? ` (${policyText(table, true)})` : ''}`];
 }
 
-// How a server bot plays (docs/ai.md), as the host chooses it.
-export const BOT_LEVELS = [['easy', 'Easy'], ['medium', 'Medium'], ['strong', 'Strong'], ['random', 'Random moves']];
-export function botLevelName(level) {
-  const found = BOT_LEVELS.find(([value]) => value === level);
-  return found ? found[1].toLowerCase() : 'random moves';
-}
-
 function seatChip(table, seat, me) {
-  const col = colourOf(seat.seat, table.options);
+  const col = gameOf(table).seatColour(seat.seat, table.options);
   let label;
   if (seat.kind === 'empty') label = 'empty seat';
   else if (seat.kind === 'bot') label = seat.player ? `${seat.player.name} (bot)` : `Bot (${botLevelName(seat.level)})`;
@@ -83,17 +72,7 @@ export class LobbyScreen {
 
   buildForm() {
     const f = this.form;
-    const players = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': 'Players'});
-    const automa = h('input', {type: 'checkbox', id: 'opt-automa', 'data-testid': 'opt-automa'});
-    const four = h('input', {type: 'checkbox', id: 'opt-four-stacks', 'data-testid': 'opt-four-stacks'});
-    const short = h('input', {type: 'checkbox', id: 'opt-short', 'data-testid': 'opt-short', checked: f.short_game});
-    const edition = h('select', {id: 'opt-edition', 'data-testid': 'opt-edition', 'aria-describedby': 'opt-edition-note'},
-      [['2023', 'Today’s (2023 rulebook)'], ['1995', 'The original (1995 rulebook)']].map(([value, label]) =>
-        h('option', {value, selected: value === f.edition}, label)));
-    edition.addEventListener('change', () => {
-      f.edition = edition.value;
-      sync();
-    });
+    const game = gameModule();
     // The turn limit: a choice of usual ones or seconds of one's own; the timeout policy
     // matters only with a limit.
     const limit = h('select', {id: 'opt-turn', 'data-testid': 'opt-turn', 'aria-describedby': 'opt-turn-note'},
@@ -116,19 +95,6 @@ export class LobbyScreen {
       h('div', {class: 'radio-line'}, replaceSeat,
         h('span', {}, h('label', {for: 'opt-timeout-replace'}, 'A bot takes the seat for good after'), ' ', replaceAfter, ' timeouts in a row')));
     const sync = () => {
-      // The options the protocol allows: the automa only with 2 players, four stacks with 3 or the automa,
-      // neither with the 1995 rules (docs/rules-notes.md#editions).
-      automa.disabled = f.players !== 2 || f.edition === '1995';
-      if (automa.disabled) f.automa = false;
-      automa.checked = f.automa;
-      four.disabled = f.edition === '1995' || !(f.players === 3 || f.automa);
-      if (four.disabled) f.four_stacks = false;
-      four.checked = f.four_stacks;
-      for (const button of players.querySelectorAll('button')) {
-        const n = Number(button.dataset.players);
-        button.setAttribute('aria-checked', String(n === f.players));
-        button.tabIndex = n === f.players ? 0 : -1;
-      }
       custom.hidden = f.turn !== 'custom';
       const seconds = turnSeconds(f);
       customWords.textContent = f.turn === 'custom' && seconds > 0 ? `= ${durationText(seconds)}` : '';
@@ -137,34 +103,6 @@ export class LobbyScreen {
       replaceSeat.checked = f.on_timeout === 'replace_seat';
       replaceAfter.disabled = f.on_timeout !== 'replace_seat';
     };
-    for (let n = 2; n <= 5; n++) {
-      players.append(h('button', {
-        type: 'button', role: 'radio', 'data-players': String(n), 'data-testid': `opt-players-${n}`,
-        onClick: () => {
-          f.players = n;
-          sync();
-        },
-        onKeydown: (event) => {
-          const step = {ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1}[event.key];
-          if (!step) return;
-          event.preventDefault();
-          f.players = Math.min(5, Math.max(2, f.players + step));
-          sync();
-          players.querySelector(`[data-players="${f.players}"]`).focus();
-        },
-      }, String(n)));
-    }
-    automa.addEventListener('change', () => {
-      f.automa = automa.checked;
-      sync();
-    });
-    four.addEventListener('change', () => {
-      f.four_stacks = four.checked;
-      sync();
-    });
-    short.addEventListener('change', () => {
-      f.short_game = short.checked;
-    });
     limit.addEventListener('change', () => {
       f.turn = limit.value;
       sync();
@@ -192,13 +130,7 @@ export class LobbyScreen {
       this.create();
     }},
     h('label', {for: 'opt-name'}, 'Table name (optional)'), name,
-    h('span', {class: 'label'}, 'Players'), players,
-    h('div', {class: 'checks'},
-      h('label', {}, short, ' Short game (6 rounds)'),
-      h('label', {}, automa, ' Automa (2 players)'),
-      h('label', {}, four, ' Four stacks (3 players or automa)')),
-    h('label', {for: 'opt-edition'}, 'Rules'), edition,
-    h('span', {class: 'note muted', id: 'opt-edition-note'}, 'The 1995 rules take the power card’s caballeros in full, the Court card takes only from the province, no disk may name the king’s region, and there is no automa or four stacks.'),
+    ...game.optionsForm(f, 'table'),
     h('label', {for: 'opt-turn'}, 'Time per decision'), limit,
     h('span', {class: 'note muted', id: 'opt-turn-note'}, 'Long limits suit play over days: come back whenever it is your turn.'),
     custom,
@@ -220,7 +152,7 @@ export class LobbyScreen {
       return;
     }
     const payload = {
-      options: {players: f.players, short_game: f.short_game, automa: f.automa, four_stacks: f.four_stacks, edition: f.edition},
+      options: gameModule().formOptions(f, 'table'),
       turn_seconds: seconds,
     };
     if (seconds > 0) {
@@ -277,7 +209,7 @@ export class LobbyScreen {
       } else {
         state = waiting.length ? `Waiting for ${waiting.join(', ')}` : 'In play';
       }
-      const col = colourOf(g.seat, t.options);
+      const col = gameOf(t).seatColour(g.seat, t.options);
       const result = t.status === 'finished' && t.result ? resultLine(t, g.seat) : null;
       return h('li', {
         class: ['game-row', g.my_turn && 'my-turn'], 'data-testid': `my-game-${t.id}`, 'data-my-turn': String(Boolean(g.my_turn)),
@@ -393,7 +325,7 @@ function historyRow(g, me) {
         h('span', {class: 'muted'}, h('time', {datetime: new Date(g.finished_at).toISOString()}, dateText(g.finished_at)),
           took ? ` · took ${took}` : '')),
       h('ol', {class: 'history-scores', 'aria-label': 'Final scores'}, ranking.map(({score, seat}) => {
-        const col = colourOf(seat, g.options);
+        const col = gameOf(g).seatColour(seat, g.options);
         const s = g.seats[seat];
         const mine = me && s && s.player && s.player.id === me.id;
         const won = winners.includes(seat);
@@ -417,9 +349,15 @@ function historyRow(g, me) {
       }, icon('download'), ' Download record')));
 }
 
+// The ladder a table's game counts on, in words.
+function ladderWords(table) {
+  const game = gameOf(table);
+  return game.ladderName(game.ladderOf(table.options));
+}
+
 // "Rated": the game moves its players' ratings on the table's ladder.
 function ratedBadge(table) {
-  return h('span', {class: 'status-badge rated', 'data-testid': `rated-${table.id}`, title: `Rated on the “${ladderName(ladderOf(table.options))}” ladder`}, 'Rated');
+  return h('span', {class: 'status-badge rated', 'data-testid': `rated-${table.id}`, title: `Rated on the “${ladderWords(table)}” ladder`}, 'Rated');
 }
 
 // The level of the bots the host adds next.
@@ -441,7 +379,7 @@ export function renderWaitingRoom(app, table, container) {
   const host = table.host === me.id;
   const full = table.seats.every((s) => s.kind !== 'empty');
   const seats = table.seats.map((seat) => {
-    const col = colourOf(seat.seat, table.options);
+    const col = gameOf(table).seatColour(seat.seat, table.options);
     const actions = [];
     if (seat.kind === 'empty') {
       if (host) actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `add-bot-${seat.seat}`, onClick: () => app.tableAction('table.add_bot', {table: table.id, seat: seat.seat, level: app.store.botLevel || 'medium'})}, 'Add a bot'));
@@ -470,7 +408,7 @@ export function renderWaitingRoom(app, table, container) {
       h('h1', {}, table.name),
       h('p', {class: 'muted'}, optionsSummary(table, {time: false})),
       h('p', {class: 'rated-rule', 'data-testid': 'rated-rule', 'data-rated': String(Boolean(table.rated))}, table.rated
-        ? [ratedBadge(table), ` The result moves the ratings of its players with an account on the “${ladderName(ladderOf(table.options))}” ladder.`]
+        ? [ratedBadge(table), ` The result moves the ratings of its players with an account on the “${ladderWords(table)}” ladder.`]
         : unratedText(table)),
       h('p', {class: 'time-rule', 'data-testid': 'time-rule'}, icon('clock'), ` ${limitText(table)}`,
         policy ? `; when time runs out, ${policy}.` : ': take your time.'),

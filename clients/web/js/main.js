@@ -14,11 +14,12 @@ import {dropRoundNotices, showModerationBanner, showRoundNotice} from './notices
 import {bannedText, noticeText} from './moderation.js';
 import {BlockList} from './blocks.js';
 import {LobbyScreen, renderWaitingRoom} from './lobby.js';
-import {GameScreen, finishedTable} from './game.js';
 import {TournamentListScreen} from './tournaments.js';
 import {TournamentScreen} from './tournament.js';
 import {LeaderboardScreen, ProfileScreen} from './ratings.js';
-import {mySeatAt, queueName} from './texts.js';
+import {gameOf} from './games/index.js';
+import {mySeatAt} from './seats.js';
+import {queueName} from './words.js';
 import {startClock} from './time.js';
 import {TurnSignal} from './alerts.js';
 import {applyTheme} from './settings.js';
@@ -93,7 +94,7 @@ class App {
       if (game.view.decision) waiting.add(table);
       else waiting.delete(table);
     }
-    const here = this.currentTable !== null && waiting.has(this.currentTable) && this.screen instanceof GameScreen;
+    const here = this.currentTable !== null && waiting.has(this.currentTable) && Boolean(this.screen && this.screen.kind === 'game');
     this.signal.show(this.screenTitle, waiting, here);
     const n = waiting.size;
     this.navCount.hidden = !n;
@@ -448,15 +449,16 @@ class App {
       this.screen = null;
       if (table.status === 'finished' && table.result) {
         // A finished game whose board the server no longer sends: its result is enough.
-        this.setMain(finishedTable(table, this.store.rated.get(id)));
+        this.setMain(gameOf(table).finalScreen(table, this.store.rated.get(id)));
       } else {
         this.setMain(h('p', {class: 'loading'}, 'The game is starting…'));
       }
       return;
     }
-    if (!(this.screen instanceof GameScreen) || this.screen.tableId !== id) {
+    if (!(this.screen && this.screen.kind === 'game' && this.screen.tableId === id)) {
       if (this.screen && this.screen.destroy) this.screen.destroy();
-      this.screen = new GameScreen(this, id);
+      const screen = gameOf(table).createScreen(this, id);
+      this.screen = {kind: 'game', tableId: id, root: screen.root, update: () => screen.update(), destroy: () => screen.destroy()};
       this.setMain(this.screen.root);
     }
     this.screen.update();

@@ -3,8 +3,9 @@
 // (play.leave). What the player asked for and whether they wait live in `app.store.playNow`, since
 // play.matched may come while another screen shows; the App sends the requests.
 
-import {h, replaceKeepingFocus, segmented} from './dom.js';
-import {CLOCK_WORDS, queueName} from './texts.js';
+import {h, replaceKeepingFocus} from './dom.js';
+import {gameModule} from './games/index.js';
+import {CLOCK_WORDS, queueName} from './words.js';
 import {durationText, waited} from './time.js';
 
 // How long to wait for people before bots may fill the table (the server takes 5 to 3600 s).
@@ -49,45 +50,19 @@ export class PlayNowPanel {
 
   form() {
     const f = this.state.form;
-    const players = h('div', {class: 'play-players'});
-    const automa = h('input', {type: 'checkbox', id: 'play-automa', 'data-testid': 'play-automa'});
-    const short = h('input', {type: 'checkbox', id: 'play-short', 'data-testid': 'play-short', checked: f.short_game});
     const clock = Object.entries(CLOCK_WORDS).map(([value, words]) => h('div', {class: 'radio-line'},
       h('input', {type: 'radio', name: 'play-clock', id: `play-clock-${value}`, value, checked: f.clock === value, 'data-testid': `play-clock-${value}`,
         onChange: () => { f.clock = value; }}),
       h('label', {for: `play-clock-${value}`}, words.charAt(0).toUpperCase() + words.slice(1))));
     const bots = h('select', {id: 'play-bots', 'data-testid': 'play-bots', 'aria-describedby': 'play-bots-note', onChange: () => { f.bots_after = bots.value; }},
       BOTS_AFTER.map((v) => h('option', {value: v, selected: v === f.bots_after}, v ? `After ${durationText(Number(v))} of waiting` : 'No: wait for people only')));
-    const sync = () => {
-      // The automa plays only in 2-player games.
-      automa.disabled = f.players !== 2;
-      if (automa.disabled) f.automa = false;
-      automa.checked = f.automa;
-      replaceKeepingFocus(players, segmented({
-        label: 'Players', testid: 'play-players', value: f.players,
-        options: [2, 3, 4, 5].map((n) => [n, String(n)]),
-        onChange: (n) => {
-          const hadFocus = players.contains(document.activeElement);
-          f.players = n;
-          sync();
-          // Arrow keys move the choice: focus follows it, as in any radio group.
-          if (hadFocus) players.querySelector(`[data-testid="play-players-${n}"]`).focus();
-        },
-      }));
-    };
-    automa.addEventListener('change', () => { f.automa = automa.checked; });
-    short.addEventListener('change', () => { f.short_game = short.checked; });
-    sync();
     const guest = !this.app.store.account;
     return h('form', {class: 'create-form play-form', onSubmit: (event) => {
       event.preventDefault();
       this.app.store.playNowJoin();
     }},
     h('p', {class: 'note muted intro'}, 'Be seated with players close to your rating as soon as there are enough; the game starts at once.'),
-    h('span', {class: 'label'}, 'Players'), players,
-    h('div', {class: 'checks'},
-      h('label', {}, short, ' Short game (6 rounds)'),
-      h('label', {}, automa, ' Automa (2 players)')),
+    ...gameModule().optionsForm(f, 'play'),
     h('fieldset', {class: 'timeout-policy'}, h('legend', {}, 'Clock'), clock,
       h('span', {class: 'note muted'}, 'A bot takes the seat of a player who runs out of time 3 times in a row.')),
     h('label', {for: 'play-bots'}, 'Let bots fill the table'), bots,

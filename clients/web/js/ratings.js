@@ -4,7 +4,8 @@
 
 import {h, replaceKeepingFocus, s, scrollRegion} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
-import {LADDERS, ladderName, ladderOf, ordinal} from './texts.js';
+import {gameModule, gameOf} from './games/index.js';
+import {ordinal} from './words.js';
 import {dateText} from './time.js';
 
 const PAGE_SIZE = 50;  // rating.leaderboard's largest page
@@ -78,6 +79,14 @@ function changeStory(change, seat, name, changes) {
   return `${why}; rating ${changeText(change.before, change.after)}.`;
 }
 
+// The ladders of the game, in its order, and their names (docs/ratings.md).
+function ladders() {
+  return gameModule().ladderGroups().flatMap((group) => group.ladders.map(([ladder]) => ladder));
+}
+function ladderName(ladder) {
+  return gameModule().ladderName(ladder);
+}
+
 // Under a final-scores table: whether the game was rated and why not, or each seat's change
 // explained, and why a rating still provisional may rise after a game that was not won.
 export function ratingStory(rated, table, names) {
@@ -87,7 +96,8 @@ export function ratingStory(rated, table, names) {
   if (!rated && (!table || !table.rated)) {
     return h('p', {class: 'muted small-print', 'data-testid': 'rated-line', 'data-rated': 'false'}, unratedText(table));
   }
-  const ladder = `the “${ladderName(rated ? rated.ladder : ladderOf(table.options))}” ladder`;
+  const game = gameOf(table);
+  const ladder = `the “${game.ladderName(rated ? rated.ladder : game.ladderOf(table.options))}” ladder`;
   if (!rated) return h('p', {class: 'muted small-print', 'data-testid': 'rated-line', 'data-rated': 'true'}, `Rated on ${ladder}: the changes show once the result is saved.`);
   const notes = table.seats.map((seat, i) => {
     const change = changeOf(rated, table, i);
@@ -139,16 +149,16 @@ export class LeaderboardScreen {
     this.ladder = ladder || (this.countsLoaded ? this.busiest() : null);
     this.page = Math.max(1, page || 1);
     this.render();
-    if (LADDERS.includes(this.ladder)) this.load();
+    if (ladders().includes(this.ladder)) this.load();
   }
 
   busiest() {
-    return LADDERS.reduce((best, l) => ((this.counts.get(l) || 0) > (this.counts.get(best) || 0) ? l : best), '4p-short');
+    return ladders().reduce((best, l) => ((this.counts.get(l) || 0) > (this.counts.get(best) || 0) ? l : best), gameModule().defaultLadder);
   }
 
   // How many players each ladder has, for the picker, from the first entry of each.
   async loadCounts() {
-    const answers = await Promise.all(LADDERS.map((ladder) => this.app.conn.request('rating.leaderboard', {ladder, limit: 1})
+    const answers = await Promise.all(ladders().map((ladder) => this.app.conn.request('rating.leaderboard', {ladder, limit: 1})
       .then(({players}) => [ladder, players], () => [ladder, null])));
     for (const [ladder, players] of answers) if (players !== null && !this.counts.has(ladder)) this.counts.set(ladder, players);
     this.countsLoaded = true;
@@ -186,20 +196,19 @@ export class LeaderboardScreen {
   }
 
   renderPicker() {
-    const group = (title, ladders) => [
+    const group = ({title, ladders}) => [
       h('h3', {}, title),
-      h('ul', {class: 'ladder-list'}, ladders.map((ladder) => {
+      h('ul', {class: 'ladder-list'}, ladders.map(([ladder, label]) => {
         const count = this.counts.get(ladder);
         return h('li', {}, h('a', {
           href: `#/ratings/${ladder}`, 'data-testid': `ladder-${ladder}`, 'aria-current': ladder === this.ladder ? 'page' : null,
-        }, ladderName(ladder).replace(', short game', ''),
+        }, label,
         count !== undefined ? h('span', {class: 'muted'}, ` (${count}`, h('span', {class: 'sr-only'}, ` player${count === 1 ? '' : 's'}`), ')') : null));
       }))];
     const me = this.app.store.me;
     replaceKeepingFocus(this.picker,
       h('h2', {id: 'ladders-title'}, 'Ladders'),
-      group('Full game', LADDERS.filter((l) => !l.endsWith('-short'))),
-      group('Short game (6 rounds)', LADDERS.filter((l) => l.endsWith('-short'))),
+      ...gameModule().ladderGroups().map(group),
       h('p', {class: 'note muted'}, 'Each kind of game has a ladder of its own: a rating earned in one says little of another.'),
       me ? h('p', {}, h('a', {href: `#/player/${me.id}`, 'data-testid': 'my-profile'}, 'Your ratings and rated games')) : null);
   }
@@ -210,7 +219,7 @@ export class LeaderboardScreen {
       replaceKeepingFocus(this.main, h('h2', {id: 'leaderboard-title'}, 'Ratings'), loadingLine());
       return;
     }
-    if (!LADDERS.includes(ladder)) {
+    if (!ladders().includes(ladder)) {
       replaceKeepingFocus(this.main, h('h2', {id: 'leaderboard-title'}, 'No such ladder'),
         h('p', {'data-testid': 'no-such-ladder'}, `There is no ladder “${ladder}”: pick one of the list.`));
       return;
@@ -382,14 +391,14 @@ const LINE_STYLES = [
   {colour: '#cc79a7', dash: '9 3 2 3'}, {colour: '#8a6400', dash: '4 4'},
 ];
 
-// One series per ladder, oldest game first, in the order of LADDERS.
+// One series per ladder, oldest game first, in the order of the game's ladders.
 function seriesOf(games) {
   const by = new Map();
   for (const g of games) {
     if (!by.has(g.ladder)) by.set(g.ladder, []);
     by.get(g.ladder).push(g);
   }
-  return LADDERS.filter((l) => by.has(l)).map((ladder) => ({ladder, games: by.get(ladder).sort((a, b) => a.rated_at - b.rated_at)}));
+  return ladders().filter((l) => by.has(l)).map((ladder) => ({ladder, games: by.get(ladder).sort((a, b) => a.rated_at - b.rated_at)}));
 }
 
 // A round step for `span` giving at most about `count` ticks.

@@ -5,7 +5,8 @@
 const KEY = 'elgrande.settings';
 const DEFAULTS = {theme: 'system', sound: true, notify: false};
 const THEMES = ['system', 'light', 'dark'];
-const darkSystem = matchMedia('(prefers-color-scheme: dark)');
+// Guarded so that Node's tests may import the modules that import this one.
+const darkSystem = globalThis.matchMedia ? matchMedia('(prefers-color-scheme: dark)') : {matches: false, addEventListener() {}};
 const listeners = new Set();
 
 export function loadSettings() {
@@ -42,7 +43,7 @@ export function applyTheme(settings = loadSettings()) {
 }
 
 darkSystem.addEventListener('change', () => applyTheme());
-window.addEventListener('storage', (event) => {
+globalThis.window?.addEventListener('storage', (event) => {
   if (event.key !== KEY) return;
   const settings = loadSettings();
   applyTheme(settings);

@@ -6,7 +6,9 @@
 import {applyViewPatch} from './viewpatch.js';
 import {EventLog, chatEntryText} from './log.js';
 import {isTemporary, refusalText} from './connection.js';
-import {DECISION_WORDS, describeEvent, eventTone, formerSeat, involves, queueName, seatNames} from './texts.js';
+import {gameModule, gameOf} from './games/index.js';
+import {formerSeat, seatNames} from './seats.js';
+import {queueName} from './words.js';
 
 // What changes the page, as a push or an answer leaves it. `table`: the table whose screen
 // shows something else now (null: none in particular); `lobby`: the lobby's lists;
@@ -33,14 +35,14 @@ export class Store {
     this.tableErrorTemporary = false;
     // Play now (playnow.js): what the form asks for, and the queue waited in, if any.
     this.playNow = {
-      form: {players: 3, short_game: true, automa: false, clock: 'live', bots_after: ''},
+      form: {...gameModule().defaultOptions('play'), clock: 'live', bots_after: ''},
       waiting: null, busy: false, error: null, errorTemporary: false, announce: '',
     };
     this.matchedTable = null;  // the table play.matched named last
     this.rated = new Map();  // table → its table.rated push: the final screen's rating changes
     // What the forms hold while their screens come and go.
     this.createForm = {
-      players: 3, short_game: false, automa: false, four_stacks: false, edition: '2023', name: '',
+      ...gameModule().defaultOptions('table'), name: '',
       turn: '0', custom_seconds: '', on_timeout: 'bot_answers', replace_after: 3,
     };
     this.tournamentForm = null;  // tournaments.js
@@ -122,7 +124,7 @@ export class Store {
     let yourTurn = null;
     if (previous && !mine(previous.view) && mine(update.view)) {
       const table = this.tables.get(update.table);
-      yourTurn = {table: update.table, name: table ? table.name : `Table ${update.table}`, what: DECISION_WORDS[update.view.decision.kind] || 'decide'};
+      yourTurn = {table: update.table, name: table ? table.name : `Table ${update.table}`, what: gameOf(table).decisionText(update.view.decision.kind) || 'decide'};
     }
     this.games.set(update.table, {
       version: update.version, view: update.view, deadline: update.deadline, events: update.events || [],
@@ -138,10 +140,12 @@ export class Store {
     if (update.events && update.events.length) {
       const log = this.logFor(update.table);
       // Plain names in sentences; the viewer's own entries are marked instead.
-      const names = seatNames(this.tables.get(update.table), null);
+      const table = this.tables.get(update.table);
+      const names = seatNames(table, null);
+      const game = gameOf(table);
       for (const event of update.events) {
-        const tone = [eventTone(event), involves(event, update.view.viewer) ? 'mine' : ''].filter(Boolean).join(' ');
-        log.add({version: update.version, text: describeEvent(event, {names, options: update.view.options}), tone});
+        const tone = [game.eventTone(event), game.eventInvolves(event, update.view.viewer) ? 'mine' : ''].filter(Boolean).join(' ');
+        log.add({version: update.version, text: game.eventText(event, {names, options: update.view.options}), tone});
       }
       log.save();
     }
@@ -246,7 +250,7 @@ export class Store {
 
   playNowJoin() {
     const f = this.playNow.form;
-    const wish = {players: f.players, short_game: f.short_game, automa: f.players === 2 && f.automa, clock: f.clock};
+    const wish = {...gameModule().formOptions(f, 'play'), clock: f.clock};
     if (f.bots_after) wish.bots_after_seconds = Number(f.bots_after);
     return this.askToPlay(wish);
   }

@@ -5,7 +5,8 @@
 import {h, replaceKeepingFocus, scrollRegion} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
 import {dateText, durationText} from './time.js';
-import {ordinal} from './texts.js';
+import {ordinal} from './words.js';
+import {gameModule} from './games/index.js';
 import {badge} from './tournaments.js';
 import {
   FORMAT_WORDS, TIE_BREAK_WORDS, entryText, numberText, playersText, seatOrder, stagesText, startText,
@@ -121,7 +122,7 @@ export class TournamentScreen {
   header() {
     const d = this.detail;
     const s = d.settings;
-    const game = [s.game.short_game ? 'Short game' : 'Full game',
+    const game = [gameModule().optionsText(s.game, 'tournament'),
       s.game.turn_seconds ? `${durationText(s.game.turn_seconds)} per decision` : 'no time limit'];
     if (s.round_time_seconds) game.push(`rounds of at most ${durationText(s.round_time_seconds)}`);
     const checkIn = s.check_in_minutes && d.starts_at ? `check-in from ${dateText(d.starts_at - s.check_in_minutes * 60_000)}` : null;

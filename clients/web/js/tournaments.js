@@ -5,6 +5,7 @@
 import {h, replaceKeepingFocus} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
 import {TURN_CHOICES} from './time.js';
+import {gameModule} from './games/index.js';
 import {
   DEFAULT_POINTS, DEFAULT_TIE_BREAKS, FORMAT_WORDS, ROUND_TIME_CHOICES, STATUS_WORDS, TIE_BREAK_WORDS,
   formatsText, playersText, startText,
@@ -118,7 +119,7 @@ class CreateForm {
   constructor(app) {
     this.app = app;
     app.store.tournamentForm ||= {
-      name: '', stages: [newStage('swiss')], short_game: false, turn: '86400', on_timeout: 'replace_seat', replace_after: 3,
+      name: '', stages: [newStage('swiss')], ...gameModule().defaultOptions('tournament'), turn: '86400', on_timeout: 'replace_seat', replace_after: 3,
       round_time: '0', max_players: '', starts_at: '', check_in_minutes: '', bye_points: '3', withdraw_replaced: true, seed_by_rating: true,
       tie_breaks: [...DEFAULT_TIE_BREAKS], points: {...DEFAULT_POINTS},
     };
@@ -138,7 +139,6 @@ class CreateForm {
       return el;
     };
     const name = bind(h('input', {type: 'text', maxlength: 48, value: f.name, placeholder: 'e.g. Autumn Cup', 'data-testid': 'tournament-name', required: true}), 'name');
-    const short = bind(h('input', {type: 'checkbox', id: 'tournament-short', checked: f.short_game, 'data-testid': 'tournament-short'}), 'short_game', (e) => e.checked);
     const turn = bind(h('select', {'data-testid': 'tournament-turn'},
       TURN_CHOICES.filter(([v]) => v !== 'custom').map(([v, text]) => h('option', {value: v, selected: v === f.turn}, text))), 'turn');
     const onTimeout = bind(h('select', {'data-testid': 'tournament-on-timeout'},
@@ -182,7 +182,7 @@ class CreateForm {
         this.renderStages();
       }}, 'Add a stage')),
     h('fieldset', {}, h('legend', {}, 'Games'),
-      h('label', {}, short, ' Short game (6 rounds)'),
+      ...gameModule().optionsForm(f, 'tournament'),
       ...labelled('tournament-turn', 'Time per decision', turn), policy,
       ...labelled('tournament-round-time', 'Time limit of a round', roundTime,
         'Without one, a round waits for its last game; when it runs out, the games still in play end with the scores as they stand.')),
@@ -275,7 +275,7 @@ class CreateForm {
     });
     const settings = {
       stages,
-      game: {short_game: f.short_game, turn_seconds: Number(f.turn)},
+      game: {...gameModule().formOptions(f, 'tournament'), turn_seconds: Number(f.turn)},
       withdraw_replaced: f.withdraw_replaced,
       seeding: f.seed_by_rating === false ? 'lot' : 'rating',
       tie_breaks: f.tie_breaks,

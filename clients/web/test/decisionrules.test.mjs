@@ -4,7 +4,7 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {
   MOVE_KINDS, TARGET_KINDS, addMove, badgesOf, byColour, moveLimitText, netBadges, nonZero, planMove, sum, waitWords,
-} from '../js/decisionrules.js';
+} from '../js/games/elgrande/decisionrules.js';
 
 test('counts: sums, the non-zero ones, per colour', () => {
   assert.equal(sum({galicia: 2, aragon: 3}), 5);

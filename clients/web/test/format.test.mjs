@@ -3,10 +3,9 @@
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {countdownText, durationText, limitText, policyText, timeLeft, waitText} from '../js/time.js';
-import {
-  areaName, AreaName, describeEvent, eventTone, formerSeat, involves, ladderName, ladderOf, mySeatAt, ordinal,
-  queueName, seatNames,
-} from '../js/texts.js';
+import {areaName, AreaName, describeEvent, eventTone, involves, ladderName, ladderOf} from '../js/games/elgrande/texts.js';
+import {formerSeat, mySeatAt, seatNames} from '../js/seats.js';
+import {ordinal, queueName} from '../js/words.js';
 import {changeText, changeOf} from '../js/ratings.js';
 import {isStale, isTemporary, refusalText} from '../js/connection.js';
 import {nameBytes} from '../js/identity.js';

@@ -1,5 +1,6 @@
-// The game's words: names of areas, action cards, colours, and the event log in sentences.
-// Ids are the protocol's (docs/protocol-codecs.md); texts follow shared/spec/el-grande-rules.md.
+// El Grande's words: names of areas, action cards, the event log in sentences, phases,
+// decisions and ladders. Ids are the protocol's (docs/protocol-codecs.md); texts follow
+// shared/spec/el-grande-rules.md. Pure: Node's tests import it.
 
 export const REGIONS = [
   'galicia', 'pais_vasco', 'aragon', 'cataluna', 'castilla_vieja', 'castilla_nueva',
@@ -135,68 +136,7 @@ export function card(id) {
 // Caballeros a power card lets its player take into the court.
 export const GRANTED = [0, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0];
 
-// --- Colours ----------------------------------------------------------------------------
-
-// Okabe–Ito colours, each with its own shape and name so that no one needs to tell hues apart.
-export const COLOURS = [
-  {name: 'blue', fill: '#0072b2', ink: '#ffffff', shape: 'circle', symbol: '●'},
-  {name: 'orange', fill: '#e69f00', ink: '#1b1b1b', shape: 'square', symbol: '■'},
-  {name: 'green', fill: '#009e73', ink: '#ffffff', shape: 'triangle', symbol: '▲'},
-  {name: 'red', fill: '#d55e00', ink: '#ffffff', shape: 'diamond', symbol: '◆'},
-  {name: 'pink', fill: '#cc79a7', ink: '#1b1b1b', shape: 'star', symbol: '★'},
-];
-export const AUTOMA_COLOUR = {name: 'grey', fill: '#6e6e6e', ink: '#ffffff', shape: 'cross', symbol: '✚'};
-
-export function colourOf(colour, options) {
-  if (options && options.automa && colour === options.players) return AUTOMA_COLOUR;
-  return COLOURS[colour] || AUTOMA_COLOUR;
-}
-
-export function colourCount(options) {
-  return Math.min(options.players + (options.automa ? 1 : 0), 5);
-}
-
-// --- Names of seats ---------------------------------------------------------------------
-
-// Who sits at each seat, for sentences: the player's name, "Bot 2", or "the automa".
-export function seatNames(table, viewer) {
-  const names = [];
-  for (const seat of table ? table.seats : []) {
-    let n;
-    if (seat.player) n = seat.player.name;
-    else if (seat.kind === 'bot') n = `Bot ${seat.seat + 1}`;
-    else n = `Seat ${seat.seat + 1}`;
-    names[seat.seat] = seat.seat === viewer ? `${n} (you)` : n;
-  }
-  return names;
-}
-
-// What became of a seat beyond who sits there: resigned, replaced after timeouts, or
-// decisions missed in a row (protocol.md, Seat). Null when there is nothing to say.
-export function seatNote(seat, table) {
-  if (!seat) return null;
-  if (seat.resigned) return {kind: 'resigned', icon: 'flag', text: 'resigned'};
-  if (seat.replaced) {
-    const n = seat.timeouts || (table && table.replace_after);
-    return {kind: 'replaced', icon: 'clock', text: n ? `replaced by a bot after ${n} timeout${n === 1 ? '' : 's'}` : 'replaced by a bot'};
-  }
-  if (seat.timeouts > 0) return {kind: 'missed', icon: 'clock', text: `missed ${seat.timeouts} turn${seat.timeouts === 1 ? '' : 's'}`};
-  return null;
-}
-
-// My seat at a table, also one a bot plays for me since I resigned or was replaced.
-export function mySeatAt(table, me) {
-  if (!table || !me) return null;
-  const seat = table.seats.find((s) => s.player && s.player.id === me.id);
-  return seat ? seat.seat : null;
-}
-
-// The seat I held before a bot took it over (I resigned or was replaced), or null.
-export function formerSeat(table, me) {
-  if (!table || !me) return null;
-  return table.seats.find((s) => s.kind === 'bot' && s.player && s.player.id === me.id) || null;
-}
-
+// A colour in sentences: its seat's name, or the automa's (the colour after the players').
 export function colourName(colour, names, options) {
   if (options && options.automa && colour === options.players) return 'the automa';
   return names[colour] ?? `Colour ${colour + 1}`;
@@ -423,7 +363,7 @@ export const DECISION_WORDS = {
   disk: 'set a secret disk',
 };
 
-// --- Ladders and play now (docs/ratings.md) --------------------------------------------------
+// --- Ladders (docs/ratings.md) --------------------------------------------------------------
 
 // Every kind of game has its own ladder: full games first, then the short game's.
 export const LADDERS = ['2p', '3p', '4p', '5p', '2p-automa', '2p-short', '3p-short', '4p-short', '5p-short', '2p-automa-short'];
@@ -438,19 +378,4 @@ export function ladderName(ladder) {
 // The ladder a game of these options counts on (four stacks share the 3-player ladder).
 export function ladderOf(options) {
   return `${options.players}p${options.automa ? '-automa' : ''}${options.short_game ? '-short' : ''}`;
-}
-
-// Play now's clocks: what a player agrees to when asking for one.
-export const CLOCK_WORDS = {live: 'live: 2 minutes per decision', daily: 'daily: a day per decision'};
-
-// A play-now queue, named like its ladder: "4p-short/live" → "4 players, short game, live clock".
-export function queueName(queue) {
-  const [ladder, clock] = String(queue || '').split('/');
-  return clock ? `${ladderName(ladder)}, ${clock} clock` : ladderName(ladder);
-}
-
-// 1 → "1st", 12 → "12th", 22 → "22nd".
-export function ordinal(n) {
-  const tens = n % 100;
-  return `${n}${(tens >= 11 && tens <= 13) ? 'th' : ({1: 'st', 2: 'nd', 3: 'rd'}[n % 10] || 'th')}`;
 }

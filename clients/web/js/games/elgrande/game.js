@@ -1,17 +1,17 @@
 // The game screen: players, action cards on offer, the map, my hand, the decision panel
 // and the event log of one table.
 
-import {h, clear, icon, replaceKeepingFocus} from './dom.js';
+import {h, clear, icon, replaceKeepingFocus} from '../../dom.js';
 import {Board} from './board.js';
 import {DecisionPanel} from './decisions.js';
-import {colourBadge} from './controls.js';
-import {DECISION_WORDS, GRANTED, PHASES, areaName, card, colourOf, ladderName, ladderOf, mySeatAt, seatNames, seatNote, touchedAreas} from './texts.js';
-import {STALE_TEXT, UNAVAILABLE_TEXT, isStale, isTemporary, refusalText} from './connection.js';
-import {limitText, policyText} from './time.js';
-import {botLevelName} from './lobby.js';
-import {playerButton} from './blocks.js';
-import {REMOVED_WORDS} from './log.js';
-import {changeOf, ratingBadge, ratingChangeCell, ratingStory} from './ratings.js';
+import {DECISION_WORDS, GRANTED, PHASES, areaName, card, ladderName, ladderOf, touchedAreas} from './texts.js';
+import {colourBadge, colourOf} from './colours.js';
+import {botLevelName, mySeatAt, seatNames, seatNote} from '../../seats.js';
+import {STALE_TEXT, UNAVAILABLE_TEXT, isStale, isTemporary, refusalText} from '../../connection.js';
+import {limitText, policyText} from '../../time.js';
+import {playerButton} from '../../blocks.js';
+import {REMOVED_WORDS} from '../../log.js';
+import {changeOf, ratingBadge, ratingChangeCell, ratingStory} from '../../ratings.js';
 
 export class GameScreen {
   constructor(app, tableId) {

@@ -6,11 +6,9 @@
 // from both and let clicks through, so that the area's name is all a reader hears and a
 // click anywhere on the area reaches it.
 
-import {s, clear} from './dom.js';
-import {
-  AREA_NAMES, AreaName, NEIGHBOURS, REGIONS, SCOREBOARDS, colourCount, colourOf,
-  currentValues,
-} from './texts.js';
+import {s, clear} from '../../dom.js';
+import {AREA_NAMES, AreaName, NEIGHBOURS, REGIONS, SCOREBOARDS, currentValues} from './texts.js';
+import {colourCount, colourOf} from './colours.js';
 
 const P = {
   A: [70, 72], Aw: [52, 112], P1: [78, 152], P2: [162, 160], Q: [250, 142], B: [232, 58],

@@ -2,12 +2,13 @@
 // decision's constraints (docs/protocol-codecs.md, Decisions) and the public view; the
 // server remains the judge and its refusals are shown as they come.
 
-import {h, icon, replaceKeepingFocus} from './dom.js';
+import {h, icon, replaceKeepingFocus} from '../../dom.js';
 import {AREA_NAMES, GRANTED, PURPOSES, areaName, card, describeAction} from './texts.js';
-import {countdown} from './time.js';
-import {changeOf, profileLink, ratingChangeCell, ratingStory} from './ratings.js';
+import {countdown} from '../../time.js';
+import {changeOf, profileLink, ratingChangeCell, ratingStory} from '../../ratings.js';
 import {badgesOf, nonZero, sum, waitWords} from './decisionrules.js';
-import {choiceButton, colourBadge, stepper, submitButton} from './controls.js';
+import {choiceButton, stepper, submitButton} from '../../controls.js';
+import {colourBadge} from './colours.js';
 import {special} from './specials.js';
 
 export class DecisionPanel {

@@ -2,10 +2,11 @@
 // moves, placements, targets, a scoreboard, removals, a power card taken back. Each builds
 // its controls from the decision's constraints and sets the panel's map interaction.
 
-import {h} from './dom.js';
-import {AREA_NAMES, REGIONS, SCOREBOARDS, areaName, colourName, colourOf} from './texts.js';
+import {h} from '../../dom.js';
+import {AREA_NAMES, REGIONS, SCOREBOARDS, areaName, colourName} from './texts.js';
+import {colourBadge, colourOf} from './colours.js';
 import {MOVE_KINDS, TARGET_KINDS, addMove, badgesOf, moveLimitText, netBadges, nonZero, planMove, sum} from './decisionrules.js';
-import {choiceButton, colourBadge, stepper, submitButton} from './controls.js';
+import {choiceButton, stepper, submitButton} from '../../controls.js';
 
 export function special(panel, d) {
   const kind = d.special;
