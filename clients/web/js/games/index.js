@@ -1,5 +1,5 @@
 // The games the web client knows: the shell reaches a game's code only through here
-// (docs/modules-web.md). Each module is the object its games/<game>/index.js exports.
+// (docs/modules.md#the-web-client). Each module is the object its games/<game>/index.js exports.
 
 import {elGrande} from './elgrande/index.js';
 

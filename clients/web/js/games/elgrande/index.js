@@ -1,4 +1,4 @@
-// El Grande's client module: all the shell knows of the game (docs/modules-web.md). The shell
+// El Grande's client module: all the shell knows of the game (docs/modules.md#the-web-client). The shell
 // reaches it only through games/index.js; the files beside this one are the game's own.
 
 import {GameScreen, finishedTable} from './game.js';
