@@ -8,6 +8,8 @@
 
 #include "ai/bot_workers.hpp"
 #include "common/unix_time.hpp"
+#include "elgrande/el_grande/module.hpp"
+#include "elgrande/protocol/codec.hpp"
 #include "identity/identities.hpp"
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/decisions.hpp"
@@ -70,11 +72,13 @@ Table::Table(Strand strand, TableServices& services, db::RestoredTable restored,
       seating_(std::move(seating)),
       result_saved_(status_ == TableStatus::finished),
       recent_chat_(restored.chat.begin(), restored.chat.end()),
-      game_(restored.game),
-      undo_(restored.undo),
+      // MERGE: the restored games::Game becomes the table's own once it holds one; until then
+      // its El Grande state and undo history are copied out of it.
+      game_(restored.game ? std::optional(el_grande::state_of(*restored.game)) : std::nullopt),
+      undo_(restored.game ? el_grande::undo_of(*restored.game) : UndoHistory{}),
       seed_(restored.table.seed.value_or(0)),
       saver_(restored.table,
-             restored.game ? restored.game->version - static_cast<std::uint32_t>(restored.replayed) : 0),
+             restored.game ? restored.game->version() - static_cast<std::uint32_t>(restored.replayed) : 0),
       feed_(services.metrics, services.webhook, services.max_held_messages),
       turns_(strand_, *this, limits_of(config_, services.settings), seating_.size()),
       expiry_timer_(strand_) {
@@ -239,7 +243,7 @@ void Table::play(int seat, const Command& command, db::Source source, Events& ev
     // The bot draws from the engine's own constraints; a refusal is an engine bug.
     throw InvariantBroken("table " + std::to_string(id_) + ": the engine refused its bot: " + rejection->reason);
   }
-  saver_.log(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(seat), command, source, unix_milliseconds()});
+  saver_.log(db::LoggedCommand{game_->version, seat, protocol::command_text(command), source, unix_milliseconds()});
   services_.metrics.bot_commands.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -453,11 +457,16 @@ void Table::save() {
   if (status_ == TableStatus::finished && !result_saved_) {
     std::vector<std::optional<std::int64_t>> players;
     for (const Seat& seat : seating_.seats()) players.push_back(seat.player ? std::optional(seat.player->id) : std::nullopt);
-    finishing_ = result = db::result_of(id_, *finished_at_ms_, *game_, players);
+    // MERGE: the scores are the table's games::Game's once it holds one.
+    finishing_ = result = db::result_of(id_, *finished_at_ms_, el_grande::game_at(*game_)->scores(), players);
   }
   // No snapshot while a command may still be taken back: the log after a snapshot must
   // rebuild all of what can be (elgrande/engine/undo.hpp).
-  auto work = saver_.changes(record(), game_ ? &*game_ : nullptr, undo_.empty(), std::move(result));
+  // MERGE: the table hands its own games::Game once it holds one; until then its state is
+  // lent to one when a snapshot is due and nothing may be taken back.
+  std::unique_ptr<games::Game> lent;
+  if (game_ && undo_.empty() && saver_.snapshot_due(game_->version)) lent = el_grande::game_at(*game_);
+  auto work = saver_.changes(record(), lent.get(), std::move(result));
   if (!work) return;
   if (first_save_) {
     work = [changes = std::move(*work), also = std::exchange(first_save_, nullptr), id = id_](db::Store& store) {

@@ -290,8 +290,8 @@ void Table::command(const TableRequest& r) {
     // The engine's reason goes with the codes that concern the command itself.
     return refuse(r, code, rejection->reason, code == ErrorCode::wrong_state ? std::string_view() : name(rejection->code));
   }
-  saver_.log(db::LoggedCommand{game_->version, static_cast<elgrande::Seat>(*seat), std::move(decoded.value()),
-                               db::Source::player, unix_milliseconds()});
+  saver_.log(db::LoggedCommand{game_->version, *seat, protocol::command_text(decoded.value()), db::Source::player,
+                               unix_milliseconds()});
   // An answer of the player's own clears the count of timeouts in a row.
   const bool was_late = std::exchange(seating_[*seat].timeouts, 0) > 0;
   services_.metrics.commands.fetch_add(1, std::memory_order_relaxed);
