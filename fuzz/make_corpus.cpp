@@ -20,6 +20,7 @@
 #include "elgrande/engine/record.hpp"
 #include "elgrande/protocol/codec.hpp"
 #include "games.hpp"
+#include "src/snapshot.hpp"
 
 namespace {
 
@@ -172,22 +173,23 @@ void records(const std::vector<GameRecord>& games) {
   write("game_record", "2p-automa-short-whole", protocol::to_json(play_random_game({2, true, true, false}, 6)).dump());
 }
 
-std::string row_bytes(const db::Snapshot& row) {
+std::string row_bytes(const db::SnapshotRow& row) {
   std::string bytes;
   for (const std::int64_t field : {row.seq, row.format, row.checksum})
     for (int i = 0; i < 8; ++i) bytes += static_cast<char>(static_cast<std::uint64_t>(field) >> (8 * i));
-  return bytes + std::string(reinterpret_cast<const char*>(row.state.data()), row.state.size());
+  return bytes + row.state;
 }
 
 // A real snapshot row with its state's padding (and the unused room of its FixedVectors)
-// zeroed: encode_snapshot copies them as they lie in memory, which differs from run to run.
-// A byte is such room when flipping its lowest bit (which keeps a bool a bool) leaves the
+// zeroed: the module copies them as they lie in memory, which differs from run to run. A
+// byte is such room when flipping its lowest bit (which keeps a bool a bool) leaves the
 // state equal.
-db::Snapshot tidy_snapshot(const GameState& state) {
-  const db::Snapshot row = db::encode_snapshot(state);
-  std::vector<std::byte> bytes = row.state;
+db::SnapshotRow tidy_snapshot(const GameState& state) {
+  std::vector<std::byte> bytes(sizeof state);
+  std::memcpy(bytes.data(), static_cast<const void*>(&state), sizeof state);
+  const std::vector<std::byte> original = bytes;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
-    std::vector<std::byte> flipped = row.state;
+    std::vector<std::byte> flipped = original;
     flipped[i] ^= std::byte{1};
     GameState changed;
     std::memcpy(static_cast<void*>(&changed), flipped.data(), sizeof changed);
@@ -195,7 +197,7 @@ db::Snapshot tidy_snapshot(const GameState& state) {
   }
   GameState tidy;
   std::memcpy(static_cast<void*>(&tidy), bytes.data(), sizeof tidy);
-  return db::encode_snapshot(tidy);
+  return db::snapshot_row(tidy.version, el_grande::encode_state(tidy));
 }
 
 void snapshots(const std::vector<GameRecord>& games) {
@@ -206,9 +208,9 @@ void snapshots(const std::vector<GameRecord>& games) {
     write("snapshot", name + "-intact", header + '\0');
     write("snapshot", name + "-one-byte-changed", header + '\0' + std::string("\x10\x00\x01", 3));
     write("snapshot", name + "-short-other-seq", header + '\5');
-    db::Snapshot row = tidy_snapshot(fuzz::state_after(choice));
+    db::SnapshotRow row = tidy_snapshot(fuzz::state_after(choice));
     write("snapshot", name + "-row", '\0' + row_bytes(row));
-    std::fill(row.state.begin(), row.state.end(), std::byte{0});
+    std::fill(row.state.begin(), row.state.end(), '\0');
     write("snapshot", name + "-zeroed-row", '\0' + row_bytes(row));
   }
 }

@@ -44,6 +44,7 @@
 #include "elgrande/el_grande/module.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
+#include "elgrande/el_grande/module.hpp"
 #include "accounts/accounts.hpp"
 #include "accounts/credentials.hpp"
 #include "accounts/password_workers.hpp"
@@ -202,7 +203,7 @@ int lead(const Config& config, Leadership* leadership) {
     last_chat_line = store.max_chat_id();
     // Tables finished within their lifetime come back too, for players returning to see the end.
     const auto finished_since = std::chrono::system_clock::now() - table_settings.finished_lifetime;
-    restored = store.live_tables(unix_milliseconds(finished_since));
+    restored = store.live_tables(unix_milliseconds(finished_since), el_grande::module());
     damaged_logs = scrub_logs(*database, restored);
     highest_table = store.max_table_id();
     tournaments_stored = store.tournaments().all();

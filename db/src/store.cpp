@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <tuple>
+#include <variant>
 
 #include "elgrande/db/snapshot.hpp"
 #include "elgrande/protocol/codec.hpp"
@@ -11,7 +12,6 @@
 namespace elgrande::db {
 namespace {
 
-using detail::command_from;
 using detail::log_of_table;
 using detail::source_from;
 using protocol::Json;
@@ -37,26 +37,13 @@ constexpr std::string_view kTableColumns =
 
 }  // namespace
 
-GameResult result_of(std::int64_t table, UnixMillis finished_at, const GameState& game,
-                     const std::vector<std::optional<std::int64_t>>& players) {
-  GameResult result{table, finished_at, {}};
-  for (int s = 0; s < game.options.players; ++s) {
-    const int score = game.players[static_cast<std::size_t>(s)].score;
-    int rank = 1;
-    for (int o = 0; o < game.options.players; ++o) rank += game.players[static_cast<std::size_t>(o)].score > score;
-    const auto player = static_cast<std::size_t>(s) < players.size() ? players[static_cast<std::size_t>(s)] : std::nullopt;
-    result.seats.push_back(SeatResult{s, player, score, rank});
-  }
-  return result;
-}
-
-GameResult result_of(std::int64_t table, UnixMillis finished_at, const std::vector<int>& scores,  // MERGE-SHIM
+GameResult result_of(std::int64_t table, UnixMillis finished_at, std::span<const int> scores,
                      const std::vector<std::optional<std::int64_t>>& players) {
   GameResult result{table, finished_at, {}};
   for (std::size_t s = 0; s < scores.size(); ++s) {
-    int rank = 1;
-    for (const int other : scores) rank += other > scores[s];
-    result.seats.push_back(SeatResult{static_cast<int>(s), s < players.size() ? players[s] : std::nullopt, scores[s], rank});
+    const int rank = 1 + static_cast<int>(std::ranges::count_if(scores, [&](int other) { return other > scores[s]; }));
+    const auto player = s < players.size() ? players[s] : std::nullopt;
+    result.seats.push_back(SeatResult{static_cast<int>(s), player, scores[s], rank});
   }
   return result;
 }
@@ -228,20 +215,14 @@ void Store::delete_table(std::int64_t id) {
   }
 }
 
-void Store::save_snapshot(std::int64_t table, const GameState& state) {
-  const Snapshot snapshot = encode_snapshot(state);
+void Store::save_snapshot(std::int64_t table, std::int64_t seq, const std::string& bytes) {
+  const SnapshotRow row = snapshot_row(seq, bytes);
   save_snapshot_.bind(1, table)
-      .bind(2, snapshot.seq)
-      .bind(3, snapshot.format)
-      .bind(4, std::span<const std::byte>(snapshot.state))
-      .bind(5, snapshot.checksum)
+      .bind(2, row.seq)
+      .bind(3, row.format)
+      .bind(4, std::as_bytes(std::span(row.state.data(), row.state.size())))
+      .bind(5, row.checksum)
       .run();
-}
-
-void Store::save_snapshot(std::int64_t table, std::int64_t seq, const std::string& bytes) {  // MERGE-SHIM
-  save_snapshot_.bind(1, table).bind(2, seq).bind(3, std::int64_t{0})
-      .bind(4, std::span<const std::byte>(reinterpret_cast<const std::byte*>(bytes.data()), bytes.size()))
-      .bind(5, std::int64_t{0}).run();
 }
 
 void Store::delete_snapshot(std::int64_t table) { delete_snapshot_.bind(1, table).run(); }
@@ -284,30 +265,34 @@ TableRecord Store::read_table(Statement& row) {
   return table;
 }
 
-std::optional<GameState> Store::snapshot_of(std::int64_t table, std::string& refused) {
+std::optional<Store::SnapshotBytes> Store::snapshot_of(std::int64_t table, std::string& refused) {
   Statement row = database_.prepare("SELECT seq, format, state, hash FROM snapshots WHERE table_id = ?1");
   row.bind(1, table);
   if (!row.step()) return std::nullopt;
-  return decode_snapshot(Snapshot{row.integer(0), row.integer(1), row.blob(2), row.integer(3)}, refused);
+  const std::vector<std::byte> state = row.blob(2);
+  const SnapshotRow read{row.integer(0), row.integer(1),
+                         std::string(reinterpret_cast<const char*>(state.data()), state.size()), row.integer(3)};
+  std::optional<std::string> bytes = snapshot_bytes(read, refused);
+  if (!bytes) return std::nullopt;
+  return SnapshotBytes{read.seq, std::move(*bytes)};
 }
 
-ReplayResult Store::replay_log(const TableRecord& table, GameState start, const LogHead& head, std::size_t& replayed) {
-  const std::int64_t from = start.version;
+std::vector<games::Recorded> Store::read_log(std::int64_t table, std::int64_t from, const LogHead& head) {
   Statement log = database_.prepare(
       "SELECT seq, seat, command, source, time, chain FROM " + log_of_table() + " WHERE seq >= ?2 ORDER BY seq");
-  log.bind(1, table.id).bind(2, std::max<std::int64_t>(from, 1));
+  log.bind(1, table).bind(2, std::max<std::int64_t>(from, 1));
   std::int64_t chain = 0;
   if (from > 0) {
     // The chain goes on from the row the snapshot was taken at.
     if (!log.step() || log.integer(0) != from) throw std::runtime_error("command " + std::to_string(from) + " is missing");
     if (head.length) chain = log.optional_integer(5).value_or(0);
   }
-  std::vector<RecordedCommand> commands;
+  std::vector<games::Recorded> moves;
   std::int64_t expected = from + 1;
   for (; log.step(); ++expected) {
     const std::int64_t seq = log.integer(0);
     if (seq != expected) throw std::runtime_error("command " + std::to_string(expected) + " is missing");
-    const std::string text = log.text(2);
+    std::string text = log.text(2);
     if (head.length) {
       chain = log_chain(chain, seq, static_cast<int>(log.integer(1)), text, log.text(3), log.integer(4));
       if (log.optional_integer(5) != chain) {
@@ -315,46 +300,51 @@ ReplayResult Store::replay_log(const TableRecord& table, GameState start, const 
                                  " does not match the log's hash chain: the database was damaged");
       }
     }
-    commands.push_back(RecordedCommand{static_cast<Seat>(log.integer(1)), command_from(text, table.id, seq),
-                                       source_from(log.text(3)) != Source::player});
+    moves.push_back(games::Recorded{static_cast<int>(log.integer(1)), std::move(text),
+                                    source_from(log.text(3)) != Source::player});
   }
   if (head.length && (expected - 1 != *head.length || chain != head.head)) {
     throw std::runtime_error("the log ends at command " + std::to_string(expected - 1) + " but the table recorded " +
                              std::to_string(*head.length) + " commands: the database lost part of it");
   }
-  ReplayResult result = replay(start, commands);
-  if (result.rejection) {
-    throw std::runtime_error("the engine refuses command " + std::to_string(from + *result.rejected_at + 1) + ": " +
-                             result.rejection->reason);
-  }
-  replayed = commands.size();
-  return result;
+  return moves;
 }
 
-GameState Store::rebuild(RestoredTable& restored) {
-  // What the last seat to act may still take back is rebuilt with the game: the snapshot
-  // was taken with nothing to take back, so the log after it holds all of it.
-  const auto rebuilt = [&restored](ReplayResult result) {
-    restored.undo = std::move(result.history);
-    return result.state;
-  };
+std::unique_ptr<games::Game> Store::rebuild(RestoredTable& restored, const games::GameModule& module) {
   const TableRecord& table = restored.table;
   if (!table.seed) throw std::runtime_error("a started game without a seed");
+  const Json options = protocol::to_json(table.options);
   const LogHead head = log_head(table.id);
   restored.log_verified = head.length.has_value();
+  // What the seats may still take back is restored with the game: a snapshot is taken only
+  // with nothing to take back, so the log after it holds all of it.
   std::string refused;
-  if (std::optional<GameState> snapshot = snapshot_of(table.id, refused)) {
+  if (std::optional<SnapshotBytes> snapshot = snapshot_of(table.id, refused)) {
     try {
-      return rebuilt(replay_log(table, *snapshot, head, restored.replayed));
+      const std::vector<games::Recorded> log = read_log(table.id, snapshot->seq, head);
+      auto game = module.restore(options, *table.seed, snapshot->bytes, log);
+      if (auto* restored_game = std::get_if<std::unique_ptr<games::Game>>(&game)) {
+        if ((*restored_game)->version() == static_cast<std::uint64_t>(snapshot->seq) + log.size()) {
+          restored.replayed = log.size();
+          return std::move(*restored_game);
+        }
+        refused = "the snapshot's version does not match its row";
+      } else {
+        refused = std::get<std::string>(game);
+      }
     } catch (const std::exception& error) {
       refused = std::string("the log after it does not replay: ") + error.what();
     }
   }
   if (!refused.empty()) restored.snapshot_refused = refused;
-  return rebuilt(replay_log(table, new_game(table.options, *table.seed), head, restored.replayed));
+  const std::vector<games::Recorded> log = read_log(table.id, 0, head);
+  auto game = module.restore(options, *table.seed, std::nullopt, log);
+  if (auto* error = std::get_if<std::string>(&game)) throw std::runtime_error(*error);
+  restored.replayed = log.size();
+  return std::move(std::get<std::unique_ptr<games::Game>>(game));
 }
 
-Restored Store::live_tables(UnixMillis finished_since) {
+Restored Store::live_tables(UnixMillis finished_since, const games::GameModule& module) {
   Restored restored;
   Statement tables = database_.prepare(
       "SELECT " + std::string(kTableColumns) +
@@ -367,7 +357,7 @@ Restored Store::live_tables(UnixMillis finished_since) {
     const std::int64_t id = table.table.id;
     try {
       table.chat = recent_chat(id, kRecentChat);
-      if (table.table.status != "open") table.game = rebuild(table);
+      if (table.table.status != "open") table.game = rebuild(table, module);
       restored.tables.push_back(std::move(table));
     } catch (const std::exception& error) {
       restored.failed.push_back(Unrestorable{id, error.what()});

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
-#include "elgrande/protocol/codec.hpp"
 #include "fnv1a.hpp"
 #include "store_log.hpp"
 
@@ -24,20 +24,8 @@ Source source_from(std::string_view name) {
   return Source::player;
 }
 
-Command command_from(const std::string& text, std::int64_t table, std::int64_t seq) {
-  const auto json = protocol::parse_json(text);
-  const auto command = json ? protocol::command_from_json(json.value())
-                            : protocol::Decoded<Command>(json.error());
-  if (!command) {
-    throw std::runtime_error("table " + std::to_string(table) + ", command " + std::to_string(seq) +
-                             ": " + command.error().message);
-  }
-  return command.value();
-}
-
 }  // namespace detail
 
-using detail::command_from;
 using detail::fnv1a;
 using detail::kFnvOffset;
 using detail::log_of_table;
@@ -86,7 +74,7 @@ void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> c
     }
   }
   for (const LoggedCommand& logged : commands) {
-    RingRow row{0, logged.seq, logged.seat, protocol::command_text(logged.command), name(logged.source), logged.time, 0};
+    RingRow row{0, logged.seq, logged.seat, logged.move, name(logged.source), logged.time, 0};
     row.chain = log.head = log_chain(log.head, row.seq, row.seat, row.command, row.source, row.time);
     const std::int64_t n = ring.next++;
     row.slot = n % kRingSlots;
@@ -234,9 +222,8 @@ std::vector<LoggedCommand> Store::commands(std::int64_t table) {
   std::vector<LoggedCommand> commands;
   while (rows.step()) {
     const std::int64_t seq = rows.integer(0);
-    commands.push_back(LoggedCommand{seq, static_cast<Seat>(rows.integer(1)),
-                                     command_from(rows.text(2), table, seq),
-                                     source_from(rows.text(3)), rows.integer(4)});
+    commands.push_back(LoggedCommand{seq, static_cast<int>(rows.integer(1)), rows.text(2), source_from(rows.text(3)),
+                                     rows.integer(4)});
   }
   return commands;
 }

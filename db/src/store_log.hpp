@@ -17,7 +17,4 @@ std::string log_of_table();
 
 Source source_from(std::string_view name);
 
-// A logged command's JSON, decoded; a failure names the table and the command.
-Command command_from(const std::string& text, std::int64_t table, std::int64_t seq);
-
 }  // namespace elgrande::db::detail

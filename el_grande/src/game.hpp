@@ -53,6 +53,7 @@ class ElGrandeGame final : public games::Game {
   std::uint8_t posed(std::optional<int> actor);
 
   const GameState& state() const { return state_; }
+  const UndoHistory& undo() const { return undo_; }
 
  private:
   const Options options_;

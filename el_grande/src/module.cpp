@@ -102,4 +102,13 @@ std::unique_ptr<games::Game> resume(const Options& options, GameState state, Und
 
 games::MovePtr move_of(Command command) { return std::make_shared<const ElGrandeMove>(std::move(command)); }
 
+const GameState& state_of(const games::Game& game) { return static_cast<const ElGrandeGame&>(game).state(); }
+
+const UndoHistory& undo_of(const games::Game& game) { return static_cast<const ElGrandeGame&>(game).undo(); }
+
+std::unique_ptr<games::Game> game_at(GameState state, UndoHistory undo) {
+  const Options options = state.options;
+  return std::make_unique<ElGrandeGame>(options, std::move(state), std::move(undo));
+}
+
 }  // namespace elgrande::el_grande

@@ -1,6 +1,7 @@
 #include "history/history.hpp"
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include "tables/seating.hpp"
@@ -35,15 +36,20 @@ protocol::Json history_entry(const db::FinishedGame& game) {
 }
 
 protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands) {
-  GameRecord record{game.table.options, game.table.seed.value_or(0), {}};
+  protocol::Json json = protocol::to_json(GameRecord{game.table.options, game.table.seed.value_or(0), {}});
+  // Each move as the record codec wrote it into the log: the record's commands are its JSON.
   for (const db::LoggedCommand& logged : commands) {
-    record.commands.push_back({logged.seat, logged.command, logged.source != db::Source::player});
-  }
-  protocol::Json json = protocol::to_json(record);
-  // Beyond the record proper, which readers ignore: who answered each decision, and when.
-  for (std::size_t i = 0; i < commands.size(); ++i) {
-    json["commands"][i]["source"] = db::name(commands[i].source);
-    json["commands"][i]["time"] = commands[i].time;
+    auto move = protocol::parse_json(logged.move);
+    if (!move) {
+      throw std::runtime_error("table " + std::to_string(game.table.id) + ", command " + std::to_string(logged.seq) +
+                               ": " + move.error().message);
+    }
+    protocol::Json& written = json["commands"].emplace_back(
+        protocol::Json{{"seat", logged.seat}, {"command", std::move(move.value())}});
+    if (logged.source != db::Source::player) written["played_for"] = true;  // absent: the seat's player's own
+    // Beyond the record proper, which readers ignore: who answered each decision, and when.
+    written["source"] = db::name(logged.source);
+    written["time"] = logged.time;
   }
   json["table"] = history_entry(game);
   return json;

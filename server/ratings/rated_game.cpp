@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <variant>
 
+#include "elgrande/protocol/codec.hpp"
+
 namespace elgrande::server {
 
 std::vector<db::RatingChange> rating_changes(std::span<const RatedSeat> seats,
@@ -25,6 +27,18 @@ std::vector<db::RatingChange> rating_changes(std::span<const RatedSeat> seats,
   return changes;
 }
 
+namespace {
+
+// Whether a logged move takes back the seat's last one: an undo is no decision of the player's.
+bool takes_back(const db::LoggedCommand& logged) {
+  const auto json = protocol::parse_json(logged.move);
+  const auto command = json ? protocol::command_from_json(json.value()) : protocol::Decoded<Command>(json.error());
+  if (!command) throw std::runtime_error("command " + std::to_string(logged.seq) + ": " + command.error().message);
+  return std::holds_alternative<Undo>(command.value());
+}
+
+}  // namespace
+
 RatingOutcome rate_game(db::Store& store, TableId table, const std::string& ladder, db::UnixMillis finished_at,
                         const std::vector<RatedSeat>& seats, const competition::RatingGuard& guard) {
   std::vector<RatedSeat> rated;
@@ -37,7 +51,7 @@ RatingOutcome rate_game(db::Store& store, TableId table, const std::string& ladd
   int most_together = 0;
   if (rated.size() >= 2) {
     for (const db::LoggedCommand& command : store.commands(table)) {
-      if (command.source != db::Source::player || std::holds_alternative<Undo>(command.command)) continue;
+      if (command.source != db::Source::player || takes_back(command)) continue;
       for (std::size_t i = 0; i < rated.size(); ++i) decisions[i] += rated[i].seat == command.seat;
     }
     constexpr db::UnixMillis kDay = 24LL * 3600 * 1000;

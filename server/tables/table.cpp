@@ -8,7 +8,6 @@
 
 #include "ai/bot_workers.hpp"
 #include "common/unix_time.hpp"
-#include "elgrande/el_grande/module.hpp"  // MERGE-SHIM
 #include "identity/identities.hpp"
 #include "ratings/ladders.hpp"
 #include "ratings/ratings.hpp"
@@ -68,7 +67,7 @@ Table::Table(Strand strand, TableServices& services, db::RestoredTable restored,
       seating_(std::move(seating)),
       result_saved_(status_ == TableStatus::finished),
       recent_chat_(restored.chat.begin(), restored.chat.end()),
-      game_(restored.game ? el_grande::resume(restored.table.options, *restored.game, restored.undo) : nullptr),  // MERGE-SHIM
+      game_(std::move(restored.game)),
       seed_(restored.table.seed.value_or(0)),
       saver_(restored.table, game_ ? game_->version() - static_cast<std::uint32_t>(restored.replayed) : 0),
       feed_(services.metrics, services.webhook, services.max_held_messages),
@@ -231,8 +230,7 @@ std::optional<int> Table::waiting_bot() const {
 }
 
 void Table::log(int seat, const games::Move& move, db::Source source) {
-  saver_.log(db::LoggedCommand{game_->version(), static_cast<elgrande::Seat>(seat), el_grande::command_of(move) /* MERGE-SHIM: move.record() */, source,
-                               unix_milliseconds()});
+  saver_.log(db::LoggedCommand{game_->version(), seat, move.record(), source, unix_milliseconds()});
 }
 
 // The bots' choices are logged like anyone's, so their seed needs no saving: it is drawn

@@ -1,5 +1,6 @@
 #include "tables/table_saver.hpp"
 
+#include <string>
 #include <utility>
 
 #include "tables/table_config.hpp"
@@ -18,20 +19,23 @@ std::optional<Storage::Work> TableSaver::changes(const db::TableRecord& now, con
     before = std::exchange(saved_, now);
   }
   const bool finished = table_status_from(now.status) == TableStatus::finished;
-  // The game gives none while a move may still be taken back: the log after a snapshot
-  // must rebuild all of what can be.
-  std::optional<std::string> snapshot;
-  if (game && !finished && game->version() >= snapshot_version_ + kSnapshotEvery) {
-    snapshot = game->snapshot();
-    if (snapshot) snapshot_version_ = game->version();
+  struct Snapshot {
+    std::uint32_t version = 0;
+    std::string bytes;
+  };
+  std::optional<Snapshot> snapshot;
+  if (game && !finished && snapshot_due(game->version())) {
+    if (std::optional<std::string> bytes = game->snapshot()) {
+      snapshot = Snapshot{game->version(), std::move(*bytes)};
+      snapshot_version_ = game->version();
+    }
   }
   if (!changed && unsaved_.empty() && !snapshot && !result) return std::nullopt;
   return [id = now.id, changed = std::move(changed), before = std::move(before), commands = std::exchange(unsaved_, {}),
-          snapshot = std::move(snapshot), version = snapshot_version_, result = std::move(result),
-          finished](db::Store& store) {
+          snapshot = std::move(snapshot), result = std::move(result), finished](db::Store& store) {
     if (changed) store.save_table(*changed, before ? &*before : nullptr);
     store.append_commands(id, commands);
-    if (snapshot) store.save_snapshot(id, version, *snapshot);
+    if (snapshot) store.save_snapshot(id, snapshot->version, snapshot->bytes);
     if (result) store.save_result(*result);
     if (finished) store.delete_snapshot(id);  // the log is the record from now on
   };

@@ -25,9 +25,13 @@ class TableSaver {
   void log(db::LoggedCommand command) { unsaved_.push_back(std::move(command)); }
 
   // The work that brings the database up to `now` (and `game`, once started), or none if
-  // nothing changed. `result` goes with the save that finishes the game.
+  // nothing changed; `game` is snapshotted when one is due and it gives one (none while a
+  // move may still be taken back). `result` goes with the save that finishes the game.
   std::optional<Storage::Work> changes(const db::TableRecord& now, const games::Game* game,
                                        std::optional<db::GameResult> result);
+  // Whether a game at `version` is due a snapshot: for a caller that has a game to hand
+  // only then.
+  bool snapshot_due(std::uint32_t version) const { return version >= snapshot_version_ + kSnapshotEvery; }
 
  private:
   std::optional<db::TableRecord> saved_;

@@ -32,7 +32,9 @@
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/store.hpp"
+#include "elgrande/el_grande/module.hpp"
 #include "elgrande/engine/bot.hpp"
+#include "elgrande/protocol/codec.hpp"
 #include "storage/storage.hpp"
 
 namespace {
@@ -132,7 +134,7 @@ Json commit(const Arguments& arguments) {
   for (int c = 0; c < arguments.clients; ++c) {
     send[static_cast<std::size_t>(c)] = [&, c](std::int64_t seq) {
       const auto& recorded = game.commands[static_cast<std::size_t>(seq - 1) % game.commands.size()];
-      std::vector<db::LoggedCommand> command{{seq, recorded.seat, recorded.command, db::Source::player, 0}};
+      std::vector<db::LoggedCommand> command{{seq, recorded.seat, protocol::command_text(recorded.command), db::Source::player, 0}};
       storage.write([c, command](db::Store& store) { store.append_commands(c + 1, command); },
                     [&, c, seq](bool ok) {
                       if (!ok) throw std::runtime_error("a commit failed");
@@ -182,10 +184,12 @@ Json restore(const Arguments& arguments) {
       GameState state = new_game(options, seed);
       Events events;
       for (std::size_t i = 0; i < length; ++i) {
-        commands.push_back({static_cast<std::int64_t>(i + 1), game.commands[i].seat, game.commands[i].command,
-                            db::Source::player, 0});
+        commands.push_back({static_cast<std::int64_t>(i + 1), game.commands[i].seat,
+                            protocol::command_text(game.commands[i].command), db::Source::player, 0});
         apply(state, game.commands[i].seat, game.commands[i].command, events);
-        if ((i + 1) % 32 == 0) store.save_snapshot(g + 1, state);
+        if ((i + 1) % 32 == 0) {
+          store.save_snapshot(g + 1, state.version, *el_grande::game_at(state)->snapshot());
+        }
       }
       store.append_commands(g + 1, commands);
       written_commands += length;
@@ -200,7 +204,7 @@ Json restore(const Arguments& arguments) {
     const std::unique_ptr<db::Database> database = db::open(file.string());
     db::Store store(*database);
     const auto started = Clock::now();
-    const db::Restored restored = store.live_tables(0);
+    const db::Restored restored = store.live_tables(0, el_grande::module());
     milliseconds.push_back(std::chrono::duration<double, std::milli>(Clock::now() - started).count());
     tables = restored.tables.size();
     replayed = 0;

@@ -17,6 +17,7 @@
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/engine/bot.hpp"
+#include "elgrande/protocol/codec.hpp"
 #include "storage/commit_ledger.hpp"
 #include "storage/storage.hpp"
 #include "support/temp_dir.hpp"
@@ -119,8 +120,8 @@ TEST_CASE("the scrub finds a damaged row before a game's snapshot and in a finis
     store.save_table(table(id, options, id == 4 ? "finished" : "playing"));
     std::vector<db::LoggedCommand> commands;
     for (std::size_t i = 0; i < 40; ++i) {
-      commands.push_back({static_cast<std::int64_t>(i + 1), game.commands[i].seat, game.commands[i].command,
-                          db::Source::player, 5000 + static_cast<std::int64_t>(i)});
+      commands.push_back({static_cast<std::int64_t>(i + 1), game.commands[i].seat,
+                          protocol::command_text(game.commands[i].command), db::Source::player, 5000 + static_cast<std::int64_t>(i)});
     }
     store.append_commands(id, commands);
   }
@@ -128,8 +129,8 @@ TEST_CASE("the scrub finds a damaged row before a game's snapshot and in a finis
   // Table 1's newest commands are still in the command ring: its log is read from both.
   std::vector<db::LoggedCommand> newest;
   for (std::size_t i = 40; i < 45; ++i) {
-    newest.push_back({static_cast<std::int64_t>(i + 1), game.commands[i].seat, game.commands[i].command,
-                      db::Source::bot, 5000 + static_cast<std::int64_t>(i)});
+    newest.push_back({static_cast<std::int64_t>(i + 1), game.commands[i].seat,
+                      protocol::command_text(game.commands[i].command), db::Source::bot, 5000 + static_cast<std::int64_t>(i)});
   }
   store.append_commands(1, newest);
   CHECK(db::damaged_logs(*database).empty());

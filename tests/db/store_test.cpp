@@ -17,6 +17,7 @@
 #include "elgrande/db/snapshot.hpp"
 #include "elgrande/db/sqlite.hpp"
 #include "elgrande/db/store.hpp"
+#include "elgrande/el_grande/module.hpp"
 #include "elgrande/engine/bot.hpp"
 #include "elgrande/engine/game.hpp"
 #include "elgrande/protocol/codec.hpp"
@@ -62,7 +63,8 @@ db::TableRecord playing_table(std::int64_t id, std::int64_t host, const Options&
 std::vector<db::LoggedCommand> logged(const GameRecord& record, std::size_t count) {
   std::vector<db::LoggedCommand> commands;
   for (std::size_t i = 0; i < count && i < record.commands.size(); ++i) {
-    commands.push_back({static_cast<std::int64_t>(i + 1), record.commands[i].seat, record.commands[i].command,
+    commands.push_back({static_cast<std::int64_t>(i + 1), record.commands[i].seat,
+                        protocol::command_text(record.commands[i].command),
                         i % 3 == 0 ? db::Source::player : db::Source::bot, 5000 + static_cast<std::int64_t>(i)});
   }
   return commands;
@@ -73,6 +75,16 @@ GameState state_after(const GameRecord& record, std::size_t count) {
   GameRecord prefix = record;
   prefix.commands.resize(std::min(count, record.commands.size()));
   return replay(prefix).state;
+}
+
+// The engine's state inside a restored game.
+const GameState& state_of(const std::unique_ptr<games::Game>& game) { return el_grande::state_of(*game); }
+
+// The table's snapshot at `state`, as the server takes it (games::Game::snapshot()).
+void save_snapshot(db::Store& store, std::int64_t table, const GameState& state) {
+  const std::optional<std::string> bytes = el_grande::game_at(state)->snapshot();
+  REQUIRE(bytes);
+  store.save_snapshot(table, state.version, *bytes);
 }
 
 struct Fixture {
@@ -114,7 +126,7 @@ TEST_CASE("migrations bring an empty database to the latest schema, and are not 
   CHECK(database.user_version() == db::latest_schema_version());
   db::Store store(database);
   CHECK(store.players().empty());
-  CHECK(store.live_tables(0).tables.empty());
+  CHECK(store.live_tables(0, el_grande::module()).tables.empty());
 }
 
 TEST_CASE("a database written at every earlier schema version migrates with its data intact", "[db][sqlite]") {
@@ -165,7 +177,7 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
     REQUIRE(players.size() == 1);
     CHECK(players[0].name == "Ana");
     CHECK(store.accounts().all().empty());  // every guest stays a guest
-    const db::Restored restored = store.live_tables(1000);  // not the game finished at 7
+    const db::Restored restored = store.live_tables(1000, el_grande::module());  // not the game finished at 7
     REQUIRE(restored.failed.empty());
     REQUIRE(restored.tables.size() == 1);
     const db::RestoredTable& table = restored.tables[0];
@@ -175,7 +187,7 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
     CHECK(table.table.seats[0].timeouts == 0);
     CHECK(table.table.seats[0].player == 1);
     REQUIRE(table.game);
-    CHECK(*table.game == state_after(game, 40));
+    CHECK(state_of(table.game) == state_after(game, 40));
     if (version < 3) {
       // The finished game's result as rows: ties share the rank, the player keeps the seat.
       const auto result = store.result(3);
@@ -186,12 +198,13 @@ TEST_CASE("a database written at every earlier schema version migrates with its 
     }
     // A log from before the chain is not verified, and is chained with its next command.
     CHECK_FALSE(table.log_verified);
-    store.append_commands(4, std::vector<db::LoggedCommand>{{41, game.commands[40].seat, game.commands[40].command,
+    store.append_commands(4, std::vector<db::LoggedCommand>{{41, game.commands[40].seat,
+                                                             protocol::command_text(game.commands[40].command),
                                                              db::Source::player, 50}});
-    const db::Restored chained = store.live_tables(1000);
+    const db::Restored chained = store.live_tables(1000, el_grande::module());
     REQUIRE(chained.tables.size() == 1);
     CHECK(chained.tables[0].log_verified);
-    CHECK(*chained.tables[0].game == state_after(game, 41));
+    CHECK(state_of(chained.tables[0].game) == state_after(game, 41));
   }
 }
 
@@ -230,11 +243,11 @@ TEST_CASE("logs chained before schema 12 keep their length and head through its 
 
   db::migrate(*database);
   db::Store store(*database);
-  const db::Restored restored = store.live_tables(0);
+  const db::Restored restored = store.live_tables(0, el_grande::module());
   REQUIRE(restored.tables.size() == 1);
   CHECK(restored.tables[0].table.id == 4);
   CHECK(restored.tables[0].log_verified);
-  CHECK(*restored.tables[0].game == state_after(game, 40));
+  CHECK(state_of(restored.tables[0].game) == state_after(game, 40));
   REQUIRE(restored.failed.size() == 1);
   CHECK(restored.failed[0].table == 5);
   const auto cut = store.check_log(5);
@@ -331,14 +344,14 @@ TEST_CASE("players and tables read back as they were written", "[db]") {
   open.seats[1].timeouts = 1;
   f.store->save_table(open);
   f.open();  // a fresh connection reads the file
-  const db::Restored restored = f.store->live_tables(0);
+  const db::Restored restored = f.store->live_tables(0, el_grande::module());
   REQUIRE(restored.tables.size() == 1);
   CHECK(restored.tables[0].table == open);
   CHECK_FALSE(restored.tables[0].game);
   CHECK(f.store->max_table_id() == 3);
 
   f.store->delete_table(3);
-  CHECK(f.store->live_tables(0).tables.empty());
+  CHECK(f.store->live_tables(0, el_grande::module()).tables.empty());
 }
 
 TEST_CASE("a table saved against its last save reads back whole: the seats and the row that changed are written", "[db]") {
@@ -357,14 +370,14 @@ TEST_CASE("a table saved against its last save reads back whole: the seats and t
   db::TableRecord joined = table;  // a seat taken: that seat alone differs
   joined.seats[2] = seat("human", 2);
   f.store->save_table(joined, &table);
-  REQUIRE(f.store->live_tables(0).tables.size() == 1);
-  CHECK(f.store->live_tables(0).tables[0].table == joined);
+  REQUIRE(f.store->live_tables(0, el_grande::module()).tables.size() == 1);
+  CHECK(f.store->live_tables(0, el_grande::module()).tables[0].table == joined);
 
   db::TableRecord renamed = joined;  // the row alone differs
   renamed.name = "Monday night";
   renamed.turn_seconds = 60;
   f.store->save_table(renamed, &joined);
-  CHECK(f.store->live_tables(0).tables[0].table == renamed);
+  CHECK(f.store->live_tables(0, el_grande::module()).tables[0].table == renamed);
 
   db::TableRecord both = renamed;  // the row and two seats
   both.on_timeout = "replace_seat";
@@ -372,7 +385,7 @@ TEST_CASE("a table saved against its last save reads back whole: the seats and t
   both.seats[3] = seat("bot");
   f.store->save_table(both, &renamed);
   f.open();  // a fresh connection reads the file
-  CHECK(f.store->live_tables(0).tables[0].table == both);
+  CHECK(f.store->live_tables(0, el_grande::module()).tables[0].table == both);
 }
 
 TEST_CASE("accounts and their sessions read back as written, usernames unique ignoring case", "[db]") {
@@ -462,7 +475,7 @@ TEST_CASE("a table comes back with its last chat lines, oldest first, under the 
   f.store->rename_player(2, "Beatriz");
   f.open();
 
-  const db::Restored restored = f.store->live_tables(0);
+  const db::Restored restored = f.store->live_tables(0, el_grande::module());
   REQUIRE(restored.tables.size() == 1);
   const std::vector<db::ChatLine>& chat = restored.tables[0].chat;
   REQUIRE(chat.size() == db::kRecentChat);
@@ -497,88 +510,157 @@ TEST_CASE("a game is rebuilt from its snapshot and the commands after it, or fro
   f.store->save_table(playing_table(1, 1, options, 2024));
   const auto commands = logged(game, 70);
   f.store->append_commands(1, std::span(commands).first(64));
-  f.store->save_snapshot(1, state_after(game, 64));
+  save_snapshot(*f.store, 1, state_after(game, 64));
   f.store->append_commands(1, std::span(commands).subspan(64));
 
   SECTION("the snapshot is used") {
-    const db::Restored restored = f.store->live_tables(0);
+    const db::Restored restored = f.store->live_tables(0, el_grande::module());
     REQUIRE(restored.tables.size() == 1);
     CHECK(restored.tables[0].replayed == 6);
-    CHECK(*restored.tables[0].game == state_after(game, 70));
+    CHECK(state_of(restored.tables[0].game) == state_after(game, 70));
   }
   SECTION("a damaged snapshot is ignored") {
     f.damage_snapshot([](std::size_t) { return std::byte{0}; });
-    const db::Restored restored = f.store->live_tables(0);
+    const db::Restored restored = f.store->live_tables(0, el_grande::module());
     REQUIRE(restored.tables.size() == 1);
     CHECK(restored.tables[0].replayed == 70);
-    CHECK(*restored.tables[0].game == state_after(game, 70));
+    CHECK(state_of(restored.tables[0].game) == state_after(game, 70));
   }
-  SECTION("a snapshot of another layout is ignored") {
-    f.database->execute("UPDATE snapshots SET format = format + 1");
-    CHECK(f.store->live_tables(0).tables[0].replayed == 70);
+  SECTION("a snapshot of another layout is refused by the module, and the whole log replayed") {
+    // The layout tag is the bytes' first: another build's tag, under a checksum that matches.
+    db::Statement row = f.database->prepare("SELECT seq, state FROM snapshots WHERE table_id = 1");
+    REQUIRE(row.step());
+    const std::vector<std::byte> bytes = row.blob(1);
+    std::string other(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    other[0] = static_cast<char>(other[0] + 1);
+    f.store->save_snapshot(1, row.integer(0), other);
+    const db::Restored restored = f.store->live_tables(0, el_grande::module());
+    CHECK(restored.tables[0].replayed == 70);
+    CHECK(state_of(restored.tables[0].game) == state_after(game, 70));
+    CHECK_THAT(restored.tables[0].snapshot_refused.value_or(""), Catch::Contains("layout"));
+  }
+  SECTION("a snapshot row written before the module owned the bytes is refused, and the whole log replayed") {
+    // As the build before wrote it: the engine's bare state, its layout in the format column
+    // ((4 << 32) | its size), the checksum of the bytes in `hash`.
+    const GameState state = state_after(game, 64);
+    db::SnapshotRow old = db::snapshot_row(64, std::string(reinterpret_cast<const char*>(&state), sizeof state));
+    old.format = (std::int64_t{4} << 32) | static_cast<std::int64_t>(sizeof(GameState));
+    f.database->prepare("UPDATE snapshots SET seq = ?1, format = ?2, state = ?3, hash = ?4 WHERE table_id = 1")
+        .bind(1, old.seq)
+        .bind(2, old.format)
+        .bind(3, std::as_bytes(std::span(old.state.data(), old.state.size())))
+        .bind(4, old.checksum)
+        .run();
+    const db::Restored restored = f.store->live_tables(0, el_grande::module());
+    REQUIRE(restored.failed.empty());
+    REQUIRE(restored.tables.size() == 1);
+    CHECK(restored.tables[0].replayed == 70);
+    CHECK(state_of(restored.tables[0].game) == state_after(game, 70));
+    CHECK_THAT(restored.tables[0].snapshot_refused.value_or(""), Catch::Contains("another build's layout"));
   }
   SECTION("random bytes in a snapshot are never taken for a game") {
     std::mt19937 random(7);
     for (int attempt = 0; attempt < 30; ++attempt) {
       f.damage_snapshot([&random](std::size_t) { return static_cast<std::byte>(random()); });
-      const db::Restored restored = f.store->live_tables(0);
+      const db::Restored restored = f.store->live_tables(0, el_grande::module());
       REQUIRE(restored.tables.size() == 1);
-      CHECK(*restored.tables[0].game == state_after(game, 70));
+      CHECK(state_of(restored.tables[0].game) == state_after(game, 70));
       CHECK_THAT(restored.tables[0].snapshot_refused.value_or(""), Catch::Contains("checksum"));
     }
   }
   SECTION("a snapshot the log after it does not follow is dropped for the whole log") {
-    f.store->save_snapshot(1, state_after(game, 90));  // ahead of the log
-    const db::Restored restored = f.store->live_tables(0);
+    save_snapshot(*f.store, 1, state_after(game, 90));  // ahead of the log
+    const db::Restored restored = f.store->live_tables(0, el_grande::module());
     REQUIRE(restored.tables.size() == 1);
     CHECK(restored.tables[0].replayed == 70);
-    CHECK(*restored.tables[0].game == state_after(game, 70));
+    CHECK(state_of(restored.tables[0].game) == state_after(game, 70));
     CHECK_THAT(restored.tables[0].snapshot_refused.value_or(""), Catch::Contains("does not replay"));
   }
   SECTION("no snapshot at all") {
     f.store->delete_snapshot(1);
-    const db::Restored restored = f.store->live_tables(0);
+    const db::Restored restored = f.store->live_tables(0, el_grande::module());
     CHECK(restored.tables[0].replayed == 70);
-    CHECK(hash(*restored.tables[0].game) == hash(state_after(game, 70)));
+    CHECK(hash(state_of(restored.tables[0].game)) == hash(state_after(game, 70)));
   }
 }
 
-TEST_CASE("a snapshot's bytes decode to the state they were taken of, and only when undamaged", "[db]") {
-  const GameRecord game = play_random_game(Options{3, false, false, true}, 77);
-  const GameState state = state_after(game, 40);
-  const db::Snapshot snapshot = db::encode_snapshot(state);
-  CHECK(snapshot.seq == 40);
-  CHECK(snapshot.format == db::snapshot_format());
+TEST_CASE("a snapshot row gives back its bytes only when they match their checksum", "[db]") {
+  const GameState state = state_after(play_random_game(Options{3, false, false, true}, 77), 40);
+  const std::string bytes = *el_grande::game_at(state)->snapshot();
+  const db::SnapshotRow row = db::snapshot_row(40, bytes);
+  CHECK(row.seq == 40);
+  CHECK(row.format == db::kModuleSnapshot);
   std::string refused;
-  const std::optional<GameState> decoded = db::decode_snapshot(snapshot, refused);
-  REQUIRE(decoded);
-  CHECK(*decoded == state);
+  CHECK(db::snapshot_bytes(row, refused) == bytes);
   CHECK(refused.empty());
 
-  db::Snapshot damaged = snapshot;
+  db::SnapshotRow damaged = row;
   SECTION("a changed byte") {
-    damaged.state[damaged.state.size() / 2] ^= std::byte{0x10};
-    CHECK_FALSE(db::decode_snapshot(damaged, refused));
+    damaged.state[damaged.state.size() / 2] ^= 0x10;
+    CHECK_FALSE(db::snapshot_bytes(damaged, refused));
     CHECK_THAT(refused, Catch::Contains("checksum"));
   }
   SECTION("a byte short") {
     damaged.state.pop_back();
-    CHECK_FALSE(db::decode_snapshot(damaged, refused));
+    CHECK_FALSE(db::snapshot_bytes(damaged, refused));
     CHECK_THAT(refused, Catch::Contains("checksum"));
-  }
-  SECTION("another layout") {
-    damaged.format += 1;
-    CHECK_FALSE(db::decode_snapshot(damaged, refused));
-    CHECK_THAT(refused, Catch::Contains("layout"));
-  }
-  SECTION("another row's version") {
-    damaged.seq = 41;
-    CHECK_FALSE(db::decode_snapshot(damaged, refused));
-    CHECK_THAT(refused, Catch::Contains("version"));
   }
 }
 
-TEST_CASE("a game whose log the engine refuses is reported and the others are restored", "[db]") {
+TEST_CASE("a snapshot whose version is not its row's is dropped for the whole log", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  const Options options{3, false, false, false};
+  const GameRecord game = play_random_game(options, 8);
+  f.store->save_table(playing_table(1, 1, options, 8));
+  f.store->append_commands(1, logged(game, 50));
+  // The state at 40 filed under 32: the log after row 32 replays on it, but to the wrong end.
+  const GameState state = state_after(game, 40);
+  f.store->save_snapshot(1, 32, *el_grande::game_at(state)->snapshot());
+  const db::Restored restored = f.store->live_tables(0, el_grande::module());
+  REQUIRE(restored.tables.size() == 1);
+  CHECK(restored.tables[0].replayed == 50);
+  CHECK(state_of(restored.tables[0].game) == state_after(game, 50));
+  CHECK(restored.tables[0].snapshot_refused.has_value());
+}
+
+TEST_CASE("a seat may still take back its last move after a restart, from a snapshot and the log after it", "[db]") {
+  Fixture f;
+  f.add_player(1, "Ana");
+  const Options options{3, false, false, false};
+  const GameRecord game = play_random_game(options, 11);
+  // The player's own moves are every third (logged()): the first after row 40 that the
+  // engine lets its seat take back.
+  std::optional<std::size_t> count;
+  for (std::size_t n = 43; n < game.commands.size() && !count; n += 3) {
+    GameRecord prefix = game;
+    prefix.commands.resize(n);
+    for (std::size_t i = 0; i < n; ++i) prefix.commands[i].played_for = i % 3 != 0;
+    if (replay(prefix).history.can_undo(game.commands[n - 1].seat)) count = n;
+  }
+  REQUIRE(count);
+  const int seat = game.commands[*count - 1].seat;
+  f.store->save_table(playing_table(1, 1, options, 11));
+  const auto commands = logged(game, *count);
+  f.store->append_commands(1, std::span(commands).first(40));
+  save_snapshot(*f.store, 1, state_after(game, 40));
+  f.store->append_commands(1, std::span(commands).subspan(40));
+  f.open();  // the restart
+
+  db::Restored restored = f.store->live_tables(0, el_grande::module());
+  REQUIRE(restored.tables.size() == 1);
+  CHECK(restored.tables[0].replayed == *count - 40);
+  CHECK_FALSE(restored.tables[0].snapshot_refused);
+  games::Game& restarted = *restored.tables[0].game;
+  CHECK(restarted.can_undo(seat));
+  CHECK_FALSE(restarted.snapshot());  // nothing is snapshotted while a move may be taken back
+  const auto undone = restarted.apply(seat, *el_grande::move_of(Undo{}));
+  REQUIRE(std::holds_alternative<games::Step>(undone));
+  CHECK(el_grande::state_of(restarted).version == *count + 1);
+  CHECK_FALSE(restarted.can_undo(seat));
+}
+
+TEST_CASE("a game whose log the module refuses is reported and the others are restored", "[db]") {
   Fixture f;
   f.add_player(1, "Ana");
   const Options options{3, false, false, false};
@@ -593,7 +675,7 @@ TEST_CASE("a game whose log the engine refuses is reported and the others are re
   gap.erase(gap.begin() + 10);  // command 11 is missing
   f.store->append_commands(3, gap);
 
-  const db::Restored restored = f.store->live_tables(0);
+  const db::Restored restored = f.store->live_tables(0, el_grande::module());
   REQUIRE(restored.tables.size() == 1);
   CHECK(restored.tables[0].table.id == 1);
   REQUIRE(restored.failed.size() == 2);
@@ -621,11 +703,11 @@ TEST_CASE("a log damaged or cut short on the disk is found at start, and only it
   f.database->execute(
       "UPDATE commands SET time = time + 1 WHERE table_id = 3 AND seq = 7");
 
-  const db::Restored restored = f.store->live_tables(0);
+  const db::Restored restored = f.store->live_tables(0, el_grande::module());
   REQUIRE(restored.tables.size() == 1);
   CHECK(restored.tables[0].table.id == 1);
   CHECK(restored.tables[0].log_verified);
-  CHECK(*restored.tables[0].game == state_after(game, 40));
+  CHECK(state_of(restored.tables[0].game) == state_after(game, 40));
   REQUIRE(restored.failed.size() == 2);
   CHECK(restored.failed[0].table == 2);
   CHECK_THAT(restored.failed[0].reason, Catch::Contains("recorded 40 commands"));
@@ -656,7 +738,7 @@ TEST_CASE("a row damaged in the command ring is found at start like one in the l
   f.store->append_commands(1, logged(game, 30));
   f.database->execute("UPDATE command_ring SET time = time + 1 WHERE table_id = 1 AND seq = 29");
 
-  const db::Restored restored = f.store->live_tables(0);
+  const db::Restored restored = f.store->live_tables(0, el_grande::module());
   REQUIRE(restored.failed.size() == 1);
   CHECK_THAT(restored.failed[0].reason, Catch::Contains("command 29 does not match the log's hash chain"));
   CHECK(f.store->check_log(1).first_bad_row == 29);
@@ -723,7 +805,7 @@ TEST_CASE("through several turns of the command ring, across a reopen and a tran
       REQUIRE(stored.size() == expected.size());
       for (std::size_t i = 0; i < stored.size(); ++i) {
         CHECK(stored[i].seq == expected[i].seq);
-        CHECK(stored[i].command == expected[i].command);
+        CHECK(stored[i].move == expected[i].move);
       }
       const auto check = f.store->check_log(id);
       CHECK(check.head_matches);
@@ -734,11 +816,11 @@ TEST_CASE("through several turns of the command ring, across a reopen and a tran
     CHECK(all.integer(0) == kTables * static_cast<std::int64_t>(kCommands));
   };
   every_log_whole();
-  const db::Restored restored = f.store->live_tables(0);
+  const db::Restored restored = f.store->live_tables(0, el_grande::module());
   REQUIRE(restored.failed.empty());
   REQUIRE(restored.tables.size() == static_cast<std::size_t>(kTables));
   for (const auto& table : restored.tables) {
-    CHECK(*table.game == state_after(games[static_cast<std::size_t>(table.table.id - 1)], kCommands));
+    CHECK(state_of(table.game) == state_after(games[static_cast<std::size_t>(table.table.id - 1)], kCommands));
   }
 
   {
@@ -791,14 +873,14 @@ TEST_CASE("finished games: history, paging, and their logs", "[db]") {
   const auto commands = f.store->commands(3);
   const GameRecord game = play_random_game(options, 3);
   REQUIRE(commands.size() == game.commands.size());
-  CHECK(commands[0].command == game.commands[0].command);
+  CHECK(commands[0].move == protocol::command_text(game.commands[0].command));
   CHECK(commands[0].source == db::Source::player);
   CHECK(commands[1].source == db::Source::bot);
   CHECK(commands[1].time == 5001);
   // Finished games are not brought back unless they ended recently.
-  CHECK(f.store->live_tables(0).tables.size() == 5);
-  CHECK(f.store->live_tables(9004).tables.size() == 2);
-  CHECK(f.store->live_tables(10000).tables.empty());
+  CHECK(f.store->live_tables(0, el_grande::module()).tables.size() == 5);
+  CHECK(f.store->live_tables(9004, el_grande::module()).tables.size() == 2);
+  CHECK(f.store->live_tables(10000, el_grande::module()).tables.empty());
 }
 
 TEST_CASE("a finished game's result ranks the seats by score, ties sharing a rank", "[db]") {
@@ -806,7 +888,9 @@ TEST_CASE("a finished game's result ranks the seats by score, ties sharing a ran
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     const GameState game = replay(play_random_game(options, seed)).state;
     REQUIRE(is_over(game));
-    const db::GameResult result = db::result_of(7, 99, game, {1, std::nullopt, 3, 4});
+    std::vector<int> scores;
+    for (int s = 0; s < options.players; ++s) scores.push_back(game.players[static_cast<std::size_t>(s)].score);
+    const db::GameResult result = db::result_of(7, 99, scores, {1, std::nullopt, 3, 4});
     REQUIRE(result.seats.size() == 4);
     CHECK(result.seats[1].player == std::nullopt);
     CHECK(result.seats[2].player == 3);
@@ -857,7 +941,7 @@ TEST_CASE("a table deleted with rows in the command ring takes them along, and t
     CHECK(f.store->commands(id).size() == kCommands);
     CHECK(f.store->check_log(id).head_matches);
   }
-  const db::Restored restored = f.store->live_tables(0);
+  const db::Restored restored = f.store->live_tables(0, el_grande::module());
   CHECK(restored.failed.empty());
   CHECK(restored.tables.size() == static_cast<std::size_t>(kTables - 1));
 }

@@ -166,7 +166,7 @@ const TakeAway take_away;
 struct TakeAwayServer {
   TakeAwayServer() : storage(migrated(file), metrics) {}
 
-  void register_player(const Player& player) {
+  void register_player(const elgrande::server::Player& player) {
     db::PlayerRecord record{player.id, player.name, {}, 0};
     std::memcpy(record.token_hash.data(), &player.id, sizeof player.id);
     std::promise<bool> done;
@@ -196,8 +196,20 @@ struct TakeAwayServer {
   Storage storage;
   Presence presence;
   TableDirectory directory;
-  TableServices services{take_away, storage, *metrics, nullptr, presence, directory,
-                         TableSettings{.bot_delay = 1ms, .finished_lifetime = 60min, .restart_grace = 60s}};
+  std::atomic<std::int64_t> chat_line_ids{0};
+  TableServices services{take_away,
+                         storage,
+                         *metrics,
+                         nullptr,
+                         presence,
+                         directory,
+                         TableSettings{.bot_delay = 1ms, .finished_lifetime = 60min, .restart_grace = 60s},
+                         1024,
+                         nullptr,
+                         {},
+                         nullptr,
+                         nullptr,
+                         &chat_line_ids};
   TableFactory factory{io.get_executor(), services};
 };
 

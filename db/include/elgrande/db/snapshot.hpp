@@ -1,34 +1,31 @@
 #pragma once
 
-#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <vector>
-
-#include "elgrande/engine/state.hpp"
 
 namespace elgrande::db {
 
-// A game state as a row of the snapshots table keeps it: the state's bytes in this build's
-// layout, beside the version they were taken at and a checksum of the bytes themselves.
-struct Snapshot {
-  std::int64_t seq = 0;     // the state's version, i.e. the log row it was taken at
-  std::int64_t format = 0;  // snapshot_format() of the build that wrote it
-  std::vector<std::byte> state;
-  std::int64_t checksum = 0;  // of `state`'s bytes
+// A snapshot as a row of the snapshots table keeps it: a game's bytes as its module wrote
+// them (games::Game::snapshot(), the layout the module's to check), beside the version they
+// were taken at and a checksum of the bytes themselves.
+struct SnapshotRow {
+  std::int64_t seq = 0;
+  std::int64_t format = 0;
+  std::string state;
+  std::int64_t checksum = 0;
 };
 
-// The layout of GameState that snapshot bytes are in: a snapshot in another layout (an
-// older or newer build) is ignored and its game rebuilt from the log.
-std::int64_t snapshot_format();
+// The format column of the rows written since the module owns the bytes: the layout tag
+// travels inside them. A row of before holds the engine's bare state under another format;
+// it is not told apart here but by the module, which refuses its bytes.
+inline constexpr std::int64_t kModuleSnapshot = 5;
 
-Snapshot encode_snapshot(const GameState& state);
+SnapshotRow snapshot_row(std::int64_t seq, std::string bytes);
 
-// The state a row holds, or nothing with the reason in `refused`: another build's layout,
-// bytes that do not match their checksum, a version that does not match its row. No byte
-// is taken for a state before the checksum of them all has matched: a damaged state could
-// make the engine read anywhere.
-std::optional<GameState> decode_snapshot(const Snapshot& snapshot, std::string& refused);
+// The bytes a row holds, or nothing with the reason in `refused`: they do not match their
+// checksum. No byte goes to the module before the checksum of them all has matched: damaged
+// bytes could make it read anywhere.
+std::optional<std::string> snapshot_bytes(const SnapshotRow& row, std::string& refused);
 
 }  // namespace elgrande::db

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -14,9 +15,8 @@
 #include "elgrande/db/moderation.hpp"
 #include "elgrande/db/ratings.hpp"
 #include "elgrande/db/tournaments.hpp"
-#include "elgrande/db/snapshot.hpp"
-#include "elgrande/engine/game.hpp"
-#include "elgrande/engine/record.hpp"
+#include "elgrande/engine/options.hpp"
+#include "elgrande/games/module.hpp"
 
 namespace elgrande::db {
 
@@ -76,11 +76,9 @@ struct GameResult {
   std::vector<SeatResult> seats;  // in seat order
   friend bool operator==(const GameResult&, const GameResult&) = default;
 };
-// The result of a game that is over, seat by seat; `players` gives each seat's player.
-GameResult result_of(std::int64_t table, UnixMillis finished_at, const GameState& game,
-                     const std::vector<std::optional<std::int64_t>>& players);
-
-GameResult result_of(std::int64_t table, UnixMillis finished_at, const std::vector<int>& scores,  // MERGE-SHIM
+// The result of a game that is over, seat by seat, from its seats' scores
+// (games::Game::scores()); `players` gives each seat's player.
+GameResult result_of(std::int64_t table, UnixMillis finished_at, std::span<const int> scores,
                      const std::vector<std::optional<std::int64_t>>& players);
 
 // Who answered a decision: the seat's player, a server bot seat, or the server's bot for
@@ -90,8 +88,8 @@ std::string_view name(Source source);  // "player", "bot", "timeout"
 
 struct LoggedCommand {
   std::int64_t seq = 0;  // the game's version once applied: 1, 2, ...
-  Seat seat = 0;
-  Command command;
+  int seat = 0;
+  std::string move;  // the module's record of the move (games::Move::record()), kept as is
   Source source = Source::player;
   UnixMillis time = 0;
 };
@@ -109,11 +107,11 @@ struct ChatLine {
 // The chat lines a table keeps to show whoever comes (back) to it.
 constexpr int kRecentChat = 50;
 
-// A table brought back at start: its record and, once started, its game.
+// A table brought back at start: its record and, once started, its game as its module
+// restored it (with what its seats may still take back).
 struct RestoredTable {
   TableRecord table;
-  std::optional<GameState> game;
-  UndoHistory undo;  // what the last seat to act may still take back (elgrande/engine/undo.hpp)
+  std::unique_ptr<games::Game> game;
   std::size_t replayed = 0;  // commands replayed on top of the snapshot (or from the start)
   std::vector<ChatLine> chat;  // the last kRecentChat lines, oldest first
   // Why the snapshot was not used and the game was rebuilt from its whole log instead.
@@ -121,7 +119,7 @@ struct RestoredTable {
   bool log_verified = false;  // its hash chain matched (false: a log from before schema 4)
 };
 
-// A table whose game could not be rebuilt (its log is damaged, or the engine refuses it):
+// A table whose game could not be rebuilt (its log is damaged, or its module refuses it):
 // left untouched in the database, reported to the operator.
 struct Unrestorable {
   std::int64_t table = 0;
@@ -178,16 +176,17 @@ class Store {
   // After a transaction rolled back: what this Store knew of the ring may be what the
   // transaction did, so it is read again before the next append.
   void forget_log_ring() noexcept { ring_.reset(); }
-  // Keeps only the latest snapshot of each table.
-  void save_snapshot(std::int64_t table, const GameState& state);
-  void save_snapshot(std::int64_t table, std::int64_t seq, const std::string& bytes);  // MERGE-SHIM
+  // Keeps only the latest snapshot of each table: `bytes` (games::Game::snapshot()) taken at
+  // version `seq`, under a checksum of them. Their layout is their module's.
+  void save_snapshot(std::int64_t table, std::int64_t seq, const std::string& bytes);
   void delete_snapshot(std::int64_t table);
   std::int64_t max_table_id();
 
   // Every open or playing table, and those finished since `finished_since` (for players
-  // coming back to see the end), with the games rebuilt from snapshot and log by the
-  // engine's replay.
-  Restored live_tables(UnixMillis finished_since);
+  // coming back to see the end), with the games restored by `module` from the snapshot and
+  // the log after it, or else from the whole log. The log is checked here (its hash chain,
+  // its gaps, its recorded length); the snapshot's bytes and the moves are the module's.
+  Restored live_tables(UnixMillis finished_since, const games::GameModule& module);
 
   void add_chat(std::int64_t table, const ChatLine& line);
   // A moderator removed the line: its text is gone for good.
@@ -229,12 +228,18 @@ class Store {
     std::int64_t head = 0;
   };
   LogHead log_head(std::int64_t table);
-  // The game as the snapshot and the log after it rebuild it, or else the whole log; throws
-  // if the log is damaged or refused.
-  GameState rebuild(RestoredTable& table);
-  // A usable snapshot, or none (with the reason in `refused` if there was one).
-  std::optional<GameState> snapshot_of(std::int64_t table, std::string& refused);
-  ReplayResult replay_log(const TableRecord& table, GameState start, const LogHead& head, std::size_t& replayed);
+  // The game as the snapshot and the log after it restore it, or else the whole log; throws
+  // if the log is damaged or the module refuses it.
+  std::unique_ptr<games::Game> rebuild(RestoredTable& table, const games::GameModule& module);
+  // The snapshot's version and bytes, or none (with the reason in `refused` if there was one).
+  struct SnapshotBytes {
+    std::int64_t seq = 0;
+    std::string bytes;
+  };
+  std::optional<SnapshotBytes> snapshot_of(std::int64_t table, std::string& refused);
+  // The moves after version `from` (a snapshot's, or 0), checked against the log's chain and
+  // recorded length; throws where they are not.
+  std::vector<games::Recorded> read_log(std::int64_t table, std::int64_t from, const LogHead& head);
 
   Database& database_;
   AccountStore accounts_;

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "elgrande/engine/commands.hpp"
+#include "elgrande/engine/state.hpp"
 #include "elgrande/engine/undo.hpp"
 #include "elgrande/games/module.hpp"
 
@@ -16,7 +17,12 @@ const games::GameModule& module();
 // speak the engine's types.
 const Command& command_of(const games::Move& move);
 games::MovePtr move_of(Command command);
-// A game at `state` with what may still be taken back.
-std::unique_ptr<games::Game> resume(const Options& options, GameState state, UndoHistory undo);
+
+// The engine's state inside a game of this module, what its seats may still take back, and
+// a game at a state: for tools and tests, and for the server's tables until they hold a
+// games::Game themselves (issue 49).
+const GameState& state_of(const games::Game& game);
+const UndoHistory& undo_of(const games::Game& game);
+std::unique_ptr<games::Game> game_at(GameState state, UndoHistory undo = {});
 
 }  // namespace elgrande::el_grande
