@@ -19,8 +19,7 @@ const Command& command_of(const games::Move& move);
 games::MovePtr move_of(Command command);
 
 // The engine's state inside a game of this module, what its seats may still take back, and
-// a game at a state: for tools and tests, and for the server's tables until they hold a
-// games::Game themselves (issue 49).
+// a game at a state: for tools and tests.
 const GameState& state_of(const games::Game& game);
 const UndoHistory& undo_of(const games::Game& game);
 std::unique_ptr<games::Game> game_at(GameState state, UndoHistory undo = {});
