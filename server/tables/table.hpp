@@ -100,7 +100,7 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
 
   TableId id() const { return id_; }
   // The game's phase (an index into the module's phases()), readable from any thread (for
-  // metrics); none before the start.
+  // metrics); the table counts by it only while the game is on.
   int phase() const { return phase_.load(std::memory_order_relaxed); }
   TableListing& listing() { return listing_; }
 
