@@ -33,6 +33,10 @@ TableConfig config_of(const db::TableRecord& record) {
                      record.rated};
 }
 
+TableChat::Shared chat_shared(TableServices& services) {
+  return {services.chat_limits, services.sanctions, services.block_lists, services.chat_line_ids};
+}
+
 TableConfig named_config(TableConfig config, TableId id) {
   if (config.name.empty()) config.name = "Table " + std::to_string(id);
   return config;
@@ -49,6 +53,7 @@ Table::Table(Strand strand, TableServices& services, TableId id, TableSpec spec)
       first_save_(std::move(spec.first_save)),
       created_at_ms_(unix_milliseconds()),
       seating_(Seating::from(spec, services.settings.bot_level)),
+      chat_(chat_shared(services)),
       saver_(std::nullopt, 0),
       feed_(services.metrics, services.webhook, services.max_held_messages),
       turns_(strand_, *this, limits_of(config_, services.settings), seating_.size()),
@@ -66,7 +71,7 @@ Table::Table(Strand strand, TableServices& services, db::RestoredTable restored,
       status_(table_status_from(restored.table.status).value_or(TableStatus::open)),
       seating_(std::move(seating)),
       result_saved_(status_ == TableStatus::finished),
-      recent_chat_(restored.chat.begin(), restored.chat.end()),
+      chat_(chat_shared(services), std::move(restored.chat)),
       game_(std::move(restored.game)),
       seed_(restored.table.seed.value_or(0)),
       saver_(restored.table, game_ ? game_->version() - static_cast<std::uint32_t>(restored.replayed) : 0),
@@ -161,12 +166,7 @@ void Table::player_renamed(Player player) {
   post([player = std::move(player)](const std::shared_ptr<Table>& self) {
     if (self->closed_) return;
     const bool seated = self->seating_.rename(player);
-    bool spoke = false;
-    for (db::ChatLine& line : self->recent_chat_) {
-      if (line.player != player.id) continue;
-      line.name = player.name;
-      spoke = true;
-    }
+    const bool spoke = self->chat_.rename(player);
     if (!seated && !spoke) return;
     if (seated) self->send_table_update();
     self->feed_.send_to_members(self->seating_, protocol::push_message("player.renamed", {{"table", self->id_},

@@ -24,6 +24,7 @@
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
 #include "tables/chat_limits.hpp"
+#include "tables/table_chat.hpp"
 #include "tables/directory.hpp"
 #include "tables/seating.hpp"
 #include "tables/table_config.hpp"
@@ -211,8 +212,6 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
   GameFinished finished_event() const;
   // The recent chat, without the lines of whom `player` blocks.
   void send_recent_chat(const RecipientPtr& to, PlayerId player);
-  // Whether `player` has blocked `other`.
-  bool blocks(PlayerId player, PlayerId other) const;
   // Frees the player's seat before the start, and saves; true when that left the table to
   // bots alone and closed it (the caller then removes it from the directory).
   bool unseat(PlayerId player);
@@ -232,7 +231,7 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
   Seating seating_;
   bool result_saved_ = false;  // the result rows are saved, or on their way
   std::set<PlayerId> welcomed_;  // members whose connections the feed has from presence
-  std::deque<db::ChatLine> recent_chat_;  // the last db::kRecentChat lines, oldest first
+  TableChat chat_;
 
   std::atomic<int> phase_{0};
   std::unique_ptr<games::Game> game_;  // once started

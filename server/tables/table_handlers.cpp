@@ -6,28 +6,12 @@
 #include <algorithm>
 
 #include "common/unix_time.hpp"
-#include "moderation/block_lists.hpp"
-#include "moderation/sanctions.hpp"
 
 namespace elgrande::server {
 namespace {
 
 using protocol::ErrorCode;
 using protocol::Json;
-
-constexpr std::size_t kMaxChatBytes = 500;
-
-// A chat line as table.chat and table.chat_history carry it (without the table).
-Json chat_line_json(const db::ChatLine& line) {
-  Json json = {{"id", line.id}, {"from", to_json(Player{line.player, line.name})}, {"time", line.time}};
-  if (line.removed) {
-    json["removed"] = true;
-  } else {
-    json["text"] = line.text;
-  }
-  if (line.seat) json["seat"] = *line.seat;
-  return json;
-}
 
 ErrorCode error_for(games::Refusal::Code code) {
   switch (code) {
@@ -46,7 +30,7 @@ ErrorCode error_for(games::Refusal::Code code) {
 
 void Table::join(const TableRequest& r) {
   if (!require_status(r, TableStatus::open, "join")) return;
-  if (blocks(seating_.host(), r.player.id)) {
+  if (chat_.blocks(seating_.host(), r.player.id)) {
     return refuse(r, ErrorCode::forbidden, "the host of this table does not take you at their tables");
   }
   std::optional<int> seat;
@@ -115,9 +99,8 @@ void Table::remove_chat(const TableRequest& r) {
   const Json& payload = r.envelope.payload;
   const auto id = payload.find("line");
   if (id == payload.end() || !id->is_number_integer()) return refuse(r, ErrorCode::bad_payload, "line: a chat line's id");
-  const auto line = std::find_if(recent_chat_.begin(), recent_chat_.end(),
-                                 [id = id->get<std::int64_t>()](const db::ChatLine& l) { return l.id == id; });
-  if (line == recent_chat_.end() || line->removed) {
+  const std::optional<db::ChatLine> line = chat_.remove(id->get<std::int64_t>());
+  if (!line) {
     return refuse(r, ErrorCode::not_found, "no such line among this table's last " +
                                                std::to_string(db::kRecentChat) + " chat lines");
   }
@@ -129,8 +112,6 @@ void Table::remove_chat(const TableRequest& r) {
     store.remove_chat(table, line, audit.moderator);
     store.moderation().audit(audit);
   });
-  line->removed = true;
-  line->text.clear();
   reply(r);
   feed_.send_to_members(seating_, protocol::push_message("table.chat_removed", {{"table", id_}, {"line", line->id}}));
   const std::string notice =
@@ -200,52 +181,26 @@ void Table::spectate(const TableRequest& r) {
 
 void Table::chat(const TableRequest& r) {
   const auto text = r.envelope.payload.find("text");
-  if (text == r.envelope.payload.end() || !text->is_string() || text->get_ref<const std::string&>().empty() ||
-      text->get_ref<const std::string&>().size() > kMaxChatBytes) {
-    return refuse(r, ErrorCode::bad_payload, "text: must be a string of 1 to " + std::to_string(kMaxChatBytes) + " bytes");
-  }
+  if (const auto bad = TableChat::check_text(text == r.envelope.payload.end() ? nullptr : &*text)) return refuse(r, *bad);
   const auto seat = seating_.seat_of(r.player.id);
   if (!seat && !feed_.watching(r.from.get())) {
     return refuse(r, ErrorCode::wrong_state, "join or spectate the table to chat");
   }
-  if (services_.sanctions) {
-    if (const auto muted = services_.sanctions->in_force(r.player.id, SanctionKind::mute, unix_milliseconds())) {
-      return refuse(r, ErrorCode::forbidden, "you are " + describe(SanctionKind::mute, *muted));
-    }
-  }
-  switch (services_.chat_limits.say(r.player.id, text->get_ref<const std::string&>(), r.received)) {
-    case ChatLimits::Verdict::said:
-      break;
-    case ChatLimits::Verdict::too_fast:
-      return refuse(r, ErrorCode::rate_limited,
-                    "at most " + std::to_string(ChatLimits::kLines) + " chat lines in " +
-                        std::to_string(ChatLimits::kWindow.count()) + " seconds; wait a moment");
-    case ChatLimits::Verdict::repeated:
-      return refuse(r, ErrorCode::rate_limited, "you said that just now");
-  }
-  const std::int64_t id = services_.chat_line_ids ? ++*services_.chat_line_ids : 0;
-  const db::ChatLine line{r.player.id, r.player.name, seat, text->get<std::string>(), unix_milliseconds(), id};
+  auto said = chat_.say(r.player, seat, *text, r.received, unix_milliseconds());
+  if (const auto* refusal = std::get_if<Refusal>(&said)) return refuse(r, *refusal);
+  const db::ChatLine& line = std::get<db::ChatLine>(said);
   persist([id = id_, line](db::Store& store) { store.add_chat(id, line); });
-  recent_chat_.push_back(line);
-  if (recent_chat_.size() > static_cast<std::size_t>(db::kRecentChat)) recent_chat_.pop_front();
-  Json message = chat_line_json(line);
+  Json message = TableChat::line_json(line);
   message["table"] = id_;
   reply(r);
   feed_.send_to_members(seating_, protocol::push_message("table.chat", std::move(message)),
-                        [this, speaker = r.player.id](PlayerId member) { return !blocks(member, speaker); });
+                        [this, speaker = r.player.id](PlayerId member) { return !chat_.blocks(member, speaker); });
 }
 
 void Table::send_recent_chat(const RecipientPtr& to, PlayerId player) {
-  Json lines = Json::array();
-  for (const db::ChatLine& line : recent_chat_) {
-    if (!blocks(player, line.player)) lines.push_back(chat_line_json(line));
-  }
+  Json lines = chat_.history_for(player);
   if (lines.empty()) return;
   feed_.send(to, protocol::push_message("table.chat_history", {{"table", id_}, {"lines", std::move(lines)}}));
-}
-
-bool Table::blocks(PlayerId player, PlayerId other) const {
-  return services_.block_lists && services_.block_lists->blocks(player, other);
 }
 
 // --- Requests during the game. ---
