@@ -42,6 +42,15 @@ for library in "${!library_uses[@]}"; do
            sed -E 's/#include "elgrande\///')
 done
 
+# server/'s folders know a game only through games::GameModule (docs/modules.md): none
+# includes a game's rules, bots or module; main.cpp composes, tools/ measure. Until table
+# options are the module's, El Grande's Options type is the one exception.
+while IFS=: read -r file target; do
+  [[ $target == "elgrande/engine/options.hpp" ]] && continue
+  complain "$file includes $target: the server knows a game only through its module"
+done < <(grep -rHoE --include='*.cpp' --include='*.hpp' '^#include "elgrande/(engine|ai|el_grande)/[a-z_/]+\.hpp' \
+           $(ls -d server/*/ | grep -v '^server/tools/$') | sed -E 's/#include "//')
+
 if (( wrong > 0 )); then
   echo "$wrong include(s) point the wrong way"
   exit 1
