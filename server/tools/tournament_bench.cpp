@@ -153,7 +153,7 @@ int main(int argc, char* argv[]) {
   for (int run = 0; run < runs; ++run) {
     answered.reset();
     auto tournament = tournaments.create("Bench " + std::to_string(run), director.id,
-                                         tournament_settings_from_json(settings).value(), connections.back(), std::nullopt);
+                                         tournament_settings_from_json(settings, tournaments.game()).value(), connections.back(), std::nullopt);
     answered.wait_for(1);
     for (int p = 1; p <= players; ++p) {
       tournament->handle(&Tournament::enrol, request_of(connections[static_cast<std::size_t>(p - 1)],
