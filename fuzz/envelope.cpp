@@ -15,6 +15,7 @@
 
 #include "check.hpp"
 #include "common/display_name.hpp"
+#include "elgrande/el_grande/module.hpp"
 #include "elgrande/protocol/codec.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "tables/table_config.hpp"
@@ -66,16 +67,19 @@ void check_hello(const Json& payload) {
 }
 
 void check_table_config(const Json& payload) {
-  const protocol::Decoded<server::TableConfig> config = server::table_config_from_json(payload);
+  const games::GameModule& game = el_grande::module();
+  const protocol::Decoded<server::TableConfig> config = server::table_config_from_json(payload, game);
   if (!config) {
     FUZZ_REQUIRE(config.error().code == "bad_payload");
     FUZZ_REQUIRE(good_message(config.error().message));
     return;
   }
   const server::TableConfig& c = config.value();
-  FUZZ_REQUIRE(!check(c.options));
-  const protocol::Decoded<Options> options = protocol::options_from_json(protocol::to_json(c.options));
-  FUZZ_REQUIRE(options.ok() && options.value() == c.options);
+  // The module's options: El Grande's, normalised, playable, and read again as they are.
+  const protocol::Decoded<Options> options = protocol::options_from_json(c.options);
+  FUZZ_REQUIRE(options.ok() && !check(options.value()) && protocol::to_json(options.value()) == c.options);
+  const auto again = game.read_options(c.options);
+  FUZZ_REQUIRE(std::holds_alternative<games::Json>(again) && std::get<games::Json>(again) == c.options);
   if (payload.contains("name"))
     check_name(c.name, server::kMaxTableNameBytes);
   else
@@ -85,8 +89,8 @@ void check_table_config(const Json& payload) {
     FUZZ_REQUIRE(c.replace_after >= 1 && c.replace_after <= server::kMaxReplaceAfter);
   else
     FUZZ_REQUIRE(c.replace_after == 0);
-  const server::TableSpec spec = server::TableSpec::hosted_by(server::Player{1, "Ana"}, c);
-  FUZZ_REQUIRE(spec.seats.size() == static_cast<std::size_t>(c.options.players));
+  const server::TableSpec spec = server::TableSpec::hosted_by(server::Player{1, "Ana"}, c, game.seats(c.options));
+  FUZZ_REQUIRE(spec.seats.size() == static_cast<std::size_t>(options.value().players));
 }
 
 void check_command(const Json& payload) {

@@ -297,7 +297,7 @@ int lead(const Config& config, Leadership* leadership) {
                           .iterations = static_cast<int>(config.bot_iterations)},
                          *services->metrics);
   Presence presence;
-  Ratings ratings;
+  Ratings ratings(el_grande::module().ladders());
   ratings.restore(ratings_stored);
   TableDirectory directory;
   Bus bus;

@@ -6,7 +6,6 @@
 #include <variant>
 
 #include "elgrande/db/snapshot.hpp"
-#include "elgrande/protocol/codec.hpp"
 #include "store_log.hpp"
 
 namespace elgrande::db {
@@ -14,20 +13,17 @@ namespace {
 
 using detail::log_of_table;
 using detail::source_from;
-using protocol::Json;
+using games::Json;
 
 // SQLite integers are signed; seeds use all 64 bits.
 std::int64_t to_column(std::uint64_t seed) { return static_cast<std::int64_t>(seed); }
 std::uint64_t seed_from(std::int64_t column) { return static_cast<std::uint64_t>(column); }
 
-Options options_from(const std::string& text, std::int64_t table) {
-  const auto json = protocol::parse_json(text);
-  if (!json) throw std::runtime_error("table " + std::to_string(table) + ": options are not JSON");
-  const auto options = protocol::options_from_json(json.value());
-  if (!options) {
-    throw std::runtime_error("table " + std::to_string(table) + ": " + options.error().message);
-  }
-  return options.value();
+// The options as saved: the module's JSON, read by the module when it restores the game.
+Json options_from(const std::string& text, std::int64_t table) {
+  Json json = Json::parse(text, nullptr, false);
+  if (!json.is_object()) throw std::runtime_error("table " + std::to_string(table) + ": options are not a JSON object");
+  return json;
 }
 
 // The columns read_table expects, in order.
@@ -159,7 +155,7 @@ void Store::save_table(const TableRecord& table, const TableRecord* saved) {
         .bind(2, table.name)
         .bind(3, table.host)
         .bind(4, table.status)
-        .bind(5, protocol::to_json(table.options).dump())
+        .bind(5, table.options.dump())
         .bind(6, table.turn_seconds)
         .bind(7, table.created_at)
         .bind(8, table.seed ? std::optional(to_column(*table.seed)) : std::nullopt)
@@ -313,7 +309,7 @@ std::vector<games::Recorded> Store::read_log(std::int64_t table, std::int64_t fr
 std::unique_ptr<games::Game> Store::rebuild(RestoredTable& restored, const games::GameModule& module) {
   const TableRecord& table = restored.table;
   if (!table.seed) throw std::runtime_error("a started game without a seed");
-  const Json options = protocol::to_json(table.options);
+  const Json& options = table.options;
   const LogHead head = log_head(table.id);
   restored.log_verified = head.length.has_value();
   // What the seats may still take back is restored with the game: a snapshot is taken only

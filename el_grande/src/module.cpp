@@ -1,5 +1,6 @@
 #include "elgrande/el_grande/module.hpp"
 
+#include <algorithm>
 #include <array>
 
 #include "elgrande/engine/record.hpp"
@@ -21,6 +22,23 @@ const std::array<std::string_view, kPhaseCount> kPhases = [] {
   return names;
 }();
 
+// The ladders rated games count on (docs/ratings.md): one per player count, one for two
+// players with the automa, and the short game's apart from the full game's.
+constexpr std::array<std::string_view, 10> kLadders{
+    "2p", "3p", "4p", "5p", "2p-automa", "2p-short", "3p-short", "4p-short", "5p-short", "2p-automa-short"};
+
+// What a play-now wish chooses of the game; the rest of a table's options are the defaults.
+constexpr std::array<std::string_view, 3> kPlayFields{"players", "short_game", "automa"};
+
+// The first key of `object` not among `known`, if any: options are read strictly.
+std::optional<std::string> unknown_key(const games::Json& object, std::initializer_list<std::string_view> known) {
+  if (!object.is_object()) return std::nullopt;
+  for (const auto& [key, value] : object.items()) {
+    if (std::ranges::find(known, std::string_view(key)) == known.end()) return key;
+  }
+  return std::nullopt;
+}
+
 class ElGrande final : public games::GameModule {
  public:
   std::string_view id() const override { return "el-grande"; }
@@ -37,6 +55,57 @@ class ElGrande final : public games::GameModule {
     auto read = protocol::read_game_command(text);
     if (!read) return std::nullopt;
     return games::CommandMessage{std::move(read->id), read->table, read->version, move_of(std::move(read->command))};
+  }
+
+  std::variant<games::Json, std::string> read_options(const games::Json& json) const override {
+    if (const auto key = unknown_key(json, {"players", "short_game", "automa", "four_stacks", "first_player", "edition",
+                                            "rules_revision"})) {
+      return "options." + *key + ": not an option (players, short_game, automa, four_stacks, first_player, edition)";
+    }
+    protocol::Decoded<Options> options = protocol::options_from_json(json);
+    if (!options) return "options: " + options.error().message;
+    options.value().rules_revision = kRulesRevision;  // a new table plays today's rules
+    if (const auto problem = check(options.value())) return "options: " + *problem;  // as today's rules have it
+    return protocol::to_json(options.value());
+  }
+
+  std::span<const std::string_view> play_fields() const override { return kPlayFields; }
+
+  std::variant<games::Json, std::string> read_play(const games::Json& wish) const override {
+    Options options;
+    const auto players = wish.find("players");
+    if (players == wish.end() || !players->is_number_integer() || players->get<std::int64_t>() < 2 ||
+        players->get<std::int64_t>() > 5) {
+      return std::string("players: 2 to 5");
+    }
+    options.players = players->get<int>();
+    for (auto [field, flag] : {std::pair{"short_game", &options.short_game}, std::pair{"automa", &options.automa}}) {
+      if (const auto value = wish.find(field); value != wish.end()) {
+        if (!value->is_boolean()) return std::string(field) + ": true or false";
+        *flag = value->get<bool>();
+      }
+    }
+    if (options.automa && options.players != 2) return std::string("automa: only with 2 players");
+    return protocol::to_json(options);
+  }
+
+  int seats(const games::Json& options) const override { return options_of(options).players; }
+
+  std::string ladder(const games::Json& json) const override {
+    const Options options = options_of(json);
+    std::string ladder = std::to_string(options.players) + "p";
+    if (options.automa) ladder += "-automa";
+    if (options.short_game) ladder += "-short";
+    return ladder;
+  }
+
+  std::span<const std::string_view> ladders() const override { return kLadders; }
+
+  games::Json seated(const games::Json& json, int seats, std::optional<int> first_seat) const override {
+    Options options = options_of(json);
+    options.players = seats;
+    if (first_seat) options.first_player = *first_seat;
+    return protocol::to_json(options);
   }
 
   games::Started setup(const games::Json& options, std::uint64_t seed) const override {

@@ -7,7 +7,6 @@
 
 #include "common/player.hpp"
 #include "elgrande/db/store.hpp"
-#include "elgrande/engine/options.hpp"
 #include "elgrande/protocol/codec.hpp"
 
 namespace elgrande::server {
@@ -26,7 +25,7 @@ struct FinishedSeat {
 struct GameFinished {
   db::GameResult result;  // the rows saved: the table, when, each seat's score
   std::vector<FinishedSeat> seats;  // in seat order
-  Options options;
+  std::string ladder;  // the rating ladder its game counts on (GameModule::ladder)
   bool rated = false;  // a rated table's game, played out: ratings rate it (or say why not)
 };
 

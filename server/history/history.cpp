@@ -24,7 +24,7 @@ protocol::Json history_entry(const db::FinishedGame& game) {
   }
   protocol::Json entry = {{"id", game.table.id},
                           {"name", game.table.name},
-                          {"options", protocol::to_json(game.table.options)},
+                          {"options", game.table.options},
                           {"turn_seconds", game.table.turn_seconds},
                           {"on_timeout", game.table.on_timeout},
                           {"seats", std::move(seats)},
@@ -36,7 +36,12 @@ protocol::Json history_entry(const db::FinishedGame& game) {
 }
 
 protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands) {
-  protocol::Json json = protocol::to_json(GameRecord{game.table.options, game.table.seed.value_or(0), {}});
+  // The record codec's document (docs/protocol-codecs.md): the options as the table keeps them.
+  protocol::Json json = {{"format", std::string(protocol::kRecordFormat)},
+                         {"version", protocol::kRecordVersion},
+                         {"options", game.table.options},
+                         {"seed", std::to_string(game.table.seed.value_or(0))},
+                         {"commands", protocol::Json::array()}};
   // Each move as the record codec wrote it into the log: the record's commands are its JSON.
   for (const db::LoggedCommand& logged : commands) {
     auto move = protocol::parse_json(logged.move);

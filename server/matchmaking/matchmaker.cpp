@@ -11,7 +11,6 @@
 #include "elgrande/competition/rating.hpp"
 #include "events/bus.hpp"
 #include "events/events.hpp"
-#include "ratings/ladders.hpp"
 #include "ratings/ratings.hpp"
 #include "tables/table_factory.hpp"
 
@@ -27,27 +26,26 @@ std::optional<ClockClass> clock_class_from(std::string_view name) {
 
 std::string_view name(ClockClass clock) { return clock == ClockClass::daily ? "daily" : "live"; }
 
-std::string PlayRequest::queue() const { return ladder_of(options) + "/" + std::string(name(clock)); }
+std::string PlayRequest::queue() const { return ladder + "/" + std::string(name(clock)); }
 
-protocol::Decoded<PlayRequest> play_request_from_json(const Json& payload) {
+protocol::Decoded<PlayRequest> play_request_from_json(const Json& payload, const games::GameModule& game) {
   const auto bad = [](std::string message) { return protocol::DecodeError{"bad_payload", std::move(message)}; };
   PlayRequest request;
-  if (const auto key = unknown_key(payload, {"players", "short_game", "automa", "clock", "bots_after_seconds"})) {
-    return bad(*key + ": not a play-now wish (players, short_game, automa, clock, bots_after_seconds)");
-  }
-  const auto players = payload.find("players");
-  if (players == payload.end() || !players->is_number_integer() || players->get<std::int64_t>() < 2 ||
-      players->get<std::int64_t>() > 5) {
-    return bad("players: 2 to 5");
-  }
-  request.options.players = players->get<int>();
-  for (auto [field, flag] : {std::pair{"short_game", &request.options.short_game}, std::pair{"automa", &request.options.automa}}) {
-    if (const auto value = payload.find(field); value != payload.end()) {
-      if (!value->is_boolean()) return bad(std::string(field) + ": true or false");
-      *flag = value->get<bool>();
+  // The game's fields first, then the server's: the order the refusal lists them in.
+  std::vector<std::string_view> fields(game.play_fields().begin(), game.play_fields().end());
+  fields.insert(fields.end(), {"clock", "bots_after_seconds"});
+  if (payload.is_object()) {
+    for (const auto& [key, value] : payload.items()) {
+      if (std::ranges::find(fields, std::string_view(key)) != fields.end()) continue;
+      std::string listed;
+      for (const std::string_view field : fields) listed += (listed.empty() ? "" : ", ") + std::string(field);
+      return bad(key + ": not a play-now wish (" + listed + ")");
     }
   }
-  if (request.options.automa && request.options.players != 2) return bad("automa: only with 2 players");
+  auto options = game.read_play(payload);
+  if (auto* why_not = std::get_if<std::string>(&options)) return bad(std::move(*why_not));
+  request.options = std::move(std::get<games::Json>(options));
+  request.ladder = game.ladder(request.options);
   if (const auto clock = payload.find("clock"); clock != payload.end()) {
     const auto parsed = clock->is_string() ? clock_class_from(clock->get<std::string>()) : std::nullopt;
     if (!parsed) return bad("clock: \"live\" or \"daily\"");
@@ -66,6 +64,8 @@ protocol::Decoded<PlayRequest> play_request_from_json(const Json& payload) {
 
 Matchmaker::Matchmaker(net::any_io_executor executor, TableFactory& tables, const Ratings& ratings)
     : strand_(net::make_strand(executor)), tables_(tables), ratings_(ratings), timer_(strand_) {}
+
+const games::GameModule& Matchmaker::game() const { return tables_.game(); }
 
 std::size_t Matchmaker::remove(PlayerId player) {
   std::size_t removed = 0;
@@ -153,14 +153,14 @@ void Matchmaker::tick() {
     const PlayRequest& game = waiting.front().request;
     std::vector<competition::Seeker> seekers;
     for (const Waiting& w : waiting) {
-      seekers.push_back({w.player.id, ratings_.displayed(w.player.id, ladder_of(game.options)),
+      seekers.push_back({w.player.id, ratings_.displayed(w.player.id, game.ladder),
                          std::chrono::duration_cast<std::chrono::milliseconds>(now - w.since).count(),
                          w.request.bots_after ? std::optional<std::int64_t>(
                                                     std::chrono::duration_cast<std::chrono::milliseconds>(*w.request.bots_after).count())
                                               : std::nullopt});
     }
     competition::MatchRules rules;
-    rules.players = game.options.players;
+    rules.players = tables_.game().seats(game.options);
     for (const competition::Match& match : competition::match(seekers, rules)) {
       const auto rating = [&seekers](PlayerId id) {
         return std::ranges::find(seekers, id, &competition::Seeker::player)->rating;

@@ -10,7 +10,7 @@
 
 #include "requests/client.hpp"
 #include "common/player.hpp"
-#include "elgrande/engine/options.hpp"
+#include "elgrande/games/module.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "common/net.hpp"
 
@@ -29,12 +29,15 @@ std::string_view name(ClockClass clock);
 // What a player asks of "play now": the game, its clock, and whether bots may fill the
 // table after a wait.
 struct PlayRequest {
-  Options options;  // players, short_game, automa; nothing else
+  games::Json options;  // the game's, from the wish's play_fields() (GameModule::read_play)
+  std::string ladder;   // the options' rating ladder
   ClockClass clock = ClockClass::live;
   std::optional<std::chrono::seconds> bots_after;  // none: only people
   std::string queue() const;  // e.g. "4p-short/live": who may sit together
 };
-protocol::Decoded<PlayRequest> play_request_from_json(const protocol::Json& payload);
+// The wish of a play.join payload: the game's fields, read by `game`, and the server's
+// (clock, bots_after_seconds).
+protocol::Decoded<PlayRequest> play_request_from_json(const protocol::Json& payload, const games::GameModule& game);
 inline constexpr std::chrono::seconds kMinBotsAfter{5};
 inline constexpr std::chrono::seconds kMaxBotsAfter{3600};
 
@@ -54,6 +57,8 @@ class Matchmaker : public std::enable_shared_from_this<Matchmaker> {
   void close();  // shutting down: the timer stops
   // Hears the bus's PlayerRenamed from now on: a waiting player sits down under the new name.
   void listen(Bus& bus);
+  // The game its tables play, which reads the wishes.
+  const games::GameModule& game() const;
 
   static constexpr std::chrono::seconds kTick{1};
 

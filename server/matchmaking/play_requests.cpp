@@ -5,7 +5,7 @@
 namespace elgrande::server {
 
 void join_play_now(const PlayRequestsEnv& env, Client& client, Request& request) {
-  protocol::Decoded<PlayRequest> wish = play_request_from_json(request.envelope.payload);
+  protocol::Decoded<PlayRequest> wish = play_request_from_json(request.envelope.payload, env.matchmaker->game());
   if (!wish) {
     return refuse(env, client, protocol::ErrorCode::bad_payload, wish.error().message, request.envelope.id);
   }

@@ -7,7 +7,6 @@
 #include "elgrande/competition/rating.hpp"
 #include "events/bus.hpp"
 #include "events/events.hpp"
-#include "ratings/ladders.hpp"
 #include "ratings/rated_game.hpp"
 #include "ratings/ratings.hpp"
 
@@ -47,7 +46,7 @@ void rate_finished_games(Bus& bus, Ratings& ratings) {
       if (r.player) seats.push_back({*r.player, r.score, seat.resigned || seat.replaced, r.seat});
     }
     const TableId table = finished.result.table;
-    const std::string ladder = ladder_of(finished.options);
+    const std::string ladder = finished.ladder;
     auto outcome = std::make_shared<const RatingOutcome>(
         rate_game(saving.store, table, ladder, finished.result.finished_at, seats));
     saving.after_commit.push_back([&ratings, outcome, table, ladder]() -> std::optional<Announcement> {

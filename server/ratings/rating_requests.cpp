@@ -3,7 +3,6 @@
 #include <charconv>
 
 #include "identity/identities.hpp"
-#include "ratings/ladders.hpp"
 #include "ratings/ratings.hpp"
 #include "storage/reader.hpp"
 
@@ -76,7 +75,7 @@ std::optional<Json> profile_json(db::Store& store, const Ratings& ratings, Playe
   const std::optional<std::string> name = store.player_name(player);
   if (!name) return std::nullopt;
   Json on_ladders = Json::array();
-  for (const std::string_view ladder : kLadders) {
+  for (const std::string& ladder : ratings.ladders()) {
     const std::optional<Ratings::Current> current = ratings.find(player, ladder);
     const std::optional<std::size_t> rank = ratings.rank(player, ladder);
     if (!current || !rank) continue;
@@ -104,7 +103,7 @@ void leaderboard(const RatingRequestsEnv& env, Client& client, Request& request)
   const Json& payload = request.envelope.payload;
   const auto& id = request.envelope.id;
   const auto ladder = payload.find("ladder");
-  if (ladder == payload.end() || !ladder->is_string() || !is_ladder(ladder->get<std::string>())) {
+  if (ladder == payload.end() || !ladder->is_string() || !env.ratings->is_ladder(ladder->get<std::string>())) {
     return refuse(env, client, ErrorCode::bad_payload, "ladder: one of 2p, 3p, 4p, 5p, 2p-automa, or one of these with -short", id);
   }
   Page page;
@@ -180,7 +179,7 @@ bool answer_ratings_api(const http::request<http::string_body>& request, const R
   };
   if (!player) {
     const std::optional<std::string> refused =
-        is_ladder(ladder) ? why_not_a_page(page) : std::optional<std::string>("no ladder " + ladder);
+        env.ratings->is_ladder(ladder) ? why_not_a_page(page) : std::optional<std::string>("no ladder " + ladder);
     respond(refused ? answer(http::status::bad_request, "text/plain; charset=utf-8", *refused + "\n")
                     : answer(http::status::ok, "application/json",
                              leaderboard_json(*env.ratings, names_from(env), ladder, page.offset, page.limit)

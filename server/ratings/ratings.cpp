@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <mutex>
+#include <stdexcept>
 
-#include "ratings/ladders.hpp"
 
 namespace elgrande::server {
 
@@ -16,10 +16,14 @@ std::pair<double, PlayerId> order_key(PlayerId player, competition::Rating ratin
 
 }  // namespace
 
-std::optional<std::size_t> Ratings::ladder_index(std::string_view ladder) {
-  const auto found = std::ranges::find(kLadders, ladder);
-  if (found == kLadders.end()) return std::nullopt;
-  return static_cast<std::size_t>(found - kLadders.begin());
+Ratings::Ratings(std::span<const std::string_view> ladders) : names_(ladders.begin(), ladders.end()), ladders_(ladders.size()) {
+  if (ladders.size() > 16) throw std::invalid_argument("more than 16 rating ladders");  // entry_key's room
+}
+
+std::optional<std::size_t> Ratings::ladder_index(std::string_view ladder) const {
+  const auto found = std::ranges::find(names_, ladder);
+  if (found == names_.end()) return std::nullopt;
+  return static_cast<std::size_t>(found - names_.begin());
 }
 
 void Ratings::set(PlayerId player, std::size_t ladder, Entry entry) {

@@ -5,6 +5,8 @@
 #include <ext/pb_ds/assoc_container.hpp>
 #include <ext/pb_ds/tree_policy.hpp>
 #include <optional>
+#include <span>
+#include <string>
 #include <shared_mutex>
 #include <string_view>
 #include <unordered_map>
@@ -14,7 +16,6 @@
 #include "elgrande/competition/rating.hpp"
 #include "elgrande/db/ratings.hpp"
 #include "elgrande/protocol/codec.hpp"
-#include "ratings/ladders.hpp"
 
 namespace elgrande::server {
 
@@ -25,6 +26,13 @@ namespace elgrande::server {
 // player's place are found in logarithmic time. Callable from any thread.
 class Ratings {
  public:
+  // Over the game's ladders (GameModule::ladders()); a rating on another is not kept.
+  explicit Ratings(std::span<const std::string_view> ladders);
+
+  // The game's ladders, in the module's order, and whether `name` is one of them.
+  const std::vector<std::string>& ladders() const { return names_; }
+  bool is_ladder(std::string_view name) const { return ladder_index(name).has_value(); }
+
   void restore(const std::vector<db::RatingRecord>& stored);
   // Once a rated game's save has committed; an older game than the one a rating last
   // came from (two tables finishing at once) changes nothing.
@@ -61,12 +69,13 @@ class Ratings {
   // (-ordinal, player): the best first.
   using Order = __gnu_pbds::tree<std::pair<double, PlayerId>, __gnu_pbds::null_type, std::less<>,
                                  __gnu_pbds::rb_tree_tag, __gnu_pbds::tree_order_statistics_node_update>;
-  static std::optional<std::size_t> ladder_index(std::string_view ladder);
+  std::optional<std::size_t> ladder_index(std::string_view ladder) const;
   void set(PlayerId player, std::size_t ladder, Entry entry);  // with the lock held
 
   mutable std::shared_mutex mutex_;
+  std::vector<std::string> names_;
   std::unordered_map<std::int64_t, Entry> ratings_;  // by player * 16 + ladder index
-  std::array<Order, kLadders.size()> ladders_;
+  std::vector<Order> ladders_;  // in names_' order
 };
 
 // The JSON of a rating on a ladder: {ladder, rating, provisional, games}.

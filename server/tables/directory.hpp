@@ -12,7 +12,6 @@
 
 #include "common/player.hpp"
 #include "common/recipient.hpp"
-#include "elgrande/engine/options.hpp"
 #include "elgrande/games/module.hpp"
 #include "elgrande/protocol/decoded.hpp"
 #include "ops/metrics.hpp"

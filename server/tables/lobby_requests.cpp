@@ -35,7 +35,7 @@ void my_games(const LobbyRequestsEnv& env, Client& client, Request& request) {
 }
 
 void create_table(const LobbyRequestsEnv& env, Client& client, Request& request) {
-  protocol::Decoded<TableConfig> config = table_config_from_json(request.envelope.payload);
+  protocol::Decoded<TableConfig> config = table_config_from_json(request.envelope.payload, env.table_factory->game());
   if (!config) return refuse(env, client, ErrorCode::bad_payload, config.error().message, request.envelope.id);
   // Rated by default when the host has an account; guests are never rated, so a guest's
   // table is not either.
@@ -53,7 +53,7 @@ void create_table(const LobbyRequestsEnv& env, Client& client, Request& request)
                   request.envelope.id);
   }
   if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
-  const auto table = env.table_factory->create(TableSpec::hosted_by(*client.player, std::move(config.value())),
+  const auto table = env.table_factory->create(TableSpec::hosted_by(*client.player, config.value(), env.table_factory->game().seats(config.value().options)),
                                                     client.self(), request.envelope.id);
   spdlog::debug("player {} created table {}", client.player->id, table->id());
 }

@@ -35,8 +35,8 @@ protocol::Json seat_json(std::size_t seat, std::string_view kind, const std::opt
 
 Seating::Seating(std::vector<Seat> seats, PlayerId host) : seats_(std::move(seats)), host_(host) {}
 
-Seating Seating::from(const TableSpec& spec, games::BotLevel bots) {
-  std::vector<Seat> seats(static_cast<std::size_t>(spec.config.options.players));
+Seating Seating::from(const TableSpec& spec, int seat_count, games::BotLevel bots) {
+  std::vector<Seat> seats(static_cast<std::size_t>(seat_count));
   for (std::size_t s = 0; s < seats.size() && s < spec.seats.size(); ++s) {
     switch (spec.seats[s].kind) {
       case TableSpec::SeatSpec::Kind::player:

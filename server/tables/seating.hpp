@@ -53,8 +53,8 @@ using SeatOrRefusal = std::variant<int, Refusal>;
 class Seating {
  public:
   Seating(std::vector<Seat> seats, PlayerId host);
-  // The seats a spec asks for (missing entries are empty), its bots at `bots`.
-  static Seating from(const TableSpec& spec, games::BotLevel bots);
+  // The `seats` seats of a spec (those it leaves out are empty), its bots at `bots`.
+  static Seating from(const TableSpec& spec, int seats, games::BotLevel bots);
 
   const std::vector<Seat>& seats() const { return seats_; }
   const Seat& operator[](int seat) const { return seats_[static_cast<std::size_t>(seat)]; }

@@ -9,7 +9,6 @@
 #include "ai/bot_workers.hpp"
 #include "common/unix_time.hpp"
 #include "identity/identities.hpp"
-#include "ratings/ladders.hpp"
 #include "ratings/ratings.hpp"
 
 namespace elgrande::server {
@@ -52,7 +51,7 @@ Table::Table(Strand strand, TableServices& services, TableId id, TableSpec spec)
       auto_start_(spec.auto_start),
       first_save_(std::move(spec.first_save)),
       created_at_ms_(unix_milliseconds()),
-      seating_(Seating::from(spec, services.settings.bot_level)),
+      seating_(Seating::from(spec, services.game.seats(spec.config.options), services.settings.bot_level)),
       chat_(chat_shared(services)),
       saver_(std::nullopt, 0),
       feed_(services.metrics, services.webhook, services.max_held_messages),
@@ -210,7 +209,7 @@ void Table::close() {
 
 void Table::start_game(const TableRequest* asked) {
   seed_ = secret_seed();
-  games::Started started = services_.game.setup(protocol::to_json(config_.options), seed_);
+  games::Started started = services_.game.setup(config_.options, seed_);
   game_ = std::move(started.game);
   status_ = TableStatus::playing;
   started_at_ms_ = unix_milliseconds();

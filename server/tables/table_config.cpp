@@ -42,7 +42,7 @@ std::optional<OnTimeout> on_timeout_from(std::string_view name) {
   return std::nullopt;
 }
 
-protocol::Decoded<TableConfig> table_config_from_json(const Json& payload) {
+protocol::Decoded<TableConfig> table_config_from_json(const Json& payload, const games::GameModule& game) {
   TableConfig config;
   if (!payload.is_object()) return bad("must be an object");
   if (const auto key = unknown_key(payload, {"name", "options", "turn_seconds", "on_timeout", "replace_after", "rated"})) {
@@ -57,15 +57,9 @@ protocol::Decoded<TableConfig> table_config_from_json(const Json& payload) {
   }
   const auto options_field = payload.find("options");
   if (options_field == payload.end()) return bad("options: missing");
-  if (const auto key = unknown_key(*options_field, {"players", "short_game", "automa", "four_stacks", "first_player",
-                                                    "edition", "rules_revision"})) {
-    return bad("options." + *key + ": not an option (players, short_game, automa, four_stacks, first_player, edition)");
-  }
-  protocol::Decoded<Options> options = protocol::options_from_json(*options_field);
-  if (!options) return bad("options: " + options.error().message);
-  config.options = options.value();
-  config.options.rules_revision = kRulesRevision;  // a new table plays today's rules
-  if (const auto problem = check(config.options)) return bad("options: " + *problem);  // as today's rules have it
+  auto options = game.read_options(*options_field);  // a new table's: today's rules
+  if (auto* why_not = std::get_if<std::string>(&options)) return bad(std::move(*why_not));
+  config.options = std::move(std::get<games::Json>(options));
   if (const auto field = payload.find("turn_seconds"); field != payload.end()) {
     const bool valid = field->is_number_integer() &&
                        (field->get<std::int64_t>() == 0 || (field->get<std::int64_t>() >= kMinTurnSeconds &&
@@ -98,10 +92,10 @@ protocol::Decoded<TableConfig> table_config_from_json(const Json& payload) {
   return config;
 }
 
-TableSpec TableSpec::hosted_by(Player host, TableConfig config) {
+TableSpec TableSpec::hosted_by(Player host, TableConfig config, int seats) {
   TableSpec spec;
   spec.host = host.id;
-  spec.seats.resize(static_cast<std::size_t>(config.options.players));
+  spec.seats.resize(static_cast<std::size_t>(seats));
   spec.seats[0] = SeatSpec{SeatSpec::Kind::player, std::move(host)};
   spec.config = std::move(config);
   return spec;

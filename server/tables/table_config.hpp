@@ -10,7 +10,6 @@
 
 #include "common/player.hpp"
 #include "elgrande/games/module.hpp"
-#include "elgrande/engine/options.hpp"
 #include "elgrande/protocol/codec.hpp"
 
 namespace elgrande::db {
@@ -34,7 +33,7 @@ std::optional<OnTimeout> on_timeout_from(std::string_view name);
 // What a table's creator chose: the game and its clock.
 struct TableConfig {
   std::string name;  // empty: "Table <id>"
-  Options options;
+  games::Json options;  // the game module's, normalised (GameModule::read_options)
   int turn_seconds = 0;  // 0: no limit
   OnTimeout on_timeout = OnTimeout::bot_answers;
   int replace_after = 0;  // with replace_seat: timeouts in a row that cost the seat
@@ -53,8 +52,9 @@ inline constexpr int kDefaultReplaceAfter = 3;
 inline constexpr int kMaxReplaceAfter = 10;
 
 // Reads a table config from a request payload (table.create's fields: name, options,
-// turn_seconds, on_timeout, replace_after, rated). The error's message names the field.
-protocol::Decoded<TableConfig> table_config_from_json(const protocol::Json& payload);
+// turn_seconds, on_timeout, replace_after, rated); `game` reads the options. The error's
+// message names the field.
+protocol::Decoded<TableConfig> table_config_from_json(const protocol::Json& payload, const games::GameModule& game);
 
 // How a table is made: by the lobby for a player who creates one, and later by
 // tournaments and "play now" for players they seat themselves.
@@ -77,8 +77,8 @@ struct TableSpec {
   // (a tournament's board) records it there, so that the two are saved together or not at all.
   std::function<void(db::Store&, TableId)> first_save;
 
-  // The lobby's table: its creator hosts it from seat 0, and starts it when ready.
-  static TableSpec hosted_by(Player host, TableConfig config);
+  // The lobby's table of `seats` seats: its creator hosts it from seat 0, and starts it when ready.
+  static TableSpec hosted_by(Player host, TableConfig config, int seats);
 };
 
 // What every table needs from the server around it, fixed at startup.

@@ -32,7 +32,7 @@ void TableFactory::restore(std::vector<db::RestoredTable> restored, TableId high
       seat.bot_level = games::bot_level_from_name(stored.bot_level.value_or("random")).value_or(games::BotLevel::random);
       seats.push_back(std::move(seat));
     }
-    seats.resize(static_cast<std::size_t>(record.table.options.players));
+    seats.resize(static_cast<std::size_t>(services_.game.seats(record.table.options)));
     std::vector<std::optional<PlayerId>> members;
     for (const Seat& seat : seats) members.push_back(seat.player ? std::optional(seat.player->id) : std::nullopt);
     const TableStatus status = table_status_from(record.table.status).value_or(TableStatus::open);

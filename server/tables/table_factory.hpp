@@ -26,6 +26,9 @@ class TableFactory {
 
   // Lists the restored tables and restarts their games' bots and clocks; `find_player`
   // names the seats' players.
+  // The game its tables play, for what makes a table's spec (the lobby, play now, tournaments).
+  const games::GameModule& game() const { return services_.game; }
+
   using FindPlayer = std::function<std::optional<Player>(PlayerId)>;
   void restore(std::vector<db::RestoredTable> tables, TableId highest_id, const FindPlayer& find_player);
 

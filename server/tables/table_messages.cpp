@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include "common/unix_time.hpp"
-#include "ratings/ladders.hpp"
 #include "ratings/ratings.hpp"
 
 namespace elgrande::server {
@@ -15,7 +14,7 @@ using protocol::Json;
 }  // namespace
 
 GameFinished Table::finished_event() const {
-  GameFinished finished{*finishing_, {}, config_.options, config_.rated.value_or(false) && game_->over()};
+  GameFinished finished{*finishing_, {}, services_.game.ladder(config_.options), config_.rated.value_or(false) && game_->over()};
   for (const Seat& seat : seating_.seats()) {
     finished.seats.push_back({seat.player ? std::optional(seat.player->id) : std::nullopt, seat.resigned, seat.replaced});
   }
@@ -63,7 +62,7 @@ Json Table::description() const {
     if (seat.kind == Seat::Kind::human) {
       entry["connected"] = services_.presence.connected(seat.player->id);
       if (services_.ratings && services_.has_account && services_.has_account(seat.player->id)) {
-        entry["rating"] = services_.ratings->shown(seat.player->id, ladder_of(config_.options));
+        entry["rating"] = services_.ratings->shown(seat.player->id, services_.game.ladder(config_.options));
       }
     }
     seats.push_back(std::move(entry));
@@ -72,7 +71,7 @@ Json Table::description() const {
                 {"name", config_.name},
                 {"host", seating_.host()},
                 {"status", name(status_)},
-                {"options", protocol::to_json(config_.options)},
+                {"options", config_.options},
                 {"turn_seconds", config_.turn_seconds},
                 {"on_timeout", name(config_.on_timeout)},
                 {"rated", !unrated_reason()},

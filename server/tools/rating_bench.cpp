@@ -32,6 +32,7 @@
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/store.hpp"
+#include "elgrande/el_grande/module.hpp"
 #include "ratings/rated_game.hpp"
 #include "ratings/rating_requests.hpp"
 #include "ratings/ratings.hpp"
@@ -143,7 +144,7 @@ int main(int argc, char* argv[]) try {
   figures["stored_games_per_second"] = static_cast<double>(games) / (milliseconds_since(stored_start) / 1000.0);
 
   const auto loading = Clock::now();
-  server::Ratings ratings;
+  server::Ratings ratings(el_grande::module().ladders());
   ratings.restore(store.ratings().all());
   figures["load_ms"] = milliseconds_since(loading);
   figures["players"] = ratings.size("4p");

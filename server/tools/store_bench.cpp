@@ -92,7 +92,7 @@ db::TableRecord table_record(std::int64_t id, const Options& options, std::uint6
   table.name = "Table " + std::to_string(id);
   table.host = 1;
   table.status = "playing";
-  table.options = options;
+  table.options = protocol::to_json(options);
   table.seed = seed;
   table.seats.resize(static_cast<std::size_t>(options.players));
   table.seats[0].kind = "human";

@@ -29,6 +29,7 @@
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/store.hpp"
+#include "elgrande/el_grande/module.hpp"
 #include "identity/identities.hpp"
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
@@ -130,7 +131,7 @@ int main(int argc, char* argv[]) {
   identities.restore(records);
   Presence presence;
   TableDirectory directory;
-  TableServices table_services{storage, *metrics, nullptr, presence, directory, TableSettings{}, 1024, {}, {}};
+  TableServices table_services{elgrande::el_grande::module(), storage, *metrics, nullptr, presence, directory, TableSettings{}, 1024, {}, {}};
   TableFactory table_factory(io.get_executor(), table_services);
   TournamentServices tournament_services{storage, table_factory, directory, presence, identities, *metrics};
   Tournaments tournaments(io.get_executor(), tournament_services);
@@ -153,7 +154,7 @@ int main(int argc, char* argv[]) {
   for (int run = 0; run < runs; ++run) {
     answered.reset();
     auto tournament = tournaments.create("Bench " + std::to_string(run), director.id,
-                                         tournament_settings_from_json(settings).value(), connections.back(), std::nullopt);
+                                         tournament_settings_from_json(settings, tournaments.game()).value(), connections.back(), std::nullopt);
     answered.wait_for(1);
     for (int p = 1; p <= players; ++p) {
       tournament->handle(&Tournament::enrol, request_of(connections[static_cast<std::size_t>(p - 1)],

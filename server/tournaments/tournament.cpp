@@ -8,7 +8,6 @@
 #include "common/display_name.hpp"
 #include "common/unix_time.hpp"
 #include "identity/identities.hpp"
-#include "ratings/ladders.hpp"
 #include "ratings/ratings.hpp"
 #include "ops/metrics.hpp"
 #include "presence/presence.hpp"

@@ -59,7 +59,7 @@ void create_tournament(const TournamentRequestsEnv& env, Client& client, Request
   if (settings_field == payload.end()) {
     return refuse(env, client, ErrorCode::bad_payload, "settings: required", request.envelope.id);
   }
-  protocol::Decoded<TournamentSettings> settings = tournament_settings_from_json(*settings_field);
+  protocol::Decoded<TournamentSettings> settings = tournament_settings_from_json(*settings_field, env.tournaments->game());
   if (!settings) {
     return refuse(env, client, ErrorCode::bad_payload, "settings." + settings.error().message, request.envelope.id);
   }

@@ -9,7 +9,6 @@
 
 #include "common/unix_time.hpp"
 #include "identity/identities.hpp"
-#include "ratings/ladders.hpp"
 #include "ratings/ratings.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
@@ -132,8 +131,9 @@ void Tournament::schedule_round_time() {
 
 std::optional<std::string> Tournament::begin() {
   // The ladder of the first stage's preferred table: the game most of its players will play.
-  Options seeded_game = settings_.game.options;
-  seeded_game.players = settings_.stages.front().sizes.preferred;
+  const games::GameModule& game = services_.table_factory.game();
+  const std::string ladder =
+      game.ladder(game.seated(settings_.game.options, settings_.stages.front().sizes.preferred, std::nullopt));
   std::vector<db::EntrantRecord> entrants = stored_.entrants;
   for (db::EntrantRecord& e : entrants) {
     if (e.status != EntrantStatus::registered) continue;
@@ -142,7 +142,7 @@ std::optional<std::string> Tournament::begin() {
     if (missed_check_in) e.reason = "did not check in";
     // Fixed now, with the entrants, so that every round stays a function of stored data.
     if (!missed_check_in && settings_.seed_by_rating && services_.ratings) {
-      e.seeding = services_.ratings->displayed(e.player, ladder_of(seeded_game));
+      e.seeding = services_.ratings->displayed(e.player, ladder);
     }
   }
   db::StoredTournament started = stored_;
@@ -212,8 +212,8 @@ void Tournament::create_tables(db::RoundRecord& round) {
     if (board.table) continue;
     TableSpec spec;
     spec.config = settings_.game;
-    spec.config.options.players = static_cast<int>(board.seats.size());
-    spec.config.options.first_player = 0;  // the seat order gives who begins
+    // The seat order gives who begins.
+    spec.config.options = services_.table_factory.game().seated(settings_.game.options, static_cast<int>(board.seats.size()), 0);
     spec.config.name = stored_.tournament.name + " · R" + std::to_string(round.round) + " B" +
                        std::to_string(board.board);
     spec.host = board.seats.front();

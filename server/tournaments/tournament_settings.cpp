@@ -77,7 +77,7 @@ protocol::Decoded<Stage> read_stage(const Json& json, const std::string& where) 
 
 Json to_json(Points p) { return p.n % Points::unit == 0 ? Json(p.n / Points::unit) : Json(p.value()); }
 
-protocol::Decoded<TournamentSettings> tournament_settings_from_json(const Json& payload) {
+protocol::Decoded<TournamentSettings> tournament_settings_from_json(const Json& payload, const games::GameModule& module) {
   if (!payload.is_object()) return refused("settings: must be an object");
   if (const auto key = unknown_key(payload, {"stages", "placement_points", "bye_points", "tie_breaks", "game", "max_players",
                                              "starts_at", "check_in_minutes", "round_time_seconds", "withdraw_replaced",
@@ -135,7 +135,8 @@ protocol::Decoded<TournamentSettings> tournament_settings_from_json(const Json& 
     }
   }
 
-  // The game: a table config whose player count each table's size sets.
+  // The game: a table config whose player count each table's size sets. Its one choice of
+  // the game's options, short_game, is still El Grande's (docs/modules.md).
   Json game = payload.contains("game") ? payload.at("game") : Json::object();
   if (!game.is_object()) return refused("game: an object");
   // Every table's options but short_game follow from the event (its table sizes; no automa,
@@ -152,7 +153,7 @@ protocol::Decoded<TournamentSettings> tournament_settings_from_json(const Json& 
   game["options"] = {{"players", largest}, {"short_game", short_game}, {"automa", false}, {"four_stacks", false}};
   game.erase("short_game");
   game.erase("name");
-  auto config = table_config_from_json(game);
+  auto config = table_config_from_json(game, module);
   if (!config) return refused("game." + config.error().message);
   settings.game = config.value();
   settings.game.rated = settings.game.rated.value_or(true);  // an event's games count, unless it says not
@@ -197,7 +198,7 @@ Json to_json(const TournamentSettings& s) {
   }
   Json order = Json::array();
   for (TieBreak t : s.scoring.order) order.push_back(competition::name(t));
-  Json game{{"short_game", s.game.options.short_game},
+  Json game{{"short_game", s.game.options.value("short_game", false)},
             {"turn_seconds", s.game.turn_seconds},
             {"on_timeout", name(s.game.on_timeout)},
             {"rated", s.game.rated.value_or(true)}};

@@ -35,7 +35,8 @@ inline constexpr int kMaxCheckInMinutes = 7 * 24 * 60;
 inline constexpr int kMaxRoundTimeSeconds = 31 * 24 * 60 * 60;
 
 // Reads tournament.create's settings; the error's message names the field.
-protocol::Decoded<TournamentSettings> tournament_settings_from_json(const protocol::Json& payload);
+protocol::Decoded<TournamentSettings> tournament_settings_from_json(const protocol::Json& payload,
+                                                                const games::GameModule& game);
 // Points as JSON: a whole number, or one with a half.
 protocol::Json to_json(competition::Points points);
 // The same object back (also what the database keeps).

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "common/unix_time.hpp"
+#include "tables/table_factory.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -42,13 +43,15 @@ std::shared_ptr<Tournament> Tournaments::create(std::string name, PlayerId direc
   return tournament;
 }
 
+const games::GameModule& Tournaments::game() const { return services_.table_factory.game(); }
+
 void Tournaments::restore(std::vector<db::StoredTournament> stored, TournamentId highest_id) {
   std::vector<std::shared_ptr<Tournament>> restored;
   {
     const std::lock_guard lock(mutex_);
     next_id_ = std::max(next_id_, highest_id + 1);
     for (db::StoredTournament& t : stored) {
-      auto settings = tournament_settings_from_json(protocol::Json::parse(t.tournament.settings, nullptr, false));
+      auto settings = tournament_settings_from_json(protocol::Json::parse(t.tournament.settings, nullptr, false), game());
       if (!settings) {
         spdlog::critical("tournament {} cannot be restored, its settings do not read: {}", t.tournament.id,
                          settings.error().message);

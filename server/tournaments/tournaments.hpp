@@ -22,6 +22,9 @@ class Tournaments {
   Tournaments(const Tournaments&) = delete;
   Tournaments& operator=(const Tournaments&) = delete;
 
+  // The game their tables play, which reads a tournament's game settings.
+  const games::GameModule& game() const;
+
   // A new tournament, saved and announced to its creator with tournament.create.ok.
   std::shared_ptr<Tournament> create(std::string name, PlayerId director, TournamentSettings settings,
                                      RecipientPtr creator, std::optional<protocol::RequestId> request_id);

@@ -69,7 +69,7 @@ db::TableRecord table(std::int64_t id, const Options& options, std::string statu
   record.name = "Table " + std::to_string(id);
   record.host = 1;
   record.status = std::move(status);
-  record.options = options;
+  record.options = protocol::to_json(options);
   record.seed = 5;
   record.seats.resize(static_cast<std::size_t>(options.players));
   record.seats[0].kind = "human";

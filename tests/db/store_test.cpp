@@ -49,7 +49,7 @@ db::TableRecord playing_table(std::int64_t id, std::int64_t host, const Options&
   table.name = "Table " + std::to_string(id);
   table.host = host;
   table.status = "playing";
-  table.options = options;
+  table.options = protocol::to_json(options);
   table.turn_seconds = 86400;
   table.created_at = 1000;
   table.seed = seed;
@@ -334,7 +334,7 @@ TEST_CASE("players and tables read back as they were written", "[db]") {
   open.id = 3;
   open.name = "Friday";
   open.host = 1;
-  open.options = Options{4, true, false, false};
+  open.options = protocol::to_json(Options{4, true, false, false});
   open.turn_seconds = 30;
   open.on_timeout = "replace_seat";
   open.replace_after = 2;
@@ -362,7 +362,7 @@ TEST_CASE("a table saved against its last save reads back whole: the seats and t
   table.id = 4;
   table.name = "Monday";
   table.host = 1;
-  table.options = Options{4, true, false, false};
+  table.options = protocol::to_json(Options{4, true, false, false});
   table.created_at = 7;
   table.seats = {seat("human", 1), seat("empty"), seat("empty"), seat("empty")};
   f.store->save_table(table);
@@ -462,7 +462,7 @@ TEST_CASE("a table comes back with its last chat lines, oldest first, under the 
   table.id = 4;
   table.name = "Slow game";
   table.host = 1;
-  table.options = Options{3, false, false, false};
+  table.options = protocol::to_json(Options{3, false, false, false});
   table.created_at = 99;
   table.seats = {seat("human", 1), seat("empty"), seat("bot")};
   f.store->save_table(table);

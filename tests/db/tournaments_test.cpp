@@ -7,6 +7,7 @@
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
+#include "elgrande/protocol/codec.hpp"
 #include "support/test_database.hpp"
 
 using namespace elgrande;
@@ -43,7 +44,7 @@ struct TournamentsFixture {
     table.name = "Board";
     table.host = players[0];
     table.status = "finished";
-    table.options = Options{3, false, false, false, 0};
+    table.options = protocol::to_json(Options{3, false, false, false, 0});
     table.created_at = 1;
     table.seed = 5;
     table.started_at = 2;

@@ -261,3 +261,104 @@ TEST_CASE("the module names its phases and bot levels as the metrics and the lob
   }
   CHECK_FALSE(games::bot_level_from_name("grandmaster"));
 }
+
+namespace {
+
+// What the module reads from a request's options: the normalised options, or why not.
+Json read_good(const Json& options) {
+  auto read = game_module().read_options(options);
+  if (const auto* why_not = std::get_if<std::string>(&read)) FAIL("refused: " << *why_not);
+  return std::get<Json>(read);
+}
+
+std::string refusal_of(const Json& options) {
+  auto read = game_module().read_options(options);
+  if (!std::holds_alternative<std::string>(read)) FAIL("read: " << std::get<Json>(read).dump());
+  return std::get<std::string>(read);
+}
+
+Json base(int players) { return {{"players", players}, {"short_game", false}, {"automa", false}, {"four_stacks", false}}; }
+
+Json with(Json options, const std::string& field, Json value) {
+  options[field] = std::move(value);
+  return options;
+}
+
+}  // namespace
+
+TEST_CASE("a new table's options are read whole: every option said, and today's rules") {
+  CHECK(read_good(base(4)) == Json{{"players", 4}, {"short_game", false}, {"automa", false}, {"four_stacks", false},
+                                   {"rules_revision", kRulesRevision}});
+  // An old revision asked for is today's: a new table plays today's rules.
+  CHECK(read_good(with(base(3), "rules_revision", 1))["rules_revision"] == kRulesRevision);
+  const Json chosen = read_good(with(with(with(base(3), "short_game", true), "first_player", 2), "edition", "1995"));
+  CHECK(chosen == Json{{"players", 3}, {"short_game", true}, {"automa", false}, {"four_stacks", false},
+                       {"first_player", 2}, {"edition", "1995"}, {"rules_revision", kRulesRevision}});
+  // Normalised: read again, the same.
+  CHECK(read_good(chosen) == chosen);
+  CHECK(read_good(with(base(2), "automa", true)) ==
+        Json{{"players", 2}, {"short_game", false}, {"automa", true}, {"four_stacks", false}, {"rules_revision", kRulesRevision}});
+}
+
+TEST_CASE("options the module refuses say which field, as table.create's refusal names it") {
+  CHECK(refusal_of(with(base(4), "short", true)) ==
+        "options.short: not an option (players, short_game, automa, four_stacks, first_player, edition)");
+  CHECK(refusal_of(Json::array()) == "options: (root): must be an object");
+  CHECK(refusal_of(with(base(4), "players", 6)) == "options: players: must be an integer in 2..5");
+  CHECK(refusal_of(with(base(4), "players", "four")) == "options: players: must be an integer in 2..5");
+  CHECK(refusal_of(with(base(4), "short_game", 1)) == "options: short_game: must be true or false");
+  CHECK(refusal_of(with(base(4), "automa", true)) == "options: (root): the automa plays only in 2-player games");
+  CHECK(refusal_of(with(base(4), "four_stacks", true)) ==
+        "options: (root): four stacks is a 3-player option (the 2-player automa game always merges them)");
+  CHECK(refusal_of(with(base(4), "first_player", 4)) == "options: first_player: must be an integer in 0..3");
+  CHECK(refusal_of(with(base(4), "edition", "1066")) == "options: edition: edition must be \"2023\" or \"1995\"");
+  CHECK(refusal_of(with(with(base(3), "four_stacks", true), "edition", "1995")) ==
+        "options: the 1995 edition has no automa and no four stacks (they are 2023 variants)");
+  Json missing = base(4);
+  missing.erase("automa");
+  CHECK(refusal_of(missing) == "options: automa: missing");
+}
+
+TEST_CASE("a play-now wish chooses players, short game and automa, and the rest is the default") {
+  const auto wish = [](const Json& payload) { return game_module().read_play(payload); };
+  CHECK(std::vector<std::string_view>(game_module().play_fields().begin(), game_module().play_fields().end()) ==
+        std::vector<std::string_view>{"players", "short_game", "automa"});
+  const auto read = wish({{"players", 2}, {"automa", true}, {"clock", "live"}});  // the server's fields are left alone
+  REQUIRE(std::holds_alternative<Json>(read));
+  CHECK(std::get<Json>(read) ==
+        Json{{"players", 2}, {"short_game", false}, {"automa", true}, {"four_stacks", false}, {"rules_revision", kRulesRevision}});
+  CHECK(std::get<std::string>(wish({{"players", 6}})) == "players: 2 to 5");
+  CHECK(std::get<std::string>(wish(Json::object())) == "players: 2 to 5");
+  CHECK(std::get<std::string>(wish({{"players", 3}, {"short_game", "yes"}})) == "short_game: true or false");
+  CHECK(std::get<std::string>(wish({{"players", 3}, {"automa", true}})) == "automa: only with 2 players");
+}
+
+TEST_CASE("a table's seats, its ladder, and every ladder of the game") {
+  const games::GameModule& module = game_module();
+  for (int players = 2; players <= 5; ++players) CHECK(module.seats(options_for(players)) == players);
+  CHECK(module.seats(options_for(2, true)) == 2);  // the automa takes no seat
+  const std::vector<std::string_view> ladders(module.ladders().begin(), module.ladders().end());
+  CHECK(ladders == std::vector<std::string_view>{"2p", "3p", "4p", "5p", "2p-automa", "2p-short", "3p-short", "4p-short",
+                                                 "5p-short", "2p-automa-short"});
+  std::vector<std::string> counted;
+  for (const bool short_game : {false, true}) {
+    for (int players = 2; players <= 5; ++players) counted.push_back(module.ladder(options_for(players, false, short_game)));
+    counted.push_back(module.ladder(options_for(2, true, short_game)));
+  }
+  CHECK(counted == std::vector<std::string>{"2p", "3p", "4p", "5p", "2p-automa", "2p-short", "3p-short", "4p-short",
+                                            "5p-short", "2p-automa-short"});
+  // Four stacks and the edition play on the player count's ladders.
+  CHECK(module.ladder(read_good(with(base(3), "four_stacks", true))) == "3p");
+  CHECK(module.ladder(read_good(with(with(base(4), "short_game", true), "edition", "1995"))) == "4p-short");
+}
+
+TEST_CASE("seated options: a board's seats, and its first player when fixed") {
+  const games::GameModule& module = game_module();
+  const Json event = read_good(with(base(5), "short_game", true));
+  const Json board = module.seated(event, 3, 0);
+  CHECK(board == with(with(event, "players", 3), "first_player", 0));
+  CHECK(module.seats(board) == 3);
+  CHECK(module.ladder(board) == "3p-short");
+  CHECK(module.seated(event, 4, std::nullopt) == with(event, "players", 4));  // first player drawn from the seed
+  CHECK(read_good(board) == board);  // still options a table takes
+}

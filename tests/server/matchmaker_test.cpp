@@ -14,6 +14,11 @@ using namespace elgrande::test;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
+// A play-now wish as the server reads it, for El Grande.
+static elgrande::protocol::Decoded<PlayRequest> wish_of(const json& payload) {
+  return play_request_from_json(payload, elgrande::el_grande::module());
+}
+
 // Named, not anonymous: the tests are built in unity batches with other files.
 namespace elgrande::test::play_now_tests {
 
@@ -33,7 +38,7 @@ void rate(World& world, PlayerId player, const std::string& ladder, int shown) {
 }
 
 PlayRequest wish(json payload) {
-  auto decoded = play_request_from_json(payload);
+  auto decoded = wish_of(payload);
   REQUIRE(decoded);
   return decoded.value();
 }
@@ -182,12 +187,12 @@ TEST_CASE("A player who welcomes bots gets them once the chosen wait is over, an
 }
 
 TEST_CASE("Play-now wishes are read strictly") {
-  CHECK_FALSE(play_request_from_json({{"players", 6}}));
-  CHECK_FALSE(play_request_from_json({{"players", 3}, {"automa", true}}));
-  CHECK_FALSE(play_request_from_json({{"players", 3}, {"clock", "blitz"}}));
-  CHECK_FALSE(play_request_from_json({{"players", 3}, {"bots_after_seconds", 4}}));
-  CHECK_FALSE(play_request_from_json({{"players", 3}, {"colour", "red"}}));
-  const auto automa = play_request_from_json({{"players", 2}, {"automa", true}, {"bots_after_seconds", nullptr}});
+  CHECK_FALSE(wish_of({{"players", 6}}));
+  CHECK_FALSE(wish_of({{"players", 3}, {"automa", true}}));
+  CHECK_FALSE(wish_of({{"players", 3}, {"clock", "blitz"}}));
+  CHECK_FALSE(wish_of({{"players", 3}, {"bots_after_seconds", 4}}));
+  CHECK_FALSE(wish_of({{"players", 3}, {"colour", "red"}}));
+  const auto automa = wish_of({{"players", 2}, {"automa", true}, {"bots_after_seconds", nullptr}});
   REQUIRE(automa);
   CHECK(automa.value().queue() == "2p-automa/live");
   CHECK_FALSE(automa.value().bots_after);

@@ -4,23 +4,25 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "ratings/ladders.hpp"
+#include "elgrande/el_grande/module.hpp"
 #include "ratings/ratings.hpp"
 
 using namespace elgrande;
 using namespace elgrande::server;
 
-TEST_CASE("Every ladder has a name, and a game counts on the ladder of its player count, automa and length") {
-  CHECK(ladder_of(Options{4, false, false, false}) == "4p");
-  CHECK(ladder_of(Options{3, true, false, true}) == "3p-short");  // four stacks play on the 3p ladders
-  CHECK(ladder_of(Options{2, false, true, false}) == "2p-automa");
-  CHECK(ladder_of(Options{2, true, true, true}) == "2p-automa-short");
-  for (const std::string_view ladder : kLadders) CHECK(is_ladder(ladder));
-  CHECK_FALSE(is_ladder("6p"));
+// Which ladder a game counts on is the module's (tests/games/el_grande_module_test.cpp).
+TEST_CASE("The ratings keep the game's ladders, in the module's order, and no other") {
+  const Ratings ratings(el_grande::module().ladders());
+  REQUIRE(ratings.ladders().size() == el_grande::module().ladders().size());
+  for (std::size_t l = 0; l < ratings.ladders().size(); ++l) {
+    CHECK(ratings.ladders()[l] == el_grande::module().ladders()[l]);
+    CHECK(ratings.is_ladder(ratings.ladders()[l]));
+  }
+  CHECK_FALSE(ratings.is_ladder("6p"));
 }
 
 TEST_CASE("A ladder ranks by mu - 3 sigma, ties by player id, and a page or a place comes from that order") {
-  Ratings ratings;
+  Ratings ratings(el_grande::module().ladders());
   // Ordinals: 1: 6, 2: 14, 3: 14, 4: 7.
   ratings.restore({{1, "5p", 30, 8, 3, 10}, {2, "5p", 20, 2, 9, 11}, {3, "5p", 26, 4, 5, 12}, {4, "5p", 10, 1, 20, 13},
                    {1, "4p", 25, 1, 40, 14}});
@@ -43,7 +45,7 @@ TEST_CASE("A ladder ranks by mu - 3 sigma, ties by player id, and a page or a pl
 }
 
 TEST_CASE("A rated game moves its players on the ladder, and an older game's news changes nothing") {
-  Ratings ratings;
+  Ratings ratings(el_grande::module().ladders());
   ratings.rated({5, 1, "3p", 0, {{1, 1, 25, 8.3, 30, 2}, {2, 2, 25, 8.3, 20, 2}}});
   CHECK(ratings.rank(1, "3p") == 1u);
   ratings.rated({7, 2, "3p", 0, {{2, 1, 20, 2, 35, 2}, {3, 2, 25, 8.3, 24, 8}}});
@@ -62,7 +64,7 @@ TEST_CASE("Pages of a large ladder agree with a sort of all its players") {
   std::uniform_real_distribution<double> sigma(1, 8.3);
   std::vector<db::RatingRecord> stored;
   for (PlayerId p = 1; p <= 2000; ++p) stored.push_back({p, "4p", mu(rng), sigma(rng), 1, p});
-  Ratings ratings;
+  Ratings ratings(el_grande::module().ladders());
   ratings.restore(stored);
   std::sort(stored.begin(), stored.end(), [](const db::RatingRecord& a, const db::RatingRecord& b) {
     const double oa = a.mu - 3 * a.sigma;

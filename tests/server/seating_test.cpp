@@ -262,13 +262,12 @@ TEST_CASE("a player who leaves a finished table is no longer a member, but their
 
 TEST_CASE("a spec seats its players and bots where it says, and every other seat is empty", "[seating]") {
   TableSpec spec;
-  spec.config.options.players = 5;
   spec.host = ben.id;
   spec.seats = {{TableSpec::SeatSpec::Kind::bot, std::nullopt},
                 {TableSpec::SeatSpec::Kind::player, ben},
                 {TableSpec::SeatSpec::Kind::empty, std::nullopt}};
 
-  const Seating seating = Seating::from(spec, elgrande::games::BotLevel::random);
+  const Seating seating = Seating::from(spec, 5, elgrande::games::BotLevel::random);
   REQUIRE(seating.size() == 5);
   CHECK(seating.host() == ben.id);
   CHECK(is_bot(seating, 0));
@@ -281,9 +280,8 @@ TEST_CASE("a spec seats its players and bots where it says, and every other seat
   CHECK(seating.first_empty() == 2);
 
   SECTION("entries beyond the game's seats are ignored") {
-    spec.config.options.players = 2;
     spec.seats.push_back({TableSpec::SeatSpec::Kind::player, cid});
-    const Seating two = Seating::from(spec, elgrande::games::BotLevel::random);
+    const Seating two = Seating::from(spec, 2, elgrande::games::BotLevel::random);
     CHECK(two.size() == 2);
     CHECK(two.seat_of(cid.id) == std::nullopt);
   }
@@ -291,14 +289,12 @@ TEST_CASE("a spec seats its players and bots where it says, and every other seat
 
 TEST_CASE("the lobby's table is hosted by its creator from seat 0, and waits for the host to start it",
           "[seating]") {
-  TableConfig config;
-  config.options.players = 3;
-  const TableSpec spec = TableSpec::hosted_by(ana, config);
+  const TableSpec spec = TableSpec::hosted_by(ana, TableConfig{}, 3);
   CHECK(spec.host == ana.id);
   CHECK_FALSE(spec.auto_start);
-  CHECK(spec.config.options.players == 3);
+  CHECK(spec.seats.size() == 3);
 
-  const Seating seating = Seating::from(spec, elgrande::games::BotLevel::random);
+  const Seating seating = Seating::from(spec, 3, elgrande::games::BotLevel::random);
   REQUIRE(seating.size() == 3);
   CHECK(seating.seat_of(ana.id) == 0);
   CHECK(seating[0].player == ana);

@@ -130,6 +130,22 @@ class TakeAway final : public games::GameModule {
     }
     return std::make_shared<Take>(command["take"].get<int>());
   }
+  std::variant<json, std::string> read_options(const json& options) const override {
+    if (!options.is_object() || !options.contains("players") || !options["players"].is_number_integer()) {
+      return std::string("options.players: a number of seats");
+    }
+    return json{{"players", options["players"]}};
+  }
+  std::span<const std::string_view> play_fields() const override { return kPlayFields; }
+  std::variant<json, std::string> read_play(const json& wish) const override { return read_options(wish); }
+  int seats(const json& options) const override { return options.at("players").get<int>(); }
+  std::string ladder(const json& options) const override { return std::to_string(seats(options)) + "p"; }
+  std::span<const std::string_view> ladders() const override { return kLadders; }
+  json seated(const json& options, int seats, std::optional<int> /*first_seat*/) const override {
+    json seated = options;
+    seated["players"] = seats;
+    return seated;
+  }
   games::Started setup(const json& options, std::uint64_t seed) const override {
     auto game = std::make_unique<TakeAwayGame>(options.at("players").get<int>(), seed);
     const std::uint8_t first = game->owing();
@@ -158,6 +174,8 @@ class TakeAway final : public games::GameModule {
 
  private:
   static constexpr std::array<std::string_view, 1> kPhases{"taking"};
+  static constexpr std::array<std::string_view, 1> kPlayFields{"players"};
+  static constexpr std::array<std::string_view, 2> kLadders{"2p", "3p"};
 };
 
 const TakeAway take_away;
@@ -228,7 +246,7 @@ TEST_CASE("a second game is hosted through its module alone: played, refused, se
   const auto ana_connection = std::make_shared<RecordingRecipient>();
   server.presence.attach(ana.id, ana_connection);
   TableSpec spec;
-  spec.config.options.players = 2;
+  spec.config.options = {{"players", 2}};
   spec.host = ana.id;
   spec.auto_start = true;
   spec.seats.push_back({TableSpec::SeatSpec::Kind::player, ana});

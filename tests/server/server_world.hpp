@@ -221,7 +221,7 @@ class World {
   server::Identities identities{storage_};
   server::Accounts accounts{storage_, identities, std::chrono::hours(24)};
   server::Sanctions sanctions{storage_};
-  server::Ratings ratings;
+  server::Ratings ratings{el_grande::module().ladders()};
   server::Bus bus;
 
  private:

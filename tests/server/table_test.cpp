@@ -125,7 +125,7 @@ std::vector<int> ints(const json& array) { return array.get<std::vector<int>>();
 // Ana hosts from seat 0, and bots fill the other seats.
 TableSpec ana_and_bots(int players) {
   TableSpec spec;
-  spec.config.options.players = players;
+  spec.config.options = options_for(players);
   spec.host = ana.id;
   spec.seats.push_back({TableSpec::SeatSpec::Kind::player, ana});
   for (int s = 1; s < players; ++s) spec.seats.push_back({TableSpec::SeatSpec::Kind::bot, std::nullopt});

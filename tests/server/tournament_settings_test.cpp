@@ -1,14 +1,20 @@
 #include <catch2/catch.hpp>
 
+#include "elgrande/el_grande/module.hpp"
 #include "tournaments/tournament_settings.hpp"
 
 using namespace elgrande;
 using namespace elgrande::server;
 using protocol::Json;
 
+// A tournament's settings as the server reads them, for El Grande.
+static protocol::Decoded<TournamentSettings> settings_of(const Json& payload) {
+  return tournament_settings_from_json(payload, el_grande::module());
+}
+
 namespace {
 std::string refusal(const Json& payload) {
-  const auto settings = tournament_settings_from_json(payload);
+  const auto settings = settings_of(payload);
   REQUIRE_FALSE(settings.ok());
   CHECK(settings.error().code == "bad_payload");
   return settings.error().message;
@@ -32,7 +38,7 @@ TEST_CASE("Tournament settings: Swiss heats then an elimination final, read and 
     "withdraw_replaced": false,
     "seeding": "lot"
   })");
-  const auto settings = tournament_settings_from_json(payload);
+  const auto settings = settings_of(payload);
   REQUIRE(settings.ok());
   const TournamentSettings& s = settings.value();
   REQUIRE(s.stages.size() == 2);
@@ -44,7 +50,7 @@ TEST_CASE("Tournament settings: Swiss heats then an elimination final, read and 
   CHECK(s.scoring.placement.of(3, 0).value() == 6);  // the default for a size not given
   CHECK(s.scoring.bye.value() == 2.5);
   CHECK(s.scoring.order.size() == 3);
-  CHECK(s.game.options.short_game);
+  CHECK(s.game.options.at("short_game") == true);
   CHECK(s.game.turn_seconds == 86400);
   CHECK(s.game.on_timeout == OnTimeout::replace_seat);
   CHECK(s.game.replace_after == 2);
@@ -54,13 +60,13 @@ TEST_CASE("Tournament settings: Swiss heats then an elimination final, read and 
   CHECK_FALSE(s.withdraw_replaced);
   CHECK_FALSE(s.seed_by_rating);
 
-  const auto again = tournament_settings_from_json(to_json(s));
+  const auto again = settings_of(to_json(s));
   REQUIRE(again.ok());
   CHECK(to_json(again.value()) == to_json(s));
 }
 
 TEST_CASE("Tournament settings: a Swiss with nothing else chosen takes the documented defaults") {
-  const auto settings = tournament_settings_from_json(Json::parse(R"({"stages": [{"format": "swiss"}]})"));
+  const auto settings = settings_of(Json::parse(R"({"stages": [{"format": "swiss"}]})"));
   REQUIRE(settings.ok());
   const TournamentSettings& s = settings.value();
   CHECK(s.stages[0].rounds == 3);
@@ -116,9 +122,9 @@ TEST_CASE("Tournament settings with a key they do not have are refused, not drop
   CHECK(refusal(Json::parse(R"({"stages": [{"format": "swiss", "table_sizes": {"preferred": 4, "most": 5}}]})"))
             .starts_with("stages[0].table_sizes.most"));
   // Every key the settings are written back with is one they read.
-  const auto each = tournament_settings_from_json(Json::parse(R"({"stages": [{"format": "swiss"}, {"format": "round_robin"},
+  const auto each = settings_of(Json::parse(R"({"stages": [{"format": "swiss"}, {"format": "round_robin"},
                                                                    {"format": "elimination"}],
                                                        "game": {"turn_seconds": 60, "on_timeout": "replace_seat"}})"));
   REQUIRE(each.ok());
-  CHECK(tournament_settings_from_json(to_json(each.value())).ok());
+  CHECK(settings_of(to_json(each.value())).ok());
 }

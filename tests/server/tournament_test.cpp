@@ -13,6 +13,11 @@ using namespace elgrande::server;
 using namespace elgrande::test;
 using nlohmann::json;
 
+// A tournament's settings as the server reads them, for El Grande.
+static elgrande::protocol::Decoded<TournamentSettings> settings_of(const json& payload) {
+  return tournament_settings_from_json(payload, elgrande::el_grande::module());
+}
+
 // Named, not anonymous: the tests are built in unity batches with other files.
 namespace elgrande::test::tournament_tests {
 
@@ -43,7 +48,7 @@ class Event {
  public:
   explicit Event(World& world, json settings = kSwissOfThrees) : world_(world) {
     for (const Member& m : members()) clients_[m.player.id] = world.connect(m.player);
-    auto decoded = tournament_settings_from_json(settings);
+    auto decoded = settings_of(settings);
     REQUIRE(decoded);
     tournament = world.tournaments.create("Spring Cup", ana.id, std::move(decoded.value()), client(ana), protocol::RequestId{1});
     REQUIRE(world.run_until([&] { return client(ana)->answer(1).has_value(); }));

@@ -15,7 +15,6 @@
 #include "elgrande/db/moderation.hpp"
 #include "elgrande/db/ratings.hpp"
 #include "elgrande/db/tournaments.hpp"
-#include "elgrande/engine/options.hpp"
 #include "elgrande/games/module.hpp"
 
 namespace elgrande::db {
@@ -46,7 +45,7 @@ struct TableRecord {
   std::string name;
   std::int64_t host = 0;
   std::string status = "open";  // "open", "playing" or "finished"
-  Options options;
+  games::Json options;  // the game module's (GameModule::read_options), stored as its dump()
   int turn_seconds = 0;
   std::string on_timeout = "bot_answers";  // or "replace_seat" (schema 2)
   int replace_after = 0;

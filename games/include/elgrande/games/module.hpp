@@ -172,6 +172,27 @@ class GameModule {
   // message is not a good game.command, which is then read the usual way (the envelope,
   // then read_move) and refused there if it is bad.
   virtual std::optional<CommandMessage> read_command_message(std::string_view /*text*/) const { return std::nullopt; }
+
+  // Options: a table's choice of variant, as JSON the module reads and the server stores.
+  // The options of a new table from a request's `options` (a new table plays today's
+  // rules): normalised, every option said, or why not, naming the field as the request
+  // does ("options.<key>: ..." or "options: ...").
+  virtual std::variant<Json, std::string> read_options(const Json& options) const = 0;
+  // The fields of a play-now wish that choose the game (the wish's others are the server's).
+  virtual std::span<const std::string_view> play_fields() const = 0;
+  // The options of a new table a play-now wish asks for, read from its play_fields() (the
+  // rest is left alone), or why not, naming the field ("players: ...").
+  virtual std::variant<Json, std::string> read_play(const Json& wish) const = 0;
+  // How many seats a table of these options (read_options') has.
+  virtual int seats(const Json& options) const = 0;
+  // The rating ladder a rated game of these options counts on: one of ladders().
+  virtual std::string ladder(const Json& options) const = 0;
+  // Every rating ladder of the game, in the order leaderboards and profiles list them.
+  virtual std::span<const std::string_view> ladders() const = 0;
+  // The options for a table of `seats` seats, the rest as `options` say, with the first
+  // player fixed at `first_seat` when given (a tournament's board, which balances who begins).
+  virtual Json seated(const Json& options, int seats, std::optional<int> first_seat) const = 0;
+
   // A new game for `options` (checked already) and the secret seed.
   virtual Started setup(const Json& options, std::uint64_t seed) const = 0;
   // A game brought back from storage: the game as set up for `options` and `seed`, then
