@@ -299,6 +299,8 @@ void NoticeStore::remove_subscription(std::int64_t id) {
 // --- The server's own keys. ---
 
 std::vector<std::byte> NoticeStore::keep_server_key(std::string_view name, std::span<const std::byte> value) {
+  // SQLite binds an empty blob as NULL: refused here with a clear message rather than by NOT NULL.
+  if (value.empty()) throw std::invalid_argument("server key '" + std::string(name) + "': an empty value");
   // Processes starting together on one PostgreSQL database all keep the first one's key:
   // the insert of a later one waits for the first's commit, then does nothing.
   database_.prepare("INSERT INTO server_keys (name, value) VALUES (?1, ?2) ON CONFLICT (name) DO NOTHING")

@@ -115,6 +115,7 @@ class NoticeStore {
 
   // --- The server's own keys, made once. ---
   // Stores `value` under `name` unless a value is there already; the value stored, either way.
+  // Throws std::invalid_argument for an empty value.
   std::vector<std::byte> keep_server_key(std::string_view name, std::span<const std::byte> value);
 
   // An account deleted: its address, tokens, preferences, outbox rows, turn notices and devices.
