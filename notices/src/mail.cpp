@@ -18,8 +18,10 @@ constexpr std::size_t header_width = 78;
 // A name or subject this long goes as encoded-words, which fold, rather than one long token.
 constexpr std::size_t max_plain = 60;
 // Bytes of UTF-8 per encoded-word: 52 base64 characters, 64 with "=?utf-8?B?" and "?=", so
-// even the first one fits beside "Subject: " in 78 characters.
-constexpr std::size_t encoded_word_bytes = 39;
+// even the first one fits beside "Subject: " in 78 characters. A name gets 45 (72 characters,
+// beside "From: "): a name is read back as one word by more readers (see phrase()).
+constexpr std::size_t subject_word_bytes = 39;
+constexpr std::size_t name_word_bytes = 45;
 // Message-ID and List-Unsubscribe cannot be folded; this keeps their lines under 998.
 constexpr std::size_t max_unfoldable = 900;
 
@@ -72,14 +74,19 @@ std::string base64(std::span<const std::uint8_t> bytes) {
   return out;
 }
 
-// RFC 2047 B encoded-words, each cut at a UTF-8 character boundary.
-std::vector<std::string> encoded_words(std::string_view text) {
+// RFC 2047 B encoded-words, each cut at a UTF-8 character boundary, after a space if there is
+// one in the second half of the word.
+std::vector<std::string> encoded_words(std::string_view text, std::size_t word_bytes) {
   std::vector<std::string> words;
   std::size_t start = 0;
   while (start < text.size()) {
-    std::size_t end = std::min(start + encoded_word_bytes, text.size());
+    std::size_t end = std::min(start + word_bytes, text.size());
     // Back off continuation bytes (10xxxxxx) so no character is split across words.
     while (end < text.size() && end > start + 1 && (static_cast<unsigned char>(text[end]) & 0xc0) == 0x80) --end;
+    if (end < text.size()) {
+      auto space = text.substr(start, end - start).rfind(' ');
+      if (space != std::string_view::npos && space + 1 > (end - start) / 2) end = start + space + 1;
+    }
     words.push_back("=?utf-8?B?" + base64(detail::bytes_of(text.substr(start, end - start))) + "?=");
     start = end;
   }
@@ -113,7 +120,10 @@ bool plain_words(std::string_view text) {
          text.find("  ") == std::string_view::npos;
 }
 
-// A display name as the tokens of a phrase.
+// A display name as the tokens of a phrase. RFC 2047 readers join adjacent encoded-words
+// without the whitespace between them; Python's email parser (3.11) keeps one space there
+// in a phrase. So a name goes in one encoded-word when it can (45 bytes), and is otherwise
+// cut after one of its spaces when it can, where the two readers differ least.
 std::vector<std::string> phrase(const std::string& raw) {
   std::string name = without_line_breaks(raw);
   if (name.empty()) return {};
@@ -133,7 +143,7 @@ std::vector<std::string> phrase(const std::string& raw) {
     }
     return {quoted + "\""};
   }
-  return encoded_words(name);
+  return encoded_words(name, name_word_bytes);
 }
 
 std::vector<std::string> subject_tokens(const std::string& raw) {
@@ -146,7 +156,7 @@ std::vector<std::string> subject_tokens(const std::string& raw) {
     for (const auto& word : words) short_words = short_words && word.size() <= max_plain;
     if (short_words) return words;
   }
-  return encoded_words(subject);
+  return encoded_words(subject, subject_word_bytes);
 }
 
 // One header, folded before a token whenever the line would pass 78 characters.

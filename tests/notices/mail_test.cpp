@@ -89,7 +89,7 @@ TEST_CASE("Addresses a person typed are accepted or refused with a reason") {
 TEST_CASE("A plain mail has its headers in order, CRLF line ends and quoted-printable parts") {
   std::string message = render(sample_mail());
   auto lines = header_lines(message);
-  REQUIRE(lines.size() >= 9);
+  REQUIRE(lines.size() == 8);
   CHECK(lines[0] == "Date: Thu, 01 Jan 2026 00:00:00 +0000");
   CHECK(lines[1] == "From: El Grande <notices@play.example.org>");
   CHECK(lines[2] == "To: Jan Kowalski <jan@example.org>");
