@@ -50,6 +50,7 @@ Store::Store(Database& database)
       moderation_(database),
       tournaments_(database),
       ratings_(database),
+      notices_(database),
       insert_player_(database.prepare(
           "INSERT INTO players (id, name, token_hash, created_at) VALUES (?1, ?2, ?3, ?4)")),
       rename_player_(database.prepare("UPDATE players SET name = ?2 WHERE id = ?1")),

@@ -13,6 +13,7 @@
 #include "elgrande/db/accounts.hpp"
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/moderation.hpp"
+#include "elgrande/db/notices.hpp"
 #include "elgrande/db/ratings.hpp"
 #include "elgrande/db/tournaments.hpp"
 #include "elgrande/games/module.hpp"
@@ -137,7 +138,7 @@ struct FinishedGame {
   std::vector<std::optional<std::string>> names;  // per seat: the player's name, if any
 };
 
-// The server's records in SQLite: identities, accounts, moderation, tournaments and ratings, tables with their seats, command logs and
+// The server's records in SQLite: identities, accounts, moderation, tournaments, ratings and notices, tables with their seats, command logs and
 // snapshots. Every method runs on the connection's thread; writes are meant to be grouped
 // in a caller's Transaction.
 class Store {
@@ -156,6 +157,7 @@ class Store {
   ModerationStore& moderation() { return moderation_; }
   TournamentStore& tournaments() { return tournaments_; }
   RatingStore& ratings() { return ratings_; }
+  NoticeStore& notices() { return notices_; }
 
   // --- Tables. ---
   // Inserts or replaces the table's row and its seats; given `saved`, the table as it was
@@ -245,6 +247,7 @@ class Store {
   ModerationStore moderation_;
   TournamentStore tournaments_;
   RatingStore ratings_;
+  NoticeStore notices_;
   Statement insert_player_;
   Statement rename_player_;
   Statement save_table_;
