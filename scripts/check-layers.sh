@@ -13,7 +13,7 @@ server_layers=(common ops storage requests events presence identity ai accounts 
                matchmaking tournaments history cluster app net tools)
 # What each library may include of elgrande/*, besides itself.
 declare -A library_uses=([engine]="" [competition]="" [ai]="engine" [protocol]="engine" [games]=""
-                         [el_grande]="engine protocol ai games" [db]="games")
+                         [el_grande]="engine protocol ai games" [db]="games" [notices]="")
 
 declare -A rank
 for i in "${!server_layers[@]}"; do rank[${server_layers[$i]}]=$i; done

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need and is missing: the Debian packages listed in
 # scripts/debian-packages.txt, Node.js (Debian's, unless a node is already on the PATH)
-# and the tests' npm packages (tests/browser and tests/fixtures/openskill, from their lock files).
+# and the tests' npm packages (tests/browser, tests/fixtures/openskill and
+# tests/fixtures/webpush, from their lock files).
 # With --no-tests, only what building and running the server needs (no line marked
 # test-only, no Node.js). Idempotent and silent when everything is present.
 set -euo pipefail
@@ -32,8 +33,9 @@ fi
 
 $tests || exit 0
 # The npm folders, each from its lock file: the browser tests (playwright-core only: the
-# browser is Debian's chromium, never a download) and the rating vectors (openskill).
-for folder in tests/browser tests/fixtures/openskill; do
+# browser is Debian's chromium, never a download), the rating vectors (openskill) and the
+# Web Push check (http_ece, web-push).
+for folder in tests/browser tests/fixtures/openskill tests/fixtures/webpush; do
   dir="$here/../$folder"
   if [[ ! -d "$dir/node_modules" || "$dir/package-lock.json" -nt "$dir/node_modules" ]]; then
     echo "deps: npm ci in $folder" >&2

@@ -80,7 +80,10 @@ Bytes encrypt(std::span<const std::uint8_t> plaintext, const PushKeys& to, std::
               std::span<const std::uint8_t> salt, std::uint32_t record_size) {
   if (plaintext.size() > max_push_payload) throw std::invalid_argument("push payload over 3993 bytes");
   // One record holds the plaintext, the delimiter and the tag.
-  if (record_size < plaintext.size() + 17) throw std::invalid_argument("push payload does not fit the record size");
+  // RFC 8188 §2: a record size under 18 cannot hold a byte of content.
+  if (record_size < 18 || record_size < plaintext.size() + 17) {
+    throw std::invalid_argument("push payload does not fit the record size");
+  }
   if (salt.size() != 16) throw std::invalid_argument("push salt is not 16 bytes");
   if (auto why = why_not_push_keys(to)) throw std::invalid_argument("push keys: " + *why);
   detail::Pkey sender = detail::p256_private(sender_private);

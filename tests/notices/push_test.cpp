@@ -101,6 +101,8 @@ TEST_CASE("A push body has the aes128gcm header and one record, fresh keys each 
   Bytes sender = b64("yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw");
   Bytes salt(16, 7);
   CHECK_THROWS_AS(encrypt(payload, rfc8291_receiver, sender, salt, 20), std::invalid_argument);
+  CHECK_THROWS_AS(encrypt(Bytes{}, rfc8291_receiver, sender, salt, 17), std::invalid_argument);
+  CHECK(encrypt(Bytes{}, rfc8291_receiver, sender, salt, 18).size() == 86 + 17);
   CHECK_THROWS_AS(encrypt(payload, rfc8291_receiver, sender, Bytes(15, 7)), std::invalid_argument);
   CHECK_THROWS_AS(encrypt(payload, rfc8291_receiver, Bytes(32, 0), salt), std::invalid_argument);
   CHECK_THROWS_AS(encrypt(payload, rfc8291_receiver, Bytes(32, 0xff), salt), std::invalid_argument);

@@ -35,9 +35,9 @@ inline constexpr std::size_t max_push_payload = 3993;
 
 // RFC 8291 aes128gcm, one record: salt(16) | rs(4, big-endian) | idlen(1)=65 | the sender's
 // ephemeral public key, then the AES-128-GCM record (plaintext, the 0x02 delimiter, tag).
-// Throws std::invalid_argument if the payload is over max_push_payload or does not fit rs, the
-// keys fail why_not_push_keys, the sender's key is not a valid P-256 scalar or the salt is
-// not 16 bytes. This overload is deterministic, for tests.
+// Throws std::invalid_argument if the payload is over max_push_payload or does not fit rs
+// (or rs < 18), the keys fail why_not_push_keys, the sender's key is not a valid P-256
+// scalar or the salt is not 16 bytes. This overload is deterministic, for tests.
 Bytes encrypt(std::span<const std::uint8_t> plaintext, const PushKeys& to, std::span<const std::uint8_t> sender_private,
               std::span<const std::uint8_t> salt, std::uint32_t record_size = 4096);
 // The same with a fresh ephemeral key and salt (OpenSSL's random generator).
