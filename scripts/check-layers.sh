@@ -10,7 +10,7 @@ cd "${1:-$(dirname "$0")/..}"
 # Lowest first. A capability sits above what it asks for; app/ (dispatch) above every
 # capability, net/ (transport) above app/; tools/ are benchmarks over everything.
 server_layers=(common ops storage requests events presence identity ai accounts moderation ratings tables
-               matchmaking tournaments history cluster app net tools)
+               matchmaking tournaments history notices cluster app net tools)
 # What each library may include of elgrande/*, besides itself.
 declare -A library_uses=([engine]="" [competition]="" [ai]="engine" [protocol]="engine" [games]=""
                          [el_grande]="engine protocol ai games" [db]="games" [notices]="")

@@ -36,6 +36,7 @@
 #include "app/hello.hpp"
 #include "app/services.hpp"
 #include "database_start.hpp"
+#include "notices_start.hpp"
 #include "operator_commands.hpp"
 #include "events/bus.hpp"
 #include "ratings/rating_listener.hpp"
@@ -316,6 +317,7 @@ int lead(const Config& config, Leadership* leadership) {
   tournaments.listen(bus);
   directory.listen(bus);
   matchmaker->listen(bus);
+  Notices notices = start_notices(config, storage, *metrics, presence, bus);
   services->storage = &storage;
   services->game = &el_grande::module();
   services->identities = &identities;
@@ -351,6 +353,8 @@ int lead(const Config& config, Leadership* leadership) {
   services->play_requests = {answers, matchmaker.get()};
   services->rating_requests = {answers, &ratings, &identities, &reader};
   services->history_requests = {answers, &reader};
+  services->notice_requests = {answers,          &storage,           &accounts, notices.reach.get(), notices.sender.get(),
+                               &account_requests, notices.throttle.get(), notices.mail, config.push_over_http};
   services->tournament_requests = {answers, &tournaments, &accounts,
                                    role_from_string(config.tournament_creators).value_or(Role::admin),
                                    config.tournament_entrants == "everyone"};
@@ -407,6 +411,7 @@ int lead(const Config& config, Leadership* leadership) {
   for (std::thread& worker : workers) worker.join();
   password_workers.stop();
   bot_workers.stop();
+  notices.stop();  // the delivery in flight is settled through storage
   storage.stop();  // everything queued reaches the disk
   if (checkpointer) checkpointer->stop();
   reader.stop();

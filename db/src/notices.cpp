@@ -154,6 +154,16 @@ std::optional<EmailToken> NoticeStore::use_token(const TokenHash& hash, UnixMill
   return used;
 }
 
+std::vector<EmailToken> NoticeStore::pending_verifications(UnixMillis now) {
+  Statement rows = database_.prepare(sql("SELECT ", kTokenColumns,
+                                         " FROM email_tokens WHERE purpose = 'verify' AND used_at IS NULL"
+                                         " AND expires_at > ?1 ORDER BY player, created_at"));
+  rows.bind(1, now);
+  std::vector<EmailToken> tokens;
+  while (rows.step()) tokens.push_back(token_from(rows));
+  return tokens;
+}
+
 void NoticeStore::remove_tokens(std::int64_t player, std::string_view purpose) {
   database_.prepare("DELETE FROM email_tokens WHERE player = ?1 AND purpose = ?2").bind(1, player).bind(2, purpose).run();
 }

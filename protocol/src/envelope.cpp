@@ -28,6 +28,7 @@ constexpr auto kErrorNames = std::to_array<std::pair<ErrorCode, std::string_view
     {ErrorCode::name_taken, "name_taken"},
     {ErrorCode::bad_credentials, "bad_credentials"},
     {ErrorCode::banned, "banned"},
+    {ErrorCode::bad_token, "bad_token"},
     {ErrorCode::table_full, "table_full"},
     {ErrorCode::not_found, "not_found"},
     {ErrorCode::internal, "internal"},

@@ -65,28 +65,6 @@ bool throttled(const AccountRequestsEnv& env, Client& client, const Request& req
                       "too many failed sign-ins");
 }
 
-// Runs `work` on a password worker, reading nothing more from the connection meanwhile
-// (`work` resumes it); false (and the client told) if too many hashes wait already.
-bool hash_off_strand(const AccountRequestsEnv& env, Client& client, const Request& request, std::function<void()> work) {
-  client.pause_reading();
-  const auto guarded = [&env, connection = client.self(), id = request.envelope.id, work = std::move(work)] {
-    try {
-      work();
-    } catch (const std::exception& error) {  // the hash's memory could not be had
-      spdlog::error("password worker: {}", error.what());
-      connection->post([&env, connection, id] {
-        connection->resume_reading();
-        refuse(env, *connection, ErrorCode::internal, "the server could not check the password; try again", id);
-      });
-    }
-  };
-  if (env.password_workers->post(guarded)) return true;
-  client.resume_reading();
-  refuse(env, client, ErrorCode::unavailable, "too many sign-ins at once; try again in a few seconds",
-         request.envelope.id);
-  return false;
-}
-
 // The answer of sign_up and sign_in, on the connection's strand.
 void signed_in(const AccountRequestsEnv& env, Client& client, const Request& request, const std::optional<NewSession>& made) {
   client.resume_reading();
@@ -131,6 +109,26 @@ Json to_json(const Session& session, std::optional<SessionId> current) {
 }
 
 }  // namespace
+
+bool hash_off_strand(const AccountRequestsEnv& env, Client& client, const Request& request, std::function<void()> work) {
+  client.pause_reading();
+  const auto guarded = [&env, connection = client.self(), id = request.envelope.id, work = std::move(work)] {
+    try {
+      work();
+    } catch (const std::exception& error) {  // the hash's memory could not be had
+      spdlog::error("password worker: {}", error.what());
+      connection->post([&env, connection, id] {
+        connection->resume_reading();
+        refuse(env, *connection, ErrorCode::internal, "the server could not check the password; try again", id);
+      });
+    }
+  };
+  if (env.password_workers->post(guarded)) return true;
+  client.resume_reading();
+  refuse(env, client, ErrorCode::unavailable, "too many sign-ins at once; try again in a few seconds",
+         request.envelope.id);
+  return false;
+}
 
 protocol::Json account_json(const Accounts& accounts, PlayerId player, std::optional<std::int64_t> session) {
   const std::optional<Account> account = accounts.of(player);

@@ -45,6 +45,10 @@ void end_sessions(const AccountRequestsEnv& env, Client& client, Request& reques
 // account.change_password: a new password, which signs the other devices out.
 void change_password(const AccountRequestsEnv& env, Client& client, Request& request);
 
+// Runs `work` on a password worker, reading nothing more from the connection meanwhile
+// (`work` resumes it); false (and the client told) if too many hashes wait already.
+bool hash_off_strand(const AccountRequestsEnv& env, Client& client, const Request& request, std::function<void()> work);
+
 // What hello and the sign-ins answer with about an account; null for a guest.
 protocol::Json account_json(const Accounts& accounts, PlayerId player, std::optional<std::int64_t> session);
 

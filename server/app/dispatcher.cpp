@@ -7,6 +7,7 @@
 #include "common/unix_time.hpp"
 #include "history/history_requests.hpp"
 #include "moderation/moderation_requests.hpp"
+#include "notices/notice_requests.hpp"
 #include "app/hello.hpp"
 #include "matchmaking/play_requests.hpp"
 #include "presence/presence.hpp"
@@ -42,6 +43,7 @@ constexpr auto kPlay = &Services::play_requests;
 constexpr auto kRatings = &Services::rating_requests;
 constexpr auto kHistory = &Services::history_requests;
 constexpr auto kTournaments = &Services::tournament_requests;
+constexpr auto kNotices = &Services::notice_requests;
 
 const std::unordered_map<std::string_view, Route>& routes() {
   static const std::unordered_map<std::string_view, Route> kRoutes{
@@ -52,6 +54,18 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"account.sessions", {Access::identified, &with<kAccounts, &list_sessions>}},
       {"account.end_sessions", {Access::identified, &with<kAccounts, &end_sessions>}},
       {"account.change_password", {Access::identified, &with<kAccounts, &change_password>}},
+      // A mailed link may be followed on a device that is not signed in.
+      {"account.verify_email", {Access::anyone, &with<kNotices, &verify_email>}},
+      {"account.forgot_password", {Access::anyone, &with<kNotices, &forgot_password>}},
+      {"account.reset_password", {Access::anyone, &with<kNotices, &reset_password>}},
+      {"account.set_email", {Access::identified, &with<kNotices, &set_email>}},
+      {"account.remove_email", {Access::identified, &with<kNotices, &remove_email>}},
+      {"notices.preferences", {Access::identified, &with<kNotices, &notice_preferences>}},
+      {"notices.set_preferences", {Access::identified, &with<kNotices, &set_notice_preferences>}},
+      {"push.key", {Access::identified, &with<kNotices, &push_key>}},
+      {"push.subscribe", {Access::identified, &with<kNotices, &push_subscribe>}},
+      {"push.devices", {Access::identified, &with<kNotices, &push_devices>}},
+      {"push.remove", {Access::identified, &with<kNotices, &push_remove>}},
       {"mod.mute", {Access::identified, &with<kModeration, &mute>}},
       {"mod.ban", {Access::identified, &with<kModeration, &ban>}},
       {"mod.kick", at_table(&Table::kick, &with<kModeration, &may_kick>)},

@@ -10,6 +10,7 @@
 #include "history/history_requests.hpp"
 #include "matchmaking/play_requests.hpp"
 #include "moderation/moderation_requests.hpp"
+#include "notices/notice_requests.hpp"
 #include "ratings/rating_requests.hpp"
 #include "requests/answers.hpp"
 #include "tables/lobby_requests.hpp"
@@ -75,6 +76,7 @@ struct Services : RequestEnv {
   RatingRequestsEnv rating_requests;
   HistoryRequestsEnv history_requests;
   TournamentRequestsEnv tournament_requests;
+  NoticeRequestsEnv notice_requests;  // its sender is none when notices are off (a follower)
 };
 
 }  // namespace elgrande::server

@@ -19,6 +19,7 @@ struct FinishedSeat {
   std::optional<PlayerId> player;  // none: a server bot's seat
   bool resigned = false;
   bool replaced = false;  // by a bot, after too many timeouts
+  std::string name;  // as the table showed it (a bot's, too)
 };
 
 // A game's end, played out or by time called, as its table saves the result rows.
@@ -27,6 +28,7 @@ struct GameFinished {
   std::vector<FinishedSeat> seats;  // in seat order
   std::string ladder;  // the rating ladder its game counts on (GameModule::ladder)
   bool rated = false;  // a rated table's game, played out: ratings rate it (or say why not)
+  std::string table_name;
 };
 
 // Something a listener has to tell the finished table's members once the result is saved,
@@ -45,6 +47,18 @@ struct SavingResult {
   const GameFinished& game;
   db::Store& store;
   std::vector<std::function<std::optional<Announcement>()>>& after_commit;
+};
+
+// A table's save that logs a person's move or makes it someone's turn, published inside its
+// transaction on the database's writer thread (as SavingResult): a turn notice is written
+// with the move that causes it, and dropped with the move that answers it
+// (docs/notifications.md). A listener must be quick: every person's move publishes it.
+struct SavingTurns {
+  std::int64_t table = 0;
+  const std::string& table_name;
+  std::vector<PlayerId> played;  // whose moves this save logs (a person's own, not a bot's for them)
+  std::vector<PlayerId> owing;   // whose turn it became, none of them among `played`
+  db::Store& store;
 };
 
 // A player took a new name (hello with a token and another name), saved.

@@ -16,6 +16,7 @@
 #include "ops/log_throttle.hpp"
 #include "net/router.hpp"
 #include "net/ws_session.hpp"
+#include "notices/unsubscribe_page.hpp"
 #include "ratings/rating_requests.hpp"
 
 namespace elgrande::server {
@@ -123,7 +124,9 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
     });
   };
   const bool from_database = export_game_record(parser_->get(), services_->history_requests, respond) ||
-                             answer_ratings_api(parser_->get(), services_->rating_requests, respond);
+                             answer_ratings_api(parser_->get(), services_->rating_requests, respond) ||
+                             (services_->notice_requests.sender &&
+                              answer_unsubscribe(parser_->get(), services_->notice_requests, respond));
   if (!from_database) send(handle_request(parser_->get(), *services_));
 }
 

@@ -288,6 +288,40 @@ void set_max_connections(Config& config, const json& value) {
   config.max_connections = static_cast<unsigned>(integer_in(value, 0, 10000000));
 }
 
+// The address players reach the server at: scheme and host, perhaps a port and a path; kept
+// without a trailing slash, so that links are public_url + "/#/...".
+void set_public_url(Config& config, const json& value) {
+  if (!value.is_string()) throw ConfigError("expected a string: https://HOST[:PORT][/PATH], or empty");
+  std::string url = value.get<std::string>();
+  if (!url.empty() && !url.starts_with("http://") && !url.starts_with("https://")) {
+    throw ConfigError("expected https://HOST[:PORT][/PATH] (or http://), or empty");
+  }
+  if (std::any_of(url.begin(), url.end(), [](unsigned char c) { return c <= ' ' || c >= 0x7f || c == '#' || c == '?'; })) {
+    throw ConfigError("expected a URL without spaces, query or fragment");
+  }
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  config.public_url = std::move(url);
+}
+
+void set_smtp_security(Config& config, const json& value) {
+  const std::string name = value.is_string() ? value.get<std::string>() : std::string();
+  if (name != "starttls" && name != "tls" && name != "none") throw ConfigError("expected starttls, tls or none");
+  config.smtp_security = name;
+}
+
+void set_push_endpoints(Config& config, const json& value) {
+  const std::string name = value.is_string() ? value.get<std::string>() : std::string();
+  if (name != "https" && name != "http") throw ConfigError("expected https or http");
+  config.push_over_http = name == "http";
+}
+
+// A string that may be empty, for the settings whose empty value means "none".
+std::string optional_text(const json& value) {
+  if (!value.is_string()) throw ConfigError("expected a string, or empty");
+  return value.get<std::string>();
+}
+
+std::string shown(const std::string& text) { return text.empty() ? std::string("\"\"") : text; }
 
 std::string show_log_level(const Config& config) {
   const auto* found = std::find_if(kLogLevels.begin(), kLogLevels.end(), [&](const auto& level) {
@@ -296,7 +330,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 37> kSettings{{
+constexpr std::array<Setting, 48> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -362,6 +396,41 @@ constexpr std::array<Setting, 37> kSettings{{
     {"webhook_ca_file", "--webhook-ca-file", Kind::text,
      "for an https webhook: CA certificates trusted besides the system's", set_webhook_ca_file,
      [](const Config& c) { return c.webhook_ca_file.empty() ? std::string("\"\"") : c.webhook_ca_file; }},
+    {"public_url", "--public-url", Kind::text,
+     "the address players reach the server at, for links in mails and notifications (https://play.example.org)",
+     set_public_url, [](const Config& c) { return shown(c.public_url); }},
+    {"smtp_host", "--smtp-host", Kind::text, "the mail relay that sends notices and password links; empty: no mail",
+     [](Config& c, const json& value) { c.smtp_host = optional_text(value); },
+     [](const Config& c) { return shown(c.smtp_host); }},
+    {"smtp_port", "--smtp-port", Kind::integer, "the mail relay's port (587 for starttls, 465 for tls)",
+     [](Config& c, const json& value) { c.smtp_port = static_cast<unsigned>(integer_in(value, 1, 65535)); },
+     [](const Config& c) { return std::to_string(c.smtp_port); }},
+    {"smtp_security", "--smtp-security", Kind::text,
+     "starttls|tls|none: how mail to the relay is encrypted (none only for a relay on this machine)",
+     set_smtp_security, [](const Config& c) { return c.smtp_security; }},
+    {"smtp_user", "--smtp-user", Kind::text, "the user to sign in to the relay as; empty: no sign-in",
+     [](Config& c, const json& value) { c.smtp_user = optional_text(value); },
+     [](const Config& c) { return shown(c.smtp_user); }},
+    {"smtp_password", "--smtp-password", Kind::text, "the relay's password (never shown)",
+     [](Config& c, const json& value) { c.smtp_password = optional_text(value); },
+     [](const Config& c) { return std::string(c.smtp_password.empty() ? "\"\"" : "(set)"); }},
+    {"smtp_from", "--smtp-from", Kind::text, "the sender of mails: \"Name <address>\" or an address",
+     [](Config& c, const json& value) { c.smtp_from = optional_text(value); },
+     [](const Config& c) { return shown(c.smtp_from); }},
+    {"notice_turn_after_seconds", "--notice-turn-after-seconds", Kind::integer,
+     "how long a player has been away before a turn is worth a notice, 0-604800",
+     [](Config& c, const json& value) { c.notice_turn_after_seconds = static_cast<unsigned>(integer_in(value, 0, 604800)); },
+     [](const Config& c) { return std::to_string(c.notice_turn_after_seconds); }},
+    {"notice_retry_seconds", "--notice-retry-seconds", Kind::integer,
+     "the first wait after a failed delivery, 1-3600; later ones are 5, 30, 120 and 360 times it",
+     [](Config& c, const json& value) { c.notice_retry_seconds = static_cast<unsigned>(integer_in(value, 1, 3600)); },
+     [](const Config& c) { return std::to_string(c.notice_retry_seconds); }},
+    {"digest_hour", "--digest-hour", Kind::integer, "the hour (UTC, 0-23) the daily digest mails go out",
+     [](Config& c, const json& value) { c.digest_hour = static_cast<unsigned>(integer_in(value, 0, 23)); },
+     [](const Config& c) { return std::to_string(c.digest_hour); }},
+    {"push_endpoints", "--push-endpoints", Kind::text,
+     "https: Web Push only to https push services; http: also plain http (tests on loopback only)", set_push_endpoints,
+     [](const Config& c) { return std::string(c.push_over_http ? "http" : "https"); }},
     {"allowed_origins", "--allowed-origins", Kind::text,
      "web origins whose pages may connect besides this server's own host, comma-separated; * for any",
      set_allowed_origins, [](const Config& c) { return show_list(c.allowed_origins); }},

@@ -76,6 +76,20 @@ struct Config {
   unsigned sign_in_failures_per_username = 10;
   unsigned sign_in_failures_per_address = 200;
 
+  // Notices (docs/notifications.md): where links in mails and notifications point, the
+  // mail relay (no host: no mail), when a turn is worth a notice, retries and the digest.
+  std::string public_url;
+  std::string smtp_host;
+  unsigned smtp_port = 587;
+  std::string smtp_security = "starttls";  // starttls, tls (implicit, usually port 465) or none
+  std::string smtp_user;
+  std::string smtp_password;
+  std::string smtp_from;  // "El Grande <noreply@example.org>" or just the address
+  unsigned notice_turn_after_seconds = 600;
+  unsigned notice_retry_seconds = 60;
+  unsigned digest_hour = 7;      // UTC
+  bool push_over_http = false;  // push endpoints may be http:// (for tests on loopback)
+
   // A PostgreSQL URL (docs/scaling.md); empty: the SQLite file database_path().
   std::string database;
   // host:port where the other processes on the database reach this one when it leads;

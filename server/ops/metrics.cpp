@@ -117,6 +117,16 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
   single(out, "elgrande_webhooks_failed_total", "counter",
          "Turn notifications given up after every attempt, or dropped from a full queue.",
          m.webhooks_failed.load(relaxed));
+  single(out, "elgrande_mails_sent_total", "counter", "Notice and account mails the SMTP relay accepted.",
+         m.mails_sent.load(relaxed));
+  single(out, "elgrande_pushes_sent_total", "counter", "Web Push messages the push services accepted.",
+         m.pushes_sent.load(relaxed));
+  single(out, "elgrande_notices_failed_total", "counter",
+         "Failed attempts at delivering a notice (the relay or a push service unreachable or refusing); each is "
+         "tried again later.",
+         m.notices_failed.load(relaxed));
+  single(out, "elgrande_notices_dropped_total", "counter",
+         "Notices given up after every attempt, or refused for good.", m.notices_dropped.load(relaxed));
 
   m.command_latency.render(out, "elgrande_command_latency_seconds",
                            "From reading a game command to every seat's update being queued, "

@@ -58,6 +58,12 @@ struct Metrics {
   std::atomic<std::uint64_t> db_checkpoints{0};  // SQLite's log copied back (storage/checkpointer.hpp)
   std::atomic<std::uint64_t> webhooks_sent{0};
   std::atomic<std::uint64_t> webhooks_failed{0};  // given up after every attempt, or dropped
+  // Notices (docs/notifications.md): mails the relay accepted, push messages a push service
+  // accepted, failed attempts at either (each retried later), and notices given up.
+  std::atomic<std::uint64_t> mails_sent{0};
+  std::atomic<std::uint64_t> pushes_sent{0};
+  std::atomic<std::uint64_t> notices_failed{0};
+  std::atomic<std::uint64_t> notices_dropped{0};
   // Tables found at start that could not be restored (a damaged log, say) and stay out of
   // play until an operator looks (elgrande-server --check-table ID).
   std::atomic<std::uint64_t> tables_unrestorable{0};

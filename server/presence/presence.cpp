@@ -19,7 +19,23 @@ void Presence::detach(PlayerId player, const Recipient* connection) {
     const auto alive = weak.lock();
     return !alive || alive.get() == connection;
   });
-  if (found->second.empty()) connections_.erase(found);
+  if (found->second.empty()) {
+    connections_.erase(found);
+    left_[player] = std::chrono::steady_clock::now();
+  }
+}
+
+std::optional<std::chrono::milliseconds> Presence::away_for(PlayerId player) const {
+  const auto now = std::chrono::steady_clock::now();
+  const std::lock_guard lock(mutex_);
+  const auto found = connections_.find(player);
+  if (found != connections_.end() &&
+      std::any_of(found->second.begin(), found->second.end(), [](const auto& weak) { return !weak.expired(); })) {
+    return std::nullopt;
+  }
+  const auto left = left_.find(player);
+  // Not seen since the server started: away at least that long.
+  return std::chrono::duration_cast<std::chrono::milliseconds>(now - (left == left_.end() ? started_ : left->second));
 }
 
 std::vector<RecipientPtr> Presence::connections_of(PlayerId player) const {

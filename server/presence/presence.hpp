@@ -1,6 +1,8 @@
 #pragma once
 
+#include <chrono>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -19,10 +21,15 @@ class Presence {
   void detach(PlayerId player, const Recipient* connection);
   std::vector<RecipientPtr> connections_of(PlayerId player) const;
   bool connected(PlayerId player) const;
+  // How long the player has had no connection (since the server started, if it has not
+  // seen them); nothing while they have one. For turn notices (docs/notifications.md).
+  std::optional<std::chrono::milliseconds> away_for(PlayerId player) const;
 
  private:
   mutable std::mutex mutex_;
   std::unordered_map<PlayerId, std::vector<WeakRecipient>> connections_;
+  std::unordered_map<PlayerId, std::chrono::steady_clock::time_point> left_;  // when each last left
+  const std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace elgrande::server

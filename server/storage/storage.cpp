@@ -217,6 +217,7 @@ void Storage::commit(std::vector<Job>& writes) {
       }
       finish(job, committed);
     }
+    if (after_commit_) after_commit_();
     return;
   }
   if (!healthy_.exchange(true)) spdlog::info("database writes succeed again");
@@ -227,6 +228,7 @@ void Storage::commit(std::vector<Job>& writes) {
   // commit (one that waited out a lock) must find storage accepting again.
   committing_since_.store(0, std::memory_order_relaxed);
   for (Job& job : writes) finish(job, true);
+  if (after_commit_) after_commit_();
 }
 
 }  // namespace elgrande::server

@@ -69,6 +69,11 @@ class Storage {
   void write(Stream stream, Work work, Done done);
   void write(Work work, Done done) { write(kNoStream, std::move(work), std::move(done)); }
 
+  // Runs on the database thread after each commit, once the writes' callbacks have run: for a
+  // quick nudge (the notice sender's, after a transaction wrote a notice). Set before the
+  // first write.
+  void on_commit(std::function<void()> hook) { after_commit_ = std::move(hook); }
+
   // Runs everything queued so far, then ends the thread. Idempotent.
   void stop();
 
@@ -125,6 +130,7 @@ class Storage {
   std::chrono::system_clock::time_point failing_since_;
   std::set<Stream> abandoned_;  // streams with a lost write; database thread only
   std::unique_ptr<CommitLedger> ledger_;
+  std::function<void()> after_commit_;
   std::optional<db::CommitSequence> sequence_;  // with a ledger
   std::int64_t committed_ = 0;                  // the sequence as last committed
   std::thread thread_;

@@ -260,6 +260,12 @@ std::uint8_t Table::changed(const games::Step& step, std::optional<int> actor, b
     if (seating_[s].kind == Seat::Kind::human) owing |= static_cast<std::uint8_t>(waiting_ & (1u << s));
   }
   turns_.update(owing, undone ? std::nullopt : actor);
+  for (int s = 0; s < seating_.size(); ++s) {
+    const Seat& seat = seating_[s];
+    const bool arose = ((owing >> s) & 1u) && !((before >> s) & 1u);
+    if (!arose || !seat.player || std::ranges::count(turn_news_.played, seat.player->id) > 0) continue;
+    turn_news_.owing.push_back(seat.player->id);  // never for a move of the player's own (another tab)
+  }
   if (game_->over()) {
     status_ = TableStatus::finished;
     finished_at_ms_ = unix_milliseconds();
@@ -449,6 +455,13 @@ void Table::save() {
     work = [changes = std::move(*work), also = std::exchange(first_save_, nullptr), id = id_](db::Store& store) {
       changes(store);
       also(store, id);
+    };
+  }
+  if (services_.bus && (!turn_news_.played.empty() || !turn_news_.owing.empty())) {
+    work = [changes = std::move(*work), bus = services_.bus, table = id_, name = config_.name,
+            news = std::exchange(turn_news_, {})](db::Store& store) {
+      changes(store);
+      bus->publish(SavingTurns{table, name, news.played, news.owing, store});
     };
   }
   if (finishing_ && !result_saved_ && services_.bus) {

@@ -251,6 +251,11 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
   // What the listeners of SavingResult left to do once the result commits (filled in on the
   // storage thread, run on this strand), and what they announced, for who comes back.
   std::shared_ptr<std::vector<std::function<std::optional<Announcement>()>>> after_result_;
+  // Since the last save: whose moves it logs and whose turn it became (SavingTurns).
+  struct TurnNews {
+    std::vector<PlayerId> played;
+    std::vector<PlayerId> owing;
+  } turn_news_;
   std::vector<Announcement> announcements_;
   bool closed_ = false;  // removed from the directory or shutting down
   net::steady_timer expiry_timer_;

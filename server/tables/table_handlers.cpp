@@ -250,6 +250,7 @@ void Table::command(const TableRequest& r) {
     return refuse(r, code, refusal->reason, code == ErrorCode::wrong_state ? std::string_view() : name(refusal->code));
   }
   log(*seat, *move, db::Source::player);
+  turn_news_.played.push_back(r.player.id);
   // An answer of the player's own clears the count of timeouts in a row.
   const bool was_late = std::exchange(seating_[*seat].timeouts, 0) > 0;
   services_.metrics.commands.fetch_add(1, std::memory_order_relaxed);

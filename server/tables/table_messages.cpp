@@ -14,9 +14,11 @@ using protocol::Json;
 }  // namespace
 
 GameFinished Table::finished_event() const {
-  GameFinished finished{*finishing_, {}, services_.game.ladder(config_.options), config_.rated.value_or(false) && game_->over()};
+  GameFinished finished{*finishing_, {}, services_.game.ladder(config_.options),
+                        config_.rated.value_or(false) && game_->over(), config_.name};
   for (const Seat& seat : seating_.seats()) {
-    finished.seats.push_back({seat.player ? std::optional(seat.player->id) : std::nullopt, seat.resigned, seat.replaced});
+    finished.seats.push_back({seat.player ? std::optional(seat.player->id) : std::nullopt, seat.resigned, seat.replaced,
+                              seat.player ? seat.player->name : std::string(games::name(seat.bot_level)) + " bot"});
   }
   return finished;
 }

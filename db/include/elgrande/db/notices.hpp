@@ -80,6 +80,8 @@ class NoticeStore {
   // Marks it used if it is unused and not expired at `now`, and gives it back as it was
   // before; nothing otherwise. One statement, so two callers can never both use it.
   std::optional<EmailToken> use_token(const TokenHash& hash, UnixMillis now);
+  // Links to verify an address that still work at `now`, by player: the addresses waiting.
+  std::vector<EmailToken> pending_verifications(UnixMillis now);
   void remove_tokens(std::int64_t player, std::string_view purpose);  // a newer link supersedes the older ones
   std::int64_t remove_tokens_before(UnixMillis expired_before);       // how many
 

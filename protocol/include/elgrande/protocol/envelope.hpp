@@ -41,6 +41,7 @@ enum class ErrorCode {
   name_taken,       // account.sign_up with a username someone has, ignoring case
   bad_credentials,  // an unknown username or a wrong password: the same answer for both
   banned,           // a banned player's hello or sign-in; the message says until when and why
+  bad_token,        // a mailed link's token that is used, expired or unknown: the same answer for all three
   table_full,
   not_found,
   internal,

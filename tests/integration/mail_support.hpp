@@ -1,0 +1,110 @@
+#pragma once
+
+// A real SMTP server for the notice tests: Debian's aiosmtpd, started on a loopback port,
+// keeping every mail it accepts in a Maildir; the mails are read back through Python's own
+// MIME parser (read_maildir.py), never ours.
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "server_process.hpp"
+
+namespace elgrande::test {
+
+// A loopback TCP port nothing listens on at the moment of asking.
+inline std::uint16_t free_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t size = sizeof address;
+  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) != 0) {
+    throw std::system_error(errno, std::generic_category(), "finding a free port");
+  }
+  ::close(fd);
+  return ntohs(address.sin_port);
+}
+
+inline bool accepts_connections(std::uint16_t port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = htons(port);
+  const bool connected = ::connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
+  ::close(fd);
+  return connected;
+}
+
+class SmtpServer {
+ public:
+  // On `port` (a free one if 0), keeping mail under `maildir`.
+  explicit SmtpServer(std::filesystem::path maildir, std::uint16_t port = 0)
+      : maildir_(std::move(maildir)), port_(port ? port : free_port()) {
+    for (const char* part : {"tmp", "new", "cur"}) std::filesystem::create_directories(maildir_ / part);
+    pid_ = detail::spawn({"-m", "aiosmtpd", "-n", "-l", "127.0.0.1:" + std::to_string(port_), "-c",
+                          "aiosmtpd.handlers.Mailbox", maildir_.string()},
+                         -1, -1, "/usr/bin/python3");
+    const auto deadline = Clock::now() + 20s;
+    while (!accepts_connections(port_)) {
+      if (Clock::now() > deadline) throw std::runtime_error("aiosmtpd did not start");
+      std::this_thread::sleep_for(20ms);
+    }
+  }
+  ~SmtpServer() {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  SmtpServer(const SmtpServer&) = delete;
+  SmtpServer& operator=(const SmtpServer&) = delete;
+
+  std::uint16_t port() const { return port_; }
+
+  // Every mail so far, oldest first, as read_maildir.py shows it.
+  nlohmann::json mails() const {
+    const Completed read = run_program("/usr/bin/python3", {ELGRANDE_SOURCE_DIR "/tests/integration/read_maildir.py",
+                                                            maildir_.string()});
+    if (read.exit_code != 0) throw std::runtime_error("read_maildir.py: " + read.err);
+    return nlohmann::json::parse(read.out);
+  }
+
+  // Waits until at least `count` mails have come; all of them.
+  nlohmann::json wait_for(std::size_t count, std::chrono::milliseconds timeout = 20s) const {
+    const auto deadline = Clock::now() + timeout;
+    for (;;) {
+      nlohmann::json all = mails();
+      if (all.size() >= count || Clock::now() > deadline) return all;
+      std::this_thread::sleep_for(100ms);
+    }
+  }
+
+ private:
+  std::filesystem::path maildir_;
+  std::uint16_t port_;
+  pid_t pid_ = -1;
+};
+
+// The server's arguments for mail through `smtp` (a relay on loopback, no TLS), links under
+// http://play.example.org, a turn worth a notice after 1 s away, and retries after 1 s.
+inline std::vector<std::string> mail_args(std::vector<std::string> args, std::uint16_t smtp_port) {
+  args.insert(args.end(), {"--smtp-host", "127.0.0.1", "--smtp-port", std::to_string(smtp_port), "--smtp-security",
+                           "none", "--smtp-from", "El Grande <elgrande@example.org>", "--public-url",
+                           "http://play.example.org", "--notice-turn-after-seconds", "1", "--notice-retry-seconds",
+                           "1"});
+  return args;
+}
+
+// The token at the end of a link under http://play.example.org/#/PAGE/.
+inline std::string token_in(const nlohmann::json& mail, const std::string& page) {
+  const std::regex link("http://play\\.example\\.org/#/" + page + "/([0-9a-f]+)");
+  std::smatch found;
+  const std::string text = mail["text"];
+  if (!std::regex_search(text, found, link)) return {};
+  return found[1];
+}
+
+}  // namespace elgrande::test

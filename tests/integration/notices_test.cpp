@@ -1,0 +1,226 @@
+// Notices against the real binary and a real SMTP server (aiosmtpd, mail_support.hpp):
+// addresses verified by a mailed link, a password reset by one, "your turn" mailed to a
+// player who is away with a one-click unsubscribe that works, and an unreachable relay
+// that only makes the outbox wait. Every mail is read by Python's MIME parser.
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "game_helpers.hpp"
+#include "mail_support.hpp"
+
+using namespace elgrande::test;
+
+namespace {
+
+const std::string kAnasPassword = "correct horse battery";
+
+// Signs up `username` on a new connection and gives it the verified `address`; the
+// connection stays open. `mailed`: mails the relay had before.
+std::unique_ptr<WsClient> account_with_address(const ServerProcess& server, const SmtpServer& smtp,
+                                               const std::string& username, const std::string& address,
+                                               std::size_t mailed = 0) {
+  auto client = std::make_unique<WsClient>(server.address(), server.port());
+  hello(*client, username);
+  REQUIRE(request(*client, "account.sign_up", {{"username", username}, {"password", kAnasPassword}})["type"] ==
+          "account.sign_up.ok");
+  const Json set = request(*client, "account.set_email", {{"address", address}});
+  REQUIRE(set["type"] == "account.set_email.ok");
+  CHECK(set["payload"]["pending"] == address);
+  const Json mails = smtp.wait_for(mailed + 1);
+  REQUIRE(mails.size() == mailed + 1);
+  const std::string token = token_in(mails.back(), "verify-email");
+  REQUIRE_FALSE(token.empty());
+  const Json verified = request(*client, "account.verify_email", {{"token", token}});
+  REQUIRE(verified["type"] == "account.verify_email.ok");
+  CHECK(verified["payload"]["address"] == address);
+  return client;
+}
+
+std::uint64_t notice_metric(const ServerProcess& server, const std::string& name) {
+  const std::string body = http_request(server, http::verb::get, "/metrics").body();
+  const std::size_t at = body.find("\n" + name + " ");
+  return at == std::string::npos ? 0 : std::stoull(body.substr(at + name.size() + 2));
+}
+
+}  // namespace
+
+TEST_CASE("an address is verified by a mailed link once, and a change is told to the old address", "[notices]") {
+  TempDir dir;
+  SmtpServer smtp(dir.path() / "mail");
+  ServerProcess server(mail_args(server_args(dir), smtp.port()));
+  WsClient ana(server.address(), server.port());
+  hello(ana, "Ana");
+  CHECK(code_of(request(ana, "account.set_email", {{"address", "ana@example.org"}})) == "wrong_state");  // a guest
+  REQUIRE(request(ana, "account.sign_up", {{"username", "Ana_P"}, {"password", kAnasPassword}})["type"] ==
+          "account.sign_up.ok");
+  for (const char* bad : {"ana", "ana@", "@example.org", "ana@example", "ana@example.org\r\nBcc: eve@example.org",
+                          "ana example@example.org", "\"ana\"@example.org", "ana@[127.0.0.1]"}) {
+    INFO(bad);
+    CHECK(code_of(request(ana, "account.set_email", {{"address", bad}})) == "bad_payload");
+  }
+
+  REQUIRE(request(ana, "account.set_email", {{"address", "ana@example.org"}})["type"] == "account.set_email.ok");
+  Json mails = smtp.wait_for(1);
+  REQUIRE(mails.size() == 1);
+  const Json& link = mails[0];
+  CHECK(link["to"] == "ana@example.org");
+  CHECK(link["from"] == "El Grande <elgrande@example.org>");
+  CHECK(link["content_type"] == "multipart/alternative");
+  CHECK(link["defects"].empty());
+  CHECK(link["list_unsubscribe"] == "");  // mail about the account itself is always sent
+  CHECK(std::string(link["text"]).find("Ana_P") != std::string::npos);
+  CHECK(std::string(link["html"]).find("http://play.example.org/#/verify-email/") != std::string::npos);
+  const std::string token = token_in(link, "verify-email");
+  REQUIRE(token.size() == 64);
+
+  // The link is followed on another device, not signed in: no hello needed.
+  WsClient browser(server.address(), server.port());
+  const Json verified = request(browser, "account.verify_email", {{"token", token}});
+  REQUIRE(verified["type"] == "account.verify_email.ok");
+  CHECK(verified["payload"] == Json{{"username", "Ana_P"}, {"address", "ana@example.org"}});
+  CHECK(code_of(request(browser, "account.verify_email", {{"token", token}})) == "bad_token");  // once
+  CHECK(code_of(request(browser, "account.verify_email", {{"token", std::string(64, 'a')}})) == "bad_token");
+  const Json shown = request(ana, "notices.preferences", Json::object());
+  CHECK(shown["payload"]["email"] == "ana@example.org");
+  CHECK(shown["payload"]["pending_email"] == nullptr);
+  CHECK(shown["payload"]["mail"] == true);
+
+  // A new address: the old one is told once the new one is verified, not before.
+  REQUIRE(request(ana, "account.set_email", {{"address", "ana.p@example.net"}})["type"] == "account.set_email.ok");
+  mails = smtp.wait_for(2);
+  REQUIRE(mails.size() == 2);
+  CHECK(request(ana, "notices.preferences", Json::object())["payload"]["pending_email"] == "ana.p@example.net");
+  REQUIRE(request(browser, "account.verify_email", {{"token", token_in(mails[1], "verify-email")}})["type"] ==
+          "account.verify_email.ok");
+  mails = smtp.wait_for(3);
+  REQUIRE(mails.size() == 3);
+  CHECK(mails[2]["to"] == "ana@example.org");
+  CHECK(std::string(mails[2]["text"]).find("ana.p@example.net") != std::string::npos);
+
+  // Removed: nothing is sent there any more, and the account shows no address.
+  REQUIRE(request(ana, "account.remove_email", Json::object())["type"] == "account.remove_email.ok");
+  CHECK(request(ana, "notices.preferences", Json::object())["payload"]["email"] == nullptr);
+}
+
+TEST_CASE("a forgotten password is reset by a mailed link that works once, and every session ends", "[notices]") {
+  TempDir dir;
+  SmtpServer smtp(dir.path() / "mail");
+  ServerProcess server(mail_args(server_args(dir), smtp.port()));
+  const auto laptop = account_with_address(server, smtp, "Ana_P", "ana@example.org");
+
+  // The same answer for a known address (in another case) and an unknown one.
+  WsClient stranger(server.address(), server.port());
+  const Json known = request(stranger, "account.forgot_password", {{"address", "ANA@example.org"}});
+  const Json unknown = request(stranger, "account.forgot_password", {{"address", "nobody@example.org"}});
+  REQUIRE(known["type"] == "account.forgot_password.ok");
+  CHECK(known["payload"] == unknown["payload"]);
+  Json mails = smtp.wait_for(2);
+  REQUIRE(mails.size() == 2);  // the verification, and one reset: none to the unknown address
+  CHECK(mails[1]["to"] == "ANA@example.org");
+  const std::string token = token_in(mails[1], "reset-password");
+  REQUIRE(token.size() == 64);
+
+  CHECK(code_of(request(stranger, "account.reset_password", {{"token", token}, {"new_password", "short"}})) ==
+        "bad_payload");
+  const Json reset =
+      request(stranger, "account.reset_password", {{"token", token}, {"new_password", "a new long password"}});
+  REQUIRE(reset["type"] == "account.reset_password.ok");
+  CHECK(reset["payload"]["username"] == "Ana_P");
+  CHECK(closed_with(*laptop) == 4001);  // whoever knew the old password is signed out
+  CHECK(code_of(request(stranger, "account.reset_password", {{"token", token}, {"new_password", "another one!"}})) ==
+        "bad_token");
+
+  WsClient phone(server.address(), server.port());
+  CHECK(code_of(sign_in(phone, "Ana_P", kAnasPassword)) == "bad_credentials");
+  CHECK(sign_in(phone, "Ana_P", "a new long password")["type"] == "account.sign_in.ok");
+}
+
+TEST_CASE("a player away from the table is mailed once that it is their turn, and one click unsubscribes",
+          "[notices]") {
+  TempDir dir;
+  SmtpServer smtp(dir.path() / "mail");
+  ServerProcess server(mail_args(server_args(dir), smtp.port()));
+  auto ana = account_with_address(server, smtp, "Ana_P", "ana@example.org");
+  const std::int64_t table = create_table(*ana, kThreePlayers)["id"];
+  REQUIRE(request(*ana, "table.add_bot", {{"table", table}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(*ana, "table.add_bot", {{"table", table}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(*ana, "table.start", {{"table", table}})["type"] == "table.start.ok");
+
+  // While she is connected, nothing is sent, however long it waits.
+  std::this_thread::sleep_for(2500ms);
+  CHECK(smtp.mails().size() == 1);
+  ana.reset();  // she leaves, owing a decision
+  Json mails = smtp.wait_for(2);
+  REQUIRE(mails.size() == 2);
+  const Json& turn = mails[1];
+  CHECK(turn["to"] == "ana@example.org");
+  CHECK(std::string(turn["subject"]).starts_with("Your turn at "));
+  CHECK(turn["defects"].empty());
+  CHECK(std::string(turn["text"]).find("http://play.example.org/#/table/" + std::to_string(table)) != std::string::npos);
+  CHECK(turn["list_unsubscribe_post"] == "List-Unsubscribe=One-Click");
+  const std::string unsubscribe = turn["list_unsubscribe"];
+  REQUIRE(unsubscribe.starts_with("<http://play.example.org/notices/unsubscribe?token="));
+  // At most one per game until she has played there.
+  std::this_thread::sleep_for(2500ms);
+  CHECK(smtp.mails().size() == 2);
+
+  // The link, on this server: GET only shows a button; POST (one click) turns turn mail off.
+  const std::string target = unsubscribe.substr(std::string("<http://play.example.org").size(),
+                                                unsubscribe.size() - std::string("<http://play.example.org").size() - 1);
+  const HttpResponse page = http_request(server, http::verb::get, target);
+  CHECK(page.result() == http::status::ok);
+  CHECK(page.body().find("<form method=\"post\"") != std::string::npos);
+  WsClient back(server.address(), server.port());
+  REQUIRE(sign_in(back, "Ana_P", kAnasPassword)["type"] == "account.sign_in.ok");
+  CHECK(request(back, "notices.preferences", Json::object())["payload"]["preferences"]["turn"]["mail"] == true);
+  http::request<http::string_body> click{http::verb::post, target, 11};
+  click.set(http::field::content_type, "application/x-www-form-urlencoded");
+  click.body() = "List-Unsubscribe=One-Click";
+  click.prepare_payload();
+  CHECK(send_http(server.address(), server.port(), click).result() == http::status::ok);
+  const Json preferences = request(back, "notices.preferences", Json::object())["payload"]["preferences"];
+  CHECK(preferences["turn"]["mail"] == false);
+  CHECK(preferences["turn"]["push"] == true);
+  CHECK(preferences["game_ended"]["mail"] == true);
+  // A forged token changes nothing.
+  http::request<http::string_body> forged{http::verb::post, target.substr(0, target.size() - 4) + "AAAA", 11};
+  CHECK(send_http(server.address(), server.port(), forged).result() == http::status::bad_request);
+}
+
+TEST_CASE("an unreachable relay only makes the outbox wait: counted, still ready, delivered once it is up",
+          "[notices]") {
+  TempDir dir;
+  const std::uint16_t relay_port = free_port();
+  ServerProcess server(mail_args(server_args(dir), relay_port));
+  WsClient ana(server.address(), server.port());
+  hello(ana, "Ana");
+  REQUIRE(request(ana, "account.sign_up", {{"username", "Ana_P"}, {"password", kAnasPassword}})["type"] ==
+          "account.sign_up.ok");
+  REQUIRE(request(ana, "account.set_email", {{"address", "ana@example.org"}})["type"] == "account.set_email.ok");
+  const auto deadline = Clock::now() + 10s;
+  while (notice_metric(server, "elgrande_notices_failed_total") == 0 && Clock::now() < deadline) std::this_thread::sleep_for(50ms);
+  CHECK(notice_metric(server, "elgrande_notices_failed_total") >= 1);
+  CHECK(http_request(server, http::verb::get, "/readyz").result() == http::status::ok);
+  CHECK(request(ana, "ping", Json::object())["type"] == "ping.ok");  // the rest goes on
+
+  SmtpServer smtp(dir.path() / "mail", relay_port);  // the relay comes up: the next attempt gets through
+  const Json mails = smtp.wait_for(1, 30s);
+  REQUIRE(mails.size() == 1);
+  CHECK(mails[0]["to"] == "ana@example.org");
+  CHECK(notice_metric(server, "elgrande_mails_sent_total") == 1);
+}
+
+TEST_CASE("a server without a relay sends no mail and says so", "[notices]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  hello(ana, "Ana");
+  REQUIRE(request(ana, "account.sign_up", {{"username", "Ana_P"}, {"password", kAnasPassword}})["type"] ==
+          "account.sign_up.ok");
+  CHECK(code_of(request(ana, "account.set_email", {{"address", "ana@example.org"}})) == "wrong_state");
+  CHECK(code_of(request(ana, "account.forgot_password", {{"address", "ana@example.org"}})) == "wrong_state");
+  CHECK(request(ana, "notices.preferences", Json::object())["payload"]["mail"] == false);
+}
