@@ -1,15 +1,18 @@
-// Notices against the real binary and a real SMTP server (aiosmtpd, mail_support.hpp):
+// Notices against the real binary and a real SMTP server (aiosmtpd, notice_peers.hpp):
 // addresses verified by a mailed link, a password reset by one, "your turn" mailed to a
 // player who is away with a one-click unsubscribe that works, and an unreachable relay
 // that only makes the outbox wait. Every mail is read by Python's MIME parser.
 
 #include <filesystem>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
+#include <sqlite3.h>
+
 #include "game_helpers.hpp"
-#include "mail_support.hpp"
+#include "notice_peers.hpp"
 
 using namespace elgrande::test;
 
@@ -223,4 +226,127 @@ TEST_CASE("a server without a relay sends no mail and says so", "[notices]") {
   CHECK(code_of(request(ana, "account.set_email", {{"address", "ana@example.org"}})) == "wrong_state");
   CHECK(code_of(request(ana, "account.forgot_password", {{"address", "ana@example.org"}})) == "wrong_state");
   CHECK(request(ana, "notices.preferences", Json::object())["payload"]["mail"] == false);
+}
+
+TEST_CASE("Web Push: every device gets the turn encrypted and signed, gone devices are dropped, a busy service is "
+          "tried again",
+          "[notices]") {
+  TempDir dir;
+  PushService push(dir.path() / "push.jsonl", {"429,201", "410", "404"});
+  std::vector<std::string> args = server_args(dir);
+  args.insert(args.end(), {"--push-endpoints", "http", "--notice-turn-after-seconds", "1", "--notice-retry-seconds", "1"});
+  ServerProcess server(args);
+  WsClient guest(server.address(), server.port());
+  hello(guest, "Gus");
+  const Json& devices = push.subscriptions();
+  CHECK(code_of(request(guest, "push.subscribe", devices[0])) == "wrong_state");
+
+  auto ana = std::make_unique<WsClient>(server.address(), server.port());
+  hello(*ana, "Ana");
+  REQUIRE(request(*ana, "account.sign_up", {{"username", "Ana_P"}, {"password", kAnasPassword}})["type"] ==
+          "account.sign_up.ok");
+  const std::string key = request(*ana, "push.key", Json::object())["payload"]["key"];
+  CHECK(key.size() == 87);  // 65 bytes, base64url
+  Json bad = devices[0];
+  bad["endpoint"] = "ftp://127.0.0.1/push/0";
+  CHECK(code_of(request(*ana, "push.subscribe", bad)) == "bad_payload");
+  bad = devices[0];
+  bad["keys"]["p256dh"] = "AAAA";
+  CHECK(code_of(request(*ana, "push.subscribe", bad)) == "bad_payload");
+  std::vector<std::int64_t> ids;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    Json subscription = devices[i];
+    subscription["device"] = "phone " + std::to_string(i);
+    const Json subscribed = request(*ana, "push.subscribe", subscription);
+    REQUIRE(subscribed["type"] == "push.subscribe.ok");
+    ids.push_back(subscribed["payload"]["id"]);
+  }
+  CHECK(request(*ana, "push.devices", Json::object())["payload"]["devices"].size() == 3);
+
+  const std::int64_t table = create_table(*ana, kThreePlayers)["id"];
+  REQUIRE(request(*ana, "table.add_bot", {{"table", table}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(*ana, "table.add_bot", {{"table", table}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(*ana, "table.start", {{"table", table}})["type"] == "table.start.ok");
+  ana.reset();  // away, owing a decision
+
+  // Each device once (busy, gone, unknown), then the busy one again once it may be.
+  const Json received = push.wait_for(4);
+  REQUIRE(received.size() == 4);
+  CHECK(received[0]["status"] == 429);
+  CHECK(received[1]["status"] == 410);
+  CHECK(received[2]["status"] == 404);
+  CHECK(received[3]["status"] == 201);
+  CHECK(received[3]["endpoint"] == received[0]["endpoint"]);
+  for (const Json& message : received) {
+    INFO(message.dump());
+    CHECK(message["vapid_key"] == key);
+    CHECK_FALSE(message.contains("vapid_error"));
+    CHECK_FALSE(message.contains("decrypt_error"));
+    CHECK(message["encoding"] == "aes128gcm");
+    CHECK(message["urgency"] == "high");
+    CHECK(message["payload"]["kind"] == "turn");
+    CHECK(std::string(message["payload"]["title"]).starts_with("Your turn at "));
+    CHECK(message["payload"]["url"] == "/#/table/" + std::to_string(table));
+  }
+  std::this_thread::sleep_for(1500ms);
+  CHECK(push.received().size() == 4);  // nothing more: one notice per turn
+
+  WsClient back(server.address(), server.port());
+  REQUIRE(sign_in(back, "Ana_P", kAnasPassword)["type"] == "account.sign_in.ok");
+  const Json left = request(back, "push.devices", Json::object())["payload"]["devices"];
+  REQUIRE(left.size() == 1);  // those their push service said are gone are forgotten
+  CHECK(left[0]["id"] == ids[0]);
+  CHECK(left[0]["device"] == "phone 0");
+  CHECK(request(back, "push.remove", {{"id", ids[0]}})["type"] == "push.remove.ok");
+  CHECK(code_of(request(back, "push.remove", {{"id", ids[0]}})) == "not_found");
+  CHECK(request(back, "push.devices", Json::object())["payload"]["devices"].empty());
+}
+
+TEST_CASE("kill -9 while 200 notices wait: after a restart every one arrives, none twice but the one in flight",
+          "[notices][sqlite]") {
+  TempDir dir;
+  SmtpServer smtp(dir.path() / "mail");
+  const std::vector<std::string> args = mail_args(server_args(dir), smtp.port());
+  {
+    ServerProcess server(args);
+    WsClient ana(server.address(), server.port());
+    hello(ana, "Ana");  // player 1, whom the notices are about
+    server.signal(SIGTERM);
+    REQUIRE(server.wait_for_exit(20s) == 0);
+  }
+  // 200 notices written as the server writes them, as if many things had just happened.
+  sqlite3* handle = nullptr;
+  REQUIRE(sqlite3_open(database_of(dir).c_str(), &handle) == SQLITE_OK);
+  std::string sql = "BEGIN;";
+  for (int i = 1; i <= 200; ++i) {
+    const Json payload{{"to", "player" + std::to_string(i) + "@example.org"}, {"username", "Ana_P"},
+                       {"address", "new@example.org"}};
+    sql += "INSERT INTO notice_outbox (player, channel, kind, payload, due_at, created_at) VALUES (1, 'mail', "
+           "'email_changed', '" + payload.dump() + "', 0, " + std::to_string(i) + ");";
+  }
+  sql += "COMMIT;";
+  REQUIRE(sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(handle);
+
+  {
+    ServerProcess server(args);
+    const auto deadline = Clock::now() + 60s;
+    while (smtp.mails().size() < 20 && Clock::now() < deadline) std::this_thread::sleep_for(20ms);
+    server.signal(SIGKILL);  // in the middle of the outbox
+    server.wait_for_exit(10s);
+  }
+  const std::size_t before_restart = smtp.mails().size();
+  INFO(before_restart << " mails before the kill");
+  CHECK(before_restart < 200);
+  ServerProcess server(args);
+  const Json mails = smtp.wait_for(200, 60s);
+  std::set<std::string> ids;
+  std::set<std::string> addresses;
+  for (const Json& mail : mails) {
+    ids.insert(mail["message_id"]);
+    addresses.insert(mail["to"]);
+  }
+  CHECK(addresses.size() == 200);  // every notice arrived
+  CHECK(ids.size() == addresses.size());  // each with a Message-ID of its own, the same when sent again
+  CHECK(mails.size() - ids.size() <= 1);  // at most the one in flight twice
 }

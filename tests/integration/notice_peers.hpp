@@ -1,13 +1,15 @@
 #pragma once
 
-// A real SMTP server for the notice tests: Debian's aiosmtpd, started on a loopback port,
-// keeping every mail it accepts in a Maildir; the mails are read back through Python's own
-// MIME parser (read_maildir.py), never ours.
+// The real peers of the notice tests, on loopback: an SMTP server (Debian's aiosmtpd,
+// keeping every mail it accepts in a Maildir, read back through Python's own MIME parser,
+// read_maildir.py, never ours), and a push service (tests/fixtures/webpush/receiver.mjs:
+// Node's crypto checks the VAPID signatures and http_ece decrypts the payloads).
 
 #include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <regex>
 
 #include "server_process.hpp"
@@ -86,6 +88,55 @@ class SmtpServer {
   std::filesystem::path maildir_;
   std::uint16_t port_;
   pid_t pid_ = -1;
+};
+
+// A push service with one subscription per script of answers ("429,201": Too Many Requests,
+// then accepted; "410": gone), each message it received a line of its log.
+class PushService {
+ public:
+  PushService(const std::filesystem::path& log, const std::vector<std::string>& scripts) : log_(log) {
+    detail::Pipe out = detail::make_pipe();
+    std::vector<std::string> args{ELGRANDE_SOURCE_DIR "/tests/fixtures/webpush/receiver.mjs", log.string()};
+    args.insert(args.end(), scripts.begin(), scripts.end());
+    pid_ = detail::spawn(args, out.write.get(), -1, ELGRANDE_NODE);
+    out.write.reset();
+    std::string line;
+    const auto deadline = Clock::now() + 20s;
+    while (line.find('\n') == std::string::npos) {
+      if (!detail::read_some(out.read.get(), line, deadline)) throw std::runtime_error("the push service did not start");
+    }
+    const nlohmann::json started = nlohmann::json::parse(line.substr(0, line.find('\n')));
+    subscriptions_ = started["subscriptions"];
+  }
+  ~PushService() {
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  PushService(const PushService&) = delete;
+  PushService& operator=(const PushService&) = delete;
+
+  // As PushSubscription.toJSON() gives them: {"endpoint", "keys": {"p256dh", "auth"}}.
+  const nlohmann::json& subscriptions() const { return subscriptions_; }
+
+  nlohmann::json received() const {
+    nlohmann::json all = nlohmann::json::array();
+    std::ifstream in(log_);
+    for (std::string line; std::getline(in, line);) all.push_back(nlohmann::json::parse(line));
+    return all;
+  }
+  nlohmann::json wait_for(std::size_t count, std::chrono::milliseconds timeout = 20s) const {
+    const auto deadline = Clock::now() + timeout;
+    for (;;) {
+      nlohmann::json all = received();
+      if (all.size() >= count || Clock::now() > deadline) return all;
+      std::this_thread::sleep_for(50ms);
+    }
+  }
+
+ private:
+  std::filesystem::path log_;
+  pid_t pid_ = -1;
+  nlohmann::json subscriptions_;
 };
 
 // The server's arguments for mail through `smtp` (a relay on loopback, no TLS), links under
