@@ -343,6 +343,7 @@ int lead(const Config& config, Leadership* leadership) {
     if (!banned) return std::nullopt;
     return "you are " + describe(SanctionKind::ban, *banned);
   };
+  account_requests.bus = &bus;
   account_requests.speak_for = [&services = *services](Client& client, const Player& player,
                                                        std::optional<std::int64_t> session) {
     speak_for(services, client, player, session);

@@ -100,6 +100,11 @@ void AccountStore::end_sessions(std::int64_t player, std::optional<std::int64_t>
   database_.prepare("DELETE FROM sessions WHERE player = ?1 AND id IS DISTINCT FROM ?2").bind(1, player).bind(2, keep).run();
 }
 
+void AccountStore::remove(std::int64_t player) {
+  database_.prepare("DELETE FROM sessions WHERE player = ?1").bind(1, player).run();
+  database_.prepare("DELETE FROM accounts WHERE player = ?1").bind(1, player).run();
+}
+
 std::int64_t AccountStore::end_idle_sessions(UnixMillis idle_since) {
   database_.prepare("DELETE FROM sessions WHERE last_seen < ?1").bind(1, idle_since).run();
   return database_.changes();

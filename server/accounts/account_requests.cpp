@@ -9,6 +9,8 @@
 #include "accounts/sign_in_throttle.hpp"
 #include "common/display_name.hpp"
 #include "common/unix_time.hpp"
+#include "events/bus.hpp"
+#include "events/events.hpp"
 #include "identity/identities.hpp"
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
@@ -305,6 +307,53 @@ void change_password(const AccountRequestsEnv& env, Client& client, Request& req
             if (!saved) {
               return refuse(env, *connection, ErrorCode::unavailable,
                             "the server could not save the new password; the old one stands", request.envelope.id);
+            }
+            connection->send(protocol::reply_message(request.envelope.type, request.envelope.id));
+          });
+        });
+  });
+}
+
+}  // namespace elgrande::server
+
+namespace elgrande::server {
+
+void delete_account(const AccountRequestsEnv& env, Client& client, Request& request) {
+  const std::optional<Account> account = own_account(env, client, request);
+  if (!account) return;
+  Fields fields;
+  if (const auto wrong = read_string(request.envelope.payload, "password", fields.password, true)) {
+    return refuse(env, client, ErrorCode::bad_payload, *wrong, request.envelope.id);
+  }
+  if (throttled(env, client, request, account->username)) return;
+  if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
+  hash_off_strand(env, client, request, [&env, connection = client.self(), request, account = *account,
+                                         password = std::move(fields.password)] {
+    if (!verify_password(account.password_hash, password)) {
+      env.sign_in_throttle->failed(account.username, connection->address, std::chrono::steady_clock::now());
+      return connection->post([&env, connection, request] {
+        connection->resume_reading();
+        refuse(env, *connection, ErrorCode::bad_credentials, "wrong password", request.envelope.id);
+      });
+    }
+    const PlayerId player = account.player;
+    env.accounts->remove(
+        player,
+        [&env, player](db::Store& store) {
+          store.rename_player(player, std::string(kDeletedPlayerName));
+          if (env.bus) env.bus->publish(ForgettingPlayer{player, store});
+        },
+        [&env, connection, request, player](bool saved) {
+          if (saved) {
+            env.identities->rename(player, std::string(kDeletedPlayerName), nullptr);
+            spdlog::info("player {} deleted their account", player);
+            if (env.bus) env.bus->publish(PlayerRenamed{Player{player, std::string(kDeletedPlayerName)}});
+          }
+          connection->post([&env, connection, request, saved] {
+            connection->resume_reading();
+            if (!saved) {
+              return refuse(env, *connection, ErrorCode::unavailable, "the server could not delete the account; try again",
+                            request.envelope.id);
             }
             connection->send(protocol::reply_message(request.envelope.type, request.envelope.id));
           });

@@ -10,10 +10,14 @@
 namespace elgrande::server {
 
 class Accounts;
+class Bus;
 class Identities;
 class PasswordWorkers;
 class Presence;
 class SignInThrottle;
+
+// The name a deleted account's player keeps at the tables it played at.
+inline constexpr std::string_view kDeletedPlayerName = "deleted player";
 
 // What the account requests need.
 struct AccountRequestsEnv : RequestEnv {
@@ -32,6 +36,9 @@ struct AccountRequestsEnv : RequestEnv {
   // The connection speaks for the player from now on, on the session (app/hello.hpp: it
   // joins presence and the player's tables, which sit above accounts).
   std::function<void(Client&, const Player&, std::optional<std::int64_t> session)> speak_for;
+  // Where a deleted account is told to every capability that keeps personal data
+  // (ForgettingPlayer), and the player's new name to the tables (PlayerRenamed).
+  const Bus* bus = nullptr;
 };
 
 // account.sign_up: the connection's guest becomes an account, keeping its id.
@@ -44,6 +51,10 @@ void list_sessions(const AccountRequestsEnv& env, Client& client, Request& reque
 void end_sessions(const AccountRequestsEnv& env, Client& client, Request& request);
 // account.change_password: a new password, which signs the other devices out.
 void change_password(const AccountRequestsEnv& env, Client& client, Request& request);
+
+// account.delete: the account, checked by its password, is gone with its personal data; its
+// games stay, under the name "deleted player".
+void delete_account(const AccountRequestsEnv& env, Client& client, Request& request);
 
 // Runs `work` on a password worker, reading nothing more from the connection meanwhile
 // (`work` resumes it); false (and the client told) if too many hashes wait already.

@@ -231,6 +231,31 @@ void Accounts::change_password(PlayerId player, std::string password_hash, std::
       });
 }
 
+void Accounts::remove(PlayerId player, std::function<void(db::Store&)> also, Storage::Done done) {
+  storage_.write(
+      [player, also = std::move(also)](db::Store& store) {
+        store.accounts().remove(player);
+        if (also) also(store);
+      },
+      [this, player, done = std::move(done)](bool saved) {
+        if (!saved) return done(false);
+        std::vector<SessionId> ended;
+        {
+          const std::lock_guard lock(mutex_);
+          if (const auto found = accounts_.find(player); found != accounts_.end()) {
+            by_username_.erase(username_key(found->second.username));
+            accounts_.erase(found);
+          }
+          for (const auto& [id, stored] : sessions_) {
+            if (stored.session.player == player) ended.push_back(id);
+          }
+        }
+        const std::vector<WeakRecipient> connections = forget_sessions(ended);
+        done(true);  // before the close, so that the answer goes out first
+        close_all(connections);
+      });
+}
+
 void Accounts::set_role(PlayerId player, Role role, db::AuditEntry audit, Storage::Done done) {
   storage_.write(
       [player, role, audit](db::Store& store) {

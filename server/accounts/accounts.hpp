@@ -96,6 +96,10 @@ class Accounts {
                        Storage::Done done);
   // An admin's decision, saved with its audit entry.
   void set_role(PlayerId player, Role role, db::AuditEntry audit, Storage::Done done);
+  // Deletes the account: its username and password, and every session (their connections
+  // close once it is saved); `also` runs in the same transaction. The player stays, as
+  // whoever played its games.
+  void remove(PlayerId player, std::function<void(db::Store&)> also, Storage::Done done);
   // A better hash of the same password, after a sign-in under older parameters.
   void rehash(PlayerId player, std::string password_hash);
 

@@ -54,6 +54,7 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"account.sessions", {Access::identified, &with<kAccounts, &list_sessions>}},
       {"account.end_sessions", {Access::identified, &with<kAccounts, &end_sessions>}},
       {"account.change_password", {Access::identified, &with<kAccounts, &change_password>}},
+      {"account.delete", {Access::identified, &with<kAccounts, &delete_account>}},
       // A mailed link may be followed on a device that is not signed in.
       {"account.verify_email", {Access::anyone, &with<kNotices, &verify_email>}},
       {"account.forgot_password", {Access::anyone, &with<kNotices, &forgot_password>}},

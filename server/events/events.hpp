@@ -61,6 +61,14 @@ struct SavingTurns {
   db::Store& store;
 };
 
+// An account is being deleted, inside the transaction that deletes it on the database's
+// writer thread: each capability forgets the player's personal data with it (notices: the
+// address, tokens, devices, preferences and waiting notices).
+struct ForgettingPlayer {
+  PlayerId player = 0;
+  db::Store& store;
+};
+
 // A player took a new name (hello with a token and another name), saved.
 struct PlayerRenamed {
   Player player;

@@ -16,6 +16,10 @@ NoticeListener::NoticeListener(Reach& reach, NoticeSender& sender, bool mail, st
 void NoticeListener::listen(Bus& bus) {
   bus.subscribe<SavingTurns>([this](const SavingTurns& turns) { on_turns(turns); });
   bus.subscribe<SavingResult>([this](const SavingResult& saving) { on_result(saving); });
+  bus.subscribe<ForgettingPlayer>([this](const ForgettingPlayer& forgetting) {
+    forgetting.store.notices().forget_player(forgetting.player);
+    reach_.forget(forgetting.player);  // nothing more is written for them from here on
+  });
 }
 
 std::int64_t NoticeListener::next_digest(std::int64_t now, int digest_hour) {

@@ -350,3 +350,34 @@ TEST_CASE("kill -9 while 200 notices wait: after a restart every one arrives, no
   CHECK(ids.size() == addresses.size());  // each with a Message-ID of its own, the same when sent again
   CHECK(mails.size() - ids.size() <= 1);  // at most the one in flight twice
 }
+
+TEST_CASE("a deleted account is gone with its address and devices; its games stay under another name", "[notices]") {
+  TempDir dir;
+  SmtpServer smtp(dir.path() / "mail");
+  ServerProcess server(mail_args(server_args(dir), smtp.port()));
+  auto ana = account_with_address(server, smtp, "Ana_P", "ana@example.org");
+  const std::int64_t table = create_table(*ana, kThreePlayers)["id"];
+  WsClient other_tab(server.address(), server.port());
+  REQUIRE(sign_in(other_tab, "Ana_P", kAnasPassword)["type"] == "account.sign_in.ok");
+
+  CHECK(code_of(request(*ana, "account.delete", {{"password", "not the password"}})) == "bad_credentials");
+  REQUIRE(request(*ana, "account.delete", {{"password", kAnasPassword}})["type"] == "account.delete.ok");
+  CHECK(closed_with(*ana) == 4001);
+  CHECK(closed_with(other_tab) == 4001);
+
+  WsClient stranger(server.address(), server.port());
+  CHECK(code_of(sign_in(stranger, "Ana_P", kAnasPassword)) == "bad_credentials");
+  REQUIRE(request(stranger, "account.forgot_password", {{"address", "ana@example.org"}})["type"] ==
+          "account.forgot_password.ok");
+  std::this_thread::sleep_for(1s);
+  CHECK(smtp.mails().size() == 1);  // only the verification, long ago: the address is forgotten
+  hello(stranger, "Bea");
+  const Json listed = request(stranger, "lobby.list", Json::object());
+  bool found = false;
+  for (const Json& row : listed["payload"]["tables"]) {
+    if (row["id"] != table) continue;
+    found = true;
+    CHECK(row.dump().find("Ana") == std::string::npos);
+  }
+  CHECK(found);
+}

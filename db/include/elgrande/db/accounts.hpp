@@ -59,6 +59,8 @@ class AccountStore {
   void end_session(std::int64_t id);
   // Ends the player's sessions, but `keep`.
   void end_sessions(std::int64_t player, std::optional<std::int64_t> keep);
+  // The account and its sessions are gone; the player row (seats, results, chat) stays.
+  void remove(std::int64_t player);
   // Ends the sessions idle since before `idle_since`; returns how many.
   std::int64_t end_idle_sessions(UnixMillis idle_since);
   std::vector<SessionRecord> sessions();
