@@ -309,7 +309,7 @@ int lead(const Config& config, Leadership* leadership) {
                                &bot_workers};
   TableFactory table_factory(io.get_executor(), table_services);
   TournamentServices tournament_services{storage, table_factory, directory, presence, identities,
-                                         *services->metrics, &ratings};
+                                         *services->metrics, &ratings, &bus};
   Tournaments tournaments(io.get_executor(), tournament_services);
   const auto matchmaker = std::make_shared<Matchmaker>(io.get_executor(), table_factory, ratings);
   // Who hears what (events/events.hpp), before anything can be published.

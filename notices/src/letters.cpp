@@ -84,6 +84,30 @@ std::optional<Letter> letter(std::string_view kind, const json& payload, std::st
                  "If you did not ask for this, sign in and change your password."},
                 base + "/#/account", "Open your account");
   }
+  if (kind == "tournament") {
+    const auto what = text_of(payload, "what");
+    const auto tournament = number_of(payload, "tournament");
+    const auto name = text_of(payload, "tournament_name");
+    if (!what || !tournament || !name) return std::nullopt;
+    if (*what == "paired") {
+      const auto round = number_of(payload, "round");
+      const auto table = number_of(payload, "table");
+      const auto table_name = text_of(payload, "table_name");
+      if (!round || !table || !table_name) return std::nullopt;
+      return made("Round " + std::to_string(*round) + " of " + *name + ": your table",
+                  {"Round " + std::to_string(*round) + " of the tournament " + *name + " is paired: you play at " +
+                   *table_name + "."},
+                  base + "/#/table/" + std::to_string(*table), "Go to your table");
+    }
+    if (*what == "ended") {
+      const auto place = number_of(payload, "place");
+      const auto of = number_of(payload, "of");
+      std::vector<std::string> lines{"The tournament " + *name + " is over."};
+      if (place && of) lines.push_back("You placed " + ordinal(*place) + " of " + std::to_string(*of) + ".");
+      return made(*name + " is over", lines, base + "/#/tournament/" + std::to_string(*tournament), "See the standings");
+    }
+    return std::nullopt;
+  }
   const auto table = number_of(payload, "table");
   const auto table_name = text_of(payload, "table_name");
   if (!table || !table_name) return std::nullopt;

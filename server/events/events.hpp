@@ -61,6 +61,26 @@ struct SavingTurns {
   db::Store& store;
 };
 
+// A tournament's board has its table, inside the table's first transaction on the database's
+// writer thread: its players are told where they play (notices), with the table.
+struct BoardSeated {
+  std::int64_t tournament = 0;
+  const std::string& tournament_name;
+  int round = 0;
+  std::int64_t table = 0;
+  const std::string& table_name;
+  const std::vector<PlayerId>& players;
+  db::Store& store;
+};
+
+// A tournament finished, inside the transaction that saves it: each entrant's final place.
+struct TournamentEnded {
+  std::int64_t tournament = 0;
+  const std::string& tournament_name;
+  const std::vector<std::pair<PlayerId, int>>& places;  // by place, 1 first
+  db::Store& store;
+};
+
 // An account is being deleted, inside the transaction that deletes it on the database's
 // writer thread: each capability forgets the player's personal data with it (notices: the
 // address, tokens, devices, preferences and waiting notices).

@@ -16,6 +16,8 @@ NoticeListener::NoticeListener(Reach& reach, NoticeSender& sender, bool mail, st
 void NoticeListener::listen(Bus& bus) {
   bus.subscribe<SavingTurns>([this](const SavingTurns& turns) { on_turns(turns); });
   bus.subscribe<SavingResult>([this](const SavingResult& saving) { on_result(saving); });
+  bus.subscribe<BoardSeated>([this](const BoardSeated& board) { on_board(board); });
+  bus.subscribe<TournamentEnded>([this](const TournamentEnded& ended) { on_tournament_end(ended); });
   bus.subscribe<ForgettingPlayer>([this](const ForgettingPlayer& forgetting) {
     forgetting.store.notices().forget_player(forgetting.player);
     reach_.forget(forgetting.player);  // nothing more is written for them from here on
@@ -28,7 +30,7 @@ std::int64_t NoticeListener::next_digest(std::int64_t now, int digest_hour) {
   return today > now ? today : today + kDay;
 }
 
-void NoticeListener::enqueue(db::Store& store, PlayerId player, notices::Kind kind, std::int64_t table,
+void NoticeListener::enqueue(db::Store& store, PlayerId player, notices::Kind kind, std::optional<std::int64_t> table,
                              const std::string& payload, std::int64_t due_at) const {
   const notices::Channels channels = reach_.channels(player, kind, table);
   db::OutboxNotice notice;
@@ -83,6 +85,31 @@ void NoticeListener::on_result(const SavingResult& saving) const {
                                  {"place", game.result.seats[s].rank},
                                  {"seats", seats}};
     enqueue(saving.store, *player, notices::Kind::game_ended, table, payload.dump(), unix_milliseconds());
+  }
+}
+
+void NoticeListener::on_board(const BoardSeated& board) const {
+  const std::string payload = nlohmann::json{{"what", "paired"},
+                                             {"tournament", board.tournament},
+                                             {"tournament_name", board.tournament_name},
+                                             {"round", board.round},
+                                             {"table", board.table},
+                                             {"table_name", board.table_name}}
+                                  .dump();
+  for (const PlayerId player : board.players) {
+    enqueue(board.store, player, notices::Kind::tournament, board.table, payload, unix_milliseconds());
+  }
+}
+
+void NoticeListener::on_tournament_end(const TournamentEnded& ended) const {
+  for (const auto& [player, place] : ended.places) {
+    const std::string payload = nlohmann::json{{"what", "ended"},
+                                               {"tournament", ended.tournament},
+                                               {"tournament_name", ended.tournament_name},
+                                               {"place", place},
+                                               {"of", ended.places.size()}}
+                                    .dump();
+    enqueue(ended.store, player, notices::Kind::tournament, std::nullopt, payload, unix_milliseconds());
   }
 }
 

@@ -24,13 +24,15 @@ class NoticeListener {
 
   void on_turns(const SavingTurns& turns) const;
   void on_result(const SavingResult& saving) const;
+  void on_board(const BoardSeated& board) const;
+  void on_tournament_end(const TournamentEnded& ended) const;
 
   // When a digest written at `now` (Unix ms) goes out: the next digest_hour o'clock UTC.
   static std::int64_t next_digest(std::int64_t now, int digest_hour);
 
  private:
   // One row per channel the player wants and can be reached by.
-  void enqueue(db::Store& store, PlayerId player, notices::Kind kind, std::int64_t table,
+  void enqueue(db::Store& store, PlayerId player, notices::Kind kind, std::optional<std::int64_t> table,
                const std::string& payload, std::int64_t due_at) const;
 
   Reach& reach_;

@@ -32,6 +32,8 @@ class TableFactory;
 class Tournaments;
 
 // What every tournament needs from the server around it, handed over at construction.
+class Bus;
+
 struct TournamentServices {
   Storage& storage;
   TableFactory& table_factory;
@@ -40,6 +42,9 @@ struct TournamentServices {
   const Identities& identities;
   Metrics& metrics;
   const Ratings* ratings = nullptr;  // what events seed by; none: they seed by lot
+  // Where a board's table (BoardSeated) and an event's end (TournamentEnded) are published,
+  // in their transactions; none: nobody hears.
+  const Bus* bus = nullptr;
 };
 
 using TournamentId = std::int64_t;

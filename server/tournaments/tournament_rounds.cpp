@@ -8,6 +8,8 @@
 #include <boost/asio/post.hpp>
 
 #include "common/unix_time.hpp"
+#include "events/bus.hpp"
+#include "events/events.hpp"
 #include "identity/identities.hpp"
 #include "ratings/ratings.hpp"
 #include "storage/storage.hpp"
@@ -223,8 +225,11 @@ void Tournament::create_tables(db::RoundRecord& round) {
     }
     spec.auto_start = true;
     // Saved with the table, in its first transaction: a board gets a table once and only once.
-    spec.first_save = [tournament = id_, round = round.round, number = board.board](db::Store& store, TableId table) {
+    spec.first_save = [tournament = id_, round = round.round, number = board.board, bus = services_.bus,
+                       event_name = stored_.tournament.name, table_name = spec.config.name,
+                       players = board.seats](db::Store& store, TableId table) {
       store.tournaments().set_board_table(tournament, round, number, table);
+      if (bus) bus->publish(BoardSeated{tournament, event_name, round, table, table_name, players, store});
     };
     // The round is saved before (storage commits in the order asked), so the link finds it.
     const auto table = services_.table_factory.create(
@@ -250,7 +255,16 @@ void Tournament::finish(TournamentStatus status) {
   stored_.tournament.status = status;
   stored_.tournament.finished_at = unix_milliseconds();
   spdlog::info("tournament {} {}", id_, db::name(status));
-  save_tournament([self = shared_from_this()] { self->push_update(); });
+  std::vector<std::pair<PlayerId, int>> places;
+  if (status == TournamentStatus::finished) {
+    for (const competition::Standing& row : competition::event_standings(event_of(stored_, settings_))) {
+      places.emplace_back(row.player, row.rank);
+    }
+  }
+  save([id = id_, record = stored_.tournament, bus = services_.bus, places = std::move(places)](db::Store& store) {
+    store.tournaments().update(record);
+    if (bus && !places.empty()) bus->publish(TournamentEnded{id, record.name, places, store});
+  }, [self = shared_from_this()] { self->push_update(); });
 }
 
 }  // namespace elgrande::server

@@ -110,3 +110,19 @@ TEST_CASE("Preferences refuse what they do not know, saying where") {
   for (int i = 1; i <= 201; ++i) many[std::to_string(i)] = {{"mail", false}};
   CHECK(wrong({{"games", many}}).starts_with("games: at most 200"));
 }
+
+TEST_CASE("A tournament's letters: the table of a round, and the final place") {
+  const auto paired = letter("tournament",
+                             {{"what", "paired"}, {"tournament", 3}, {"tournament_name", "Spring Cup"}, {"round", 2},
+                              {"table", 41}, {"table_name", "Spring Cup · R2 B1"}},
+                             kBase);
+  REQUIRE(paired);
+  CHECK(paired->subject == "Round 2 of Spring Cup: your table");
+  CHECK(paired->url == kBase + "/#/table/41");
+  const auto ended = letter(
+      "tournament", {{"what", "ended"}, {"tournament", 3}, {"tournament_name", "Spring Cup"}, {"place", 3}, {"of", 12}}, kBase);
+  REQUIRE(ended);
+  CHECK(ended->url == kBase + "/#/tournament/3");
+  CHECK(has(ended->text, "You placed 3rd of 12."));
+  CHECK_FALSE(letter("tournament", {{"what", "paired"}, {"tournament", 3}, {"tournament_name", "Spring Cup"}}, kBase));
+}

@@ -25,6 +25,8 @@ struct Letter {
 //   email_changed  {"username", "address"}            to the old address, naming the new one
 //   turn           {"table", "table_name"}
 //   game_ended     {"table", "table_name", "place", "seats": [{"name", "score"}]}
+//   tournament     {"what": "paired", "tournament", "tournament_name", "round", "table", "table_name"}
+//                  {"what": "ended", "tournament", "tournament_name", "place", "of"}
 std::optional<Letter> letter(std::string_view kind, const nlohmann::json& payload, std::string_view base_url);
 
 // One mail in place of several notices (the daily digest).
