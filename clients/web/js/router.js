@@ -4,16 +4,23 @@
 //   #/                        the lobby (also any address the client does not know)
 //   #/table/ID                a table: its waiting room, game or final scores
 //   #/account                 the account page
+//   #/notices                 the account's e-mail address and notices
+//   #/verify-email/TOKEN      a mailed link that confirms an address
+//   #/reset-password/TOKEN    a mailed link that sets a new password
 //   #/tournaments             the tournaments
 //   #/tournament/ID           one tournament's page
 //   #/ratings[/LADDER[/PAGE]] the leaderboards
 //   #/player/ID               a player's ratings
 
 // {screen, ...} for an address: screen is one of lobby, table (id), account, tournaments,
-// tournament (id), ratings (ladder or null, page from 1), player (id).
+// tournament (id), ratings (ladder or null, page from 1), player (id), notices,
+// verify-email and reset-password (token).
 export function parseRoute(hash) {
   const table = hash.match(/^#\/table\/(\d+)/);
   if (/^#\/account\b/.test(hash)) return {screen: 'account'};
+  if (/^#\/notices\/?$/.test(hash)) return {screen: 'notices'};
+  const link = hash.match(/^#\/(verify-email|reset-password)\/([A-Za-z0-9_-]{1,256})\/?$/);
+  if (link) return {screen: link[1], token: link[2]};
   const event = hash.match(/^#\/tournament\/(\d+)/);
   if (event) return {screen: 'tournament', id: Number(event[1])};
   if (/^#\/tournaments\b/.test(hash)) return {screen: 'tournaments'};
@@ -29,7 +36,10 @@ export function parseRoute(hash) {
 // Tournaments, a player's ratings under Ratings; a table is under none.
 export function sectionOf(route) {
   switch (route.screen) {
-    case 'account': return '#/account';
+    case 'account':
+    case 'notices': return '#/account';
+    case 'verify-email':
+    case 'reset-password': return null;
     case 'tournament':
     case 'tournaments': return '#/tournaments';
     case 'ratings':
@@ -45,3 +55,6 @@ export function tableOf(route) {
 }
 
 export const tableHash = (id) => `#/table/${id}`;
+
+// A mailed link's screen: it works before (and without) a hello.
+export const isMailedLink = (route) => route.screen === 'verify-email' || route.screen === 'reset-password';

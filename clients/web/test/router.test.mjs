@@ -1,7 +1,7 @@
 // The router: which screen an address names, and which top-bar link is its section.
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {parseRoute, sectionOf, tableHash, tableOf} from '../js/router.js';
+import {isMailedLink, parseRoute, sectionOf, tableHash, tableOf} from '../js/router.js';
 
 test('every address of the client names its screen', () => {
   assert.deepEqual(parseRoute(''), {screen: 'lobby'});
@@ -14,6 +14,20 @@ test('every address of the client names its screen', () => {
   assert.deepEqual(parseRoute('#/ratings/4p-short'), {screen: 'ratings', ladder: '4p-short', page: 1});
   assert.deepEqual(parseRoute('#/ratings/2p-automa/3'), {screen: 'ratings', ladder: '2p-automa', page: 3});
   assert.deepEqual(parseRoute('#/player/9'), {screen: 'player', id: 9});
+  assert.deepEqual(parseRoute('#/notices'), {screen: 'notices'});
+  assert.deepEqual(parseRoute('#/verify-email/Qm9s_ZC-1'), {screen: 'verify-email', token: 'Qm9s_ZC-1'});
+  assert.deepEqual(parseRoute('#/reset-password/n3Xw-_9'), {screen: 'reset-password', token: 'n3Xw-_9'});
+});
+
+test('a mailed link needs its token, and only a token\'s characters', () => {
+  for (const hash of ['#/verify-email', '#/verify-email/', '#/reset-password/', '#/reset-password/a b', '#/verify-email/x/y', '#/notices/x']) {
+    assert.deepEqual(parseRoute(hash), {screen: 'lobby'}, hash);
+  }
+  assert.equal(parseRoute(`#/verify-email/${'a'.repeat(257)}`).screen, 'lobby');
+  assert.ok(isMailedLink(parseRoute('#/verify-email/abc')));
+  assert.ok(isMailedLink(parseRoute('#/reset-password/abc')));
+  assert.ok(!isMailedLink(parseRoute('#/notices')));
+  assert.ok(!isMailedLink(parseRoute('#/account')));
 });
 
 test('an address the client does not know shows the lobby', () => {
@@ -31,6 +45,9 @@ test('the section of each screen: a table is under none', () => {
   const section = (hash) => sectionOf(parseRoute(hash));
   assert.equal(section('#/'), '#/');
   assert.equal(section('#/account'), '#/account');
+  assert.equal(section('#/notices'), '#/account');
+  assert.equal(section('#/verify-email/abc'), null);
+  assert.equal(section('#/reset-password/abc'), null);
   assert.equal(section('#/tournaments'), '#/tournaments');
   assert.equal(section('#/tournament/3'), '#/tournaments');
   assert.equal(section('#/ratings/3p'), '#/ratings');
