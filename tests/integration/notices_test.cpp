@@ -62,7 +62,7 @@ TEST_CASE("an address is verified by a mailed link once, and a change is told to
   for (const char* bad : {"ana", "ana@", "@example.org", "ana@example", "ana@example.org\r\nBcc: eve@example.org",
                           "ana example@example.org", "\"ana\"@example.org", "ana@[127.0.0.1]"}) {
     INFO(bad);
-    CHECK(code_of(request(ana, "account.set_email", {{"address", bad}})) == "bad_payload");
+    CHECK(code_of(bad_request(ana, "account.set_email", {{"address", bad}})) == "bad_payload");
   }
 
   REQUIRE(request(ana, "account.set_email", {{"address", "ana@example.org"}})["type"] == "account.set_email.ok");
@@ -249,7 +249,7 @@ TEST_CASE("Web Push: every device gets the turn encrypted and signed, gone devic
   CHECK(key.size() == 87);  // 65 bytes, base64url
   Json bad = devices[0];
   bad["endpoint"] = "ftp://127.0.0.1/push/0";
-  CHECK(code_of(request(*ana, "push.subscribe", bad)) == "bad_payload");
+  CHECK(code_of(bad_request(*ana, "push.subscribe", bad)) == "bad_payload");
   bad = devices[0];
   bad["keys"]["p256dh"] = "AAAA";
   CHECK(code_of(request(*ana, "push.subscribe", bad)) == "bad_payload");
