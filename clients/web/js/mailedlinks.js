@@ -37,7 +37,7 @@ class VerifyEmailScreen {
     this.sent = false;
     this.status = h('div', {class: 'link-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'verify-status'},
       h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Confirming your address…'));
-    this.root = h('section', {class: 'panel mailed-link', 'aria-labelledby': 'verify-title', 'data-testid': 'verify-email'},
+    this.root = h('section', {class: 'panel mailed-link', 'aria-labelledby': 'verify-title', 'data-testid': 'verify-screen'},
       h('h1', {id: 'verify-title'}, 'Your e-mail address'),
       this.status);
     this.onOpen();
@@ -76,7 +76,7 @@ class ResetPasswordScreen {
     this.title = 'A new password';
     this.status = h('div', {class: 'link-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'reset-status'});
     this.body = h('div', {}, h('p', {}, 'Choose a new password for your account. Every device signed in to it is then signed out.'), this.form());
-    this.root = h('section', {class: 'panel mailed-link', 'aria-labelledby': 'reset-title', 'data-testid': 'reset-password'},
+    this.root = h('section', {class: 'panel mailed-link', 'aria-labelledby': 'reset-title', 'data-testid': 'reset-screen'},
       h('h1', {id: 'reset-title'}, 'A new password'),
       this.body, this.status);
   }
