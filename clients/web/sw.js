@@ -5,15 +5,17 @@
 // has changed, the whole shell is fetched again into the cache at once, so that the next load
 // uses the new version of every module and never a mix of two. The game
 // itself always comes live from the server: /ws, /api and everything not in the shell pass
-// through untouched. It also opens the table of a notification that is clicked.
+// through untouched. It also shows the server's Web Push notices (docs/notifications.md) and
+// opens the table (or page) of a notification that is clicked.
 
 // Bump the version when the list below changes; contents refresh by themselves.
-const CACHE = 'elgrande-shell-v6';
+const CACHE = 'elgrande-shell-v7';
 const SHELL = [
   'index.html', 'manifest.json', 'css/main.css',
   'img/favicon.svg', 'img/favicon-turn.svg', 'img/icon-maskable.svg',
   'js/theme.js', 'js/main.js', 'js/account.js', 'js/alerts.js', 'js/blocks.js', 'js/connection.js', 'js/controls.js',
-  'js/dom.js', 'js/identity.js', 'js/lobby.js', 'js/log.js', 'js/moderation.js', 'js/notices.js', 'js/playnow.js',
+  'js/dom.js', 'js/identity.js', 'js/lobby.js', 'js/log.js', 'js/mailedlinks.js', 'js/moderation.js', 'js/noticeprefs.js',
+  'js/notices.js', 'js/noticewords.js', 'js/playnow.js',
   'js/ratings.js', 'js/router.js', 'js/seats.js', 'js/settings.js', 'js/store.js', 'js/time.js', 'js/topbar.js',
   'js/tournament.js', 'js/tournaments.js', 'js/tournamentwords.js', 'js/viewpatch.js', 'js/welcome.js', 'js/words.js',
   'js/games/index.js',
@@ -67,7 +69,27 @@ async function revalidate(cache, request, key, cached) {
   return response;
 }
 
-// A turn notification (alerts.js): to the table, in a page already open if there is one.
+// The icon the manifest gives the app.
+const ICON = new URL('img/favicon.svg', scope).href;
+
+// A notice the server pushed ({kind, title, body, url, tag}): shown at once, since a push
+// subscription promises the browser that every push is visible. The same tag replaces an
+// earlier notification rather than stacking another.
+self.addEventListener('push', (event) => {
+  let notice = {};
+  try {
+    notice = event.data ? event.data.json() : {};
+  } catch {
+    notice = {body: event.data ? event.data.text() : ''};
+  }
+  const title = typeof notice.title === 'string' && notice.title ? notice.title : 'El Grande';
+  const options = {body: typeof notice.body === 'string' ? notice.body : '', icon: ICON, data: {url: typeof notice.url === 'string' ? notice.url : './', kind: notice.kind}};
+  if (typeof notice.tag === 'string' && notice.tag) options.tag = notice.tag;
+  event.waitUntil(self.registration.showNotification(title, options));
+});
+
+// A turn notification (alerts.js) or a pushed notice: to its page (a table, a tournament), in
+// a tab of the client already open if there is one, which the client then navigates.
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
   const url = new URL((event.notification.data && event.notification.data.url) || '', scope).href;

@@ -1,5 +1,6 @@
-// Accounts (docs/accounts.md): the sign-in and sign-up forms, the account page (#/account)
-// with the devices signed in and the password, and refusals in words. The server stays the
+// Accounts (docs/accounts.md): the sign-in and sign-up forms (with "forgot your password?"),
+// the account page (#/account) with the devices signed in and the password, and refusals in
+// words. The server stays the
 // judge of usernames and passwords; the checks here only spare a round trip.
 
 import {h, replaceKeepingFocus} from './dom.js';
@@ -8,6 +9,7 @@ import {dateText, waitText} from './time.js';
 import {AuditLog, bannedText} from './moderation.js';
 import {BlockedPlayers} from './blocks.js';
 import {DeviceSettings} from './alerts.js';
+import {FORGOT_SENT_TEXT, addressProblem, noticeRefusal} from './noticewords.js';
 
 const USERNAME = /^[A-Za-z0-9_-]*$/;
 const ROLE_WORDS = {player: 'Player', moderator: 'Moderator', admin: 'Administrator'};
@@ -68,7 +70,7 @@ function accountRefusal(err, wrongPassword = 'Unknown username or wrong password
 }
 
 // A labelled input with an optional hint under it.
-function field({id, label, hint, ...attrs}) {
+export function field({id, label, hint, ...attrs}) {
   const hintId = hint ? `${id}-hint` : null;
   const input = h('input', {id, 'aria-describedby': hintId, ...attrs});
   return {input, nodes: [h('label', {for: id}, label), input, hint ? h('span', {class: 'note muted', id: hintId}, hint) : null]};
@@ -76,7 +78,7 @@ function field({id, label, hint, ...attrs}) {
 
 // A form whose submit runs `action`, which returns null when done or what went wrong:
 // {text, temporary?, input?} (the input to mark and focus). One submit at a time.
-function accountForm({testid, submitText, busyText, children, action}) {
+export function accountForm({testid, submitText, busyText, children, action}) {
   const error = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': `${testid}-error`});
   const submit = h('button', {type: 'submit', class: 'primary', 'data-testid': `${testid}-submit`}, submitText);
   let busy = false;
@@ -110,7 +112,7 @@ function accountForm({testid, submitText, busyText, children, action}) {
   return form;
 }
 
-const refused = (err, wrongPassword) => ({text: accountRefusal(err, wrongPassword), temporary: isTemporary(err)});
+export const refused = (err, wrongPassword) => ({text: accountRefusal(err, wrongPassword), temporary: isTemporary(err)});
 
 // Sign in with a username and a password: on the welcome screen (no guest is made) and on a
 // guest's account page (the connection then speaks for the account).
@@ -123,7 +125,7 @@ export function signInForm(app, {prefix, username = ''}) {
     id: `${prefix}-password`, label: 'Password', type: 'password', autocomplete: 'current-password', required: true,
     'data-testid': 'sign-in-password',
   });
-  return accountForm({
+  return [accountForm({
     testid: 'sign-in', submitText: 'Sign in', busyText: 'Signing in…',
     children: [...user.nodes, ...password.nodes],
     action: async () => {
@@ -137,11 +139,40 @@ export function signInForm(app, {prefix, username = ''}) {
         return {...refused(err), input: err.code === 'bad_credentials' ? password.input : null};
       }
     },
+  }), forgotPassword(app, prefix)];
+}
+
+// "Forgot your password?": a link to the account's verified address. The answer is the same
+// whatever the address (docs/notifications.md, Password reset), and so is what it says.
+function forgotPassword(app, prefix) {
+  const address = field({
+    id: `${prefix}-forgot-address`, label: 'Your verified e-mail address', type: 'email', maxlength: 254,
+    autocomplete: 'email', autocapitalize: 'none', spellcheck: 'false', required: true, 'data-testid': 'forgot-address',
   });
+  const done = h('p', {class: 'ok', role: 'status', 'data-testid': 'forgot-done'});
+  const form = accountForm({
+    testid: 'forgot', submitText: 'Mail me a link', busyText: 'Asking…',
+    children: [h('p', {class: 'muted note'}, 'We mail a link that sets a new password to the address your account confirmed.'), ...address.nodes],
+    action: async () => {
+      done.textContent = '';
+      const typed = address.input.value.trim();
+      const wrong = addressProblem(typed);
+      if (wrong) return {text: wrong, input: address.input};
+      try {
+        await app.conn.request('account.forgot_password', {address: typed});
+      } catch (err) {
+        return {text: noticeRefusal(err), temporary: isTemporary(err)};
+      }
+      done.textContent = FORGOT_SENT_TEXT;
+      return null;
+    },
+  });
+  return h('details', {class: 'forgot-password', 'data-testid': 'forgot-password'},
+    h('summary', {'data-testid': 'forgot-open'}, 'Forgot your password?'), form, done);
 }
 
 // A new password twice, so that a typing slip does not lock its owner out.
-function newPasswordFields(prefix, testid, label) {
+export function newPasswordFields(prefix, testid, label) {
   const password = field({
     id: `${prefix}-password`, label, type: 'password', autocomplete: 'new-password', required: true,
     hint: 'At least 8 characters; a few words make a good one.', 'data-testid': `${testid}-password`,
@@ -255,6 +286,8 @@ export class AccountScreen {
         h('dt', {}, 'Username'), h('dd', {}, h('strong', {'data-testid': 'account-username'}, account.username)),
         h('dt', {}, 'Role'), h('dd', {'data-testid': 'account-role', 'data-role': account.role}, roleText(account.role)),
         h('dt', {}, 'Name at tables'), h('dd', {}, me.name, h('span', {class: 'muted'}, ' (rename it in the top bar)'))),
+      h('p', {}, h('a', {href: '#/notices', 'data-testid': 'notices-link'}, 'E-mail and notices'),
+        h('span', {class: 'muted'}, ': your address, what you are told by mail or on your devices, and a way back in if you forget the password')),
       h('p', {class: 'muted', id: 'sign-out-note'}, 'Signing out ends this device’s session; this browser then forgets you until you sign in again.'),
       h('button', {type: 'button', class: 'secondary', 'aria-describedby': 'sign-out-note', 'data-testid': 'sign-out', onClick: () => this.signOut()}, 'Sign out'),
       this.signOutError ? h('p', {class: ['error', this.signOutError.temporary && 'temporary'], role: 'alert', 'data-testid': 'sign-out-error'}, this.signOutError.text) : null);

@@ -5,7 +5,7 @@
 import {Connection, PROTOCOL_VERSION, isTemporary, refusalText, serverUrl} from './connection.js';
 import {h, replaceKeepingFocus} from './dom.js';
 import {Store, STORE_PUSHES} from './store.js';
-import {parseRoute, sectionOf, tableHash, tableOf} from './router.js';
+import {isMailedLink, parseRoute, sectionOf, tableHash, tableOf} from './router.js';
 import {AccountScreen, deviceName} from './account.js';
 import {forgetIdentity, forgetToken, loadIdentity, saveIdentity} from './identity.js';
 import {welcomePanel} from './welcome.js';
@@ -23,6 +23,8 @@ import {queueName} from './words.js';
 import {startClock} from './time.js';
 import {TurnSignal} from './alerts.js';
 import {applyTheme} from './settings.js';
+import {showMailedLink} from './mailedlinks.js';
+import {NoticesScreen} from './noticeprefs.js';
 
 // The welcome screen's message after the server closed this device's session (code 4001).
 const SIGNED_OUT_ELSEWHERE = 'You were signed out on this device: its session was ended in another tab or on another device, or the password was changed. Sign in again to go on playing.';
@@ -54,7 +56,9 @@ class App {
   start() {
     applyTheme();
     this.renderHeader();
-    if (!this.identity.token && !this.identity.name) this.showWelcome();
+    // A mailed link works before (and without) a hello: it shows whoever this browser is.
+    if (isMailedLink(parseRoute(location.hash))) showMailedLink(this, parseRoute(location.hash));
+    else if (!this.identity.token && !this.identity.name) this.showWelcome();
     else this.setMain(h('p', {class: 'loading'}, 'Connecting to the server…'));
     this.conn.connect();
     startClock();
@@ -150,6 +154,7 @@ class App {
 
   async onOpen() {
     clearTimeout(this.helloRetry);
+    if (this.screen && this.screen.onOpen) this.screen.onOpen();  // a mailed link's request
     if (this.banned !== null) return;  // the welcome screen says why; signing in to another account is up to the person
     for (const game of this.store.games.values()) game.stale = true;
     // Another tab of this browser may have signed up, in or out meanwhile: speak for what it stored.
@@ -321,8 +326,9 @@ class App {
   }
 
   async route() {
-    if (!this.store.me) return;
     const route = parseRoute(location.hash);
+    if (isMailedLink(route)) return showMailedLink(this, route);
+    if (!this.store.me) return;
     const id = tableOf(route);
     const section = sectionOf(route);
     for (const link of this.navLinks) {
@@ -338,6 +344,7 @@ class App {
     if (route.screen !== 'table') this.currentTable = null;
     switch (route.screen) {
       case 'account': this.showAccount(); break;
+      case 'notices': this.showScreen(new NoticesScreen(this), 'E-mail and notices'); break;
       case 'tournament': this.showTournament(route.id); break;
       case 'tournaments': this.showScreen(new TournamentListScreen(this), 'Tournaments'); break;
       case 'ratings': this.showRatings(route.ladder, route.page); break;

@@ -1,0 +1,245 @@
+// The account's notices (#/notices, docs/notifications.md): its e-mail address (set by a
+// mailed link, or removed), what it is told by mail and by push, the daily digest, and the
+// devices that get push notices, this one included.
+
+import {h, replaceKeepingFocus} from './dom.js';
+import {isTemporary, refusalText} from './connection.js';
+import {dateText} from './time.js';
+import {accountForm, deviceName, field} from './account.js';
+import {
+  NOTICE_KINDS, addressProblem, base64UrlToBytes, noticeRefusal, preferencesShown, preferencesToSave, setEmailDoneText,
+  subscribePayload,
+} from './noticewords.js';
+
+// Web Push needs a service worker, the Push API and notifications, over https (or on this
+// machine).
+export function pushSupported() {
+  return window.isSecureContext && 'serviceWorker' in navigator && 'PushManager' in window && 'Notification' in window;
+}
+
+const sameBytes = (buffer, bytes) => {
+  const a = new Uint8Array(buffer || new ArrayBuffer(0));
+  return a.length === bytes.length && a.every((byte, i) => byte === bytes[i]);
+};
+
+export class NoticesScreen {
+  constructor(app) {
+    this.app = app;
+    this.data = null;  // notices.preferences' answer
+    this.devices = null;  // push.devices' answer
+    this.status = h('p', {class: 'ok', role: 'status', 'aria-live': 'polite', 'data-testid': 'notices-status'});
+    this.error = h('p', {class: 'error', role: 'alert', 'data-testid': 'notices-error', hidden: true});
+    this.box = h('div', {class: 'notices-box', 'data-testid': 'notices-box', tabindex: -1});
+    this.root = h('div', {class: 'notices-page account-page', 'data-testid': 'notices-page'},
+      h('section', {class: 'panel', 'aria-labelledby': 'notices-title'},
+        h('h1', {id: 'notices-title'}, 'E-mail and notices'),
+        h('p', {}, 'Be told when a game waits for you, when one ended, and what your tournaments do, by e-mail or on your devices. ',
+          h('a', {href: '#/account'}, 'Back to your account')),
+        this.status, this.error),
+      this.box);
+    if (app.store.account) this.load();
+    else {
+      replaceKeepingFocus(this.box, h('section', {class: 'panel'}, h('p', {'data-testid': 'notices-guest'},
+        'Notices are for accounts: a guest has no address and no devices to reach. ',
+        h('a', {href: '#/account'}, 'Make an account'), ' first.')));
+    }
+  }
+
+  destroy() {}
+
+  say(text) {
+    this.error.hidden = true;
+    this.status.textContent = text;
+  }
+
+  fail(err) {
+    this.status.textContent = '';
+    this.error.textContent = err.code ? noticeRefusal(err) : err.message;
+    this.error.classList.toggle('temporary', isTemporary(err));
+    this.error.hidden = false;
+  }
+
+  async load() {
+    try {
+      const [data, {devices}] = await Promise.all([
+        this.app.conn.request('notices.preferences'), this.app.conn.request('push.devices')]);
+      this.data = data;
+      this.devices = devices;
+      this.render();
+    } catch (err) {
+      if (err.code !== 'disconnected') this.fail(err);
+      if (!this.data) replaceKeepingFocus(this.box);
+    }
+  }
+
+  render() {
+    if (!this.data) {
+      replaceKeepingFocus(this.box, h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Loading…'));
+      return;
+    }
+    replaceKeepingFocus(this.box, this.addressPanel(), this.kindsPanel(), this.devicePanel());
+  }
+
+  // --- the address ------------------------------------------------------------------------
+
+  addressPanel() {
+    const {email, pending_email: pending, mail} = this.data;
+    const address = field({
+      id: 'notices-address', label: email ? 'A new address' : 'Your e-mail address', type: 'email', maxlength: 254,
+      autocomplete: 'email', autocapitalize: 'none', spellcheck: 'false', required: true, disabled: !mail,
+      'data-testid': 'notices-address', hint: 'We mail a link to it; the address is yours once you follow the link.',
+    });
+    const form = accountForm({
+      testid: 'set-email', submitText: 'Send me a link', busyText: 'Sending…', children: address.nodes,
+      action: async () => {
+        const typed = address.input.value.trim();
+        const wrong = addressProblem(typed);
+        if (wrong) return {text: wrong, input: address.input};
+        try {
+          const {pending: sentTo} = await this.app.conn.request('account.set_email', {address: typed});
+          this.data = {...this.data, pending_email: sentTo};
+          this.render();
+          this.say(setEmailDoneText(sentTo));
+          return null;
+        } catch (err) {
+          return {text: noticeRefusal(err), temporary: isTemporary(err), input: err.code === 'bad_payload' ? address.input : null};
+        }
+      },
+    });
+    if (!mail) form.querySelector('button[type="submit"]').disabled = true;
+    return h('section', {class: 'panel', 'aria-labelledby': 'address-title', 'data-testid': 'address-panel'},
+      h('h2', {id: 'address-title'}, 'Your e-mail address'),
+      mail ? null : h('p', {class: 'notice', 'data-testid': 'no-mail'},
+        'This server sends no e-mail: no address can be set, and notices come only by push to your devices.'),
+      h('dl', {class: 'account-facts'},
+        h('dt', {}, 'Confirmed'), h('dd', {'data-testid': 'notices-email'}, email || h('span', {class: 'muted'}, 'none')),
+        pending ? [h('dt', {}, 'Waiting'), h('dd', {'data-testid': 'notices-pending'}, pending,
+          h('span', {class: 'muted'}, ' (follow the link we sent there)'))] : null),
+      form,
+      email || pending ? h('button', {type: 'button', class: 'secondary', 'data-testid': 'remove-email', onClick: () => this.removeEmail()},
+        'Remove the address') : null);
+  }
+
+  async removeEmail() {
+    try {
+      await this.app.conn.request('account.remove_email');
+      this.data = {...this.data, email: null, pending_email: null};
+      this.render();
+      this.say('The address is removed: no more e-mail comes from us.');
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+
+  // --- what is told, and how ----------------------------------------------------------------
+
+  kindsPanel() {
+    const shown = preferencesShown(this.data.preferences);
+    const boxes = {};
+    const check = (id, label, checked, testid) => {
+      const input = h('input', {type: 'checkbox', id, checked, 'data-testid': testid});
+      return {input, node: h('span', {class: 'check'}, input, h('label', {for: id}, label))};
+    };
+    const fieldsets = NOTICE_KINDS.map(([kind, label]) => {
+      const mail = check(`pref-${kind}-mail`, 'E-mail', shown[kind].mail, `pref-${kind}-mail`);
+      const push = check(`pref-${kind}-push`, 'Push', shown[kind].push, `pref-${kind}-push`);
+      boxes[kind] = {mail: mail.input, push: push.input};
+      return h('fieldset', {class: 'notice-kind'}, h('legend', {}, label), mail.node, push.node);
+    });
+    const digest = check('pref-digest', 'One e-mail a day instead of single mails', shown.digest, 'pref-digest');
+    const form = accountForm({
+      testid: 'preferences', submitText: 'Save', busyText: 'Saving…',
+      children: [...fieldsets, h('p', {class: 'alert-line'}, digest.node)],
+      action: async () => {
+        const chosen = {digest: digest.input.checked};
+        for (const [kind] of NOTICE_KINDS) chosen[kind] = {mail: boxes[kind].mail.checked, push: boxes[kind].push.checked};
+        const preferences = preferencesToSave(this.data.preferences, chosen);
+        try {
+          await this.app.conn.request('notices.set_preferences', {preferences});
+        } catch (err) {
+          return {text: noticeRefusal(err), temporary: isTemporary(err)};
+        }
+        this.data = {...this.data, preferences};
+        this.say('Saved.');
+        return null;
+      },
+    });
+    form.classList.add('notice-preferences');
+    return h('section', {class: 'panel', 'aria-labelledby': 'kinds-title', 'data-testid': 'kinds-panel'},
+      h('h2', {id: 'kinds-title'}, 'What you are told, and how'),
+      h('p', {class: 'muted'}, 'Mail about your account itself (a confirmation, a new password) always comes.'),
+      form);
+  }
+
+  // --- devices ------------------------------------------------------------------------------
+
+  devicePanel() {
+    let here;
+    if (!this.data.push) {
+      here = h('p', {class: 'muted', 'data-testid': 'no-push'}, 'This server sends no push notices.');
+    } else if (!pushSupported()) {
+      here = h('p', {class: 'muted', 'data-testid': 'no-push'}, 'This browser cannot get push notices here (it needs a secure https page and the Push API).');
+    } else if (Notification.permission === 'denied') {
+      here = h('p', {class: 'muted', 'data-testid': 'push-blocked'}, 'Notifications are blocked for this site: allow them in the browser’s site settings first.');
+    } else {
+      here = h('button', {type: 'button', class: 'primary', 'data-testid': 'push-on', onClick: (event) => this.turnOnPush(event.currentTarget)},
+        'Turn on notifications on this device');
+    }
+    const rows = (this.devices || []).map((d) => h('li', {class: 'session-row', 'data-testid': `push-device-${d.id}`},
+      h('div', {class: 'table-main'},
+        h('strong', {}, d.device),
+        h('div', {class: 'muted'}, 'Added ', h('time', {datetime: new Date(d.created_at).toISOString()}, dateText(d.created_at)))),
+      h('div', {class: 'table-actions'},
+        h('button', {
+          type: 'button', class: 'secondary small', 'data-testid': `push-remove-${d.id}`,
+          'aria-label': `Remove ${d.device}, added ${dateText(d.created_at)}`, onClick: () => this.removeDevice(d),
+        }, 'Remove'))));
+    return h('section', {class: 'panel', 'aria-labelledby': 'push-title', 'data-testid': 'push-panel'},
+      h('h2', {id: 'push-title'}, 'This device'),
+      here,
+      h('h3', {}, 'Devices that get push notices'),
+      rows.length ? h('ul', {class: 'game-list', 'data-testid': 'push-devices'}, rows)
+        : h('p', {class: 'muted', 'data-testid': 'push-devices-none'}, 'None yet.'));
+  }
+
+  // The browser's permission, the server's key, the service worker's subscription, and the
+  // server told of it. A subscription made with another key is replaced.
+  async turnOnPush(button) {
+    button.disabled = true;
+    this.say('Asking the browser…');
+    try {
+      if (await Notification.requestPermission() !== 'granted') {
+        throw new Error('Without your permission to show notifications this device cannot be told: allow them in the browser’s site settings.');
+      }
+      const {key} = await this.app.conn.request('push.key');
+      const applicationServerKey = base64UrlToBytes(key);
+      const registration = await navigator.serviceWorker.ready;
+      let subscription = await registration.pushManager.getSubscription();
+      if (subscription && !sameBytes(subscription.options.applicationServerKey, applicationServerKey)) {
+        await subscription.unsubscribe();
+        subscription = null;
+      }
+      if (!subscription) subscription = await registration.pushManager.subscribe({userVisibleOnly: true, applicationServerKey});
+      await this.app.conn.request('push.subscribe', subscribePayload(subscription.toJSON(), deviceName()));
+      const {devices} = await this.app.conn.request('push.devices');
+      this.devices = devices;
+      this.render();
+      this.say('This device gets notices now.');
+    } catch (err) {
+      button.disabled = false;
+      this.fail(err.code ? err : new Error(err.name === 'NotAllowedError' || err.name === 'AbortError'
+        ? 'The browser would not subscribe this device to push notices.' : err.message || refusalText(err)));
+    }
+  }
+
+  async removeDevice(device) {
+    try {
+      await this.app.conn.request('push.remove', {id: device.id});
+      this.devices = this.devices.filter((d) => d.id !== device.id);
+      this.render();
+      this.say(`${device.device} gets no more push notices.`);
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+}
