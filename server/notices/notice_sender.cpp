@@ -100,6 +100,8 @@ void NoticeSender::run() {
           std::lock_guard lock(mutex_);
           if (stopping_) return;
         }
+        // Gone since the batch was read: delivered in a digest, or answered by a move.
+        if (!store->notices().notice(notice.id)) continue;
         if (!settle(notice, deliver(notice, *store))) {
           if (!pause(std::chrono::seconds(5))) return;  // storage refuses for now: try again later
           break;
@@ -115,8 +117,9 @@ void NoticeSender::run() {
 }
 
 NoticeSender::Outcome NoticeSender::deliver(const db::OutboxNotice& notice, db::Store& store) {
-  // A turn notice waits while its player is at the table, and until they have been away long enough.
-  if (notice.kind == "turn" && notice.player) {
+  // A turn notice waits while its player is at the table, and until they have been away long
+  // enough; the daily digest goes at its hour whatever.
+  if (notice.kind == "turn" && notice.channel != "digest" && notice.player) {
     const auto away = away_for_(*notice.player);
     if (!away || *away < settings_.turn_after) {
       const auto rest = settings_.turn_after - away.value_or(std::chrono::milliseconds(0));

@@ -351,7 +351,7 @@ TEST_CASE("kill -9 while 200 notices wait: after a restart every one arrives, no
   CHECK(mails.size() - ids.size() <= 1);  // at most the one in flight twice
 }
 
-TEST_CASE("a deleted account is gone with its address and devices; its games stay under another name", "[notices]") {
+TEST_CASE("a deleted account is gone with its address and devices, and its games stay under another name", "[notices]") {
   TempDir dir;
   SmtpServer smtp(dir.path() / "mail");
   ServerProcess server(mail_args(server_args(dir), smtp.port()));
@@ -380,4 +380,62 @@ TEST_CASE("a deleted account is gone with its address and devices; its games sta
     CHECK(row.dump().find("Ana") == std::string::npos);
   }
   CHECK(found);
+}
+
+TEST_CASE("a game's end is mailed to its players with the scores, at once", "[notices]") {
+  TempDir dir;
+  SmtpServer smtp(dir.path() / "mail");
+  ServerProcess server(mail_args(server_args(dir), smtp.port()));
+  auto ana = account_with_address(server, smtp, "Ana_P", "ana@example.org");
+  // Turn notices off for this game: only its end is told.
+  REQUIRE(request(*ana, "notices.set_preferences", {{"preferences", {{"turn", {{"mail", false}}}}}})["type"] ==
+          "notices.set_preferences.ok");
+  const std::int64_t table = create_table(*ana, kThreePlayers)["id"];
+  REQUIRE(request(*ana, "table.add_bot", {{"table", table}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(*ana, "table.add_bot", {{"table", table}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(*ana, "table.start", {{"table", table}})["type"] == "table.start.ok");
+  REQUIRE(request(*ana, "game.resign", {{"table", table}})["type"] == "game.resign.ok");  // the bots play it out
+  const Json mails = smtp.wait_for(2, 120s);
+  REQUIRE(mails.size() == 2);
+  const Json& ended = mails[1];
+  CHECK(std::string(ended["subject"]).starts_with("The game at "));
+  CHECK(std::string(ended["text"]).find("You placed ") != std::string::npos);
+  CHECK(std::string(ended["text"]).find("Scores: Ana_P ") != std::string::npos);
+  CHECK(ended["list_unsubscribe_post"] == "List-Unsubscribe=One-Click");
+}
+
+TEST_CASE("a player who chose the digest gets one mail listing what waited", "[notices][sqlite]") {
+  TempDir dir;
+  SmtpServer smtp(dir.path() / "mail");
+  const std::vector<std::string> args = mail_args(server_args(dir), smtp.port());
+  {
+    ServerProcess server(args);
+    auto ana = account_with_address(server, smtp, "Ana_P", "ana@example.org");
+    REQUIRE(request(*ana, "notices.set_preferences", {{"preferences", {{"digest", true}}}})["type"] ==
+            "notices.set_preferences.ok");
+    server.signal(SIGTERM);
+    REQUIRE(server.wait_for_exit(20s) == 0);
+  }
+  // Three notices that waited for the digest hour, which has come.
+  sqlite3* handle = nullptr;
+  REQUIRE(sqlite3_open(database_of(dir).c_str(), &handle) == SQLITE_OK);
+  std::string sql;
+  for (int table = 1; table <= 3; ++table) {
+    sql += "INSERT INTO notice_outbox (player, channel, kind, payload, due_at, created_at) VALUES (1, 'digest', 'turn', '" +
+           Json{{"table", table}, {"table_name", "Table " + std::to_string(table)}}.dump() + "', 0, 1);";
+  }
+  REQUIRE(sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(handle);
+  ServerProcess server(args);
+  const Json mails = smtp.wait_for(2);
+  INFO(mails.dump(1));
+  REQUIRE(mails.size() == 2);
+  CHECK(mails[1]["subject"] == "El Grande: 3 things happened today");
+  for (int table = 1; table <= 3; ++table) {
+    CHECK(std::string(mails[1]["text"]).find("Your turn at Table " + std::to_string(table) +
+                                             ": http://play.example.org/#/table/" + std::to_string(table)) !=
+          std::string::npos);
+  }
+  std::this_thread::sleep_for(1s);
+  CHECK(smtp.mails().size() == 2);  // one mail for the three
 }
