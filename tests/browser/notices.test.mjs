@@ -166,6 +166,22 @@ async function pushedNotice(page, url) {
   say('a push through the DevTools protocol became a notification with its title, body, tag and address');
 }
 
+// The account deleted from its page: a wrong password is refused there; the right one signs
+// this device out, and the username no longer signs in.
+async function deleteAccount(page) {
+  await page.click('[data-testid=nav-account]');
+  await page.waitForSelector('[data-testid=account-page][data-kind=account]');
+  await page.fill('[data-testid=delete-password]', 'not the password');
+  await page.click('[data-testid=delete-account-submit]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=delete-account][aria-busy]'));
+  assert.match(await page.textContent('[data-testid=delete-account-error]'), /password is wrong/);
+  await page.fill('[data-testid=delete-password]', PASSWORD);
+  await page.click('[data-testid=delete-account-submit]');
+  await page.waitForSelector('[data-testid=welcome]', {timeout: 10_000});
+  await shot(page, 'notices-5-deleted');
+  say('the account deleted from its page, with its password: this device is signed out');
+}
+
 async function main() {
   const url = await startServer(['--password-memory-kib', '64', '--password-passes', '1']);
   say(`server at ${url}`);
@@ -176,6 +192,8 @@ async function main() {
   await preferences(page);
   checkProblems();
   await pushedNotice(page, url);
+  checkProblems();
+  await deleteAccount(page);
   checkProblems();
 }
 

@@ -246,7 +246,10 @@ export class AccountScreen {
           this.sessionsBox),
         h('section', {class: 'panel', 'aria-labelledby': 'password-title'},
           h('h2', {id: 'password-title'}, 'Change the password'),
-          this.passwordForm()));
+          this.passwordForm()),
+        h('section', {class: 'panel', 'aria-labelledby': 'delete-title'},
+          h('h2', {id: 'delete-title'}, 'Delete the account'),
+          this.deleteForm()));
       this.loadSessions();
     }
     this.device = new DeviceSettings();
@@ -397,5 +400,32 @@ export class AccountScreen {
       },
     });
     return [form, done];
+  }
+
+  // The account goes with its address and devices; its games stay under "deleted player".
+  // The server then closes every connection of the account, this one too.
+  deleteForm() {
+    const current = field({
+      id: 'delete-password', label: 'Your password', type: 'password', autocomplete: 'current-password', required: true,
+      'data-testid': 'delete-password',
+    });
+    const form = accountForm({
+      testid: 'delete-account', submitText: 'Delete my account', busyText: 'Deleting…',
+      children: [
+        h('p', {class: 'muted'}, 'Your username, password, e-mail address and devices are deleted for good. ',
+          'Your games stay, under the name “deleted player”.'),
+        ...current.nodes],
+      action: async () => {
+        if (!current.input.value) return {text: 'Enter your password to delete the account.', input: current.input};
+        try {
+          await this.app.conn.request('account.delete', {password: current.input.value});
+        } catch (err) {
+          return {...refused(err, 'The password is wrong.'), input: err.code === 'bad_credentials' ? current.input : null};
+        }
+        current.input.value = '';
+        return null;
+      },
+    });
+    return [form];
   }
 }
