@@ -178,6 +178,8 @@ async function deleteAccount(page) {
   await page.fill('[data-testid=delete-password]', PASSWORD);
   await page.click('[data-testid=delete-account-submit]');
   await page.waitForSelector('[data-testid=welcome]', {timeout: 10_000});
+  await page.waitForTimeout(500);  // the server's close of the session, which must not change the message
+  assert.match(await page.textContent('[data-testid=welcome]'), /Your account is deleted/);
   await shot(page, 'notices-5-deleted');
   say('the account deleted from its page, with its password: this device is signed out');
 }

@@ -422,7 +422,9 @@ export class AccountScreen {
         } catch (err) {
           return {...refused(err, 'The password is wrong.'), input: err.code === 'bad_credentials' ? current.input : null};
         }
-        current.input.value = '';
+        // The server closes this connection next (4001): it is expected, and said here.
+        this.app.deleting = true;
+        this.app.signedOut({message: 'Your account is deleted. Thank you for playing.', offerSignIn: false});
         return null;
       },
     });

@@ -113,7 +113,8 @@ class App {
     });
     c.on('open', () => this.onOpen());
     c.on('session_ended', () => {
-      this.signedOut({message: SIGNED_OUT_ELSEWHERE, alert: true});
+      if (!this.deleting) this.signedOut({message: SIGNED_OUT_ELSEWHERE, alert: true});
+      this.deleting = false;  // the account page deleted the account and said so
       this.conn.connect();
     });
     c.on('banned', (reason) => {
