@@ -9,5 +9,6 @@ cd "$(dirname "$0")/.."
 runs=${1:-3}
 cmake --build --preset release --target integration_tests >/dev/null
 for ((i = 1; i <= runs; ++i)); do
-  ./build/release/tests/integration/integration_tests "[.notice-bench]" 2>/dev/null | grep -E "^(notices per second|move to relay)"
+  ./build/release/tests/integration/integration_tests "[.notice-bench]" 2>/dev/null |
+    grep -E "^(notices per second|move to relay|test cases)"
 done

@@ -3,9 +3,10 @@
 // when it accepted each mail is the time its Maildir file name records (to the microsecond).
 //   notices per second: 1,000 notices waiting in the outbox, from the first mail accepted to
 //     the last;
-//   move to relay: a player seated at 50 tables and away, the host starts each game (which
-//     makes it the player's turn), with turns worth a notice at once: from the notice's
-//     creation in the move's transaction (its Message-ID carries it) to the relay's file.
+//   move to relay: a player seated at 50 tables and away, the host starts each game and gives
+//     her seat to a bot, the bots play until it is the player's turn, which is worth a notice
+//     at once: from the notice's creation in that move's transaction (its Message-ID carries
+//     it) to the relay's file.
 
 #include <algorithm>
 #include <filesystem>
@@ -43,7 +44,7 @@ double quantile(std::vector<double> values, double q) {
 
 std::vector<std::string> bench_args(const TempDir& dir, std::uint16_t smtp_port) {
   std::vector<std::string> args = mail_args(server_args(dir), smtp_port);
-  args.insert(args.end(), {"--notice-turn-after-seconds", "0"});
+  args.insert(args.end(), {"--notice-turn-after-seconds", "0", "--open-tables-per-player", "0"});
   return args;
 }
 
@@ -106,7 +107,9 @@ TEST_CASE("notice sender: from a move to the relay accepting its mail", "[.notic
   bob.reset();  // away from every table
   std::this_thread::sleep_for(500ms);
   for (const std::int64_t table : tables) {
+    // Ana gives her seat to a bot at once, so that the bots play until it is Bob's turn.
     REQUIRE(request(ana, "table.start", {{"table", table}})["type"] == "table.start.ok");
+    REQUIRE(request(ana, "game.resign", {{"table", table}})["type"] == "game.resign.ok");
     std::this_thread::sleep_for(100ms);  // one at a time: the latency of each, not of a queue
   }
   const Json mails = smtp.wait_for(kGames + 1, 60s);
