@@ -317,7 +317,7 @@ int lead(const Config& config, Leadership* leadership) {
   tournaments.listen(bus);
   directory.listen(bus);
   matchmaker->listen(bus);
-  Notices notices = start_notices(config, storage, *metrics, presence, bus);
+  Notices notices = start_notices(config, storage, *metrics, presence, bus, tournaments);
   services->storage = &storage;
   services->game = &el_grande::module();
   services->identities = &identities;

@@ -10,6 +10,8 @@
 #include "common/unix_time.hpp"
 #include "presence/presence.hpp"
 #include "storage/storage.hpp"
+#include "tournaments/tournament.hpp"
+#include "tournaments/tournaments.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -42,6 +44,18 @@ std::vector<std::uint8_t> as_octets(const std::vector<std::byte>& bytes) {
   return out;
 }
 
+// From the event's published detail, which any thread may read.
+bool still_entered(const Tournaments& tournaments, PlayerId player, std::int64_t id) {
+  const auto tournament = tournaments.find(id);
+  if (!tournament) return false;
+  const auto detail = tournament->detail();
+  if (!detail || detail->value("status", "") != "registering") return false;
+  for (const auto& entrant : detail->at("entrants")) {
+    if (entrant["player"]["id"] == player) return entrant["status"] == "registered";
+  }
+  return false;
+}
+
 SmtpSettings smtp_of(const Config& config) {
   SmtpSettings smtp;
   smtp.host = config.smtp_host;
@@ -56,7 +70,8 @@ SmtpSettings smtp_of(const Config& config) {
 
 }  // namespace
 
-Notices start_notices(const Config& config, Storage& storage, Metrics& metrics, Presence& presence, Bus& bus) {
+Notices start_notices(const Config& config, Storage& storage, Metrics& metrics, Presence& presence, Bus& bus,
+                      const Tournaments& tournaments) {
   const bool mail = !config.smtp_host.empty();
   const notices::Mailbox from = sender_of(config.smtp_from);
   if (mail) {
@@ -116,9 +131,11 @@ Notices start_notices(const Config& config, Storage& storage, Metrics& metrics, 
   notices.sender = std::make_unique<NoticeSender>(
       config.database_location(), storage, *notices.reach, metrics, settings,
       NoticeKeys{*vapid, as_octets(stored->unsubscribe)}, mail ? std::make_unique<Mailer>(smtp_of(config)) : nullptr,
-      [&presence](PlayerId player) { return presence.away_for(player); });
+      [&presence](PlayerId player) { return presence.away_for(player); },
+      [&tournaments](PlayerId player, std::int64_t id) { return still_entered(tournaments, player, id); });
   notices.listener = std::make_unique<NoticeListener>(*notices.reach, *notices.sender, mail, settings.turn_after,
-                                                      settings.digest_hour);
+                                                      settings.digest_hour,
+                                                      std::chrono::minutes(config.tournament_reminder_minutes));
   notices.listener->listen(bus);
   storage.on_commit([sender = notices.sender.get()] { sender->committed(); });
   notices.sender->start();

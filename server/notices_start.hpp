@@ -16,6 +16,7 @@ namespace elgrande::server {
 class Bus;
 class Presence;
 class Storage;
+class Tournaments;
 
 struct Notices {
   std::unique_ptr<Reach> reach;
@@ -32,6 +33,7 @@ struct Notices {
 // Throws ConfigError for settings that do not go together (a relay without smtp_from or
 // public_url). Subscribes the listener to `bus` and hooks the sender to `storage`'s commits;
 // the sender runs from here on.
-Notices start_notices(const Config& config, Storage& storage, Metrics& metrics, Presence& presence, Bus& bus);
+Notices start_notices(const Config& config, Storage& storage, Metrics& metrics, Presence& presence, Bus& bus,
+                      const Tournaments& tournaments);
 
 }  // namespace elgrande::server

@@ -1,5 +1,7 @@
 #include "elgrande/notices/letters.hpp"
 
+#include <ctime>
+
 #include "elgrande/notices/mail.hpp"
 
 namespace elgrande::notices {
@@ -39,6 +41,16 @@ Letter made(std::string subject, const std::vector<std::string>& lines, std::str
   letter.html = page(escaped, url, action);
   letter.url = std::move(url);
   return letter;
+}
+
+// "2026-11-28 14:00 UTC": mails go to people anywhere, and the letter has no time zone of theirs.
+std::string utc_time(std::int64_t unix_ms) {
+  const std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
+  return text;
 }
 
 std::string ordinal(std::int64_t n) {
@@ -98,6 +110,17 @@ std::optional<Letter> letter(std::string_view kind, const json& payload, std::st
                   {"Round " + std::to_string(*round) + " of the tournament " + *name + " is paired: you play at " +
                    *table_name + "."},
                   base + "/#/table/" + std::to_string(*table), "Go to your table");
+    }
+    if (*what == "starts_soon") {
+      const auto starts_at = number_of(payload, "starts_at");
+      if (!starts_at) return std::nullopt;
+      std::vector<std::string> lines{"The tournament " + *name + " starts at " + utc_time(*starts_at) + "."};
+      const auto check_in = payload.find("check_in");
+      if (check_in != payload.end() && check_in->is_boolean() && check_in->get<bool>()) {
+        lines.push_back("Check in now: only those who check in are paired for the first round.");
+      }
+      return made(*name + " starts soon", lines, base + "/#/tournament/" + std::to_string(*tournament),
+                  "Open the tournament");
     }
     if (*what == "ended") {
       const auto place = number_of(payload, "place");

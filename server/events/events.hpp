@@ -73,6 +73,17 @@ struct BoardSeated {
   db::Store& store;
 };
 
+// A player registered for a tournament, inside the transaction that saves the entry: a
+// reminder before it starts is written with it (notices).
+struct EntrantRegistered {
+  std::int64_t tournament = 0;
+  const std::string& tournament_name;
+  std::optional<std::int64_t> starts_at;  // Unix ms; none: the director starts it
+  int check_in_minutes = 0;               // before starts_at; 0: no check-in
+  PlayerId player = 0;
+  db::Store& store;
+};
+
 // A tournament finished, inside the transaction that saves it: each entrant's final place.
 struct TournamentEnded {
   std::int64_t tournament = 0;

@@ -10,14 +10,20 @@
 namespace elgrande::server {
 
 NoticeListener::NoticeListener(Reach& reach, NoticeSender& sender, bool mail, std::chrono::milliseconds turn_after,
-                               int digest_hour)
-    : reach_(reach), sender_(sender), mail_(mail), turn_after_(turn_after), digest_hour_(digest_hour) {}
+                               int digest_hour, std::chrono::milliseconds reminder_before)
+    : reach_(reach),
+      sender_(sender),
+      mail_(mail),
+      turn_after_(turn_after),
+      digest_hour_(digest_hour),
+      reminder_before_(reminder_before) {}
 
 void NoticeListener::listen(Bus& bus) {
   bus.subscribe<SavingTurns>([this](const SavingTurns& turns) { on_turns(turns); });
   bus.subscribe<SavingResult>([this](const SavingResult& saving) { on_result(saving); });
   bus.subscribe<BoardSeated>([this](const BoardSeated& board) { on_board(board); });
   bus.subscribe<TournamentEnded>([this](const TournamentEnded& ended) { on_tournament_end(ended); });
+  bus.subscribe<EntrantRegistered>([this](const EntrantRegistered& entry) { on_registered(entry); });
   bus.subscribe<ForgettingPlayer>([this](const ForgettingPlayer& forgetting) {
     forgetting.store.notices().forget_player(forgetting.player);
     reach_.forget(forgetting.player);  // nothing more is written for them from here on
@@ -111,6 +117,20 @@ void NoticeListener::on_tournament_end(const TournamentEnded& ended) const {
                                     .dump();
     enqueue(ended.store, player, notices::Kind::tournament, std::nullopt, payload, unix_milliseconds());
   }
+}
+
+void NoticeListener::on_registered(const EntrantRegistered& entry) const {
+  if (!entry.starts_at) return;  // started by its director: no time to remind of
+  const std::int64_t check_in = std::int64_t{entry.check_in_minutes} * 60 * 1000;
+  const std::int64_t due = *entry.starts_at - std::max(check_in, std::int64_t{reminder_before_.count()});
+  if (due <= unix_milliseconds()) return;  // registered at the last moment: they know
+  const std::string payload = nlohmann::json{{"what", "starts_soon"},
+                                             {"tournament", entry.tournament},
+                                             {"tournament_name", entry.tournament_name},
+                                             {"starts_at", *entry.starts_at},
+                                             {"check_in", entry.check_in_minutes > 0}}
+                                  .dump();
+  enqueue(entry.store, entry.player, notices::Kind::tournament, std::nullopt, payload, due);
 }
 
 }  // namespace elgrande::server

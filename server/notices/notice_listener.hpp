@@ -18,7 +18,8 @@ class Reach;
 // asks only Reach, in memory, so that a move concerning nobody reachable costs nothing.
 class NoticeListener {
  public:
-  NoticeListener(Reach& reach, NoticeSender& sender, bool mail, std::chrono::milliseconds turn_after, int digest_hour);
+  NoticeListener(Reach& reach, NoticeSender& sender, bool mail, std::chrono::milliseconds turn_after, int digest_hour,
+                 std::chrono::milliseconds reminder_before);
 
   void listen(Bus& bus);
 
@@ -26,6 +27,8 @@ class NoticeListener {
   void on_result(const SavingResult& saving) const;
   void on_board(const BoardSeated& board) const;
   void on_tournament_end(const TournamentEnded& ended) const;
+  void on_registered(const EntrantRegistered& entry) const;
+
 
   // When a digest written at `now` (Unix ms) goes out: the next digest_hour o'clock UTC.
   static std::int64_t next_digest(std::int64_t now, int digest_hour);
@@ -40,6 +43,8 @@ class NoticeListener {
   const bool mail_;  // a relay is configured
   const std::chrono::milliseconds turn_after_;
   const int digest_hour_;
+  // A tournament's reminder goes this long before it starts, or when its check-in opens.
+  const std::chrono::milliseconds reminder_before_;
 };
 
 }  // namespace elgrande::server

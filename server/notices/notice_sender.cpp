@@ -33,7 +33,8 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 }  // namespace
 
 NoticeSender::NoticeSender(std::string database, Storage& storage, Reach& reach, Metrics& metrics,
-                           SenderSettings settings, NoticeKeys keys, std::unique_ptr<Mailer> mailer, AwayFor away_for)
+                           SenderSettings settings, NoticeKeys keys, std::unique_ptr<Mailer> mailer, AwayFor away_for,
+                           Entered entered)
     : database_(std::move(database)),
       storage_(storage),
       reach_(reach),
@@ -41,7 +42,8 @@ NoticeSender::NoticeSender(std::string database, Storage& storage, Reach& reach,
       settings_(std::move(settings)),
       keys_(std::move(keys)),
       mailer_(std::move(mailer)),
-      away_for_(std::move(away_for)) {}
+      away_for_(std::move(away_for)),
+      entered_(std::move(entered)) {}
 
 NoticeSender::~NoticeSender() { stop(); }
 
@@ -124,6 +126,13 @@ NoticeSender::Outcome NoticeSender::deliver(const db::OutboxNotice& notice, db::
     if (!away || *away < settings_.turn_after) {
       const auto rest = settings_.turn_after - away.value_or(std::chrono::milliseconds(0));
       return {What::wait, now() + rest.count(), {}, {}, {}};
+    }
+  }
+  if (notice.kind == "tournament" && notice.player && entered_) {
+    const json payload = json::parse(notice.payload, nullptr, false);
+    if (payload.is_object() && payload.value("what", "") == "starts_soon" && payload.contains("tournament") &&
+        payload["tournament"].is_number_integer() && !entered_(*notice.player, payload["tournament"].get<std::int64_t>())) {
+      return {What::drop, 0, {}, {}, {}};  // withdrawn, or the event was cancelled: nothing to remind of
     }
   }
   if (notice.channel == "push") return deliver_push(notice);

@@ -51,9 +51,12 @@ class NoticeSender {
  public:
   // How long the player has been away from every table: nothing while connected.
   using AwayFor = std::function<std::optional<std::chrono::milliseconds>(PlayerId)>;
+  // Whether the player is still entered in the tournament, not yet started: a reminder of
+  // its start is dropped otherwise.
+  using Entered = std::function<bool(PlayerId, std::int64_t tournament)>;
 
   NoticeSender(std::string database, Storage& storage, Reach& reach, Metrics& metrics, SenderSettings settings,
-               NoticeKeys keys, std::unique_ptr<Mailer> mailer, AwayFor away_for);
+               NoticeKeys keys, std::unique_ptr<Mailer> mailer, AwayFor away_for, Entered entered);
   ~NoticeSender();  // stop()
   NoticeSender(const NoticeSender&) = delete;
   NoticeSender& operator=(const NoticeSender&) = delete;
@@ -101,6 +104,7 @@ class NoticeSender {
   std::unique_ptr<Mailer> mailer_;
   PushClient push_;
   AwayFor away_for_;
+  Entered entered_;
 
   std::mutex mutex_;
   std::condition_variable woken_;

@@ -330,7 +330,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 48> kSettings{{
+constexpr std::array<Setting, 49> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -428,6 +428,10 @@ constexpr std::array<Setting, 48> kSettings{{
     {"digest_hour", "--digest-hour", Kind::integer, "the hour (UTC, 0-23) the daily digest mails go out",
      [](Config& c, const json& value) { c.digest_hour = static_cast<unsigned>(integer_in(value, 0, 23)); },
      [](const Config& c) { return std::to_string(c.digest_hour); }},
+    {"tournament_reminder_minutes", "--tournament-reminder-minutes", Kind::integer,
+     "how long before a tournament starts its entrants are reminded (or when its check-in opens, if earlier), 0-10080",
+     [](Config& c, const json& value) { c.tournament_reminder_minutes = static_cast<unsigned>(integer_in(value, 0, 10080)); },
+     [](const Config& c) { return std::to_string(c.tournament_reminder_minutes); }},
     {"push_endpoints", "--push-endpoints", Kind::text,
      "https: Web Push only to https push services; http: also plain http (tests on loopback only)", set_push_endpoints,
      [](const Config& c) { return std::string(c.push_over_http ? "http" : "https"); }},

@@ -88,6 +88,7 @@ struct Config {
   unsigned notice_turn_after_seconds = 600;
   unsigned notice_retry_seconds = 60;
   unsigned digest_hour = 7;      // UTC
+  unsigned tournament_reminder_minutes = 60;  // before a tournament starts, or when its check-in opens
   bool push_over_http = false;  // push endpoints may be http:// (for tests on loopback)
 
   // A PostgreSQL URL (docs/scaling.md); empty: the SQLite file database_path().

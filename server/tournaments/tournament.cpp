@@ -7,6 +7,8 @@
 
 #include "common/display_name.hpp"
 #include "common/unix_time.hpp"
+#include "events/bus.hpp"
+#include "events/events.hpp"
 #include "identity/identities.hpp"
 #include "ratings/ratings.hpp"
 #include "ops/metrics.hpp"
@@ -123,7 +125,11 @@ void Tournament::enrol(const TournamentRequest& r) {
   }
   if (!e) e = &stored_.entrants.emplace_back();
   *e = db::EntrantRecord{r.player.id, unix_milliseconds(), std::nullopt, EntrantStatus::registered, ""};
-  save_entrant(*e, [this, r] { reply(r, {{"tournament", summary()}}); });
+  save([id = id_, entrant = *e, bus = services_.bus, name = stored_.tournament.name, starts_at = settings_.starts_at,
+        check_in = settings_.check_in_minutes](db::Store& store) {
+    store.tournaments().save_entrant(id, entrant);
+    if (bus) bus->publish(EntrantRegistered{id, name, starts_at, check_in, entrant.player, store});
+  }, [this, r] { reply(r, {{"tournament", summary()}}); });
 }
 
 void Tournament::unregister(const TournamentRequest& r) {

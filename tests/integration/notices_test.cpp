@@ -42,6 +42,10 @@ std::unique_ptr<WsClient> account_with_address(const ServerProcess& server, cons
   return client;
 }
 
+std::int64_t unix_ms_now() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
 std::uint64_t notice_metric(const ServerProcess& server, const std::string& name) {
   const std::string body = http_request(server, http::verb::get, "/metrics").body();
   const std::size_t at = body.find("\n" + name + " ");
@@ -438,4 +442,50 @@ TEST_CASE("a player who chose the digest gets one mail listing what waited", "[n
   }
   std::this_thread::sleep_for(1s);
   CHECK(smtp.mails().size() == 2);  // one mail for the three
+}
+
+TEST_CASE("a tournament's entrants are reminded when its check-in opens, then told their table", "[notices]") {
+  TempDir dir;
+  SmtpServer smtp(dir.path() / "mail");
+  std::vector<std::string> args = mail_args(server_args(dir), smtp.port());
+  args.insert(args.end(), {"--tournament-reminder-minutes", "0"});
+  ServerProcess server(args);
+  std::vector<std::unique_ptr<WsClient>> players;
+  const std::vector<std::string> names{"Ana_P", "Bea_Q", "Cruz_R", "Dan_S"};
+  for (const std::string& name : names) {
+    players.push_back(account_with_address(server, smtp, name, name + "@example.org", players.size()));
+  }
+  // The check-in opens a minute before the start: in two seconds.
+  const Json settings = {
+      {"stages", {{{"format", "swiss"}, {"rounds", 1}, {"table_sizes", {{"preferred", 3}, {"minimum", 3}}}}}},
+      {"starts_at", unix_ms_now() + 62'000},
+      {"check_in_minutes", 1}};
+  const Json created = request(*players[0], "tournament.create", {{"name", "Spring Cup"}, {"settings", settings}});
+  REQUIRE(created["type"] == "tournament.create.ok");
+  const std::int64_t id = created["payload"]["tournament"]["id"];
+  for (auto& player : players) {
+    REQUIRE(request(*player, "tournament.register", {{"tournament", id}})["type"] == "tournament.register.ok");
+  }
+  REQUIRE(request(*players[2], "tournament.unregister", {{"tournament", id}})["type"] == "tournament.unregister.ok");
+
+  Json mails = smtp.wait_for(7);
+  REQUIRE(mails.size() == 7);  // four verifications, three reminders: none for Cruz, who left
+  std::set<std::string> reminded;
+  for (std::size_t m = 4; m < 7; ++m) {
+    CHECK(mails[m]["subject"] == "Spring Cup starts soon");
+    CHECK(std::string(mails[m]["text"]).find("Check in now") != std::string::npos);
+    reminded.insert(mails[m]["to"]);
+  }
+  CHECK(reminded == std::set<std::string>{"Ana_P@example.org", "Bea_Q@example.org", "Dan_S@example.org"});
+
+  for (std::size_t p : {0u, 1u, 3u}) {
+    REQUIRE(request(*players[p], "tournament.check_in", {{"tournament", id}})["type"] == "tournament.check_in.ok");
+  }
+  REQUIRE(request(*players[0], "tournament.start", {{"tournament", id}})["type"] == "tournament.start.ok");
+  mails = smtp.wait_for(10);
+  REQUIRE(mails.size() == 10);
+  for (std::size_t m = 7; m < 10; ++m) {
+    CHECK(mails[m]["subject"] == "Round 1 of Spring Cup: your table");
+    CHECK(std::string(mails[m]["text"]).find("http://play.example.org/#/table/") != std::string::npos);
+  }
 }

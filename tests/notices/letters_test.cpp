@@ -126,3 +126,16 @@ TEST_CASE("A tournament's letters: the table of a round, and the final place") {
   CHECK(has(ended->text, "You placed 3rd of 12."));
   CHECK_FALSE(letter("tournament", {{"what", "paired"}, {"tournament", 3}, {"tournament_name", "Spring Cup"}}, kBase));
 }
+
+TEST_CASE("A tournament's reminder gives its start in UTC, and asks to check in when it must") {
+  const json payload{{"what", "starts_soon"}, {"tournament", 3}, {"tournament_name", "Spring Cup"},
+                     {"starts_at", 1795870800000}, {"check_in", true}};
+  const auto reminder = letter("tournament", payload, kBase);
+  REQUIRE(reminder);
+  CHECK(reminder->subject == "Spring Cup starts soon");
+  CHECK(has(reminder->text, "starts at 2026-11-28 13:00 UTC."));
+  CHECK(has(reminder->text, "Check in now"));
+  json without = payload;
+  without["check_in"] = false;
+  CHECK_FALSE(has(letter("tournament", without, kBase)->text, "Check in"));
+}

@@ -27,6 +27,7 @@ struct Letter {
 //   game_ended     {"table", "table_name", "place", "seats": [{"name", "score"}]}
 //   tournament     {"what": "paired", "tournament", "tournament_name", "round", "table", "table_name"}
 //                  {"what": "ended", "tournament", "tournament_name", "place", "of"}
+//                  {"what": "starts_soon", "tournament", "tournament_name", "starts_at", "check_in"}
 std::optional<Letter> letter(std::string_view kind, const nlohmann::json& payload, std::string_view base_url);
 
 // One mail in place of several notices (the daily digest).
