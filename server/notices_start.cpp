@@ -96,6 +96,9 @@ Notices start_notices(const Config& config, Storage& storage, Metrics& metrics, 
   const notices::VapidKey fresh = notices::make_vapid_key();
   std::vector<std::uint8_t> fresh_secret(32);
   RAND_bytes(fresh_secret.data(), static_cast<int>(fresh_secret.size()));
+  // Hooked before the first write of notices: the hook is set while no commit runs.
+  auto wakeup = std::make_shared<SenderWakeup>();
+  storage.on_commit([wakeup] { wakeup->committed(); });
   std::promise<bool> read;
   storage.write(
       [&](db::Store& store) {
@@ -132,12 +135,11 @@ Notices start_notices(const Config& config, Storage& storage, Metrics& metrics, 
       config.database_location(), storage, *notices.reach, metrics, settings,
       NoticeKeys{*vapid, as_octets(stored->unsubscribe)}, mail ? std::make_unique<Mailer>(smtp_of(config)) : nullptr,
       [&presence](PlayerId player) { return presence.away_for(player); },
-      [&tournaments](PlayerId player, std::int64_t id) { return still_entered(tournaments, player, id); });
+      [&tournaments](PlayerId player, std::int64_t id) { return still_entered(tournaments, player, id); }, wakeup);
   notices.listener = std::make_unique<NoticeListener>(*notices.reach, *notices.sender, mail, settings.turn_after,
                                                       settings.digest_hour,
                                                       std::chrono::minutes(config.tournament_reminder_minutes));
   notices.listener->listen(bus);
-  storage.on_commit([sender = notices.sender.get()] { sender->committed(); });
   notices.sender->start();
   if (mail) {
     spdlog::info("notices: mail through {}:{} ({}), {} waiting in the outbox", config.smtp_host, config.smtp_port,

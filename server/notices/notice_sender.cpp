@@ -34,7 +34,7 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 
 NoticeSender::NoticeSender(std::string database, Storage& storage, Reach& reach, Metrics& metrics,
                            SenderSettings settings, NoticeKeys keys, std::unique_ptr<Mailer> mailer, AwayFor away_for,
-                           Entered entered)
+                           Entered entered, std::shared_ptr<SenderWakeup> wakeup)
     : database_(std::move(database)),
       storage_(storage),
       reach_(reach),
@@ -43,7 +43,8 @@ NoticeSender::NoticeSender(std::string database, Storage& storage, Reach& reach,
       keys_(std::move(keys)),
       mailer_(std::move(mailer)),
       away_for_(std::move(away_for)),
-      entered_(std::move(entered)) {}
+      entered_(std::move(entered)),
+      wakeup_(std::move(wakeup)) {}
 
 NoticeSender::~NoticeSender() { stop(); }
 
@@ -53,19 +54,11 @@ void NoticeSender::start() {
 
 void NoticeSender::stop() {
   {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
+    std::lock_guard lock(wakeup_->mutex);
+    wakeup_->stopping = true;
   }
-  woken_.notify_all();
+  wakeup_->woken.notify_all();
   if (thread_.joinable()) thread_.join();
-}
-
-void NoticeSender::wake() {
-  {
-    std::lock_guard lock(mutex_);
-    wake_ = true;
-  }
-  woken_.notify_all();
 }
 
 std::int64_t NoticeSender::now() const { return unix_milliseconds(); }
@@ -74,15 +67,16 @@ void NoticeSender::run() {
   std::unique_ptr<db::Database> database;
   std::unique_ptr<db::Store> store;
   const auto pause = [this](std::chrono::milliseconds most) {
-    std::unique_lock lock(mutex_);
-    woken_.wait_for(lock, most, [this] { return wake_ || stopping_; });
-    wake_ = false;
-    return !stopping_;
+    SenderWakeup& w = *wakeup_;
+    std::unique_lock lock(w.mutex);
+    w.woken.wait_for(lock, most, [&w] { return w.wake || w.stopping; });
+    w.wake = false;
+    return !w.stopping;
   };
   while (true) {
     {
-      std::lock_guard lock(mutex_);
-      if (stopping_) return;
+      std::lock_guard lock(wakeup_->mutex);
+      if (wakeup_->stopping) return;
     }
     try {
       if (!store) {
@@ -99,8 +93,8 @@ void NoticeSender::run() {
       }
       for (const auto& notice : due) {
         {
-          std::lock_guard lock(mutex_);
-          if (stopping_) return;
+          std::lock_guard lock(wakeup_->mutex);
+          if (wakeup_->stopping) return;
         }
         // Gone since the batch was read: delivered in a digest, or answered by a move.
         if (!store->notices().notice(notice.id)) continue;

@@ -36,6 +36,27 @@ struct SenderSettings {
   int digest_hour = 7;  // UTC
 };
 
+// How the sender is woken: a notice may be due now (`ring`), or a transaction that wrote one
+// has committed (`committed`, Storage's commit hook). Shared between the sender and that
+// hook, which storage keeps until it stops, so that the hook never outlives what it touches.
+struct SenderWakeup {
+  void ring() {
+    {
+      std::lock_guard lock(mutex);
+      wake = true;
+    }
+    woken.notify_all();
+  }
+  void committed() {
+    if (armed.exchange(false, std::memory_order_relaxed)) ring();
+  }
+  std::mutex mutex;
+  std::condition_variable woken;
+  bool wake = false;
+  bool stopping = false;
+  std::atomic<bool> armed{false};  // a transaction under way wrote a notice
+};
+
 // The keys the server made once and keeps in the database (server_keys).
 struct NoticeKeys {
   notices::VapidKey vapid;
@@ -56,7 +77,8 @@ class NoticeSender {
   using Entered = std::function<bool(PlayerId, std::int64_t tournament)>;
 
   NoticeSender(std::string database, Storage& storage, Reach& reach, Metrics& metrics, SenderSettings settings,
-               NoticeKeys keys, std::unique_ptr<Mailer> mailer, AwayFor away_for, Entered entered);
+               NoticeKeys keys, std::unique_ptr<Mailer> mailer, AwayFor away_for, Entered entered,
+               std::shared_ptr<SenderWakeup> wakeup);
   ~NoticeSender();  // stop()
   NoticeSender(const NoticeSender&) = delete;
   NoticeSender& operator=(const NoticeSender&) = delete;
@@ -65,13 +87,9 @@ class NoticeSender {
   void stop();  // finishes the delivery in flight; idempotent
 
   // A notice may be due now (from any thread).
-  void wake();
+  void wake() { wakeup_->ring(); }
   // Called inside a transaction that wrote a notice: wake once it has committed.
-  void wake_after_commit() { armed_.store(true, std::memory_order_relaxed); }
-  // Storage's commit hook, on the writer thread.
-  void committed() {
-    if (armed_.exchange(false, std::memory_order_relaxed)) wake();
-  }
+  void wake_after_commit() { wakeup_->armed.store(true, std::memory_order_relaxed); }
 
   const NoticeKeys& keys() const { return keys_; }
   const SenderSettings& settings() const { return settings_; }
@@ -106,11 +124,7 @@ class NoticeSender {
   AwayFor away_for_;
   Entered entered_;
 
-  std::mutex mutex_;
-  std::condition_variable woken_;
-  bool wake_ = false;
-  bool stopping_ = false;
-  std::atomic<bool> armed_{false};
+  std::shared_ptr<SenderWakeup> wakeup_;
   std::thread thread_;
 };
 

@@ -70,8 +70,8 @@ class Storage {
   void write(Work work, Done done) { write(kNoStream, std::move(work), std::move(done)); }
 
   // Runs on the database thread after each commit, once the writes' callbacks have run: for a
-  // quick nudge (the notice sender's, after a transaction wrote a notice). Set before the
-  // first write.
+  // quick nudge (the notice sender's, after a transaction wrote a notice). Set while no write
+  // is under way (at start, before the first); kept until the storage is destroyed.
   void on_commit(std::function<void()> hook) { after_commit_ = std::move(hook); }
 
   // Runs everything queued so far, then ends the thread. Idempotent.
