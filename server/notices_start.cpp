@@ -65,6 +65,7 @@ SmtpSettings smtp_of(const Config& config) {
                                                    : SmtpSettings::Security::starttls;
   smtp.user = config.smtp_user;
   smtp.password = config.smtp_password;
+  smtp.ca_file = config.smtp_ca_file;
   return smtp;
 }
 

@@ -51,6 +51,7 @@ std::optional<Mailer::Failure> Mailer::send(const std::string& from, const std::
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, settings_.timeout_seconds);
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, std::min(settings_.timeout_seconds, 10L));
   if (settings_.security == SmtpSettings::Security::starttls) curl_easy_setopt(curl, CURLOPT_USE_SSL, CURLUSESSL_ALL);
+  if (!settings_.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, settings_.ca_file.c_str());
   if (!settings_.user.empty()) {
     curl_easy_setopt(curl, CURLOPT_USERNAME, settings_.user.c_str());
     curl_easy_setopt(curl, CURLOPT_PASSWORD, settings_.password.c_str());

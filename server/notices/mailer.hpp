@@ -13,6 +13,7 @@ struct SmtpSettings {
   enum class Security { starttls, tls, none } security = Security::starttls;
   std::string user;
   std::string password;
+  std::string ca_file;  // CA certificates (PEM) for the relay's; empty: the system's
   long timeout_seconds = 30;  // per delivery: connect, talk, hand over
 };
 

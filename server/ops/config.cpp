@@ -330,7 +330,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 49> kSettings{{
+constexpr std::array<Setting, 50> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -417,6 +417,10 @@ constexpr std::array<Setting, 49> kSettings{{
     {"smtp_from", "--smtp-from", Kind::text, "the sender of mails: \"Name <address>\" or an address",
      [](Config& c, const json& value) { c.smtp_from = optional_text(value); },
      [](const Config& c) { return shown(c.smtp_from); }},
+    {"smtp_ca_file", "--smtp-ca-file", Kind::text,
+     "for a relay whose certificate a private CA signed: that CA's certificates (PEM); empty: the system's",
+     [](Config& c, const json& value) { c.smtp_ca_file = optional_text(value); },
+     [](const Config& c) { return shown(c.smtp_ca_file); }},
     {"notice_turn_after_seconds", "--notice-turn-after-seconds", Kind::integer,
      "how long a player has been away before a turn is worth a notice, 0-604800",
      [](Config& c, const json& value) { c.notice_turn_after_seconds = static_cast<unsigned>(integer_in(value, 0, 604800)); },

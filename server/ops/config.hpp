@@ -85,6 +85,7 @@ struct Config {
   std::string smtp_user;
   std::string smtp_password;
   std::string smtp_from;  // "El Grande <noreply@example.org>" or just the address
+  std::string smtp_ca_file;  // CA certificates the relay's is checked against besides the system's
   unsigned notice_turn_after_seconds = 600;
   unsigned notice_retry_seconds = 60;
   unsigned digest_hour = 7;      // UTC

@@ -44,13 +44,23 @@ inline bool accepts_connections(std::uint16_t port) {
 
 class SmtpServer {
  public:
+  // How the relay talks: plain, STARTTLS required, or TLS from the first byte (SMTPS).
+  enum class Tls { none, starttls, implicit };
+  struct Certificate {
+    std::filesystem::path cert;
+    std::filesystem::path key;
+  };
+
   // On `port` (a free one if 0), keeping mail under `maildir`.
-  explicit SmtpServer(std::filesystem::path maildir, std::uint16_t port = 0)
+  explicit SmtpServer(std::filesystem::path maildir, std::uint16_t port = 0, Tls tls = Tls::none,
+                      const Certificate& certificate = {})
       : maildir_(std::move(maildir)), port_(port ? port : free_port()) {
     for (const char* part : {"tmp", "new", "cur"}) std::filesystem::create_directories(maildir_ / part);
-    pid_ = detail::spawn({"-m", "aiosmtpd", "-n", "-l", "127.0.0.1:" + std::to_string(port_), "-c",
-                          "aiosmtpd.handlers.Mailbox", maildir_.string()},
-                         -1, -1, "/usr/bin/python3");
+    std::vector<std::string> args{"-m", "aiosmtpd", "-n", "-l", "127.0.0.1:" + std::to_string(port_)};
+    if (tls == Tls::starttls) args.insert(args.end(), {"--tlscert", certificate.cert, "--tlskey", certificate.key});
+    if (tls == Tls::implicit) args.insert(args.end(), {"--smtpscert", certificate.cert, "--smtpskey", certificate.key});
+    args.insert(args.end(), {"-c", "aiosmtpd.handlers.Mailbox", maildir_.string()});
+    pid_ = detail::spawn(args, -1, -1, "/usr/bin/python3");
     const auto deadline = Clock::now() + 20s;
     while (!accepts_connections(port_)) {
       if (Clock::now() > deadline) throw std::runtime_error("aiosmtpd did not start");

@@ -489,3 +489,41 @@ TEST_CASE("a tournament's entrants are reminded when its check-in opens, then to
     CHECK(std::string(mails[m]["text"]).find("http://play.example.org/#/table/") != std::string::npos);
   }
 }
+
+TEST_CASE("mail goes to the relay over STARTTLS or TLS, its certificate checked", "[notices][no-storage]") {
+  TempDir dir;
+  // A certificate of the relay's own for 127.0.0.1, which no system CA signed.
+  const SmtpServer::Certificate certificate{dir.path() / "relay.pem", dir.path() / "relay.key"};
+  const Completed made = run_program(
+      "/usr/bin/openssl", {"req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1",
+                           "-subj", "/CN=relay", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout",
+                           certificate.key.string(), "-out", certificate.cert.string()});
+  REQUIRE(made.exit_code == 0);
+  for (const auto& [tls, security] : {std::pair{SmtpServer::Tls::starttls, "starttls"},
+                                      std::pair{SmtpServer::Tls::implicit, "tls"}}) {
+    INFO(security);
+    TempDir run;
+    SmtpServer smtp(run.path() / "mail", 0, tls, certificate);
+    std::vector<std::string> args = mail_args(server_args(run), smtp.port());
+    args.insert(args.end(), {"--smtp-security", security, "--smtp-ca-file", certificate.cert.string()});
+    ServerProcess server(args);
+    account_with_address(server, smtp, "Ana_P", "ana@example.org");  // the link came, and was followed
+    // Without the relay's CA, its certificate is refused: counted, and no mail goes.
+    TempDir distrust;
+    SmtpServer other(distrust.path() / "mail", 0, tls, certificate);
+    std::vector<std::string> trusting_nobody = mail_args(server_args(distrust), other.port());
+    trusting_nobody.insert(trusting_nobody.end(), {"--smtp-security", security});
+    ServerProcess unsure(trusting_nobody);
+    WsClient bea(unsure.address(), unsure.port());
+    hello(bea, "Bea");
+    REQUIRE(request(bea, "account.sign_up", {{"username", "Bea_Q"}, {"password", kAnasPassword}})["type"] ==
+            "account.sign_up.ok");
+    REQUIRE(request(bea, "account.set_email", {{"address", "bea@example.org"}})["type"] == "account.set_email.ok");
+    const auto deadline = Clock::now() + 10s;
+    while (notice_metric(unsure, "elgrande_notices_failed_total") == 0 && Clock::now() < deadline) {
+      std::this_thread::sleep_for(50ms);
+    }
+    CHECK(notice_metric(unsure, "elgrande_notices_failed_total") >= 1);
+    CHECK(other.mails().empty());
+  }
+}
