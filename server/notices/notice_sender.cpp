@@ -22,6 +22,9 @@ using What = NoticeSender::Outcome::What;
 constexpr std::array<int, 5> kBackoff{1, 5, 30, 120, 360};
 constexpr auto kIdlePoll = std::chrono::seconds(60);
 constexpr std::size_t kBatch = 16;
+// A turn notice for a player at the table waits at least this long before it is looked at
+// again, even with notice_turn_after_seconds 0: the sender never spins on one.
+constexpr std::chrono::milliseconds kConnectedRecheck{1000};
 
 // Mail about the account itself goes to the address in its payload, not the account's own.
 bool to_named_address(std::string_view kind) {
@@ -117,10 +120,9 @@ NoticeSender::Outcome NoticeSender::deliver(const db::OutboxNotice& notice, db::
   // enough; the daily digest goes at its hour whatever.
   if (notice.kind == "turn" && notice.channel != "digest" && notice.player) {
     const auto away = away_for_(*notice.player);
-    if (!away || *away < settings_.turn_after) {
-      const auto rest = settings_.turn_after - away.value_or(std::chrono::milliseconds(0));
-      return {What::wait, now() + rest.count(), {}, {}, {}};
-    }
+    // At the table: looked at again later, never sooner than kConnectedRecheck.
+    if (!away) return {What::wait, now() + std::max(settings_.turn_after, kConnectedRecheck).count(), {}, {}, {}};
+    if (*away < settings_.turn_after) return {What::wait, now() + (settings_.turn_after - *away).count(), {}, {}, {}};
   }
   if (notice.kind == "tournament" && notice.player && entered_) {
     const json payload = json::parse(notice.payload, nullptr, false);
