@@ -126,6 +126,22 @@ async function preferences(page) {
   assert.deepEqual(await checked(page), wanted, 'the preferences are kept');
   await shot(page, 'notices-4-saved');
   say('the notices page: no address without mail; preferences saved and kept over a reload');
+
+  // A game of hers gets channels of its own, kept too; the account's stay as they were.
+  const {table} = await page.evaluate(() => window.elgrande.conn.request('table.create', {options: {players: 3, short_game: true, automa: false, four_stacks: false}}));
+  await page.reload();
+  const menu = `[data-testid=pref-game-${table.id}]`;
+  await page.waitForSelector(menu, {timeout: 10_000});
+  assert.equal(await page.inputValue(menu), 'account', 'a game follows the account until told otherwise');
+  assert.equal(await page.locator(`label[for="pref-game-${table.id}"]`).count(), 1, 'the game\'s menu has a label');
+  await page.selectOption(menu, 'push');
+  await page.click('[data-testid=preferences-submit]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=notices-status]').textContent === 'Saved.', null, {timeout: 10_000});
+  await page.reload();
+  await page.waitForSelector(menu, {timeout: 10_000});
+  assert.equal(await page.inputValue(menu), 'push', 'the game\'s own channels are kept');
+  assert.deepEqual(await checked(page), wanted, 'and the account\'s are untouched');
+  say('a game with channels of its own: push only, kept over a reload');
 }
 
 // The registration id of the page's service worker, from the DevTools protocol's list.

@@ -7,8 +7,8 @@ import {isTemporary, refusalText} from './connection.js';
 import {dateText} from './time.js';
 import {accountForm, deviceName, field} from './account.js';
 import {
-  NOTICE_KINDS, addressProblem, base64UrlToBytes, noticeRefusal, preferencesShown, preferencesToSave, setEmailDoneText,
-  subscribePayload,
+  GAME_CHOICES, NOTICE_KINDS, addressProblem, base64UrlToBytes, choiceOfChannels, noticeRefusal, preferencesShown,
+  preferencesToSave, setEmailDoneText, subscribePayload,
 } from './noticewords.js';
 
 // Web Push needs a service worker, the Push API and notifications, over https (or on this
@@ -61,10 +61,12 @@ export class NoticesScreen {
 
   async load() {
     try {
-      const [data, {devices}] = await Promise.all([
-        this.app.conn.request('notices.preferences'), this.app.conn.request('push.devices')]);
+      const [data, {devices}, {games}] = await Promise.all([
+        this.app.conn.request('notices.preferences'), this.app.conn.request('push.devices'),
+        this.app.conn.request('player.games')]);
       this.data = data;
       this.devices = devices;
+      this.games = games.filter((g) => g.table.status !== 'finished');
       this.render();
     } catch (err) {
       if (err.code !== 'disconnected') this.fail(err);
@@ -147,11 +149,23 @@ export class NoticesScreen {
       return h('fieldset', {class: 'notice-kind'}, h('legend', {}, label), mail.node, push.node);
     });
     const digest = check('pref-digest', 'One e-mail a day instead of single mails', shown.digest, 'pref-digest');
+    // Each unfinished game may have channels of its own, for its turns and its end.
+    const own = (this.data.preferences && this.data.preferences.games) || {};
+    const menus = {};
+    const games = (this.games || []).map(({table}) => {
+      const id = `pref-game-${table.id}`;
+      menus[table.id] = h('select', {id, 'data-testid': id},
+        GAME_CHOICES.map(([value, label]) => h('option', {value, selected: value === choiceOfChannels(own[table.id])}, label)));
+      return h('p', {class: 'notice-game'}, h('label', {for: id}, table.name), ' ', menus[table.id]);
+    });
+    const gamesSet = games.length ? h('fieldset', {class: 'notice-kind', 'data-testid': 'pref-games'},
+      h('legend', {}, 'Your games: your turn and the end'), ...games) : null;
     const form = accountForm({
       testid: 'preferences', submitText: 'Save', busyText: 'Saving…',
-      children: [...fieldsets, h('p', {class: 'alert-line'}, digest.node)],
+      children: [...fieldsets, h('p', {class: 'alert-line'}, digest.node), gamesSet],
       action: async () => {
-        const chosen = {digest: digest.input.checked};
+        const chosen = {digest: digest.input.checked, games: {}};
+        for (const [table, menu] of Object.entries(menus)) chosen.games[table] = menu.value;
         for (const [kind] of NOTICE_KINDS) chosen[kind] = {mail: boxes[kind].mail.checked, push: boxes[kind].push.checked};
         const preferences = preferencesToSave(this.data.preferences, chosen);
         try {

@@ -52,7 +52,34 @@ export function preferencesToSave(loaded, chosen) {
   }
   preferences.digest = Boolean(chosen.digest);
   preferences.games = {...((loaded && loaded.games) || {})};
+  for (const [table, choice] of Object.entries(chosen.games || {})) {
+    const channels = channelsOfChoice(choice);
+    if (channels) preferences.games[table] = channels;
+    else delete preferences.games[table];
+  }
   return preferences;
+}
+
+// A game's own channels, as its menu offers them: 'account' keeps the account's for each kind.
+export const GAME_CHOICES = [
+  ['account', 'As for all games'], ['both', 'E-mail and push'], ['push', 'Push only'], ['mail', 'E-mail only'],
+  ['none', 'Nothing'],
+];
+
+export function channelsOfChoice(choice) {
+  switch (choice) {
+    case 'both': return {mail: true, push: true};
+    case 'push': return {mail: false, push: true};
+    case 'mail': return {mail: true, push: false};
+    case 'none': return {mail: false, push: false};
+    default: return null;
+  }
+}
+
+export function choiceOfChannels(channels) {
+  if (!channels) return 'account';
+  if (channels.mail !== false) return channels.push !== false ? 'both' : 'mail';
+  return channels.push !== false ? 'push' : 'none';
 }
 
 // The preferences as the form shows them: a key the server left out is on (digest off).

@@ -57,3 +57,17 @@ test('a used, expired or unknown link says so in one sentence', () => {
   assert.match(noticeRefusal({code: 'limit_reached', message: 'x'}), /20 devices/);
   assert.match(noticeRefusal({code: 'not_found', message: 'you have no such device'}), /no such device/);
 });
+
+test('a game of its own: the menu reads and writes its channels, and "as for all games" drops them', async () => {
+  const {GAME_CHOICES, channelsOfChoice, choiceOfChannels} = await import('../js/noticewords.js');
+  for (const [choice] of GAME_CHOICES) {
+    const channels = channelsOfChoice(choice);
+    assert.equal(choiceOfChannels(channels), choice, `${choice} reads back`);
+  }
+  assert.equal(choiceOfChannels(undefined), 'account');
+  assert.deepEqual(channelsOfChoice('push'), {mail: false, push: true});
+  const loaded = {games: {'7': {mail: false, push: false}, '9': {mail: true, push: false}}};
+  const saved = preferencesToSave(loaded, {games: {'7': 'account', '12': 'push'}});
+  assert.deepEqual(saved.games, {'9': {mail: true, push: false}, '12': {mail: false, push: true}},
+    'a game set back is dropped, one not shown is kept, a new choice is added');
+});
