@@ -95,6 +95,31 @@ std::optional<db::EmailToken> use_token(db::Store& store, const db::TokenHash& h
   return store.notices().use_token(hash, now);
 }
 
+// The reset's second half, once its token is used: the new password is hashed on a worker
+// and saved, which ends every session (whoever knew the old one is signed out). Reading is
+// paused; the answer resumes it.
+void set_new_password(const NoticeRequestsEnv& env, Client& client, const Request& request, const Account& account,
+                      const std::string& password) {
+  const AccountRequestsEnv& accounts = *env.account_requests;
+  hash_off_strand(accounts, client, request, [&env, &accounts, connection = client.self(), request, account, password] {
+    env.accounts->change_password(
+        account.player, hash_password(password, accounts.password_cost), std::nullopt,
+        [&env, &accounts, connection, request, account](bool saved) {
+          connection->post([&env, &accounts, connection, request, account, saved] {
+            connection->resume_reading();
+            if (!saved) {
+              return refuse(env, *connection, ErrorCode::unavailable,
+                            "the server could not save the new password; ask for another link", request.envelope.id);
+            }
+            accounts.sign_in_throttle->succeeded(account.username);
+            spdlog::info("notices: player {} reset their password by a mailed link", account.player);
+            connection->send(
+                protocol::reply_message(request.envelope.type, request.envelope.id, {{"username", account.username}}));
+          });
+        });
+  });
+}
+
 }  // namespace
 
 bool MailThrottle::take(std::string_view what, const std::string& key, std::size_t cap, Clock::time_point now) {
@@ -235,31 +260,23 @@ void reset_password(const NoticeRequestsEnv& env, Client& client, Request& reque
   }
   if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
   auto used = std::make_shared<std::optional<db::EmailToken>>();
+  // Nothing more is read from the connection until the reset is answered (the new password
+  // is hashed on a worker meanwhile), so that its answers keep the order of its requests.
+  client.pause_reading();
   env.writer->write(
       [used, hash = hash_token(*token)](db::Store& store) { *used = use_token(store, hash, "reset", unix_milliseconds()); },
-      answer_when_saved(env, client, request, [&env, request, used, password = *password](Client& c) {
-        const auto account = *used ? env.accounts->of((*used)->player) : std::nullopt;
-        if (!account) return refuse(env, c, ErrorCode::bad_token, kBadToken, request.envelope.id);
-        const AccountRequestsEnv& accounts = *env.account_requests;
-        hash_off_strand(accounts, c, request, [&env, &accounts, connection = c.self(), request, account = *account, password] {
-          // A new password ends every session: whoever knew the old one is signed out.
-          env.accounts->change_password(
-              account.player, hash_password(password, accounts.password_cost), std::nullopt,
-              [&env, &accounts, connection, request, account](bool saved) {
-                connection->post([&env, &accounts, connection, request, account, saved] {
-                  connection->resume_reading();
-                  if (!saved) {
-                    return refuse(env, *connection, ErrorCode::unavailable,
-                                  "the server could not save the new password; ask for another link", request.envelope.id);
-                  }
-                  accounts.sign_in_throttle->succeeded(account.username);
-                  spdlog::info("notices: player {} reset their password by a mailed link", account.player);
-                  connection->send(protocol::reply_message(request.envelope.type, request.envelope.id,
-                                                           {{"username", account.username}}));
-                });
-              });
+      [&env, connection = client.self(), request, used, password = *password](bool committed) {
+        connection->post([&env, connection, request, used, password, committed] {
+          const auto account = committed && *used ? env.accounts->of((*used)->player) : std::nullopt;
+          if (account) return set_new_password(env, *connection, request, *account, password);
+          connection->resume_reading();
+          if (!committed) {
+            return refuse(env, *connection, ErrorCode::unavailable, "the server could not save that; try again",
+                          request.envelope.id);
+          }
+          refuse(env, *connection, ErrorCode::bad_token, kBadToken, request.envelope.id);
         });
-      }));
+      });
 }
 
 void notice_preferences(const NoticeRequestsEnv& env, Client& client, Request& request) {
