@@ -59,6 +59,7 @@
 #include "identity/new_identity_quota.hpp"
 #include "net/connection_limit.hpp"
 #include "net/listener.hpp"
+#include "tls_start.hpp"
 #include "net/web_files.hpp"
 #include "common/net.hpp"
 #include "net/session_registry.hpp"
@@ -166,6 +167,7 @@ std::size_t connection_limit(const Config& config) {
 // Serves as the only process on its database, or as the leader of several
 // (docs/scaling.md): `leadership` is then held, and fences every commit.
 int lead(const Config& config, Leadership* leadership) {
+  const std::shared_ptr<TlsCertificate> certificate = load_certificate(config);  // before the long restore
   TableSettings table_settings;
   table_settings.bot_delay = std::chrono::milliseconds(config.bot_delay_ms);
   table_settings.bot_level = config.bot_level;
@@ -250,6 +252,7 @@ int lead(const Config& config, Leadership* leadership) {
       .messages_per_second = static_cast<double>(config.messages_per_second),
       .message_burst = static_cast<double>(config.message_burst),
   };
+  serve_tls(*services, config, certificate);
 
   const unsigned threads = config.io_threads();
   spdlog::info(
@@ -369,16 +372,21 @@ int lead(const Config& config, Leadership* leadership) {
   const std::shared_ptr<SessionRegistry> sessions = services->sessions;
   auto listener = std::make_shared<Listener>(
       io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port), services);
+  services->https_port = listener->local_endpoint().port();  // the kernel's choice, with port 0
+  const std::shared_ptr<Listener> redirect = redirect_listener(io, config, services);
 
   // Installed before the port is announced, so a signal sent right after still shuts
   // down cleanly instead of killing the process.
   net::signal_set signals(io, SIGINT, SIGTERM);
   // Bounds the goodbye to WebSocket peers, which may be slow to answer the close frame.
   net::steady_timer grace(io);
-  signals.async_wait([&io, &grace, listener, sessions, &directory, &tournaments, matchmaker](beast::error_code ec,
-                                                                                            int signal) {
+  net::signal_set hangup(io, SIGHUP);
+  reload_on_hangup(hangup, certificate);
+  signals.async_wait([&io, &grace, listener, redirect, sessions, &directory, &tournaments, matchmaker](
+                         beast::error_code ec, int signal) {
     if (ec) return;
     spdlog::info("received signal {}, shutting down", signal);
+    if (redirect) redirect->stop([] {});
     directory.close_all();
     tournaments.close_all();
     matchmaker->close();
@@ -405,6 +413,7 @@ int lead(const Config& config, Leadership* leadership) {
   }
 
   listener->run();
+  if (redirect) redirect->run();
   std::vector<std::thread> workers;
   workers.reserve(threads - 1);
   for (unsigned i = 1; i < threads; ++i) workers.emplace_back([&io] { run_io(io); });
@@ -435,6 +444,8 @@ Followed follow(Config& config, Leadership& leadership) {
   Forwarder forwarder(io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port));
   std::atomic<bool> stopped = false;
   net::signal_set signals(io, SIGINT, SIGTERM);
+  net::signal_set hangup(io, SIGHUP);  // the leader holds the certificate: nothing here to reload
+  reload_on_hangup(hangup, nullptr);
   signals.async_wait([&](beast::error_code ec, int signal) {
     if (ec) return;
     spdlog::info("received signal {}, shutting down", signal);
@@ -482,6 +493,7 @@ int serve(const Config& config) {
     return lead(config, nullptr);
   }
   open_database(config);  // migrated before any process leads
+  load_certificate(config);  // a follower forwards TLS bytes untouched, but may lead later
   Leadership leadership(config.database, process_name(), true);
   Config serving = config;
   bool restarted_in_place = false;

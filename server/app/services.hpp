@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@ class Reader;
 class SessionRegistry;
 class ConnectionLimit;
 class Tournaments;
+class TlsCertificate;
 
 // Per-connection WebSocket limits, from the configuration.
 struct WsLimits {
@@ -54,6 +56,13 @@ struct Services : RequestEnv {
   // proxies believed about the client's address (see Config).
   std::vector<std::string> allowed_origins;
   std::vector<std::string> trusted_proxies;
+  // The certificate connections are served with; none: plain HTTP and WebSocket.
+  std::shared_ptr<TlsCertificate> tls;
+  // A plain HTTP port's answers (docs/deploy.md): a redirect to this origin, and the files
+  // certbot puts in this folder for Let's Encrypt's HTTP challenge.
+  std::string https_origin;  // from public_url; empty: the Host asked for, on https_port
+  std::uint16_t https_port = 443;
+  std::filesystem::path acme_challenge_dir;
   std::shared_ptr<SessionRegistry> sessions;  // open WebSocket sessions, for shutdown
   std::shared_ptr<ConnectionLimit> connections;  // every client connection, against the limit
   // Tables whose command log the start found damaged (storage/start_checks.hpp), for /readyz.

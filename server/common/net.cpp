@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/error.hpp>
+#include <boost/asio/ssl/error.hpp>
 #include <boost/beast/core/error.hpp>
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/websocket/error.hpp>
@@ -14,7 +15,8 @@ bool is_routine(beast::error_code ec) {
   return ec == net::error::operation_aborted || ec == net::error::eof ||
          ec == net::error::connection_reset || ec == net::error::broken_pipe ||
          ec == beast::error::timeout || ec == http::error::end_of_stream ||
-         ec == websocket::error::closed;
+         ec == websocket::error::closed ||
+         ec == net::ssl::error::stream_truncated;  // a TLS peer that left without close_notify
 }
 
 }  // namespace

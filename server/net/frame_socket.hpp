@@ -3,6 +3,7 @@
 #include <sys/socket.h>
 
 #include <boost/beast/websocket/teardown.hpp>
+#include <cstddef>
 #include <utility>
 
 #include "common/net.hpp"
@@ -20,15 +21,28 @@ class FrameSocket {
  public:
   using executor_type = StrandSocket::executor_type;
   using next_layer_type = StrandSocket;
+  using lowest_layer_type = StrandSocket::lowest_layer_type;  // what a TLS stream over it asks
 
   explicit FrameSocket(StrandSocket&& socket) : socket_(std::move(socket)) {}
 
   executor_type get_executor() noexcept { return socket_.get_executor(); }
   next_layer_type& next_layer() noexcept { return socket_; }
   const next_layer_type& next_layer() const noexcept { return socket_; }
+  lowest_layer_type& lowest_layer() noexcept { return socket_.lowest_layer(); }
+  const lowest_layer_type& lowest_layer() const noexcept { return socket_.lowest_layer(); }
 
   // Until changed, every write says whether more follows it at once.
   void more_follows(bool more) noexcept { flags_ = more ? kMore : 0; }
+
+  // Blocking forms, which a TLS stream's teardown is written against; the server never blocks.
+  template <class MutableBuffers>
+  std::size_t read_some(const MutableBuffers& buffers, beast::error_code& ec) {
+    return socket_.read_some(buffers, ec);
+  }
+  template <class ConstBuffers>
+  std::size_t write_some(const ConstBuffers& buffers, beast::error_code& ec) {
+    return socket_.send(buffers, flags_, ec);
+  }
 
   template <class MutableBuffers, class Token>
   auto async_read_some(const MutableBuffers& buffers, Token&& token) {

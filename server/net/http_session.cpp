@@ -31,20 +31,56 @@ LogThrottle& origin_log() {
 }  // namespace
 
 HttpSession::HttpSession(StrandSocket&& socket, std::shared_ptr<const Services> services,
-                         ConnectionLimit::Slot slot)
-    : stream_(std::move(socket)), services_(std::move(services)), slot_(std::move(slot)) {}
+                         ConnectionLimit::Slot slot, std::shared_ptr<ssl::context> tls, HttpRole role)
+    : transport_(std::move(socket)),
+      deadline_(transport_.get_executor()),
+      tls_(std::move(tls)),
+      role_(role),
+      services_(std::move(services)),
+      slot_(std::move(slot)) {}
 
 void HttpSession::run() {
   // Start on the session's strand, so no two of its handlers ever run concurrently.
-  net::dispatch(stream_.get_executor(), [self = shared_from_this()] {
+  net::dispatch(transport_.get_executor(), [self = shared_from_this()] {
     if (self->may_forward()) return self->read_proxy_line();
+    self->begin();
+  });
+}
+
+void HttpSession::expire_after(std::chrono::seconds timeout) {
+  deadline_.expires_after(timeout);
+  // Weak, so that a connection which ended early is not kept for its deadline.
+  deadline_.async_wait([weak = weak_from_this()](beast::error_code ec) {
+    if (ec) return;  // cancelled: the step finished, or another began
+    if (const auto self = weak.lock()) {
+      beast::error_code ignored;
+      self->transport_.socket().close(ignored);  // what waits on it ends with operation_aborted
+    }
+  });
+}
+
+void HttpSession::begin() {
+  if (!tls_) return do_read();
+  transport_.start_tls(std::move(tls_));
+  expire_after(kHandshakeTimeout);
+  // The bytes already read (after a PROXY line, or in looking for one) begin the handshake.
+  transport_.async_handshake(buffer_.data(), [self = shared_from_this()](beast::error_code ec, std::size_t used) {
+    self->services_->metrics->tls_handshakes.fetch_add(1, std::memory_order_relaxed);
+    if (ec) {
+      // Scanners, plain HTTP sent to the HTTPS port, clients that distrust the certificate:
+      // the peer's business, so only a count and a debug line.
+      self->services_->metrics->tls_handshakes_failed.fetch_add(1, std::memory_order_relaxed);
+      spdlog::debug("tls handshake: {}", ec.message());
+      return;
+    }
+    self->buffer_.consume(used);
     self->do_read();
   });
 }
 
 bool HttpSession::may_forward() {
   beast::error_code ec;
-  const tcp::endpoint peer = stream_.socket().remote_endpoint(ec);
+  const tcp::endpoint peer = transport_.socket().remote_endpoint(ec);
   if (ec) return false;
   if (peer.address().is_loopback() ||
       (peer.address().is_v6() && peer.address().to_v6().is_v4_mapped() &&
@@ -58,13 +94,13 @@ bool HttpSession::may_forward() {
 void HttpSession::read_proxy_line() {
   static constexpr std::string_view kProxy = "PROXY ";
   static constexpr std::size_t kLongestLine = 107;  // the protocol's bound, "\r\n" included
-  stream_.expires_after(slot_->overflow() ? kOverflowReadTimeout : kReadTimeout);
-  stream_.async_read_some(buffer_.prepare(512), [self = shared_from_this()](beast::error_code ec, std::size_t read) {
+  expire_after(slot_->overflow() ? kOverflowReadTimeout : kReadTimeout);
+  transport_.socket().async_read_some(buffer_.prepare(512), [self = shared_from_this()](beast::error_code ec, std::size_t read) {
     if (ec) return fail(ec, "http read");
     self->buffer_.commit(read);
     const std::string_view data(static_cast<const char*>(self->buffer_.data().data()), self->buffer_.size());
     // Not a PROXY line: an ordinary request, whose bytes the parser reads first.
-    if (!data.starts_with(kProxy) && !(data.size() < kProxy.size() && kProxy.starts_with(data))) return self->do_read();
+    if (!data.starts_with(kProxy) && !(data.size() < kProxy.size() && kProxy.starts_with(data))) return self->begin();
     const std::size_t end = data.find("\r\n");
     if (end == std::string_view::npos) {
       if (data.size() >= kLongestLine) return self->do_close();
@@ -73,24 +109,28 @@ void HttpSession::read_proxy_line() {
     self->forwarded_client_ = proxied_client(data.substr(0, end));
     if (!self->forwarded_client_) return self->do_close();
     self->buffer_.consume(end + 2);
-    self->do_read();
+    self->begin();
   });
 }
 
 void HttpSession::cut() {
-  net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->stream_.close(); });
+  net::dispatch(transport_.get_executor(), [self = shared_from_this()] {
+    beast::error_code ignored;
+    self->transport_.socket().close(ignored);
+  });
 }
 
 void HttpSession::do_read() {
   parser_.emplace();
   parser_->body_limit(kMaxBodyBytes);
   parser_->header_limit(kMaxHeaderBytes);
-  stream_.expires_after(slot_->overflow() ? kOverflowReadTimeout : kReadTimeout);
-  http::async_read(stream_, buffer_, *parser_,
+  expire_after(slot_->overflow() ? kOverflowReadTimeout : kReadTimeout);
+  http::async_read(transport_, buffer_, *parser_,
                    beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
 }
 
 void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
+  deadline_.cancel();
   if (ec == http::error::end_of_stream) return do_close();
   if (ec == http::error::body_limit) {
     // The header is complete, so the client can be told why; the unread body makes the
@@ -100,6 +140,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
   }
   if (ec) return fail(ec, "http read");
   if (slot_->overflow()) return send(answer_when_full(parser_->get(), *services_));
+  if (role_ == HttpRole::redirect_to_https) return send(answer_plain_http(parser_->get(), *services_));
 
   if (websocket::is_upgrade(parser_->get())) {
     const HttpRequest& upgrade = parser_->get();
@@ -109,7 +150,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
         return refuse_origin();
       }
       // The game protocol takes over the socket and this request, on the same strand.
-      std::make_shared<WsSession>(stream_.release_socket(), services_, std::move(*slot_))
+      std::make_shared<WsSession>(std::move(transport_), services_, std::move(*slot_))
           ->run(parser_->release(), forwarded_client_);
       return;
     }
@@ -119,7 +160,8 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
   }
 
   const Respond respond = [self = shared_from_this()](http::response<http::string_body> response) {
-    net::post(self->stream_.get_executor(), [self, response = std::move(response)]() mutable {
+    net::post(self->transport_.get_executor(), [self, response = std::move(response)]() mutable {
+      if (self->services_->tls) response.set(http::field::strict_transport_security, "max-age=63072000");
       self->send(http::message_generator(std::move(response)));
     });
   };
@@ -132,13 +174,14 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
 
 void HttpSession::send(http::message_generator&& message) {
   const bool keep_alive = message.keep_alive();
-  stream_.expires_after(kWriteTimeout);
+  expire_after(kWriteTimeout);
   beast::async_write(
-      stream_, std::move(message),
+      transport_, std::move(message),
       beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive));
 }
 
 void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t /*bytes*/) {
+  deadline_.cancel();
   if (ec) return fail(ec, "http write");
   if (!keep_alive || slot_->overflow()) return do_close();
   do_read();
@@ -160,7 +203,7 @@ void HttpSession::refuse_origin() {
 void HttpSession::do_close() {
   // A half-close lets the peer read everything we sent before it sees the end.
   beast::error_code ignored;
-  stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+  transport_.socket().shutdown(tcp::socket::shutdown_send, ignored);
 }
 
 }  // namespace elgrande::server

@@ -4,16 +4,23 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <boost/asio/steady_timer.hpp>
+#include <cstdint>
 #include <string_view>
 
 #include "app/services.hpp"
 #include "net/connection_limit.hpp"
 #include "common/net.hpp"
 #include "net/router.hpp"
+#include "net/transport.hpp"
 
 namespace elgrande::server {
 
-// One plain HTTP connection, answering one request at a time (so at most one write is
+// What a listening port is for: the server itself, or (beside an HTTPS port) plain HTTP
+// answering with redirects and certbot's challenges.
+enum class HttpRole : std::uint8_t { serve, redirect_to_https };
+
+// One HTTP connection, over TCP or TLS,, answering one request at a time (so at most one write is
 // ever in flight). It keeps itself alive through the handlers it has pending and dies
 // when the peer leaves, a timeout fires, or the server stops.
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
@@ -27,12 +34,16 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   static constexpr std::chrono::seconds kOverflowReadTimeout{5};
   // A client that stops reading its answer must not hold the connection forever.
   static constexpr std::chrono::seconds kWriteTimeout{30};
+  // A TLS handshake is a few round trips; one that drags on is a slow-loris.
+  static constexpr std::chrono::seconds kHandshakeTimeout{10};
   // Upgrade requests for this path (any query string) become a WsSession.
   static constexpr std::string_view kWebSocketPath = "/ws";
 
   // All of this session's handlers run on the socket's strand. A slot in the overflow
-  // gets one answer (see answer_when_full) and is closed.
-  HttpSession(StrandSocket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot);
+  // gets one answer (see answer_when_full) and is closed. With a TLS context, the
+  // connection is TLS after any PROXY line.
+  HttpSession(StrandSocket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot,
+              std::shared_ptr<ssl::context> tls = nullptr, HttpRole role = HttpRole::serve);
 
   void run();
   // Closes the connection at once, from any thread: an idle one in the overflow.
@@ -43,14 +54,20 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // naming the client; believed from loopback and trusted_proxies only.
   bool may_forward();
   void read_proxy_line();
+  void begin();  // after any PROXY line: the TLS handshake, if any, then requests
   void do_read();
   void on_read(beast::error_code ec, std::size_t bytes);
   void send(http::message_generator&& message);
   void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
   void refuse_origin();
   void do_close();
+  // Closes the connection if the next step has not finished in time.
+  void expire_after(std::chrono::seconds timeout);
 
-  beast::basic_stream<tcp, Strand> stream_;
+  Transport transport_;
+  net::steady_timer deadline_;
+  std::shared_ptr<ssl::context> tls_;  // until the handshake begins
+  HttpRole role_;
   beast::flat_buffer buffer_;
   std::shared_ptr<const Services> services_;
   std::optional<ConnectionLimit::Slot> slot_;  // handed to the WsSession on an upgrade

@@ -11,16 +11,17 @@
 #include <string>
 #include <utility>
 
-#include "net/http_session.hpp"
+#include "net/tls_certificate.hpp"
 
 namespace elgrande::server {
 
 Listener::Listener(net::io_context& io, const tcp::endpoint& endpoint,
-                   std::shared_ptr<const Services> services)
+                   std::shared_ptr<const Services> services, HttpRole role)
     : io_(io),
       acceptor_(net::make_strand(io)),
       retry_(acceptor_.get_executor()),
-      services_(std::move(services)) {
+      services_(std::move(services)),
+      role_(role) {
   beast::error_code ec;
   const auto check = [&](const char* step) {
     if (ec) {
@@ -91,7 +92,10 @@ void Listener::on_accept(beast::error_code ec, StrandSocket socket) {
   socket.set_option(tcp::no_delay(true), ignored);
   ConnectionLimit::Slot slot = services_->connections->admit();
   const bool overflow = slot.overflow();
-  auto session = std::make_shared<HttpSession>(std::move(socket), services_, std::move(slot));
+  // The certificate of the moment: one reloaded later serves the connections after it.
+  std::shared_ptr<ssl::context> tls =
+      services_->tls && role_ == HttpRole::serve ? services_->tls->current() : nullptr;
+  auto session = std::make_shared<HttpSession>(std::move(socket), services_, std::move(slot), std::move(tls), role_);
   if (overflow) keep_in_overflow(session);
   session->run();
   do_accept();

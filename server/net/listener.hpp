@@ -9,11 +9,11 @@
 #include "app/services.hpp"
 #include "net/connection_limit.hpp"
 #include "common/net.hpp"
+#include "net/http_session.hpp"
 #include "ops/log_throttle.hpp"
 
 namespace elgrande::server {
 
-class HttpSession;
 
 // Accepts connections and gives each its own strand and HttpSession; beyond the
 // connection limit, in the overflow (see ConnectionLimit).
@@ -22,7 +22,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   // Binds and listens at once, so a taken port fails startup (throws) instead of
   // surfacing later inside the I/O threads.
   Listener(net::io_context& io, const tcp::endpoint& endpoint,
-           std::shared_ptr<const Services> services);
+           std::shared_ptr<const Services> services, HttpRole role = HttpRole::serve);
   ~Listener();
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
@@ -46,6 +46,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   tcp::acceptor acceptor_;
   net::steady_timer retry_;  // paces accepts after a failure other than running out of descriptors
   std::shared_ptr<const Services> services_;
+  HttpRole role_;
   // Kept open to be given up when the process is out of descriptors, so that the
   // connection waiting to be accepted can be accepted and closed instead of left hanging.
   int spare_descriptor_ = -1;

@@ -2,7 +2,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -112,7 +116,7 @@ http::message_generator method_not_allowed(const HttpRequest& request) {
 // A file of the web client, compressed as the client accepts. Revalidated on every use
 // (no-cache): the modules are not versioned in their names, and a client must never mix
 // two versions of them; an unchanged file costs a 304 with no body.
-http::message_generator static_file(const HttpRequest& request, WebFiles& web_files) {
+http::message_generator static_file(const HttpRequest& request, WebFiles& web_files, bool over_tls) {
   const bool keep_alive = request.keep_alive();
   const auto path = resolve_static_file(web_files.root(), std::string_view(request.target()));
   if (!path) {
@@ -131,6 +135,9 @@ http::message_generator static_file(const HttpRequest& request, WebFiles& web_fi
   set_headers(response, file->content_type, keep_alive);
   response.set(http::field::etag, etag);
   response.set(http::field::cache_control, "no-cache");
+  // A browser that once loaded the client over TLS never tries plain HTTP again (two
+  // years, as the HSTS preload list asks); the page is what people open.
+  if (over_tls) response.set(http::field::strict_transport_security, "max-age=63072000");
   if (!file->gzip.empty() || !file->brotli.empty()) response.set(http::field::vary, "Accept-Encoding");
   if (coding != ContentCoding::identity) response.set(http::field::content_encoding, name(coding));
   if (current) return http::message_generator(std::move(response));
@@ -181,7 +188,53 @@ std::optional<http::message_generator> probe(const HttpRequest& request, const S
   return std::nullopt;
 }
 
+constexpr std::string_view kChallenges = "/.well-known/acme-challenge/";
+
+// A token of Let's Encrypt's HTTP challenge, as certbot's webroot mode writes it: base64url.
+bool is_challenge_token(std::string_view token) {
+  return !token.empty() && token.size() <= 128 && std::all_of(token.begin(), token.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
+  });
+}
+
+std::optional<std::string> read_small_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string content(4096, '\0');
+  in.read(content.data(), static_cast<std::streamsize>(content.size()));
+  content.resize(static_cast<std::size_t>(in.gcount()));
+  return content;
+}
+
 }  // namespace
+
+http::message_generator answer_plain_http(const HttpRequest& request, const Services& services) {
+  const std::string_view target = request.target();
+  const std::string_view path = target.substr(0, target.find('?'));
+  if (path.starts_with(kChallenges) && !services.acme_challenge_dir.empty()) {
+    const std::string_view token = path.substr(kChallenges.size());
+    const auto content = is_challenge_token(token) ? read_small_file(services.acme_challenge_dir / std::string(token))
+                                                   : std::nullopt;
+    if (!content) return text_response(request, http::status::not_found, "no such challenge\n", request.keep_alive());
+    return http::message_generator(
+        make_response(request, http::status::ok, "text/plain", *content, request.keep_alive()));
+  }
+  if (path == "/healthz") return health(request);
+  std::string origin = services.https_origin;
+  if (origin.empty()) {
+    // The name the visitor asked for, on the HTTPS port.
+    std::string_view host = request[http::field::host];
+    if (const auto colon = host.rfind(':'); colon != std::string_view::npos && host.find(']', colon) == std::string_view::npos) {
+      host = host.substr(0, colon);
+    }
+    if (host.empty()) host = "localhost";
+    origin = "https://" + std::string(host) + (services.https_port == 443 ? "" : ":" + std::to_string(services.https_port));
+  }
+  auto response = make_response(request, http::status::moved_permanently, "text/plain; charset=utf-8",
+                                "this server answers over https\n", request.keep_alive());
+  response.set(http::field::location, origin + std::string(target));
+  return http::message_generator(std::move(response));
+}
 
 http::message_generator text_response(const HttpRequest& request, http::status status,
                                       std::string_view text, bool keep_alive) {
@@ -205,10 +258,14 @@ http::message_generator handle_request(const HttpRequest& request, const Service
   }
   if (auto answer = probe(request, services)) return std::move(*answer);
   if (auto answer = tournament_api(request, services)) return std::move(*answer);
+  // Before the first certificate, certbot's challenge is answered on the one plain port.
+  if (!services.tls && std::string_view(request.target()).starts_with(kChallenges)) {
+    return answer_plain_http(request, services);
+  }
   if (!services.web_files) {
     return text_response(request, http::status::not_found, "not found\n", request.keep_alive());
   }
-  return static_file(request, *services.web_files);
+  return static_file(request, *services.web_files, services.tls != nullptr);
 }
 
 }  // namespace elgrande::server

@@ -14,6 +14,11 @@ using HttpRequest = http::request<http::string_body>;
 // static file from the web root. Every other method gets 405. Nothing a client sends makes it throw.
 http::message_generator handle_request(const HttpRequest& request, const Services& services);
 
+// The plain HTTP port of a server that serves HTTPS: files certbot left for Let's Encrypt's
+// HTTP challenge, /healthz, and a permanent redirect to the same target over HTTPS for
+// everything else.
+http::message_generator answer_plain_http(const HttpRequest& request, const Services& services);
+
 // For a connection beyond the connection limit: the probes (/healthz, /readyz, /metrics)
 // as ever, 503 with Retry-After for anything else, and the connection closes after it.
 http::message_generator answer_when_full(const HttpRequest& request, const Services& services);

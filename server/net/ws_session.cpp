@@ -23,8 +23,8 @@ using protocol::ErrorCode;
 
 }  // namespace
 
-WsSession::WsSession(StrandSocket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot)
-    : ws_(std::move(socket)),
+WsSession::WsSession(Transport&& transport, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot)
+    : ws_(std::move(transport)),
       services_(std::move(services)),
       slot_(std::move(slot)),
       bucket_(services_->ws_limits.messages_per_second, services_->ws_limits.message_burst,

@@ -15,7 +15,7 @@
 #include "app/services.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "net/connection_limit.hpp"
-#include "net/frame_socket.hpp"
+#include "net/transport.hpp"
 #include "common/net.hpp"
 
 namespace elgrande::server {
@@ -53,7 +53,7 @@ class TokenBucket {
 // grow the server's memory.
 class WsSession : public Client, public std::enable_shared_from_this<WsSession> {
  public:
-  WsSession(StrandSocket&& socket, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot);
+  WsSession(Transport&& transport, std::shared_ptr<const Services> services, ConnectionLimit::Slot slot);
   ~WsSession() override;
   WsSession(const WsSession&) = delete;
   WsSession& operator=(const WsSession&) = delete;
@@ -101,7 +101,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   // Cuts the TCP connection without a close handshake, for a peer that stopped reading.
   void drop(std::string_view why);
 
-  websocket::stream<FrameSocket, false> ws_;  // false: no permessage-deflate, which we never offer
+  websocket::stream<Transport, false> ws_;  // false: no permessage-deflate, which we never offer
   beast::flat_buffer buffer_;
   std::shared_ptr<const Services> services_;
   ConnectionLimit::Slot slot_;

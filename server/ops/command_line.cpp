@@ -29,6 +29,19 @@ json flag_value_as_json(Kind kind, std::string_view value) {
   return json(number);
 }
 
+// Settings that only make sense together, checked once all of them are read.
+void check_combinations(const Config& config) {
+  if (config.tls_certificate.empty() != config.tls_private_key.empty()) {
+    throw ConfigError("tls_certificate and tls_private_key go together: set both, or neither");
+  }
+  if (config.http_port != 0 && !config.tls()) {
+    throw ConfigError("http_port redirects to HTTPS, so it needs tls_certificate and tls_private_key");
+  }
+  if (config.http_port != 0 && config.http_port == config.port) {
+    throw ConfigError("http_port must differ from port");
+  }
+}
+
 struct Override {
   const Setting* setting;
   std::string value;
@@ -130,6 +143,7 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
                         change.value + "'");
     }
   }
+  check_combinations(invocation.config);
   return invocation;
 }
 

@@ -330,7 +330,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 50> kSettings{{
+constexpr std::array<Setting, 54> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -348,6 +348,20 @@ constexpr std::array<Setting, 50> kSettings{{
      [](const Config& c) { return c.cluster_address; }},
     {"web_root", "--web-root", Kind::text, "static files to serve; none if missing", set_web_root,
      [](const Config& c) { return c.web_root.string(); }},
+    {"tls_certificate", "--tls-certificate", Kind::text,
+     "PEM certificate chain (fullchain.pem) to serve HTTPS and WSS with; empty: plain HTTP",
+     [](Config& c, const json& value) { c.tls_certificate = optional_text(value); },
+     [](const Config& c) { return shown(c.tls_certificate.string()); }},
+    {"tls_private_key", "--tls-private-key", Kind::text, "its PEM private key (privkey.pem)",
+     [](Config& c, const json& value) { c.tls_private_key = optional_text(value); },
+     [](const Config& c) { return shown(c.tls_private_key.string()); }},
+    {"http_port", "--http-port", Kind::integer, "with TLS: a plain HTTP port that redirects to HTTPS; 0: none",
+     [](Config& c, const json& value) { c.http_port = static_cast<std::uint16_t>(integer_in(value, 0, 65535)); },
+     [](const Config& c) { return std::to_string(c.http_port); }},
+    {"acme_challenge_dir", "--acme-challenge-dir", Kind::text,
+     "certbot's webroot: served at /.well-known/acme-challenge/ over plain HTTP; empty: none",
+     [](Config& c, const json& value) { c.acme_challenge_dir = optional_text(value); },
+     [](const Config& c) { return shown(c.acme_challenge_dir.string()); }},
     {"threads", "--threads", Kind::integer, "I/O threads; 0 = one per core less one, at least one", set_threads,
      [](const Config& c) { return std::to_string(c.threads); }},
     {"log_level", "--log-level", Kind::text, "trace|debug|info|warn|error|critical|off",

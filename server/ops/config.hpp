@@ -24,6 +24,14 @@ struct Config {
   std::filesystem::path data_dir = "data";
   std::string database_file = "elgrande.sqlite";
   std::filesystem::path web_root = "clients/web";
+  // HTTPS and WSS on `port` (docs/deploy.md): the certificate chain and its key as PEM
+  // files, both or neither; `http_port` then answers plain HTTP with a redirect (0: no
+  // such port). certbot's webroot folder is served at /.well-known/acme-challenge/ on
+  // whichever port speaks plain HTTP.
+  std::filesystem::path tls_certificate;
+  std::filesystem::path tls_private_key;
+  std::uint16_t http_port = 0;
+  std::filesystem::path acme_challenge_dir;
   unsigned threads = 0;  // 0 means one per hardware thread
   spdlog::level::level_enum log_level = spdlog::level::info;
   // WebSocket limits, per connection.
@@ -100,6 +108,7 @@ struct Config {
 
   std::filesystem::path database_path() const { return data_dir / database_file; }
   bool postgresql() const { return !database.empty(); }
+  bool tls() const { return !tls_certificate.empty(); }
   // What db::open takes: the URL, or the SQLite file.
   std::string database_location() const { return postgresql() ? database : database_path().string(); }
 

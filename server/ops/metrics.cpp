@@ -59,6 +59,11 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
          m.connections_refused.load(relaxed));
   single(out, "elgrande_origins_refused_total", "counter",
          "WebSocket upgrades refused because the page's origin is not allowed.", m.origins_refused.load(relaxed));
+  single(out, "elgrande_tls_handshakes_total", "counter", "TLS handshakes ended, whether or not they succeeded.",
+         m.tls_handshakes.load(relaxed));
+  single(out, "elgrande_tls_handshakes_failed_total", "counter",
+         "TLS handshakes that failed: scanners, plain HTTP sent to the HTTPS port, untrusting clients.",
+         m.tls_handshakes_failed.load(relaxed));
   single(out, "elgrande_players", "gauge", "Player identities known to the server.", g.players);
 
   header(out, "elgrande_tables", "gauge", "Tables by status.");

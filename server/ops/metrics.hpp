@@ -51,6 +51,8 @@ struct Metrics {
   std::atomic<std::uint64_t> connections_refused{0};
   // WebSocket upgrades refused because the page's origin is not allowed.
   std::atomic<std::uint64_t> origins_refused{0};
+  std::atomic<std::uint64_t> tls_handshakes{0};         // begun and ended, either way
+  std::atomic<std::uint64_t> tls_handshakes_failed{0};
   std::array<std::atomic<std::uint64_t>, kErrorCodeCount> errors{};
   std::atomic<std::uint64_t> db_commits{0};  // transactions committed
   std::atomic<std::uint64_t> db_writes{0};   // writes they carried (group commit)

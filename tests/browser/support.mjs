@@ -32,7 +32,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const sourceDir = path.resolve(process.env.ELGRANDE_SOURCE_DIR || path.join(here, '..', '..'));
 const serverBinary = process.env.ELGRANDE_SERVER;
 export const artifacts = path.resolve(process.env.ELGRANDE_ARTIFACTS || path.join(sourceDir, 'tests', 'artifacts', 'browser'));
-const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 export const seed = Number(process.env.ELGRANDE_SEED || 20240607);
 const DECISION_TIMEOUT_MS = 60_000;
 
@@ -86,7 +86,8 @@ export function startServer(extraArgs = []) {
       const m = stdout.match(/listening on ([\d.]+):(\d+)/);
       if (m) {
         clearTimeout(timer);
-        resolve(`http://${m[1]}:${m[2]}/`);
+        // Over TLS by the name the test certificate carries.
+        resolve(args.includes('--tls-certificate') ? `https://localhost:${m[2]}/` : `http://${m[1]}:${m[2]}/`);
       }
     });
     server.on('exit', (code, signal) => {
@@ -300,7 +301,8 @@ export async function choose(page, decision) {
 
 // Screenshots of the first time each control is used, as artifacts to look at.
 
-export async function launchBrowser() {
+// `extraArgs`: more of Chromium's switches (the HTTPS test's trusted key).
+export async function launchBrowser(extraArgs = []) {
   if (!fs.existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath}: apt-get install chromium (or set CHROMIUM)`);
   fs.mkdirSync(artifacts, {recursive: true});
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'elgrande-browser-profile-'));
@@ -311,6 +313,7 @@ export async function launchBrowser() {
     args: [
       '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      ...extraArgs,
     ],
   });
   cleanups.unshift(() => browser.close());

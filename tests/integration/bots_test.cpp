@@ -16,11 +16,6 @@ using Json = nlohmann::json;
 
 namespace {
 
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-  args.insert(args.end(), more.begin(), more.end());
-  return args;
-}
-
 std::vector<std::string> on_port(std::vector<std::string> args, std::uint16_t port) {
   for (std::size_t i = 0; i + 1 < args.size(); ++i)
     if (args[i] == "--port") args[i + 1] = std::to_string(port);

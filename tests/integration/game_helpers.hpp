@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -61,6 +62,23 @@ inline std::vector<std::string> server_args(const TempDir& dir) {
           // Password hashes at libsodium's cheapest: the default cost is for real passwords.
           "--password-memory-kib", "64", "--password-passes", "1"});
   return args;
+}
+
+// The arguments, and more after them (a later flag overrides an earlier one).
+inline std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+  args.insert(args.end(), more.begin(), more.end());
+  return args;
+}
+
+// Polls until `holds` is true (true) or the time is up (false).
+template <typename Condition>
+bool wait_for(Condition holds, std::chrono::milliseconds patience) {
+  const auto deadline = std::chrono::steady_clock::now() + patience;
+  while (!holds()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
 }
 
 // Every message either way must fit protocol/schema/.

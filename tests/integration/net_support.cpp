@@ -23,11 +23,24 @@ namespace elgrande::test {
 // --- WsClient ---
 
 struct WsClient::Impl {
+  using Plain = websocket::stream<boost::beast::tcp_stream, false>;  // no permessage-deflate
+  using Secure = websocket::stream<boost::beast::ssl_stream<boost::beast::tcp_stream>, false>;
+
   boost::asio::io_context io;
-  websocket::stream<boost::beast::tcp_stream, false> ws{io};  // no permessage-deflate
+  std::optional<boost::asio::ssl::context> context;
+  std::unique_ptr<Plain> plain;
+  std::unique_ptr<Secure> secure;
   std::chrono::milliseconds timeout;
 
-  boost::beast::tcp_stream& lowest() { return boost::beast::get_lowest_layer(ws); }
+  // Calls `f` with the WebSocket stream, whichever it is.
+  template <typename F>
+  decltype(auto) with(F f) {
+    if (secure) return f(*secure);
+    return f(*plain);
+  }
+  boost::beast::tcp_stream& lowest() {
+    return with([](auto& ws) -> boost::beast::tcp_stream& { return boost::beast::get_lowest_layer(ws); });
+  }
 
   // Starts one operation and runs it to completion or to the deadline.
   template <typename Start>
@@ -51,15 +64,33 @@ struct WsClient::Impl {
 };
 
 WsClient::WsClient(const std::string& address, std::uint16_t port, std::string_view target,
-                   std::chrono::milliseconds timeout)
+                   std::chrono::milliseconds timeout, std::optional<WsTls> tls)
     : impl_(std::make_unique<Impl>()) {
   impl_->timeout = timeout;
+  if (tls) {
+    impl_->context.emplace(boost::asio::ssl::context::tls_client);
+    impl_->context->load_verify_file(tls->ca_file);
+    impl_->context->set_verify_mode(boost::asio::ssl::verify_peer);
+    impl_->secure = std::make_unique<Impl::Secure>(impl_->io, *impl_->context);
+    auto& stream = impl_->secure->next_layer();
+    SSL_set_tlsext_host_name(stream.native_handle(), tls->server_name.c_str());
+    stream.set_verify_callback(boost::asio::ssl::host_name_verification(tls->server_name));
+  } else {
+    impl_->plain = std::make_unique<Impl::Plain>(impl_->io);
+  }
   const boost::asio::ip::tcp::endpoint endpoint(boost::asio::ip::make_address(address), port);
   Impl::check(impl_->run([&](auto done) { impl_->lowest().async_connect(endpoint, done); }), "connect");
   boost::beast::error_code ignored;
   impl_->lowest().socket().set_option(boost::asio::ip::tcp::no_delay(true), ignored);
+  if (impl_->secure) {
+    Impl::check(impl_->run([&](auto done) {
+                  impl_->secure->next_layer().async_handshake(boost::asio::ssl::stream_base::client, done);
+                }),
+                "TLS handshake");
+  }
+  const std::string host = tls ? tls->server_name + ":" + std::to_string(port) : address + ":" + std::to_string(port);
   Impl::check(impl_->run([&](auto done) {
-                impl_->ws.async_handshake(address + ":" + std::to_string(port), std::string(target), done);
+                impl_->with([&](auto& ws) { ws.async_handshake(host, std::string(target), done); });
               }),
               "handshake");
 }
@@ -69,21 +100,30 @@ WsClient::~WsClient() = default;
 void WsClient::send(std::string_view text) { Impl::check(try_send(text), "write"); }
 
 boost::system::error_code WsClient::try_send(std::string_view text) {
-  impl_->ws.text(true);
-  return impl_->run([&](auto done) { impl_->ws.async_write(boost::asio::buffer(text), done); });
+  return impl_->run([&](auto done) {
+    impl_->with([&](auto& ws) {
+      ws.text(true);
+      ws.async_write(boost::asio::buffer(text), done);
+    });
+  });
 }
 
 void WsClient::send_binary(std::string_view bytes) {
-  impl_->ws.binary(true);
-  Impl::check(impl_->run([&](auto done) { impl_->ws.async_write(boost::asio::buffer(bytes), done); }), "write");
+  Impl::check(impl_->run([&](auto done) {
+                impl_->with([&](auto& ws) {
+                  ws.binary(true);
+                  ws.async_write(boost::asio::buffer(bytes), done);
+                });
+              }),
+              "write");
 }
 
 WsReceived WsClient::read_any() {
   boost::beast::flat_buffer buffer;
   WsReceived received;
-  received.error = impl_->run([&](auto done) { impl_->ws.async_read(buffer, done); });
+  received.error = impl_->run([&](auto done) { impl_->with([&](auto& ws) { ws.async_read(buffer, done); }); });
   received.text = boost::beast::buffers_to_string(buffer.data());
-  received.binary = !impl_->ws.got_text();
+  received.binary = !impl_->with([](auto& ws) { return ws.got_text(); });
   return received;
 }
 
@@ -93,10 +133,14 @@ Json WsClient::read() {
   return Json::parse(received.text);
 }
 
-std::uint16_t WsClient::close_code() const { return impl_->ws.reason().code; }
+std::uint16_t WsClient::close_code() const {
+  return impl_->with([](auto& ws) { return static_cast<std::uint16_t>(ws.reason().code); });
+}
 
 void WsClient::close() {
-  Impl::check(impl_->run([&](auto done) { impl_->ws.async_close(websocket::close_code::normal, done); }), "close");
+  Impl::check(
+      impl_->run([&](auto done) { impl_->with([&](auto& ws) { ws.async_close(websocket::close_code::normal, done); }); }),
+      "close");
 }
 
 // --- One-shot HTTP ---

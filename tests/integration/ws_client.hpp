@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -27,10 +28,17 @@ struct WsReceived {
   bool binary = false;
 };
 
+// How to speak TLS to the server (wss://): the CA its certificate is checked against, and
+// the name it must carry (sent as SNI and in the Host header).
+struct WsTls {
+  std::string ca_file;
+  std::string server_name = "localhost";
+};
+
 class WsClient {
  public:
   WsClient(const std::string& address, std::uint16_t port, std::string_view target = "/ws",
-           std::chrono::milliseconds timeout = std::chrono::seconds(10));
+           std::chrono::milliseconds timeout = std::chrono::seconds(10), std::optional<WsTls> tls = std::nullopt);
   ~WsClient();
   WsClient(const WsClient&) = delete;
   WsClient& operator=(const WsClient&) = delete;
