@@ -19,8 +19,11 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/ssl.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -55,6 +58,9 @@ using namespace elgrande;
 struct Arguments {
   std::string host = "127.0.0.1";
   std::vector<tcp::endpoint> servers;  // --url, once or more; 127.0.0.1:8080 if none
+  bool tls = false;                    // wss:// URLs
+  std::string ca_file;                 // the CA the server's certificate is checked against
+  std::string server_name = "localhost";  // the name it must carry
   int tables = 50;
   int players = 4;
   int spectators = 0;  // per table
@@ -74,7 +80,8 @@ struct Arguments {
 [[noreturn]] void usage(const char* problem) {
   std::fprintf(stderr,
                "elgrande-load: %s\n"
-               "usage: elgrande-load [--url ws://HOST:PORT/ws ...] [--tables N] [--players N] [--spectators N]\n"
+               "usage: elgrande-load [--url ws[s]://HOST:PORT/ws ...] [--ca-file PEM] [--server-name NAME]\n"
+               "                     [--tables N] [--players N] [--spectators N]\n"
                "                     [--idle N] [--threads N] [--sources N] [--rate COMMANDS_PER_S]\n"
                "                     [--seconds S] [--warmup S] [--short] [--server-pid PID ...]\n"
                "                     [--relay --command-bytes N --ack-bytes N --update-bytes N]\n",
@@ -92,6 +99,7 @@ Arguments parse(int argc, char** argv) {
     };
     if (flag == "--url") {
       const std::string url = value();
+      a.tls = url.starts_with("wss://");
       const auto start = url.find("://"), colon = url.rfind(':'), slash = url.find('/', start + 3);
       if (start == std::string::npos || colon == std::string::npos || colon < start + 3) usage("--url ws://HOST:PORT/ws");
       // Given again: more processes serving the same community (docs/scaling.md); each
@@ -99,6 +107,10 @@ Arguments parse(int argc, char** argv) {
       a.host = url.substr(start + 3, colon - start - 3);
       a.servers.emplace_back(net::ip::make_address(a.host),
                              static_cast<std::uint16_t>(std::stoi(url.substr(colon + 1, slash - colon - 1))));
+    } else if (flag == "--ca-file") {
+      a.ca_file = value();
+    } else if (flag == "--server-name") {
+      a.server_name = value();
     } else if (flag == "--tables") {
       a.tables = std::stoi(value());
     } else if (flag == "--players") {
@@ -139,117 +151,7 @@ Arguments parse(int argc, char** argv) {
   return a;
 }
 
-// --- What the run measures, shared by the threads. ---
-
-struct Tally {
-  std::mutex lock;
-  std::vector<double> latency_us;
-  std::map<std::string, std::size_t> errors;
-  std::vector<std::string> failures;
-  std::atomic<std::size_t> commands{0};  // accepted, within the measured window
-  std::atomic<std::size_t> games{0};
-  std::atomic<std::size_t> open{0};       // connections open now
-  std::atomic<std::size_t> ready{0};      // connections that said hello
-  std::atomic<bool> measuring{false};
-  std::atomic<bool> stopping{false};
-  // Frames within the measured window, for the relay to send alike: commands sent, their
-  // acknowledgements, and everything else the tables' connections received.
-  std::atomic<std::size_t> command_bytes{0}, ack_frames{0}, ack_bytes{0}, other_frames{0}, other_bytes{0};
-
-  void error(const std::string& code) {
-    const std::lock_guard guard(lock);
-    ++errors[code];
-  }
-  void failure(std::string what) {
-    const std::lock_guard guard(lock);
-    if (failures.size() < 20) failures.push_back(std::move(what));
-  }
-};
-
-// --- One WebSocket connection. ---
-
-class Connection : public std::enable_shared_from_this<Connection> {
- public:
-  using OnMessage = std::function<void(const std::string&)>;
-
-  Connection(net::io_context& io, Tally& tally) : ws_(io), tally_(tally) {}
-
-  void start(const tcp::endpoint& server, const net::ip::address& source, std::string host, OnMessage on_message,
-             std::function<void()> on_open) {
-    on_message_ = std::move(on_message);
-    on_open_ = std::move(on_open);
-    host_ = std::move(host);
-    auto& socket = beast::get_lowest_layer(ws_).socket();
-    beast::error_code ec;
-    socket.open(tcp::v4(), ec);
-    // The port is chosen at connect time, for the whole address pair: 127.0.0.1 alone has
-    // too few ports for tens of thousands of connections to one server port only if bound.
-    const int yes = 1;
-    ::setsockopt(socket.native_handle(), IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, &yes, sizeof yes);
-    socket.set_option(tcp::no_delay(true), ec);
-    socket.bind(tcp::endpoint(source, 0), ec);
-    if (ec) return fail("bind", ec);
-    beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
-    beast::get_lowest_layer(ws_).async_connect(server, [self = shared_from_this()](beast::error_code connect_ec) {
-      if (connect_ec) return self->fail("connect", connect_ec);
-      beast::get_lowest_layer(self->ws_).expires_never();
-      self->ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::client));
-      self->ws_.async_handshake(self->host_, "/ws", [self](beast::error_code handshake_ec) {
-        if (handshake_ec) return self->fail("handshake", handshake_ec);
-        self->open_ = true;
-        ++self->tally_.open;
-        self->read();
-        self->on_open_();
-      });
-    });
-  }
-
-  void send(const Json& message) { send(message.dump()); }
-  void send(std::string text) {
-    if (!open_) return;
-    outbox_.push_back(std::move(text));
-    if (outbox_.size() == 1) write();
-  }
-  void close() {
-    if (!open_) return;
-    beast::error_code ignored;
-    beast::get_lowest_layer(ws_).socket().close(ignored);
-  }
-
- private:
-  void read() {
-    ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) return self->fail("read", ec);
-      const std::string text = beast::buffers_to_string(self->buffer_.data());
-      self->buffer_.consume(self->buffer_.size());
-      self->on_message_(text);
-      self->read();
-    });
-  }
-  void write() {
-    ws_.async_write(net::buffer(outbox_.front()), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) return self->fail("write", ec);
-      self->outbox_.pop_front();
-      if (!self->outbox_.empty()) self->write();
-    });
-  }
-  void fail(const char* what, beast::error_code ec) {
-    if (open_) --tally_.open;
-    const bool was_open = std::exchange(open_, false);
-    if (!tally_.stopping && (was_open || std::string_view(what) != "read")) {
-      tally_.failure(std::string(what) + ": " + ec.message());
-    }
-  }
-
-  websocket::stream<beast::tcp_stream> ws_;
-  Tally& tally_;
-  beast::flat_buffer buffer_;
-  std::deque<std::string> outbox_;
-  OnMessage on_message_;
-  std::function<void()> on_open_;
-  std::string host_;
-  bool open_ = false;
-};
+#include "connection.hpp"  // after Arguments: what the run measures, one connection
 
 // --- Pacing: with a rate, a table takes its turn at fixed intervals (not bursting to catch
 // up after a stall); without, at once. ---
@@ -680,6 +582,16 @@ int main(int argc, char** argv) {
   const int sources = args.sources > 0 ? args.sources : std::max(1, connections / 10000 + 1);
 
   Tally tally;
+  if (args.tls) {
+    tally.tls = std::make_shared<net::ssl::context>(net::ssl::context::tls_client);
+    if (args.ca_file.empty()) {
+      tally.tls->set_default_verify_paths();
+    } else {
+      tally.tls->load_verify_file(args.ca_file);
+    }
+    tally.tls->set_verify_mode(net::ssl::verify_peer);
+    tally.server_name = args.server_name;
+  }
   std::vector<std::unique_ptr<net::io_context>> ios;
   for (int t = 0; t < args.threads; ++t) ios.push_back(std::make_unique<net::io_context>(1));
   std::vector<std::unique_ptr<net::executor_work_guard<net::io_context::executor_type>>> keep;
@@ -701,6 +613,7 @@ int main(int argc, char** argv) {
   std::vector<std::thread> threads;
   for (auto& io : ios) threads.emplace_back([&io] { io->run(); });
   const auto setup_started = Clock::now();
+  const double setup_cpu_start = server_cpu_seconds(args.server_pids);
   for (std::size_t i = 0; i < idle.size(); ++i) {
     net::post(*ios[i % ios.size()], [&, i] {
       idle[i]->start(servers[i % servers.size()], next_source(), args.host, [&tally](const std::string& text) {
@@ -717,6 +630,9 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   const long rss_idle = server_rss_kb(args.server_pids);
   const std::size_t idle_ready = tally.ready;
+  // What a connection costs to open: over TLS, mostly the handshake.
+  const double setup_seconds = std::chrono::duration<double>(Clock::now() - setup_started).count();
+  const double setup_cpu = server_cpu_seconds(args.server_pids) - setup_cpu_start;
 
   const double interval = args.rate > 0 ? args.tables / args.rate : 0;
   std::vector<std::unique_ptr<Run>> tables;
@@ -764,6 +680,7 @@ int main(int argc, char** argv) {
       {"spectators_per_table", args.spectators},
       {"idle", args.idle},
       {"threads", args.threads},
+      {"tls", args.tls},
       {"source_addresses", sources},
       {"target_rate", args.rate},
       {"seconds", elapsed},
@@ -803,6 +720,8 @@ int main(int argc, char** argv) {
     if (idle_ready > 0) {
       report["server"]["kb_per_idle_connection"] =
           static_cast<double>(rss_idle - rss_before) / static_cast<double>(idle_ready);
+      report["server"]["cpu_us_per_idle_connection_opened"] = setup_cpu * 1e6 / static_cast<double>(idle_ready);
+      report["idle_connections_opened_per_second"] = static_cast<double>(idle_ready) / setup_seconds;
     }
   }
   std::printf("%s\n", report.dump(2).c_str());
