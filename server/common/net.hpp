@@ -20,6 +20,9 @@ namespace http = boost::beast::http;
 namespace websocket = boost::beast::websocket;
 using tcp = boost::asio::ip::tcp;
 
+// What the server calls itself in Server and User-Agent headers.
+inline constexpr std::string_view kServerName = "elgrande-server/" ELGRANDE_VERSION;
+
 // A connection's executor: a strand of the I/O context, named by its type rather than held
 // as any_io_executor, whose type erasure cost about 3% of the CPU per command in copies,
 // property queries and indirect calls (docs/performance.md, step 15).

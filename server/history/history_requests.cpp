@@ -11,7 +11,6 @@ namespace {
 using protocol::ErrorCode;
 
 constexpr int kHistoryPage = 50;  // finished games per history.list answer, at most
-constexpr std::string_view kServerName = "elgrande-server/" ELGRANDE_VERSION;
 
 // Where a damaged log breaks, for the export's refusal.
 std::string damage_of(const db::Store::LogCheck& check) {

@@ -48,11 +48,13 @@ void HttpSession::run() {
 }
 
 void HttpSession::expire_after(std::chrono::seconds timeout) {
+  const std::uint64_t step = ++deadline_step_;
   deadline_.expires_after(timeout);
   // Weak, so that a connection which ended early is not kept for its deadline.
-  deadline_.async_wait([weak = weak_from_this()](beast::error_code ec) {
+  deadline_.async_wait([weak = weak_from_this(), step](beast::error_code ec) {
     if (ec) return;  // cancelled: the step finished, or another began
-    if (const auto self = weak.lock()) {
+    // A wait that expired just as its step finished may already be queued: the step says.
+    if (const auto self = weak.lock(); self && self->deadline_step_ == step) {
       beast::error_code ignored;
       self->transport_.socket().close(ignored);  // what waits on it ends with operation_aborted
     }
@@ -129,8 +131,13 @@ void HttpSession::do_read() {
                    beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
 }
 
-void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
+void HttpSession::disarm() {
+  ++deadline_step_;
   deadline_.cancel();
+}
+
+void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
+  disarm();
   if (ec == http::error::end_of_stream) return do_close();
   if (ec == http::error::body_limit) {
     // The header is complete, so the client can be told why; the unread body makes the
@@ -161,7 +168,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
 
   const Respond respond = [self = shared_from_this()](http::response<http::string_body> response) {
     net::post(self->transport_.get_executor(), [self, response = std::move(response)]() mutable {
-      if (self->services_->tls) response.set(http::field::strict_transport_security, "max-age=63072000");
+      if (self->services_->tls) response.set(http::field::strict_transport_security, kStrictTransportSecurity);
       self->send(http::message_generator(std::move(response)));
     });
   };
@@ -181,7 +188,7 @@ void HttpSession::send(http::message_generator&& message) {
 }
 
 void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t /*bytes*/) {
-  deadline_.cancel();
+  disarm();
   if (ec) return fail(ec, "http write");
   if (!keep_alive || slot_->overflow()) return do_close();
   do_read();

@@ -61,11 +61,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
   void refuse_origin();
   void do_close();
-  // Closes the connection if the next step has not finished in time.
+  // Closes the connection if the next step has not finished in time; disarm when it has.
   void expire_after(std::chrono::seconds timeout);
+  void disarm();
 
   Transport transport_;
   net::steady_timer deadline_;
+  std::uint64_t deadline_step_ = 0;  // which step the deadline's wait is for
   std::shared_ptr<ssl::context> tls_;  // until the handshake begins
   HttpRole role_;
   beast::flat_buffer buffer_;

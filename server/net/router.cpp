@@ -28,7 +28,6 @@
 namespace elgrande::server {
 namespace {
 
-constexpr std::string_view kServerName = "elgrande-server/" ELGRANDE_VERSION;
 
 // The web client is plain files from this server: no inline script or style, nothing from
 // elsewhere, never inside another site's frame (clickjacking). WebSockets to this host
@@ -135,9 +134,7 @@ http::message_generator static_file(const HttpRequest& request, WebFiles& web_fi
   set_headers(response, file->content_type, keep_alive);
   response.set(http::field::etag, etag);
   response.set(http::field::cache_control, "no-cache");
-  // A browser that once loaded the client over TLS never tries plain HTTP again (two
-  // years, as the HSTS preload list asks); the page is what people open.
-  if (over_tls) response.set(http::field::strict_transport_security, "max-age=63072000");
+  if (over_tls) response.set(http::field::strict_transport_security, kStrictTransportSecurity);
   if (!file->gzip.empty() || !file->brotli.empty()) response.set(http::field::vary, "Accept-Encoding");
   if (coding != ContentCoding::identity) response.set(http::field::content_encoding, name(coding));
   if (current) return http::message_generator(std::move(response));

@@ -10,6 +10,10 @@ namespace elgrande::server {
 
 using HttpRequest = http::request<http::string_body>;
 
+// Over TLS: a browser that once loaded the client so never tries plain HTTP again for two
+// years, as the HSTS preload list asks.
+inline constexpr std::string_view kStrictTransportSecurity = "max-age=63072000";
+
 // Answers one plain HTTP request: GET/HEAD /healthz, /readyz, /metrics (Prometheus), else a
 // static file from the web root. Every other method gets 405. Nothing a client sends makes it throw.
 http::message_generator handle_request(const HttpRequest& request, const Services& services);

@@ -52,7 +52,7 @@ void WsSession::run(http::request<http::string_body> upgrade, std::optional<std:
     // The websocket timeouts cover the handshake, idle peers and keep-alive pings.
     self->ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
     self->ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
-      res.set(http::field::server, "elgrande-server/" ELGRANDE_VERSION);
+      res.set(http::field::server, kServerName);
     }));
     // Beast fails a read past this size with message_too_big and closes with 1009.
     self->ws_.read_message_max(self->services_->ws_limits.max_message_bytes);

@@ -13,7 +13,6 @@ namespace elgrande::server {
 namespace {
 
 constexpr std::string_view kPath = "/notices/unsubscribe";
-constexpr std::string_view kServerName = "elgrande-server/" ELGRANDE_VERSION;
 
 std::string query_value(std::string_view target, std::string_view key) {
   const std::size_t question = target.find('?');

@@ -132,7 +132,7 @@ net::awaitable<unsigned> Webhook::post(const std::string& body) {
 
   http::request<http::string_body> request{http::verb::post, url_.target, 11};
   request.set(http::field::host, url_.host);
-  request.set(http::field::user_agent, "elgrande-server/" ELGRANDE_VERSION);
+  request.set(http::field::user_agent, kServerName);
   request.set(http::field::content_type, "application/json");
   request.keep_alive(false);
   request.body() = body;

@@ -12,7 +12,6 @@ namespace {
 using protocol::ErrorCode;
 using protocol::Json;
 
-constexpr std::string_view kApiServerName = "elgrande-server/" ELGRANDE_VERSION;
 
 // A player's name as the lobby knows it.
 std::function<std::string(PlayerId)> names_from(const RatingRequestsEnv& env) {
@@ -168,7 +167,7 @@ bool answer_ratings_api(const http::request<http::string_body>& request, const R
   const auto answer = [head, version = request.version(), keep_alive = request.keep_alive()](
                           http::status status, std::string_view type, std::string body) {
     http::response<http::string_body> response{status, version};
-    response.set(http::field::server, kApiServerName);
+    response.set(http::field::server, kServerName);
     response.set(http::field::content_type, type);
     response.set(http::field::cache_control, "no-cache");
     response.set("X-Content-Type-Options", "nosniff");
