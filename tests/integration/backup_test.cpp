@@ -163,6 +163,51 @@ TEST_CASE("scheduled backups are verified and pruned, and a restore from the new
   }
 }
 
+TEST_CASE("a scheduled backup that fails verification is kept aside as .bad, counted, and removes no good one",
+          "[sqlite][integration][backup]") {
+  TempDir dir;
+  std::vector<std::string> args = server_args(dir);
+  args.insert(args.end(), {"--backup-every", "1", "--backup-keep", "2"});
+  ServerProcess server(args);
+  const std::filesystem::path folder = database_of(dir).parent_path() / "backups";
+  BackupTestSeat seat = backup_test_sit_down(server, "Ana");
+  backup_test_play_until(seat, 10, 11);
+  auto until = Clock::now() + std::chrono::seconds(10);
+  while (backup_test_metric(server, "elgrande_backups_taken_total") < 2 && Clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  REQUIRE(backup_test_metric(server, "elgrande_backups_taken_total") >= 2);
+  // Another program changes a logged command under the running server: every backup from
+  // now on holds a log that breaks its hash chain.
+  backup_test_run_sql(database_of(dir),
+                      "PRAGMA busy_timeout=5000;"
+                      "UPDATE commands SET command = command || ' ' WHERE seq = 3;"
+                      "UPDATE command_ring SET command = command || ' ' WHERE seq = 3;");
+  const std::uint64_t good = backup_test_metric(server, "elgrande_backups_taken_total");
+  until = Clock::now() + std::chrono::seconds(10);
+  while (backup_test_metric(server, "elgrande_backups_failed_total") < 2 && Clock::now() < until) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  CHECK(backup_test_metric(server, "elgrande_backups_failed_total") >= 2);
+  CHECK(backup_test_metric(server, "elgrande_backups_taken_total") <= good + 1);  // one may have been under way
+
+  std::vector<std::filesystem::path> kept;
+  std::vector<std::filesystem::path> bad;
+  for (const std::filesystem::path& file : backup_test_files(folder)) {
+    const std::string name = file.filename().string();
+    CHECK_FALSE(name.ends_with(".partial"));
+    (name.ends_with(".bad") ? bad : kept).push_back(file);
+  }
+  CHECK(kept.size() == 2);  // the good ones stay
+  REQUIRE(!bad.empty());
+  CHECK(kept.back().filename().string() < bad.front().filename().string());
+  for (const std::filesystem::path& file : kept) CHECK(backup_test_verify(file).exit_code == 0);
+  const Completed refused = backup_test_verify(bad.back());
+  INFO(refused.out);
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.out.find("does not match the log's hash chain") != std::string::npos);
+}
+
 TEST_CASE("--verify-backup finds a damaged backup, says why, and exits 1", "[sqlite][integration][backup]") {
   TempDir dir;
   TempDir copies;
