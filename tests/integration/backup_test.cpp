@@ -208,7 +208,7 @@ TEST_CASE("a scheduled backup that fails verification is kept aside as .bad, cou
   CHECK(refused.out.find("does not match the log's hash chain") != std::string::npos);
 }
 
-TEST_CASE("--verify-backup finds a damaged backup, says why, and exits 1", "[sqlite][integration][backup]") {
+TEST_CASE("a damaged backup is found by --verify-backup, which says why and exits 1", "[sqlite][integration][backup]") {
   TempDir dir;
   TempDir copies;
   {
