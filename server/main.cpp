@@ -70,6 +70,7 @@
 #include "presence/presence.hpp"
 #include "ratings/rated_game.hpp"
 #include "ratings/ratings.hpp"
+#include "storage/backups.hpp"
 #include "storage/checkpointer.hpp"
 #include "storage/reader.hpp"
 #include "storage/start_checks.hpp"
@@ -280,6 +281,15 @@ int lead(const Config& config, Leadership* leadership) {
                   leadership != nullptr ? leadership->fence() : Storage::Fence{},
                   std::chrono::microseconds{config.commit_delay_us}, std::move(ledger));
   Reader reader(config.database_location());
+  // On a thread and a read connection of their own: no I/O thread or commit waits for one.
+  std::unique_ptr<Backups> backups;
+  if (!config.postgresql() && config.backup_every > 0) {
+    backups = std::make_unique<Backups>(BackupSchedule{.database = config.database_path(),
+                                                       .folder = config.backup_folder(),
+                                                       .every = std::chrono::seconds(config.backup_every),
+                                                       .keep = config.backup_keep},
+                                        metrics);
+  }
   std::shared_ptr<Webhook> webhook;
   if (!config.webhook_url.empty()) {
     webhook = std::make_shared<Webhook>(
@@ -422,6 +432,7 @@ int lead(const Config& config, Leadership* leadership) {
   password_workers.stop();
   bot_workers.stop();
   notices.stop();  // the delivery in flight is settled through storage
+  if (backups) backups->stop();
   storage.stop();  // everything queued reaches the disk
   if (checkpointer) checkpointer->stop();
   reader.stop();
@@ -556,6 +567,7 @@ int main(int argc, char* argv[]) {
   try {
     status = invocation.backup_to     ? server::backup(invocation.config, *invocation.backup_to)
              : invocation.check_table ? server::check_table(invocation.config, *invocation.check_table)
+             : invocation.verify_backup ? server::verify_backup(*invocation.verify_backup)
              : invocation.create_admin ? server::create_admin(invocation.config, *invocation.create_admin)
              : invocation.recompute_ratings ? server::recompute(invocation.config)
                                             : server::serve(invocation.config);

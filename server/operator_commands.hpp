@@ -16,6 +16,8 @@ namespace elgrande::server {
 int backup(const Config& config, const std::filesystem::path& target);
 // --create-admin NAME (the password on standard input).
 int create_admin(const Config& config, const std::string& username);
+// --verify-backup FILE: 0 for a sound backup, 1 for a damaged one.
+int verify_backup(const std::filesystem::path& file);
 // --check-table ID.
 int check_table(const Config& config, std::int64_t id);
 // --recompute-ratings.

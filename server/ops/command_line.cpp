@@ -40,6 +40,10 @@ void check_combinations(const Config& config) {
   if (config.http_port != 0 && config.http_port == config.port) {
     throw ConfigError("http_port must differ from port");
   }
+  if (config.postgresql() && config.backup_every > 0) {
+    throw ConfigError("backup_every: the server backs up a SQLite database only; back up PostgreSQL with pg_dump "
+                      "(docs/persistence.md#backups), and leave backup_every at 0");
+  }
 }
 
 struct Override {
@@ -84,6 +88,17 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
         throw ConfigError("--check-table: expects a table id");
       }
       invocation.check_table = table;
+      continue;
+    }
+    if (argument == "--verify-backup" || argument.starts_with("--verify-backup=")) {
+      std::string file;
+      if (argument.starts_with("--verify-backup=")) {
+        file = std::string(argument.substr(16));
+      } else if (i + 1 < argc) {
+        file = argv[++i];
+      }
+      if (file.empty()) throw ConfigError("--verify-backup: missing file name");
+      invocation.verify_backup = std::filesystem::path(file);
       continue;
     }
     if (argument == "--recompute-ratings" || argument == "--accept-lost-commits") {
@@ -167,6 +182,9 @@ std::string usage(std::string_view program) {
   }
   out << "  --backup-to FILE         copy the database (while a server may be running on it)\n"
       << "                           into FILE, which must not exist, then exit\n"
+      << "  --verify-backup FILE     check a backup file as the scheduled backups are checked\n"
+      << "                           (every page, every command log's hash chain); exit 0 if\n"
+      << "                           sound, 1 if damaged\n"
       << "  --check-table ID         report on table ID's command log (gaps, its hash chain,\n"
       << "                           its snapshot) from the database, then exit\n"
       << "  --create-admin NAME      make the account NAME an admin, with the password read\n"
@@ -178,7 +196,8 @@ std::string usage(std::string_view program) {
       << "  -h, --help               print this help and exit\n"
       << "\n"
       << "Exit status: 0 after a clean shutdown on SIGINT or SIGTERM (or a backup, a sound\n"
-      << "log, or a recompute), 1 if the server or the backup fails or the log is damaged, 2 for a bad command\n"
+      << "log or backup file, or a recompute), 1 if the server or the backup fails or the log or backup file is\n"
+      << "damaged, 2 for a bad command\n"
       << "line or configuration.\n";
   return out.str();
 }

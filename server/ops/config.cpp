@@ -157,6 +157,10 @@ void set_bot_iterations(Config& config, const json& value) {
   config.bot_iterations = static_cast<unsigned>(integer_in(value, 0, 100000000));
 }
 
+void set_backup_every(Config& config, const json& value) {
+  config.backup_every = static_cast<unsigned>(integer_in(value, 0, 365 * 24 * 3600));
+}
+
 void set_durability(Config& config, const json& value) {
   const std::string name = value.is_string() ? value.get<std::string>() : std::string();
   if (name != "full" && name != "normal") throw ConfigError("expected full or normal");
@@ -330,7 +334,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 54> kSettings{{
+constexpr std::array<Setting, 57> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -405,6 +409,15 @@ constexpr std::array<Setting, 54> kSettings{{
     {"integrity_check", "--integrity-check", Kind::text,
      "quick: check every page of the database at start (about 1 s per 100 MB); off: skip",
      set_integrity_check, [](const Config& c) { return std::string(c.integrity_check ? "quick" : "off"); }},
+    {"backup_every", "--backup-every", Kind::integer,
+     "seconds between backups of the SQLite database, each verified, 0-31536000; 0: none", set_backup_every,
+     [](const Config& c) { return std::to_string(c.backup_every); }},
+    {"backup_keep", "--backup-keep", Kind::integer, "verified backups kept, 1-100000; older ones are removed",
+     [](Config& c, const json& value) { c.backup_keep = static_cast<unsigned>(integer_in(value, 1, 100000)); },
+     [](const Config& c) { return std::to_string(c.backup_keep); }},
+    {"backup_dir", "--backup-dir", Kind::text, "the folder of backups; empty: backups beside the database file",
+     [](Config& c, const json& value) { c.backup_dir = optional_text(value); },
+     [](const Config& c) { return shown(c.backup_dir.string()); }},
     {"webhook_url", "--webhook-url", Kind::text, "POSTed to when it becomes a player's turn; empty: off",
      set_webhook_url, [](const Config& c) { return c.webhook_url.empty() ? std::string("\"\"") : c.webhook_url; }},
     {"webhook_ca_file", "--webhook-ca-file", Kind::text,

@@ -53,6 +53,12 @@ struct Config {
   // Under load, how long the storage thread gathers writes before a commit (Storage).
   unsigned commit_delay_us = 1000;
   bool integrity_check = true;  // the database's integrity check before anything else
+  // Scheduled backups of a SQLite database (docs/persistence.md#backups): every this many
+  // seconds (0: none), keeping this many verified ones, in this folder (empty: `backups`
+  // beside the database file).
+  unsigned backup_every = 0;
+  unsigned backup_keep = 7;
+  std::filesystem::path backup_dir;
   // --accept-lost-commits (no config key: it is meant for one start): start although the
   // database holds fewer commits than its commit sequence file recorded.
   bool accept_lost_commits = false;
@@ -109,6 +115,7 @@ struct Config {
   std::filesystem::path database_path() const { return data_dir / database_file; }
   bool postgresql() const { return !database.empty(); }
   bool tls() const { return !tls_certificate.empty(); }
+  std::filesystem::path backup_folder() const { return backup_dir.empty() ? data_dir / "backups" : backup_dir; }
   // What db::open takes: the URL, or the SQLite file.
   std::string database_location() const { return postgresql() ? database : database_path().string(); }
 
@@ -133,6 +140,7 @@ struct Invocation {
   bool help = false;
   std::optional<std::filesystem::path> backup_to;  // --backup-to: copy the database and exit
   std::optional<std::int64_t> check_table;         // --check-table: report on a table's log and exit
+  std::optional<std::filesystem::path> verify_backup;  // --verify-backup: check a backup file and exit
   std::optional<std::string> create_admin;         // --create-admin: make this account an admin and exit
   bool recompute_ratings = false;                  // --recompute-ratings: replay every rated game and exit
   Config config;

@@ -117,6 +117,13 @@ std::string render_metrics(const Metrics& m, const Gauges& g) {
          m.db_errors.load(relaxed));
   single(out, "elgrande_db_checkpoints_total", "counter",
          "Checkpoints of SQLite's write-ahead log, run beside the commits.", m.db_checkpoints.load(relaxed));
+  single(out, "elgrande_backups_taken_total", "counter", "Scheduled backups taken and verified.",
+         m.backups_taken.load(relaxed));
+  single(out, "elgrande_backups_failed_total", "counter",
+         "Scheduled backups that failed, in the copy or its verification.", m.backups_failed.load(relaxed));
+  single(out, "elgrande_last_backup_timestamp_seconds", "gauge",
+         "When the last verified scheduled backup was taken (Unix time; 0: none since the start).",
+         static_cast<std::uint64_t>(m.last_backup_unix_seconds.load(relaxed)));
   single(out, "elgrande_webhooks_sent_total", "counter", "Turn notifications the webhook accepted.",
          m.webhooks_sent.load(relaxed));
   single(out, "elgrande_webhooks_failed_total", "counter",

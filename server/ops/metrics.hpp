@@ -58,6 +58,11 @@ struct Metrics {
   std::atomic<std::uint64_t> db_writes{0};   // writes they carried (group commit)
   std::atomic<std::uint64_t> db_errors{0};   // failed attempts at a commit
   std::atomic<std::uint64_t> db_checkpoints{0};  // SQLite's log copied back (storage/checkpointer.hpp)
+  // Scheduled backups (storage/backups.hpp): verified and kept, failed (the copy or its
+  // verification), and when the last good one was taken (0: none yet).
+  std::atomic<std::uint64_t> backups_taken{0};
+  std::atomic<std::uint64_t> backups_failed{0};
+  std::atomic<std::int64_t> last_backup_unix_seconds{0};
   std::atomic<std::uint64_t> webhooks_sent{0};
   std::atomic<std::uint64_t> webhooks_failed{0};  // given up after every attempt, or dropped
   // Notices (docs/notifications.md): mails the relay accepted, push messages a push service
