@@ -35,6 +35,7 @@
 
 #include "app/hello.hpp"
 #include "app/services.hpp"
+#include "config_check.hpp"
 #include "database_start.hpp"
 #include "notices_start.hpp"
 #include "operator_commands.hpp"
@@ -546,6 +547,7 @@ int main(int argc, char* argv[]) {
              : invocation.check_table ? server::check_table(invocation.config, *invocation.check_table)
              : invocation.create_admin ? server::create_admin(invocation.config, *invocation.create_admin)
              : invocation.recompute_ratings ? server::recompute(invocation.config)
+             : invocation.check_config ? server::check_config(invocation.config, invocation.config_file)
                                             : server::serve(invocation.config);
   } catch (const elgrande::db::Error& error) {
     const bool locked = error.kind() == elgrande::db::Error::Kind::busy && !invocation.config.postgresql();

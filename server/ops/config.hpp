@@ -126,6 +126,8 @@ struct Invocation {
   std::optional<std::int64_t> check_table;         // --check-table: report on a table's log and exit
   std::optional<std::string> create_admin;         // --create-admin: make this account an admin and exit
   bool recompute_ratings = false;                  // --recompute-ratings: replay every rated game and exit
+  bool check_config = false;                       // --check-config: check the configuration and exit
+  std::optional<std::filesystem::path> config_file;  // the file the configuration was read from, if any
   Config config;
 };
 
