@@ -35,6 +35,7 @@
 
 #include "app/hello.hpp"
 #include "app/services.hpp"
+#include "config_check.hpp"
 #include "database_start.hpp"
 #include "notices_start.hpp"
 #include "operator_commands.hpp"
@@ -570,6 +571,7 @@ int main(int argc, char* argv[]) {
              : invocation.verify_backup ? server::verify_backup(*invocation.verify_backup)
              : invocation.create_admin ? server::create_admin(invocation.config, *invocation.create_admin)
              : invocation.recompute_ratings ? server::recompute(invocation.config)
+             : invocation.check_config ? server::check_config(invocation.config, invocation.config_file)
                                             : server::serve(invocation.config);
   } catch (const elgrande::db::Error& error) {
     const bool locked = error.kind() == elgrande::db::Error::Kind::busy && !invocation.config.postgresql();

@@ -41,9 +41,13 @@ void WsSession::run(http::request<http::string_body> upgrade, std::optional<std:
   upgrade_ = std::move(upgrade);
   beast::error_code ec;
   const tcp::endpoint endpoint = beast::get_lowest_layer(ws_).remote_endpoint(ec);
-  address = forwarded_client ? *forwarded_client
-            : ec             ? std::string("unknown")
-                             : client_address(endpoint.address(), upgrade_["X-Forwarded-For"], services_->trusted_proxies);
+  // A forwarding process's PROXY line names the peer it saw, which may itself be a trusted
+  // proxy (nginx in front of the processes): its X-Forwarded-For counts as it would here.
+  beast::error_code unnamed;
+  const net::ip::address peer = forwarded_client ? net::ip::make_address(*forwarded_client, unnamed) : endpoint.address();
+  address = forwarded_client && unnamed ? *forwarded_client
+            : ec && !forwarded_client   ? std::string("unknown")
+                                        : client_address(peer, upgrade_["X-Forwarded-For"], services_->trusted_proxies);
   peer_ = address + ":" + (ec ? std::string("?") : std::to_string(endpoint.port()));
   net::dispatch(ws_.get_executor(), [self = shared_from_this()] {
     // Shutdown has begun: a connection that upgrades now is simply not served.

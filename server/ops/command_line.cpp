@@ -57,6 +57,7 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
   Invocation invocation;
   std::optional<std::filesystem::path> config_file;
   std::vector<Override> overrides;
+  std::optional<std::filesystem::path> checked_file;  // --check-config FILE
 
   for (int i = 1; i < argc; ++i) {
     std::string_view argument = argv[i];
@@ -101,6 +102,17 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
       invocation.verify_backup = std::filesystem::path(file);
       continue;
     }
+    if (argument == "--check-config" || argument.starts_with("--check-config=")) {
+      // The file is optional: "--check-config" alone checks what --config (or the default) names.
+      invocation.check_config = true;
+      if (argument.starts_with("--check-config=")) {
+        checked_file = std::string(argument.substr(15));
+        if (checked_file->empty()) throw ConfigError("--check-config: missing file name");
+      } else if (i + 1 < argc && !std::string_view(argv[i + 1]).starts_with("-")) {
+        checked_file = argv[++i];
+      }
+      continue;
+    }
     if (argument == "--recompute-ratings" || argument == "--accept-lost-commits") {
       (argument == "--recompute-ratings" ? invocation.recompute_ratings : invocation.config.accept_lost_commits) = true;
       continue;
@@ -142,12 +154,20 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
     }
   }
 
+  if (checked_file) {
+    if (config_file && *config_file != *checked_file) {
+      throw ConfigError("--check-config " + checked_file->string() + " and --config " + config_file->string() +
+                        " name different files");
+    }
+    config_file = checked_file;
+  }
   // An explicit --config must exist; the default file is optional.
   if (config_file) {
-    detail::apply_config_file(invocation.config, *config_file);
+    invocation.config_file = *config_file;
   } else if (std::filesystem::exists(kDefaultConfigFile)) {
-    detail::apply_config_file(invocation.config, kDefaultConfigFile);
+    invocation.config_file = std::filesystem::path(kDefaultConfigFile);
   }
+  if (invocation.config_file) detail::apply_config_file(invocation.config, *invocation.config_file);
 
   for (const Override& change : overrides) {
     try {
@@ -189,6 +209,10 @@ std::string usage(std::string_view program) {
       << "                           its snapshot) from the database, then exit\n"
       << "  --create-admin NAME      make the account NAME an admin, with the password read\n"
       << "                           from standard input (made if it does not exist), then exit\n"
+      << "  --check-config [FILE]    check the configuration (FILE, else --config's or the\n"
+      << "                           default) as a start would, without opening a port or the\n"
+      << "                           database: print \"configuration OK: FILE\" and exit 0, or the\n"
+      << "                           fault and exit 2 (the file) or 1 (folders and files it names)\n"
       << "  --recompute-ratings      replay every rated game in the order it was rated, store\n"
       << "                           the ratings that gives, report what differed, then exit\n"
       << "  --accept-lost-commits    start although the database holds fewer commits than\n"

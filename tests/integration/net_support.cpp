@@ -11,6 +11,8 @@
 #include <boost/beast/websocket.hpp>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
+#include <type_traits>
 #include <stdexcept>
 #include <thread>
 
@@ -20,26 +22,61 @@
 
 namespace elgrande::test {
 
+namespace {
+
+namespace ssl = boost::asio::ssl;
+using boost::asio::ip::tcp;
+using SecureStream = boost::beast::ssl_stream<boost::beast::tcp_stream>;
+
+// The socket opened and bound to the client's own address first, when one is given (any
+// of 127/8 on Linux), so that the peer sees the connection come from there.
+void bind_local(boost::beast::tcp_stream& stream, const std::string& local_address) {
+  if (local_address.empty()) return;
+  const boost::asio::ip::address local = boost::asio::ip::make_address(local_address);
+  stream.socket().open(local.is_v4() ? tcp::v4() : tcp::v6());
+  stream.socket().bind({local, 0});
+}
+
+void make_tls_context(std::optional<ssl::context>& context, const TlsOptions& tls) {
+  context.emplace(ssl::context::tls_client);
+  context->load_verify_file(tls.ca_file);
+  context->set_verify_mode(ssl::verify_peer);
+}
+
+// SNI, and the name the peer's certificate must carry.
+void expect_name(SecureStream& stream, const TlsOptions& tls) {
+  if (SSL_set_tlsext_host_name(stream.native_handle(), tls.server_name.c_str()) != 1) {
+    throw std::runtime_error("cannot set SNI " + tls.server_name);
+  }
+  stream.set_verify_callback(ssl::host_name_verification(tls.server_name));
+}
+
+std::string host_of(const std::string& address, std::uint16_t port, const ConnectOptions& options) {
+  return options.host.empty() ? address + ":" + std::to_string(port) : options.host;
+}
+
+}  // namespace
+
 // --- WsClient ---
 
 struct WsClient::Impl {
-  using Plain = websocket::stream<boost::beast::tcp_stream, false>;  // no permessage-deflate
-  using Secure = websocket::stream<boost::beast::ssl_stream<boost::beast::tcp_stream>, false>;
-
   boost::asio::io_context io;
-  std::optional<boost::asio::ssl::context> context;
-  std::unique_ptr<Plain> plain;
-  std::unique_ptr<Secure> secure;
+  std::optional<ssl::context> tls;
+  std::optional<websocket::stream<boost::beast::tcp_stream, false>> plain;  // no permessage-deflate
+  std::optional<websocket::stream<SecureStream, false>> secure;
   std::chrono::milliseconds timeout;
 
-  // Calls `f` with the WebSocket stream, whichever it is.
-  template <typename F>
-  decltype(auto) with(F f) {
-    if (secure) return f(*secure);
-    return f(*plain);
-  }
   boost::beast::tcp_stream& lowest() {
-    return with([](auto& ws) -> boost::beast::tcp_stream& { return boost::beast::get_lowest_layer(ws); });
+    return secure ? boost::beast::get_lowest_layer(*secure) : boost::beast::get_lowest_layer(*plain);
+  }
+  // Calls `use` with whichever WebSocket stream this client has.
+  template <typename Use>
+  void with(Use use) {
+    if (secure) {
+      use(*secure);
+    } else {
+      use(*plain);
+    }
   }
 
   // Starts one operation and runs it to completion or to the deadline.
@@ -64,35 +101,35 @@ struct WsClient::Impl {
 };
 
 WsClient::WsClient(const std::string& address, std::uint16_t port, std::string_view target,
-                   std::chrono::milliseconds timeout, std::optional<WsTls> tls)
+                   std::chrono::milliseconds timeout, const ConnectOptions& options)
     : impl_(std::make_unique<Impl>()) {
   impl_->timeout = timeout;
-  if (tls) {
-    impl_->context.emplace(boost::asio::ssl::context::tls_client);
-    impl_->context->load_verify_file(tls->ca_file);
-    impl_->context->set_verify_mode(boost::asio::ssl::verify_peer);
-    impl_->secure = std::make_unique<Impl::Secure>(impl_->io, *impl_->context);
-    auto& stream = impl_->secure->next_layer();
-    SSL_set_tlsext_host_name(stream.native_handle(), tls->server_name.c_str());
-    stream.set_verify_callback(boost::asio::ssl::host_name_verification(tls->server_name));
+  if (options.tls) {
+    make_tls_context(impl_->tls, *options.tls);
+    impl_->secure.emplace(impl_->io, *impl_->tls);
+    expect_name(impl_->secure->next_layer(), *options.tls);
   } else {
-    impl_->plain = std::make_unique<Impl::Plain>(impl_->io);
+    impl_->plain.emplace(impl_->io);
   }
-  const boost::asio::ip::tcp::endpoint endpoint(boost::asio::ip::make_address(address), port);
+  bind_local(impl_->lowest(), options.local_address);
+  const tcp::endpoint endpoint(boost::asio::ip::make_address(address), port);
   Impl::check(impl_->run([&](auto done) { impl_->lowest().async_connect(endpoint, done); }), "connect");
   boost::beast::error_code ignored;
-  impl_->lowest().socket().set_option(boost::asio::ip::tcp::no_delay(true), ignored);
+  impl_->lowest().socket().set_option(tcp::no_delay(true), ignored);
   if (impl_->secure) {
-    Impl::check(impl_->run([&](auto done) {
-                  impl_->secure->next_layer().async_handshake(boost::asio::ssl::stream_base::client, done);
-                }),
+    Impl::check(impl_->run([&](auto done) { impl_->secure->next_layer().async_handshake(ssl::stream_base::client, done); }),
                 "TLS handshake");
   }
-  const std::string host = tls ? tls->server_name + ":" + std::to_string(port) : address + ":" + std::to_string(port);
-  Impl::check(impl_->run([&](auto done) {
-                impl_->with([&](auto& ws) { ws.async_handshake(host, std::string(target), done); });
-              }),
-              "handshake");
+  impl_->with([&](auto& ws) {
+    if (!options.origin.empty()) {
+      ws.set_option(websocket::stream_base::decorator(
+          [origin = options.origin](websocket::request_type& request) { request.set(http::field::origin, origin); }));
+    }
+    Impl::check(impl_->run([&](auto done) {
+                  ws.async_handshake(host_of(address, port, options), std::string(target), done);
+                }),
+                "handshake");
+  });
 }
 
 WsClient::~WsClient() = default;
@@ -100,30 +137,29 @@ WsClient::~WsClient() = default;
 void WsClient::send(std::string_view text) { Impl::check(try_send(text), "write"); }
 
 boost::system::error_code WsClient::try_send(std::string_view text) {
-  return impl_->run([&](auto done) {
-    impl_->with([&](auto& ws) {
-      ws.text(true);
-      ws.async_write(boost::asio::buffer(text), done);
-    });
+  boost::system::error_code result;
+  impl_->with([&](auto& ws) {
+    ws.text(true);
+    result = impl_->run([&](auto done) { ws.async_write(boost::asio::buffer(text), done); });
   });
+  return result;
 }
 
 void WsClient::send_binary(std::string_view bytes) {
-  Impl::check(impl_->run([&](auto done) {
-                impl_->with([&](auto& ws) {
-                  ws.binary(true);
-                  ws.async_write(boost::asio::buffer(bytes), done);
-                });
-              }),
-              "write");
+  impl_->with([&](auto& ws) {
+    ws.binary(true);
+    Impl::check(impl_->run([&](auto done) { ws.async_write(boost::asio::buffer(bytes), done); }), "write");
+  });
 }
 
 WsReceived WsClient::read_any() {
   boost::beast::flat_buffer buffer;
   WsReceived received;
-  received.error = impl_->run([&](auto done) { impl_->with([&](auto& ws) { ws.async_read(buffer, done); }); });
+  impl_->with([&](auto& ws) {
+    received.error = impl_->run([&](auto done) { ws.async_read(buffer, done); });
+    received.binary = !ws.got_text();
+  });
   received.text = boost::beast::buffers_to_string(buffer.data());
-  received.binary = !impl_->with([](auto& ws) { return ws.got_text(); });
   return received;
 }
 
@@ -134,22 +170,23 @@ Json WsClient::read() {
 }
 
 std::uint16_t WsClient::close_code() const {
-  return impl_->with([](auto& ws) { return static_cast<std::uint16_t>(ws.reason().code); });
+  return impl_->secure ? impl_->secure->reason().code : impl_->plain->reason().code;
 }
 
 void WsClient::close() {
-  Impl::check(
-      impl_->run([&](auto done) { impl_->with([&](auto& ws) { ws.async_close(websocket::close_code::normal, done); }); }),
-      "close");
+  impl_->with([&](auto& ws) {
+    Impl::check(impl_->run([&](auto done) { ws.async_close(websocket::close_code::normal, done); }), "close");
+  });
 }
 
 // --- One-shot HTTP ---
 
+namespace {
+
 // Asynchronous operations are used only because tcp_stream's timeout applies to them.
-HttpResponse send_http(const std::string& address, std::uint16_t port, http::request<http::string_body> request,
-                       std::chrono::milliseconds timeout) {
-  boost::asio::io_context io;
-  boost::beast::tcp_stream stream(io);
+template <typename Stream>
+HttpResponse exchange_http(boost::asio::io_context& io, Stream& stream, const tcp::endpoint& endpoint,
+                           const http::request<http::string_body>& request, std::chrono::milliseconds timeout) {
   boost::beast::flat_buffer buffer;
   HttpResponse response;
   boost::beast::error_code failure;
@@ -158,26 +195,58 @@ HttpResponse send_http(const std::string& address, std::uint16_t port, http::req
     failure = ec;
     failed_step = step;
   };
-
-  request.set(http::field::host, address + ":" + std::to_string(port));
-  request.prepare_payload();
-  const boost::asio::ip::tcp::endpoint endpoint(boost::asio::ip::make_address(address), port);
-
-  stream.expires_after(timeout);  // one budget for connect, write and read together
-  stream.async_connect(endpoint, [&](boost::beast::error_code ec) {
-    if (ec) return failed(ec, "connect");
+  const auto write_and_read = [&] {
     http::async_write(stream, request, [&](boost::beast::error_code ec, std::size_t) {
       if (ec) return failed(ec, "write");
       http::async_read(stream, buffer, response, [&](boost::beast::error_code ec, std::size_t) {
         if (ec) failed(ec, "read");
       });
     });
+  };
+
+  boost::beast::get_lowest_layer(stream).expires_after(timeout);  // one budget for it all
+  boost::beast::get_lowest_layer(stream).async_connect(endpoint, [&](boost::beast::error_code ec) {
+    if (ec) return failed(ec, "connect");
+    if constexpr (std::is_same_v<Stream, SecureStream>) {
+      stream.async_handshake(ssl::stream_base::client, [&](boost::beast::error_code ec) {
+        if (ec) return failed(ec, "TLS handshake");
+        write_and_read();
+      });
+    } else {
+      write_and_read();
+    }
   });
   io.run();
 
   if (failure)
     throw std::runtime_error(std::string("HTTP ") + failed_step + ": " + failure.message());
   return response;
+}
+
+}  // namespace
+
+HttpResponse send_http(const std::string& address, std::uint16_t port, http::request<http::string_body> request,
+                       const ConnectOptions& options, std::chrono::milliseconds timeout) {
+  boost::asio::io_context io;
+  request.set(http::field::host, host_of(address, port, options));
+  request.prepare_payload();
+  const tcp::endpoint endpoint(boost::asio::ip::make_address(address), port);
+  if (!options.tls) {
+    boost::beast::tcp_stream stream(io);
+    bind_local(stream, options.local_address);
+    return exchange_http(io, stream, endpoint, request, timeout);
+  }
+  std::optional<ssl::context> context;
+  make_tls_context(context, *options.tls);
+  SecureStream stream(io, *context);
+  expect_name(stream, *options.tls);
+  bind_local(boost::beast::get_lowest_layer(stream), options.local_address);
+  return exchange_http(io, stream, endpoint, request, timeout);
+}
+
+HttpResponse send_http(const std::string& address, std::uint16_t port, http::request<http::string_body> request,
+                       std::chrono::milliseconds timeout) {
+  return send_http(address, port, std::move(request), ConnectOptions{}, timeout);
 }
 
 // --- HttpReceiver ---

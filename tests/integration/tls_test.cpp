@@ -35,7 +35,11 @@ std::vector<std::string> tls_server_args(const TempDir& dir, const fs::path& cer
   return with(server_args(dir), {"--tls-certificate", certificate.string(), "--tls-private-key", key.string()});
 }
 
-WsTls trusting(const fs::path& tls) { return WsTls{.ca_file = (tls / "ca.pem").string(), .server_name = "localhost"}; }
+ConnectOptions trusting(const fs::path& tls) {
+  ConnectOptions options;
+  options.tls = TlsOptions{.ca_file = (tls / "ca.pem").string(), .server_name = "localhost"};
+  return options;
+}
 
 Completed curl(const std::vector<std::string>& args) { return run_program("/usr/bin/curl", args, 10s); }
 

@@ -5,14 +5,16 @@
 // so a server that stops answering fails the test instead of hanging it. Compiled once,
 // in net_support.cpp: Beast's templates are costly to build in every test.
 
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
 #include <boost/system/error_code.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,17 +30,25 @@ struct WsReceived {
   bool binary = false;
 };
 
-// How to speak TLS to the server (wss://): the CA its certificate is checked against, and
-// the name it must carry (sent as SNI and in the Host header).
-struct WsTls {
+// TLS to the peer (nginx in front of the server, tests/integration/deploy_test.cpp): its
+// certificate must chain to ca_file and name server_name, which is also sent as SNI.
+struct TlsOptions {
   std::string ca_file;
-  std::string server_name = "localhost";
+  std::string server_name;
+};
+
+// How a connection is made beyond the address it goes to.
+struct ConnectOptions {
+  std::optional<TlsOptions> tls;
+  std::string local_address;  // the client's own address, bound before connecting ("127.0.0.7")
+  std::string host;           // the Host header; empty: "address:port"
+  std::string origin;         // the Origin header of a WebSocket upgrade; empty: none
 };
 
 class WsClient {
  public:
   WsClient(const std::string& address, std::uint16_t port, std::string_view target = "/ws",
-           std::chrono::milliseconds timeout = std::chrono::seconds(10), std::optional<WsTls> tls = std::nullopt);
+           std::chrono::milliseconds timeout = std::chrono::seconds(10), const ConnectOptions& options = {});
   ~WsClient();
   WsClient(const WsClient&) = delete;
   WsClient& operator=(const WsClient&) = delete;
@@ -66,5 +76,11 @@ class WsClient {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// One request on a fresh connection made as `options` say; the answer, failing after the
+// timeout. A refused WebSocket upgrade is seen this way, with its status. (net_support.cpp)
+boost::beast::http::response<boost::beast::http::string_body> send_http(
+    const std::string& address, std::uint16_t port, boost::beast::http::request<boost::beast::http::string_body> request,
+    const ConnectOptions& options, std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
 }  // namespace elgrande::test
