@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "database_start.hpp"
+#include "net/tls_certificate.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -59,6 +60,13 @@ int check_config(const Config& config, const std::optional<std::filesystem::path
   }
   check_readable("webhook_ca_file", config.webhook_ca_file, faults);
   check_readable("smtp_ca_file", config.smtp_ca_file, faults);
+  if (config.tls()) {
+    try {
+      TlsCertificate(config.tls_certificate, config.tls_private_key);  // as a start would load it
+    } catch (const TlsError& fault) {
+      faults.push_back(fault.what());
+    }
+  }
   for (const std::string& fault : faults) std::cerr << "configuration error: " << name << ": " << fault << "\n";
   if (!faults.empty()) return 1;
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "game_helpers.hpp"
+#include "notice_peers.hpp"
 
 namespace elgrande::test {
 namespace {
@@ -29,21 +30,6 @@ using namespace std::chrono_literals;
 
 constexpr const char* kDeployNginx = "/usr/sbin/nginx";
 const std::string kDeployPublicName = "example.org";  // the shipped file's, kept
-
-// A TCP port that was free when asked, for nginx's listeners.
-std::uint16_t deploy_free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  const bool bound = ::bind(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0 &&
-                     ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
-  ::close(fd);
-  REQUIRE(bound);
-  return ntohs(address.sin_port);
-}
 
 // Every `from` in the shipped file becomes `to`; one that is gone fails the test, so the
 // file cannot drift away from what is tested.
@@ -64,7 +50,7 @@ void deploy_write(const std::filesystem::path& file, const std::string& text) {
 class DeployNginx {
  public:
   DeployNginx(const TempDir& dir, std::uint16_t first, std::uint16_t second)
-      : prefix_(dir.path() / "nginx"), https_port_(deploy_free_port()), http_port_(deploy_free_port()) {
+      : prefix_(dir.path() / "nginx"), https_port_(free_port()), http_port_(free_port()) {
     std::filesystem::create_directories(prefix_ / "tls");
     std::filesystem::create_directories(webroot() / ".well-known" / "acme-challenge");
     const Completed made = run_program(
@@ -210,8 +196,8 @@ TEST_CASE("Behind the shipped nginx site, games play over wss, each client's add
                            "--new-identities-per-address-per-hour", "2"});
   // The servers must allow the public origin, which has nginx's port in it: nginx starts
   // first, on upstream ports reserved here, and the servers then listen on those.
-  const std::uint16_t first_port = deploy_free_port();
-  const std::uint16_t second_port = testing_postgresql() ? deploy_free_port() : first_port;
+  const std::uint16_t first_port = free_port();
+  const std::uint16_t second_port = testing_postgresql() ? free_port() : first_port;
   const DeployNginx nginx(dir, first_port, second_port);
   args.insert(args.end(), {"--allowed-origins", nginx.public_origin()});
   std::vector<std::string> first_args = args;

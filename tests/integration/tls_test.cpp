@@ -170,6 +170,12 @@ TEST_CASE("a certificate that cannot serve is refused at start, saying why", "[t
   CHECK(refused(tls / "server.key", tls / "server.key").find("not a PEM certificate chain") != std::string::npos);
   // Nothing was served meanwhile: the database was never made.
   CHECK_FALSE(fs::exists(database_of(dir)));
+  // --check-config (the unit's ExecStartPre) says so before a start is tried.
+  const Completed checked =
+      run_to_exit(with(tls_server_args(dir, tls / "expired.pem", tls / "expired.key"), {"--check-config"}));
+  CHECK(checked.exit_code == 1);
+  CHECK(checked.err.find("the certificate expired on") != std::string::npos);
+  CHECK(run_to_exit(with(tls_server_args(dir, tls / "server.pem", tls / "server.key"), {"--check-config"})).exit_code == 0);
 
   const Completed half = run_to_exit(with(server_args(dir), {"--tls-certificate", (tls / "server.pem").string()}));
   CHECK(half.exit_code == 2);
