@@ -83,16 +83,6 @@ std::vector<std::filesystem::path> backup_test_files(const std::filesystem::path
   return files;
 }
 
-void backup_test_run_sql(const std::filesystem::path& file, const std::string& sql) {
-  sqlite3* handle = nullptr;
-  REQUIRE(sqlite3_open(file.c_str(), &handle) == SQLITE_OK);
-  char* error = nullptr;
-  const int code = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error);
-  INFO((error ? error : ""));
-  sqlite3_free(error);
-  sqlite3_close(handle);
-  REQUIRE(code == SQLITE_OK);
-}
 
 Completed backup_test_verify(const std::filesystem::path& file) {
   return run_to_exit({"--config", ELGRANDE_SOURCE_DIR "/config/server.json", "--verify-backup", file.string()});
@@ -179,7 +169,7 @@ TEST_CASE("a scheduled backup that fails verification is kept aside as .bad, cou
   REQUIRE(backup_test_metric(server, "elgrande_backups_taken_total") >= 2);
   // Another program changes a logged command under the running server: every backup from
   // now on holds a log that breaks its hash chain.
-  backup_test_run_sql(database_of(dir),
+  run_sql(database_of(dir),
                       "PRAGMA busy_timeout=5000;"
                       "UPDATE commands SET command = command || ' ' WHERE seq = 3;"
                       "UPDATE command_ring SET command = command || ' ' WHERE seq = 3;");
@@ -230,7 +220,7 @@ TEST_CASE("a damaged backup is found by --verify-backup, which says why and exit
     const std::filesystem::path changed = copies.path() / "changed.sqlite";
     std::filesystem::copy_file(good, changed);
     // The row is in the log proper or still in the command ring: changed in both.
-    backup_test_run_sql(changed,
+    run_sql(changed,
                         "UPDATE commands SET command = command || ' ' WHERE seq = 3;"
                         "UPDATE command_ring SET command = command || ' ' WHERE seq = 3;");
     const Completed damaged = backup_test_verify(changed);

@@ -3,6 +3,8 @@
 // What the end-to-end tests share: the server's arguments, schema checks on every
 // message, bot swarms, and a raw client's requests, pushes and random play.
 
+#include <sqlite3.h>
+
 #include <catch2/catch.hpp>
 #include <atomic>
 #include <chrono>
@@ -68,6 +70,18 @@ inline std::vector<std::string> server_args(const TempDir& dir) {
 inline std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
   args.insert(args.end(), more.begin(), more.end());
   return args;
+}
+
+// Runs SQL on a database file directly, as an operator (or an attacker) would.
+inline void run_sql(const std::filesystem::path& file, const std::string& sql) {
+  sqlite3* handle = nullptr;
+  REQUIRE(sqlite3_open(file.c_str(), &handle) == SQLITE_OK);
+  char* error = nullptr;
+  const int code = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error);
+  INFO((error ? error : ""));
+  sqlite3_free(error);
+  sqlite3_close(handle);
+  REQUIRE(code == SQLITE_OK);
 }
 
 // Polls until `holds` is true (true) or the time is up (false).

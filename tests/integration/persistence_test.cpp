@@ -32,17 +32,6 @@ std::vector<std::string> server_args_on(const TempDir& dir, std::uint16_t port,
 }
 
 
-// Runs SQL on a database file directly, as an operator (or an attacker) would.
-void run_sql(const std::filesystem::path& file, const std::string& sql) {
-  sqlite3* handle = nullptr;
-  REQUIRE(sqlite3_open(file.c_str(), &handle) == SQLITE_OK);
-  char* error = nullptr;
-  const int code = sqlite3_exec(handle, sql.c_str(), nullptr, nullptr, &error);
-  INFO((error ? error : ""));
-  sqlite3_free(error);
-  sqlite3_close(handle);
-  REQUIRE(code == SQLITE_OK);
-}
 
 }  // namespace
 
