@@ -60,7 +60,7 @@ std::string served_subject(const ServerProcess& server, const fs::path& tls) {
 }  // namespace
 
 TEST_CASE("over TLS a game plays through wss, plain HTTP redirects to https and answers certbot's challenges",
-          "[tls][integration]") {
+          "[tls][no-storage][integration]") {
   TempDir dir;
   const fs::path tls = tls_files_in(dir);
   const fs::path webroot = dir.path() / "acme";
@@ -111,7 +111,7 @@ TEST_CASE("over TLS a game plays through wss, plain HTTP redirects to https and 
 }
 
 TEST_CASE("SIGHUP with a renewed certificate: new connections are served it, games in play go on",
-          "[tls][integration]") {
+          "[tls][no-storage][integration]") {
   TempDir dir;
   const fs::path tls = tls_files_in(dir);
   // Where certbot keeps the live files, replaced in place on each renewal.
@@ -155,7 +155,7 @@ TEST_CASE("SIGHUP with a renewed certificate: new connections are served it, gam
   CHECK(server.wait_for_exit(10s) == 0);
 }
 
-TEST_CASE("a certificate that cannot serve is refused at start, saying why", "[tls][integration]") {
+TEST_CASE("a certificate that cannot serve is refused at start, saying why", "[tls][no-storage][integration]") {
   TempDir dir;
   const fs::path tls = tls_files_in(dir);
   const auto refused = [&](const fs::path& certificate, const fs::path& key) {
