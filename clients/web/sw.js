@@ -9,12 +9,12 @@
 // opens the table (or page) of a notification that is clicked.
 
 // Bump the version when the list below changes; contents refresh by themselves.
-const CACHE = 'elgrande-shell-v7';
+const CACHE = 'elgrande-shell-v8';
 const SHELL = [
   'index.html', 'manifest.json', 'css/main.css',
   'img/favicon.svg', 'img/favicon-turn.svg', 'img/icon-maskable.svg',
   'js/theme.js', 'js/main.js', 'js/account.js', 'js/alerts.js', 'js/blocks.js', 'js/connection.js', 'js/controls.js',
-  'js/dom.js', 'js/identity.js', 'js/lobby.js', 'js/log.js', 'js/mailedlinks.js', 'js/moderation.js', 'js/noticeprefs.js',
+  'js/dom.js', 'js/i18n.js', 'js/identity.js', 'js/language.js', 'js/lobby.js', 'js/log.js', 'js/mailedlinks.js', 'js/messageformat.js', 'js/moderation.js', 'js/noticeprefs.js',
   'js/notices.js', 'js/noticewords.js', 'js/playnow.js',
   'js/ratings.js', 'js/router.js', 'js/seats.js', 'js/settings.js', 'js/store.js', 'js/time.js', 'js/topbar.js',
   'js/tournament.js', 'js/tournaments.js', 'js/tournamentwords.js', 'js/viewpatch.js', 'js/welcome.js', 'js/words.js',
@@ -22,7 +22,10 @@ const SHELL = [
   'js/games/elgrande/index.js', 'js/games/elgrande/board.js', 'js/games/elgrande/colours.js',
   'js/games/elgrande/decisionrules.js', 'js/games/elgrande/decisions.js', 'js/games/elgrande/game.js',
   'js/games/elgrande/options.js', 'js/games/elgrande/specials.js', 'js/games/elgrande/texts.js',
+  'lang/en.json',
 ];
+// The other languages' catalogs are kept once the page has read one (a player's own).
+const LANG = new URL('lang/', scope).pathname;
 const scope = new URL(self.registration.scope);
 const shell = new Set([scope.pathname, ...SHELL.map((path) => new URL(path, scope).pathname)]);
 
@@ -42,7 +45,7 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== scope.origin || url.pathname.startsWith('/ws') || url.pathname.startsWith('/api/')) return;
-  if (!shell.has(url.pathname)) return;
+  if (!shell.has(url.pathname) && !(url.pathname.startsWith(LANG) && url.pathname.endsWith('.json'))) return;
   event.respondWith(cachedThenRevalidated(event, url));
 });
 
@@ -63,7 +66,8 @@ async function revalidate(cache, request, key, cached) {
   if (!cached) {
     await cache.put(key, response.clone()).catch(() => {});
   } else if (cached.headers.get('ETag') !== response.headers.get('ETag')) {
-    // addAll stores all of the shell or nothing of it.
+    // addAll stores all of the shell or nothing of it; a catalog outside it, by itself.
+    if (!shell.has(new URL(key, scope).pathname)) await cache.put(key, response.clone()).catch(() => {});
     await cache.addAll(SHELL).catch(() => {});
   }
   return response;

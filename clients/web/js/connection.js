@@ -1,13 +1,17 @@
 // One WebSocket to the server's /ws, speaking the envelope of docs/protocol.md: requests
 // carry an id and resolve on "<type>.ok" or reject on "error"; pushes go to listeners.
 
+import {hasKey, t} from './i18n.js';
+
 export const PROTOCOL_VERSION = 2;  // 2: game updates carry view patches (viewpatch.js)
 
 export class ServerError extends Error {
   constructor(payload) {
-    super(payload.message || payload.code);
+    super(payload.message || payload.code);  // the server's English, for the console
     this.code = payload.code;
     this.reason = payload.reason;
+    this.until = payload.until;  // banned, or muted: till when (absent: for good)
+    this.moderatorReason = payload.moderator_reason;
     // rate_limited after failed sign-ins: when to try again.
     this.retryAfterMs = payload.retry_after_ms;
   }
@@ -15,7 +19,6 @@ export class ServerError extends Error {
 
 // A temporary problem of the server (protocol.md, Error codes: its disk is full or
 // failing): nothing changed, and the same request may succeed a moment later.
-export const UNAVAILABLE_TEXT = 'The server cannot save moves right now; try again in a moment.';
 
 export function isTemporary(err) {
   return Boolean(err) && err.code === 'unavailable';
@@ -24,17 +27,27 @@ export function isTemporary(err) {
 // A game.command that answered an older version than the game's (protocol.md, Error
 // codes): another answer or a timeout came first and nothing changed. Not alarming: the
 // update that moved the game on has come or is on its way.
-export const STALE_TEXT = 'The game moved on before your answer arrived, so it was not played: decide on the latest state.';
-
 export function isStale(err) {
   return Boolean(err) && err.code === 'stale_version';
 }
 
-// A refusal in words for people: "The server refused: …", or the temporary problem.
-export function refusalText(err, prefix = 'The server refused') {
-  if (isTemporary(err)) return UNAVAILABLE_TEXT;
-  if (err && err.code === 'disconnected') return err.message;
-  return `${prefix}: ${err && err.message}`;
+// A refusal in the player's words, from its code (and an illegal command's reason): the
+// server's own message is English, for programs. `context` says what was refused ("Could
+// not join"); the temporary problem and a lost connection need none.
+export function refusalText(err, context = t('error.context.server_refused')) {
+  if (isTemporary(err) || (err && err.code === 'disconnected')) return errorText(err);
+  return t('error.with_context', {context, error: errorText(err)});
+}
+
+// The most precise text the catalog has: for the code and its reason ("illegal_command" of
+// a "wrong_command"), for a sanction with an end, or for the code alone.
+export function errorText(err) {
+  const code = err && err.code;
+  const params = {until: err && err.until, why: (err && err.moderatorReason) || ''};
+  for (const key of [err && err.reason && `error.${code}.${err.reason}`, err && err.until && `error.${code}.until`, `error.${code}`]) {
+    if (key && hasKey(key)) return t(key, params);
+  }
+  return t('error.unknown', {code: String(code)});
 }
 
 // The close code of a connection whose account session was ended, here or on another device
@@ -130,7 +143,7 @@ export class Connection {
 
   failPending() {
     for (const {reject} of this.pending.values()) {
-      reject(new ServerError({code: 'disconnected', message: 'The connection to the server was lost.'}));
+      reject(new ServerError({code: 'disconnected', message: 'The connection to the server was lost.', reason: 'lost'}));
     }
     this.pending.clear();
   }
@@ -160,7 +173,7 @@ export class Connection {
 
   request(type, payload = {}) {
     if (!this.ws || this.state !== 'open') {
-      return Promise.reject(new ServerError({code: 'disconnected', message: 'Not connected to the server.'}));
+      return Promise.reject(new ServerError({code: 'disconnected', message: 'Not connected to the server.', reason: 'not_connected'}));
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

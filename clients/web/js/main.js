@@ -25,9 +25,8 @@ import {TurnSignal} from './alerts.js';
 import {applyTheme} from './settings.js';
 import {showMailedLink} from './mailedlinks.js';
 import {NoticesScreen} from './noticeprefs.js';
-
-// The welcome screen's message after the server closed this device's session (code 4001).
-const SIGNED_OUT_ELSEWHERE = 'You were signed out on this device: its session was ended in another tab or on another device, or the password was changed. Sign in again to go on playing.';
+import {t} from './i18n.js';
+import {followAccount, installLanguage, startLanguage} from './language.js';
 
 class App {
   constructor() {
@@ -55,11 +54,12 @@ class App {
 
   start() {
     applyTheme();
+    installLanguage(this);
     this.renderHeader();
     // A mailed link works before (and without) a hello: it shows whoever this browser is.
     if (isMailedLink(parseRoute(location.hash))) showMailedLink(this, parseRoute(location.hash));
     else if (!this.identity.token && !this.identity.name) this.showWelcome();
-    else this.setMain(h('p', {class: 'loading'}, 'Connecting to the server…'));
+    else this.setMain(h('p', {class: 'loading'}, t('shell.connecting_to_server')));
     this.conn.connect();
     startClock();
     window.addEventListener('hashchange', () => this.route());
@@ -102,18 +102,18 @@ class App {
     this.signal.show(this.screenTitle, waiting, here);
     const n = waiting.size;
     this.navCount.hidden = !n;
-    replaceKeepingFocus(this.navCount, n ? [String(n), h('span', {class: 'sr-only'}, ` game${n > 1 ? 's' : ''} waiting for you`)] : null);
+    replaceKeepingFocus(this.navCount, n ? [String(n), h('span', {class: 'sr-only'}, ` ${t('shell.nav_waiting', {n})}`)] : null);
   }
 
   wire() {
     const c = this.conn;
     c.on('state', (state) => {
-      this.connectionLabel.textContent = {open: 'Connected', connecting: 'Connecting…', closed: 'Reconnecting…'}[state];
+      this.connectionLabel.textContent = t(`shell.connection.${state}`);
       this.connectionLabel.dataset.state = state;
     });
     c.on('open', () => this.onOpen());
     c.on('session_ended', () => {
-      if (!this.deleting) this.signedOut({message: SIGNED_OUT_ELSEWHERE, alert: true});
+      if (!this.deleting) this.signedOut({message: t('shell.signed_out_elsewhere'), alert: true});
       this.deleting = false;  // the account page deleted the account and said so
       this.conn.connect();
     });
@@ -132,7 +132,7 @@ class App {
       if (this.screen instanceof TournamentScreen && this.screen.id === tournament.id) this.screen.onPush();
     });
     c.on('tournament.round', (push) => this.onTournamentRound(push));
-    c.on('error', (err) => this.toast(refusalText(err, 'The server says')));
+    c.on('error', (err) => this.toast(refusalText(err, t('error.context.server_says'))));
   }
 
   // What a push or an answer changed (store.js), shown.
@@ -146,7 +146,7 @@ class App {
     if (change.matched) {
       // Seated by play now: the game starts at once, so go to it.
       const {table, queue} = change.matched;
-      this.toast(`Play now found your table (${queueName(queue)}): the game starts.`);
+      this.toast(t('shell.play_now_found', {queue: queueName(queue)}));
       this.navigate(tableHash(table));
     }
   }
@@ -170,7 +170,7 @@ class App {
           if (this.identity.username) {
             // An account's session that ended or lay idle too long: only the password opens
             // the account again, and a new guest would not be that player.
-            this.signedOut({message: 'Your session on this device has ended: sign in again.', alert: true});
+            this.signedOut({message: t('shell.session_ended'), alert: true});
             return;
           }
           // The server forgot us (or this is another server): a new identity, same name.
@@ -193,7 +193,7 @@ class App {
         this.showBanned(err.message);
         return;
       }
-      this.toast(refusalText(err, 'Could not sign in'));
+      this.toast(refusalText(err, t('shell.could_not_sign_in')));
       // A new identity the server could not save yet: ask again in a moment.
       if (isTemporary(err)) {
         clearTimeout(this.helloRetry);
@@ -219,6 +219,7 @@ class App {
     this.identity = {token, name: player.name, id: player.id, username: this.store.account ? this.store.account.username : null};
     saveIdentity(this.identity);
     this.renderHeader();
+    followAccount(this.store.account);
   }
 
   // Needs no hello: from the welcome screen no guest is made; on a guest's connection the
@@ -228,15 +229,15 @@ class App {
     // The account's tables and games follow this answer as after hello.
     this.forgetPlayerState();
     this.speakFor(reply);
-    this.toast(`Signed in as ${reply.account.username}.`);
+    this.toast(t('shell.signed_in_as', {username: reply.account.username}));
     await this.afterHello();
   }
 
   // The guest becomes an account, keeping its id and games; its guest token stops working.
   async signUp(username, password) {
-    const reply = await this.conn.request('account.sign_up', {username, password, device: deviceName()});
+    const reply = await this.conn.request('account.sign_up', {username, password, device: deviceName(), language: document.documentElement.lang});
     this.speakFor(reply);
-    this.toast(`Your account ${reply.account.username} is made: sign in with it on any device.`);
+    this.toast(t('shell.account_made', {username: reply.account.username}));
     if (this.screen instanceof AccountScreen) this.showAccount();
   }
 
@@ -244,7 +245,7 @@ class App {
   // waits for the welcome screen's answer.
   async signOut(session) {
     await this.conn.request('account.end_sessions', {session});
-    this.signedOut({message: 'You signed out.', offerSignIn: false});
+    this.signedOut({message: t('shell.you_signed_out'), offerSignIn: false});
     if (location.hash !== '#/') history.replaceState(null, '', '#/');
     this.conn.reconnect();
   }
@@ -299,7 +300,7 @@ class App {
   // it the menu offers Block to everyone, which the server still judges.
   loadBlocks() {
     this.blocks.load().catch((err) => {
-      if (err.code !== 'disconnected') this.toast(refusalText(err, 'Could not read your block list'));
+      if (err.code !== 'disconnected') this.toast(refusalText(err, t('shell.could_not_read_blocks')));
     });
   }
 
@@ -345,11 +346,11 @@ class App {
     if (route.screen !== 'table') this.currentTable = null;
     switch (route.screen) {
       case 'account': this.showAccount(); break;
-      case 'notices': this.showScreen(new NoticesScreen(this), 'E-mail and notices'); break;
+      case 'notices': this.showScreen(new NoticesScreen(this), t('shell.title.notices')); break;
       case 'tournament': this.showTournament(route.id); break;
-      case 'tournaments': this.showScreen(new TournamentListScreen(this), 'Tournaments'); break;
+      case 'tournaments': this.showScreen(new TournamentListScreen(this), t('shell.title.tournaments')); break;
       case 'ratings': this.showRatings(route.ladder, route.page); break;
-      case 'player': this.showScreen(new ProfileScreen(this, route.id), 'Ratings'); break;
+      case 'player': this.showScreen(new ProfileScreen(this, route.id), t('shell.title.ratings')); break;
       case 'table': await this.openTable(id); break;
       default: this.showLobby();
     }
@@ -359,7 +360,7 @@ class App {
   // does not change, as on a reconnection.
   showAccount() {
     const kind = this.store.account ? 'account' : 'guest';
-    this.pageTitle('Your account');
+    this.pageTitle(t('shell.title.account'));
     if (this.screen instanceof AccountScreen && this.screen.kind === kind && this.main.contains(this.screen.root)) {
       this.screen.update();
       if (kind === 'account') this.screen.loadSessions();
@@ -377,13 +378,13 @@ class App {
       this.screen.load();
       return;
     }
-    this.showScreen(new TournamentScreen(this, id), 'Tournament');
+    this.showScreen(new TournamentScreen(this, id), t('shell.title.tournament'));
   }
 
   // A leaderboard: another ladder or page keeps the screen (and its ladders' counts).
   showRatings(ladder, page) {
     if (!(this.screen instanceof LeaderboardScreen && this.main.contains(this.screen.root))) {
-      this.showScreen(new LeaderboardScreen(this), 'Ratings');
+      this.showScreen(new LeaderboardScreen(this), t('shell.title.ratings'));
     }
     this.screen.show(ladder, page);
   }
@@ -398,7 +399,7 @@ class App {
   showLobby() {
     if (this.screen && this.screen.destroy) this.screen.destroy();
     this.screen = new LobbyScreen(this);
-    this.pageTitle('Lobby');
+    this.pageTitle(t('shell.title.lobby'));
     this.setMain(this.screen.root);
     this.store.refreshMyGames();
     this.store.loadHistory();
@@ -411,7 +412,7 @@ class App {
     if (switching) {
       if (this.screen && this.screen.destroy) this.screen.destroy();
       this.screen = null;
-      this.setMain(h('p', {class: 'loading'}, 'Opening the table…'));
+      this.setMain(h('p', {class: 'loading'}, t('shell.opening_table')));
     }
     // Play now seats me before the table's push may have come: that push opens it.
     if (mySeatAt(this.store.tables.get(id), this.store.me) === null && !this.store.spectating.has(id) && id !== this.store.matchedTable) {
@@ -425,7 +426,7 @@ class App {
         } else if (err.code === 'wrong_state' && this.store.lobbyTables.has(id)) {
           this.store.tables.set(id, this.store.lobbyTables.get(id));
         } else {
-          if (err.code !== 'disconnected') this.toast(refusalText(err, `Cannot open table ${id}`));
+          if (err.code !== 'disconnected') this.toast(refusalText(err, t('shell.cannot_open_table', {table: String(id)})));
           if (this.currentTable === id) this.navigate('#/');
           return;
         }
@@ -438,7 +439,7 @@ class App {
     const id = this.currentTable;
     const table = this.store.tables.get(id);
     if (!table) {
-      this.setMain(h('p', {class: 'loading'}, 'Opening the table…'));
+      this.setMain(h('p', {class: 'loading'}, t('shell.opening_table')));
       return;
     }
     if (table.status === 'open') {
@@ -459,7 +460,7 @@ class App {
         // A finished game whose board the server no longer sends: its result is enough.
         this.setMain(gameOf(table).finalScreen(table, this.store.rated.get(id)));
       } else {
-        this.setMain(h('p', {class: 'loading'}, 'The game is starting…'));
+        this.setMain(h('p', {class: 'loading'}, t('shell.game_starting')));
       }
       return;
     }
@@ -548,7 +549,7 @@ class App {
       this.navigate(`#/table/${table.id}`);
       this.renderTable();
     } catch (err) {
-      this.toast(refusalText(err, 'Could not join'));
+      this.toast(refusalText(err, t('shell.could_not_join')));
       this.store.setTableError(err);
       this.refreshScreen(tableId);
     }
@@ -591,6 +592,7 @@ class App {
   }
 }
 
+await startLanguage();
 const app = new App();
 window.elgrande = app;
 app.start();

@@ -105,6 +105,7 @@ export function noticeRefusal(err) {
     case 'bad_token': return BAD_TOKEN_TEXT;
     case 'rate_limited': return 'Too many of these requests for now: try again in an hour.';
     case 'limit_reached': return 'At most 20 devices get notices: remove one first.';
+    case 'not_found': return 'You have no such device: it was removed meanwhile.';
     case 'wrong_state': return `${refusalText(err)}.`;
     default: return refusalText(err);
   }

@@ -1,9 +1,10 @@
-// What this device remembers of the player's choices: colours, the turn sound, notifications.
+// What this device remembers of the player's choices: colours, the turn sound, notifications,
+// the language (null: the browser's, language.js).
 // Kept per browser, not per account, since each device has its own screen, speakers and
 // notification permission. theme.js applies the colours before the first paint.
 
 const KEY = 'elgrande.settings';
-const DEFAULTS = {theme: 'system', sound: true, notify: false};
+const DEFAULTS = {theme: 'system', sound: true, notify: false, language: null};
 const THEMES = ['system', 'light', 'dark'];
 // Guarded so that Node's tests may import the modules that import this one.
 const darkSystem = globalThis.matchMedia ? matchMedia('(prefers-color-scheme: dark)') : {matches: false, addEventListener() {}};
@@ -14,6 +15,7 @@ export function loadSettings() {
     const stored = JSON.parse(localStorage.getItem(KEY) || '{}');
     const settings = {...DEFAULTS, ...stored};
     if (!THEMES.includes(settings.theme)) settings.theme = DEFAULTS.theme;
+    if (typeof settings.language !== 'string') settings.language = null;
     return settings;
   } catch {
     return {...DEFAULTS};

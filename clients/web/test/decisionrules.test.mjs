@@ -1,5 +1,6 @@
 // The pure side of the decision panel: counts, badges, words while waiting, and the moves of
 // a special action planned within the card's limits (docs/protocol-codecs.md, Decisions).
+import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {

@@ -1,5 +1,6 @@
 // The client's words for times, numbers and names: turn limits and timeouts, countdowns,
 // ordinals, ladders and queues, seats, refusals, tournaments.
+import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {countdownText, durationText, limitText, policyText, timeLeft, waitText} from '../js/time.js';
@@ -117,10 +118,16 @@ test('rating changes: before → after with a signed difference', () => {
 
 test('refusals in words; a temporary problem and a stale answer are told apart', () => {
   const err = (code, message) => Object.assign(new Error(message), {code});
-  assert.equal(refusalText(err('forbidden', 'not yours')), 'The server refused: not yours');
-  assert.equal(refusalText(err('forbidden', 'not yours'), 'Could not join'), 'Could not join: not yours');
+  // The server's message is English for programs: the words come from the code.
+  assert.equal(refusalText(err('forbidden', 'not yours')), 'The server refused: You may not do that here.');
+  assert.equal(refusalText(err('seat_taken', 'x'), 'Could not join'), 'Could not join: That seat is taken.');
   assert.equal(refusalText(err('unavailable', 'disk full')), 'The server cannot save moves right now; try again in a moment.');
-  assert.equal(refusalText(err('disconnected', 'Not connected to the server.')), 'Not connected to the server.');
+  assert.equal(refusalText(Object.assign(err('disconnected', 'x'), {reason: 'not_connected'})), 'Not connected to the server.');
+  assert.equal(refusalText(Object.assign(err('illegal_command', 'x'), {reason: 'wrong_command'})),
+    'The server refused: That move does not answer the decision you owe.');
+  assert.equal(refusalText(err('no_such_code', 'x')), 'The server refused: The server refused the request (no_such_code).');
+  assert.match(refusalText(Object.assign(err('banned', 'x'), {until: Date.UTC(2026, 11, 1, 12), moderatorReason: 'spam'})),
+    /^The server refused: A moderator banned this player until Dec 1, 2026 .*: spam$/);
   assert.equal(isTemporary(err('unavailable')), true);
   assert.equal(isTemporary(null), false);
   assert.equal(isStale(err('stale_version')), true);

@@ -1,6 +1,7 @@
 // The shell knows a game only through its client module (docs/modules.md#the-web-client): the registry
 // hands out El Grande's with every member the shell calls, no shell file imports a game's own
 // files, and the service worker caches every module, the games' too.
+import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {readFileSync, readdirSync} from 'node:fs';

@@ -1,4 +1,5 @@
 // Notices without DOM: address checks, the VAPID key's bytes, the preferences sent.
+import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {

@@ -1,4 +1,5 @@
 // The router: which screen an address names, and which top-bar link is its section.
+import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {isMailedLink, parseRoute, sectionOf, tableHash, tableOf} from '../js/router.js';

@@ -1,5 +1,6 @@
 // The store: each push changes the state as protocol.md says, and tells the page what to
 // show again. Run with `node --test clients/web/test/`.
+import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {Store, STORE_PUSHES} from '../js/store.js';
@@ -283,7 +284,7 @@ test('play now: play.join waits in the queue named; a refusal says why', async (
   const refused = given({answers: {'play.join': refusal('forbidden', 'guests may not')}}).store;
   await refused.playNowJoin();
   assert.equal(refused.playNow.waiting, null);
-  assert.match(refused.playNow.error, /guests may not/);
+  assert.equal(refused.playNow.error, 'Could not ask to play now: You may not do that here.');
 });
 
 test('play now: leaving while disconnected counts as left', async () => {

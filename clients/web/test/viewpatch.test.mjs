@@ -1,5 +1,6 @@
 // View patches (protocol.md, View patches): a JSON merge patch in which an object applied to
 // an array patches the elements it names by index.
+import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {applyViewPatch} from '../js/viewpatch.js';

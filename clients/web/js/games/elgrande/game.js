@@ -7,7 +7,7 @@ import {DecisionPanel} from './decisions.js';
 import {DECISION_WORDS, GRANTED, PHASES, areaName, card, ladderName, ladderOf, touchedAreas} from './texts.js';
 import {colourBadge, colourOf} from './colours.js';
 import {botLevelName, mySeatAt, seatNames, seatNote} from '../../seats.js';
-import {STALE_TEXT, UNAVAILABLE_TEXT, isStale, isTemporary, refusalText} from '../../connection.js';
+import {errorText, isStale, isTemporary, refusalText} from '../../connection.js';
 import {limitText, policyText} from '../../time.js';
 import {playerButton} from '../../blocks.js';
 import {REMOVED_WORDS} from '../../log.js';
@@ -279,14 +279,13 @@ export class GameScreen {
       this.errorVersion = this.game ? this.game.view.version : null;
       if (isStale(err)) {
         // Nothing went wrong: the panel follows the newer update, so a quiet word is enough.
-        this.note = STALE_TEXT;
+        this.note = errorText(err);
         this.update();
         return;
       }
       // "unavailable": the server could not save it; the same answer may be sent again.
       this.errorTemporary = isTemporary(err);
-      this.error = this.errorTemporary ? UNAVAILABLE_TEXT
-        : `The server refused: ${err.message}${err.code ? ` (${err.code}${err.reason && err.reason !== err.code ? `, ${err.reason}` : ''})` : ''}`;
+      this.error = refusalText(err);
       this.update();
     });
   }
