@@ -5,14 +5,12 @@ import {h, icon, replaceKeepingFocus, segmented} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
 import {gameModule, gameOf} from './games/index.js';
 import {BOT_LEVELS, botLevelName, mySeatAt, seatNames, seatNote} from './seats.js';
-import {ordinal} from './words.js';
 import {playerButton} from './blocks.js';
 import {PlayNowPanel} from './playnow.js';
 import {alertControls} from './alerts.js';
 import {profileLink, ratingBadge, unratedText} from './ratings.js';
 import {MAX_TURN_SECONDS, TURN_CHOICES, countdown, dateText, durationText, limitText, policyText} from './time.js';
-
-const STATUS_WORDS = {open: 'Open', playing: 'Playing', finished: 'Finished'};
+import {formatList, t, tParts} from './i18n.js';
 
 // Every 30 s while the lobby shows, "my games" is asked again (deadlines, others' moves).
 const MY_GAMES_PERIOD_MS = 30_000;
@@ -21,15 +19,15 @@ export function optionsSummary(table, {time = true} = {}) {
   const text = gameOf(table).optionsText(table.options);
   if (!(time && table.turn_seconds)) return text;
   // The clock as an icon: a list of nodes, for h().
-  return [text, ' · ', icon('clock'), ` ${limitText(table)}${table.on_timeout ? ` (${policyText(table, true)})` : ''}`];
+  return [text, ' · ', icon('clock'), ' ', table.on_timeout ? t('lobby.limit_with_policy', {limit: limitText(table), policy: policyText(table, true)}) : limitText(table)];
 }
 
 function seatChip(table, seat, me) {
   const col = gameOf(table).seatColour(seat.seat, table.options);
   let label;
-  if (seat.kind === 'empty') label = 'empty seat';
-  else if (seat.kind === 'bot') label = seat.player ? `${seat.player.name} (bot)` : `Bot (${botLevelName(seat.level)})`;
-  else label = seat.player.name + (me && seat.player.id === me.id ? ' (you)' : '');
+  if (seat.kind === 'empty') label = t('lobby.chip.empty');
+  else if (seat.kind === 'bot') label = seat.player ? t('lobby.chip.named_bot', {name: seat.player.name}) : t('lobby.chip.bot', {level: botLevelName(seat.level)});
+  else label = me && seat.player.id === me.id ? t('lobby.chip.you', {name: seat.player.name}) : seat.player.name;
   const note = seatNote(seat, table);
   return h('span', {class: `seat-chip ${seat.kind}`, style: {'--c': col.fill, '--ink': col.ink}},
     h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol), label,
@@ -50,16 +48,16 @@ export class LobbyScreen {
     // "My games" first, the home of a player who comes back when a game waits for them; on
     // a wide screen it heads the right column, beside play now and the create form.
     this.root = h('div', {class: 'lobby lobby-home', 'data-testid': 'lobby'},
-      h('h1', {class: 'sr-only'}, 'Lobby'),
+      h('h1', {class: 'sr-only'}, t('lobby.title')),
       this.myGamesBox,
       h('div', {class: 'lobby-side'},
         this.playNow.root,
         h('section', {class: 'panel create', 'aria-labelledby': 'create-title'},
-          h('h2', {id: 'create-title'}, 'Create a table'),
+          h('h2', {id: 'create-title'}, t('lobby.create.title')),
           this.buildForm())),
       h('div', {class: 'lobby-lists'},
         h('section', {class: 'panel tables', 'aria-labelledby': 'tables-title'},
-          h('h2', {id: 'tables-title'}, 'Tables'),
+          h('h2', {id: 'tables-title'}, t('lobby.tables.title')),
           this.tablesBox),
         this.historyBox));
     this.timer = setInterval(() => app.store.refreshMyGames(), MY_GAMES_PERIOD_MS);
@@ -83,21 +81,21 @@ export class LobbyScreen {
     });
     const customWords = h('span', {class: 'muted', id: 'opt-turn-words', 'data-testid': 'opt-turn-words'});
     const custom = h('div', {class: 'custom-seconds', 'data-testid': 'opt-turn-custom'},
-      h('label', {for: 'opt-turn-seconds'}, 'Seconds per decision'), customSeconds, customWords);
+      h('label', {for: 'opt-turn-seconds'}, t('lobby.create.seconds')), customSeconds, customWords);
     const botAnswers = h('input', {type: 'radio', name: 'opt-on-timeout', id: 'opt-timeout-bot', value: 'bot_answers', 'data-testid': 'opt-timeout-bot'});
     const replaceSeat = h('input', {type: 'radio', name: 'opt-on-timeout', id: 'opt-timeout-replace', value: 'replace_seat', 'data-testid': 'opt-timeout-replace'});
-    const replaceAfter = h('select', {'data-testid': 'opt-replace-after', 'aria-label': 'Timeouts in a row before a bot takes the seat'},
+    const replaceAfter = h('select', {'data-testid': 'opt-replace-after', 'aria-label': t('lobby.create.replace_after_label')},
       Array.from({length: 10}, (_, i) => h('option', {value: String(i + 1), selected: i + 1 === f.replace_after}, String(i + 1))));
     const policy = h('fieldset', {class: 'timeout-policy', 'data-testid': 'opt-policy'},
-      h('legend', {}, 'When time runs out'),
+      h('legend', {}, t('lobby.create.when_time_runs_out')),
       h('div', {class: 'radio-line'}, botAnswers,
-        h('label', {for: 'opt-timeout-bot'}, 'A bot answers that decision; the player keeps the seat')),
+        h('label', {for: 'opt-timeout-bot'}, t('lobby.create.bot_answers'))),
       h('div', {class: 'radio-line'}, replaceSeat,
-        h('span', {}, h('label', {for: 'opt-timeout-replace'}, 'A bot takes the seat for good after'), ' ', replaceAfter, ' timeouts in a row')));
+        h('span', {}, ...tParts('lobby.create.replace_seat', {label: h('label', {for: 'opt-timeout-replace'}, t('lobby.create.replace_seat_label')), n: replaceAfter}))));
     const sync = () => {
       custom.hidden = f.turn !== 'custom';
       const seconds = turnSeconds(f);
-      customWords.textContent = f.turn === 'custom' && seconds > 0 ? `= ${durationText(seconds)}` : '';
+      customWords.textContent = f.turn === 'custom' && seconds > 0 ? `= ${durationText(seconds)}` : '';  // i18n: a sign and a duration
       policy.hidden = !(seconds > 0 || f.turn === 'custom');
       botAnswers.checked = f.on_timeout !== 'replace_seat';
       replaceSeat.checked = f.on_timeout === 'replace_seat';
@@ -122,21 +120,21 @@ export class LobbyScreen {
       f.replace_after = Number(replaceAfter.value);
     });
     const name = h('input', {
-      type: 'text', id: 'opt-name', maxlength: 64, placeholder: 'e.g. Friday night', value: f.name,
+      type: 'text', id: 'opt-name', maxlength: 64, placeholder: t('lobby.create.name_placeholder'), value: f.name,
       'data-testid': 'opt-name', onInput: (e) => { f.name = e.target.value; },
     });
     const form = h('form', {class: 'create-form', onSubmit: (event) => {
       event.preventDefault();
       this.create();
     }},
-    h('label', {for: 'opt-name'}, 'Table name (optional)'), name,
+    h('label', {for: 'opt-name'}, t('lobby.create.name')), name,
     ...game.optionsForm(f, 'table'),
-    h('label', {for: 'opt-turn'}, 'Time per decision'), limit,
-    h('span', {class: 'note muted', id: 'opt-turn-note'}, 'Long limits suit play over days: come back whenever it is your turn.'),
+    h('label', {for: 'opt-turn'}, t('lobby.create.time')), limit,
+    h('span', {class: 'note muted', id: 'opt-turn-note'}, t('lobby.create.time_note')),
     custom,
     policy,
     this.formError,
-    h('button', {type: 'submit', class: 'primary big', 'data-testid': 'create-table'}, 'Create table'));
+    h('button', {type: 'submit', class: 'primary big', 'data-testid': 'create-table'}, t('lobby.create.submit')));
     sync();
     return form;
   }
@@ -146,7 +144,7 @@ export class LobbyScreen {
     const seconds = turnSeconds(f);
     this.formError.hidden = true;
     if (!(Number.isInteger(seconds) && seconds >= 0 && seconds <= MAX_TURN_SECONDS) || (f.turn === 'custom' && seconds === 0)) {
-      this.formError.textContent = `The time per decision must be a whole number of seconds from 1 to ${MAX_TURN_SECONDS} (14 days).`;
+      this.formError.textContent = t('lobby.create.bad_time', {max: MAX_TURN_SECONDS});
       this.formError.classList.remove('temporary');
       this.formError.hidden = false;
       return;
@@ -189,51 +187,51 @@ export class LobbyScreen {
     const games = app.store.myGames || [];
     const myTurns = games.filter((g) => g.my_turn).length;
     const rows = games.map((g) => {
-      const t = g.table;
-      const names = seatNames(t, g.seat);
+      const table = g.table;
+      const names = seatNames(table, g.seat);
       const waiting = (g.waiting_for || []).filter((s) => s !== g.seat).map((s) => names[s]);
-      const seatInfo = t.seats[g.seat];
-      const note = seatNote(seatInfo, t);
+      const seatInfo = table.seats[g.seat];
+      const note = seatNote(seatInfo, table);
       let state;
-      let badge = t.status;
+      let badge = table.status;
       if (g.former) {
-        state = note && note.kind === 'resigned' ? 'Watching (you resigned)' : 'Watching (a bot took your seat)';
-        if (t.status === 'finished') state = 'Finished';
-      } else if (t.status === 'open') {
-        state = 'Waiting for players';
-      } else if (t.status === 'finished') {
-        state = 'Finished';
+        state = t(note && note.kind === 'resigned' ? 'lobby.game.watching_resigned' : 'lobby.game.watching_replaced');
+        if (table.status === 'finished') state = t('lobby.status.finished');
+      } else if (table.status === 'open') {
+        state = t('lobby.game.waiting_for_players');
+      } else if (table.status === 'finished') {
+        state = t('lobby.status.finished');
       } else if (g.my_turn) {
-        state = '▶ Your turn';
+        state = t('lobby.game.your_turn');
         badge = 'turn';
       } else {
-        state = waiting.length ? `Waiting for ${waiting.join(', ')}` : 'In play';
+        state = waiting.length ? t('lobby.game.waiting_for', {names: formatList(waiting)}) : t('lobby.game.in_play');
       }
-      const col = gameOf(t).seatColour(g.seat, t.options);
-      const result = t.status === 'finished' && t.result ? resultLine(t, g.seat) : null;
+      const col = gameOf(table).seatColour(g.seat, table.options);
+      const result = table.status === 'finished' && table.result ? resultLine(table, g.seat) : null;
       return h('li', {
-        class: ['game-row', g.my_turn && 'my-turn'], 'data-testid': `my-game-${t.id}`, 'data-my-turn': String(Boolean(g.my_turn)),
+        class: ['game-row', g.my_turn && 'my-turn'], 'data-testid': `my-game-${table.id}`, 'data-my-turn': String(Boolean(g.my_turn)),
       },
       h('div', {class: 'table-main'},
         h('div', {class: 'table-title'},
-          h('a', {href: `#/table/${t.id}`, class: 'game-link'}, t.name),
-          h('span', {class: `status-badge ${badge}`, 'data-testid': `my-game-state-${t.id}`}, state),
-          g.my_turn && g.deadline ? countdown(g.deadline, 'brief', {'data-testid': `my-game-deadline-${t.id}`}) : null),
+          h('a', {href: `#/table/${table.id}`, class: 'game-link'}, table.name),
+          h('span', {class: `status-badge ${badge}`, 'data-testid': `my-game-state-${table.id}`}, state),
+          g.my_turn && g.deadline ? countdown(g.deadline, 'brief', {'data-testid': `my-game-deadline-${table.id}`}) : null),
         h('div', {class: 'muted'},
           h('span', {class: 'seat-chip mine', style: {'--c': col.fill, '--ink': col.ink}},
-            h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol), `you play ${col.name}`),
-          ' ', optionsSummary(t),
-          note && note.kind === 'missed' ? h('span', {class: 'seat-note missed', 'data-testid': `my-game-missed-${t.id}`}, ' · ', icon('clock'), ` you ${note.text}`) : null),
+            h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol), t('lobby.game.you_play', {colour: col.name})),
+          ' ', optionsSummary(table),
+          note && note.kind === 'missed' ? h('span', {class: 'seat-note missed', 'data-testid': `my-game-missed-${table.id}`}, ' · ', icon('clock'), ' ', t('lobby.game.you_missed', {what: note.text})) : null),
         result),
       h('div', {class: 'table-actions'},
-        h('a', {href: `#/table/${t.id}`, class: `button ${g.my_turn ? 'primary' : 'secondary'}`, 'data-testid': `my-game-open-${t.id}`,
-          'aria-label': `${g.my_turn ? 'Play' : 'Open'} ${t.name}`}, g.my_turn ? 'Play' : 'Open')));
+        h('a', {href: `#/table/${table.id}`, class: `button ${g.my_turn ? 'primary' : 'secondary'}`, 'data-testid': `my-game-open-${table.id}`,
+          'aria-label': t(g.my_turn ? 'lobby.game.play_label' : 'lobby.game.open_label', {name: table.name})}, t(g.my_turn ? 'lobby.game.play' : 'lobby.open'))));
     });
     replaceKeepingFocus(this.myGamesBox,
       h('div', {class: 'panel-head'},
-        h('h2', {id: 'my-games-title'}, 'My games'),
-        myTurns ? h('span', {class: 'status-badge turn', 'data-testid': 'my-turn-count'}, `${myTurns} waiting for you`) : null),
-      rows.length ? h('ul', {class: 'game-list'}, rows) : h('p', {class: 'muted'}, 'You sit at no table yet.'),
+        h('h2', {id: 'my-games-title'}, t('lobby.my_games.title')),
+        myTurns ? h('span', {class: 'status-badge turn', 'data-testid': 'my-turn-count'}, t('lobby.my_games.waiting', {n: myTurns})) : null),
+      rows.length ? h('ul', {class: 'game-list'}, rows) : h('p', {class: 'muted'}, t('lobby.my_games.none')),
       // How to be told, where the games that wait are listed.
       rows.length ? alertControls(() => this.renderMyGames(), {testid: 'my-games-alerts'}) : null);
   }
@@ -242,27 +240,27 @@ export class LobbyScreen {
     const app = this.app;
     const order = {open: 0, playing: 1, finished: 2};
     const tables = [...app.store.lobbyTables.values()].sort((a, b) => (order[a.status] - order[b.status]) || (b.id - a.id));
-    const rows = tables.map((t) => {
-      const seated = mySeatAt(t, app.store.me) !== null;
-      const empty = t.seats.some((s) => s.kind === 'empty');
+    const rows = tables.map((table) => {
+      const seated = mySeatAt(table, app.store.me) !== null;
+      const empty = table.seats.some((s) => s.kind === 'empty');
       const actions = [];
-      if (seated) actions.push(h('a', {href: `#/table/${t.id}`, class: 'button primary', 'data-testid': `open-${t.id}`}, 'Open'));
-      else if (t.status === 'open' && empty) actions.push(h('button', {type: 'button', class: 'primary', 'data-testid': `join-${t.id}`, onClick: () => app.join(t.id)}, 'Join'));
-      if (!seated) actions.push(h('a', {href: `#/table/${t.id}`, class: 'button secondary', 'data-testid': `watch-${t.id}`}, 'Watch'));
-      return h('li', {class: `table-row ${t.status}`, 'data-testid': `table-${t.id}`},
+      if (seated) actions.push(h('a', {href: `#/table/${table.id}`, class: 'button primary', 'data-testid': `open-${table.id}`}, t('lobby.open')));
+      else if (table.status === 'open' && empty) actions.push(h('button', {type: 'button', class: 'primary', 'data-testid': `join-${table.id}`, onClick: () => app.join(table.id)}, t('lobby.join')));
+      if (!seated) actions.push(h('a', {href: `#/table/${table.id}`, class: 'button secondary', 'data-testid': `watch-${table.id}`}, t('lobby.watch')));
+      return h('li', {class: `table-row ${table.status}`, 'data-testid': `table-${table.id}`},
         h('div', {class: 'table-main'},
-          h('div', {class: 'table-title'}, h('strong', {}, t.name), h('span', {class: `status-badge ${t.status}`}, STATUS_WORDS[t.status] || t.status),
-            t.rated ? ratedBadge(t) : null),
-          h('div', {class: 'muted'}, optionsSummary(t), t.spectators ? ` · ${t.spectators} watching` : ''),
-          h('div', {class: 'seat-chips'}, t.seats.map((s) => seatChip(t, s, app.store.me)))),
+          h('div', {class: 'table-title'}, h('strong', {}, table.name), h('span', {class: `status-badge ${table.status}`}, t(`lobby.status.${table.status}`)),
+            table.rated ? ratedBadge(table) : null),
+          h('div', {class: 'muted'}, optionsSummary(table), table.spectators ? [' · ', t('lobby.tables.watching', {n: table.spectators})] : ''),
+          h('div', {class: 'seat-chips'}, table.seats.map((s) => seatChip(table, s, app.store.me)))),
         h('div', {class: 'table-actions'}, actions));
     });
     replaceKeepingFocus(this.tablesBox,
-      rows.length ? h('ul', {class: 'table-list'}, rows) : h('p', {class: 'muted'}, 'No tables yet: create one!'),
+      rows.length ? h('ul', {class: 'table-list'}, rows) : h('p', {class: 'muted'}, t('lobby.tables.none')),
       app.store.lobbyMore ? h('button', {
         type: 'button', class: 'secondary', 'data-testid': 'tables-older', 'aria-busy': String(Boolean(app.store.lobbyLoading)),
         onClick: () => app.store.loadOlderTables(),
-      }, app.store.lobbyLoading ? 'Loading…' : 'Older tables') : null);
+      }, t(app.store.lobbyLoading ? 'lobby.loading' : 'lobby.tables.older')) : null);
   }
 
   // Finished games (history.list): mine or everyone's, newest first, "Older games" pages back.
@@ -277,14 +275,14 @@ export class LobbyScreen {
     const rows = hist.games.map((g) => historyRow(g, app.store.me));
     let body;
     if (rows.length) body = h('ul', {class: 'history-list'}, rows);
-    else if (hist.loading || !hist.loaded) body = h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Loading…');
-    else body = h('p', {class: 'muted', 'data-testid': 'history-empty'}, hist.everyone ? 'No game has finished on this server yet.' : 'You have not finished a game yet.');
+    else if (hist.loading || !hist.loaded) body = h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), t('lobby.loading'));
+    else body = h('p', {class: 'muted', 'data-testid': 'history-empty'}, t(hist.everyone ? 'lobby.history.none_anyone' : 'lobby.history.none_mine'));
     replaceKeepingFocus(this.historyBox,
       h('div', {class: 'panel-head'},
-        h('h2', {id: 'history-title'}, 'Finished games'),
+        h('h2', {id: 'history-title'}, t('lobby.history.title')),
         segmented({
-          label: 'Whose finished games', testid: 'history-whose', value: hist.everyone ? 'everyone' : 'mine',
-          options: [['mine', 'Mine'], ['everyone', 'Everyone’s']],
+          label: t('lobby.history.whose'), testid: 'history-whose', value: hist.everyone ? 'everyone' : 'mine',
+          options: [['mine', t('lobby.history.mine')], ['everyone', t('lobby.history.everyone')]],
           onChange: (v) => {
             app.store.setHistoryScope(v === 'everyone');
             this.historyBox.querySelector(`[data-testid="history-whose-${v}"]`)?.focus();
@@ -295,7 +293,7 @@ export class LobbyScreen {
       hist.more ? h('button', {
         type: 'button', class: 'secondary', 'data-testid': 'history-older', 'aria-busy': String(Boolean(hist.loading)),
         onClick: () => { if (!hist.loading) app.store.loadHistory({older: true}); },
-      }, hist.loading ? 'Loading…' : 'Older games') : null);
+      }, t(hist.loading ? 'lobby.loading' : 'lobby.history.older')) : null);
   }
 }
 
@@ -309,8 +307,9 @@ function turnSeconds(f) {
 function resultLine(table, seat) {
   const {scores, winners} = table.result;
   const place = 1 + scores.filter((s) => s > scores[seat]).length;
-  return h('div', {class: 'result-line'},
-    winners.includes(seat) ? '♛ You won' : `You came ${ordinal(place)} of ${scores.length}`, ` with ${scores[seat]} points`);
+  return h('div', {class: 'result-line'}, winners.includes(seat)
+    ? t('lobby.result.won', {points: scores[seat]})
+    : t('lobby.result.placed', {place, of: scores.length, points: scores[seat]}));
 }
 
 function historyRow(g, me) {
@@ -323,8 +322,8 @@ function historyRow(g, me) {
       h('div', {class: 'table-title'},
         h('strong', {}, g.name),
         h('span', {class: 'muted'}, h('time', {datetime: new Date(g.finished_at).toISOString()}, dateText(g.finished_at)),
-          took ? ` · took ${took}` : '')),
-      h('ol', {class: 'history-scores', 'aria-label': 'Final scores'}, ranking.map(({score, seat}) => {
+          took ? [' · ', t('lobby.history.took', {duration: took})] : '')),
+      h('ol', {class: 'history-scores', 'aria-label': t('lobby.history.final_scores')}, ranking.map(({score, seat}) => {
         const col = gameOf(g).seatColour(seat, g.options);
         const s = g.seats[seat];
         const mine = me && s && s.player && s.player.id === me.id;
@@ -335,18 +334,18 @@ function historyRow(g, me) {
           'data-testid': `history-${g.id}-score-${seat}`, 'data-score': String(score), 'data-winner': String(won),
         },
         h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol),
-        won ? h('span', {class: 'crown', title: 'Winner'}, '♛ ') : null,
-        h('span', {class: 'score-name'}, names[seat], mine ? ' (you)' : ''),
+        won ? h('span', {class: 'crown', title: t('lobby.history.winner')}, '♛ ') : null,
+        h('span', {class: 'score-name'}, mine ? t('lobby.chip.you', {name: names[seat]}) : names[seat]),
         note ? h('span', {class: `seat-note ${note.kind}`}, ' ', icon(note.icon), ` ${note.text}`) : null,
         h('strong', {class: 'score-value'}, String(score)),
-        won ? h('span', {class: 'sr-only'}, ' (winner)') : null);
+        won ? h('span', {class: 'sr-only'}, ` ${t('lobby.history.winner_note')}`) : null);
       })),
       h('div', {class: 'muted'}, optionsSummary(g))),
     h('div', {class: 'table-actions'},
       h('a', {
         class: 'button secondary small', href: `/api/games/${g.id}/record`, download: `elgrande-${g.id}.json`,
-        'data-testid': `record-${g.id}`, 'aria-label': `Download record of ${g.name} (JSON)`,
-      }, icon('download'), ' Download record')));
+        'data-testid': `record-${g.id}`, 'aria-label': t('lobby.history.download_label', {name: g.name}),
+      }, icon('download'), ' ', t('lobby.history.download'))));
 }
 
 // The ladder a table's game counts on, in words.
@@ -357,7 +356,7 @@ function ladderWords(table) {
 
 // "Rated": the game moves its players' ratings on the table's ladder.
 function ratedBadge(table) {
-  return h('span', {class: 'status-badge rated', 'data-testid': `rated-${table.id}`, title: `Rated on the “${ladderWords(table)}” ladder`}, 'Rated');
+  return h('span', {class: 'status-badge rated', 'data-testid': `rated-${table.id}`, title: t('lobby.rated.title', {ladder: ladderWords(table)})}, t('lobby.rated.badge'));
 }
 
 // The level of the bots the host adds next.
@@ -368,8 +367,8 @@ function botLevelChoice(app) {
     app.store.botLevel = select.value;
   });
   return h('p', {class: 'bot-level'},
-    h('label', {for: 'bot-level'}, 'Bots added play'), ' ', select, ' ',
-    h('span', {class: 'note muted', id: 'bot-level-note'}, 'Easy, medium and strong bots think about their moves; a strong one takes a moment.'));
+    ...tParts('lobby.bots.level', {label: h('label', {for: 'bot-level'}, t('lobby.bots.level_label')), level: select}), ' ',
+    h('span', {class: 'note muted', id: 'bot-level-note'}, t('lobby.bots.level_note')));
 }
 
 // An open table: seats, bots, start.
@@ -382,23 +381,23 @@ export function renderWaitingRoom(app, table, container) {
     const col = gameOf(table).seatColour(seat.seat, table.options);
     const actions = [];
     if (seat.kind === 'empty') {
-      if (host) actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `add-bot-${seat.seat}`, onClick: () => app.tableAction('table.add_bot', {table: table.id, seat: seat.seat, level: app.store.botLevel || 'medium'})}, 'Add a bot'));
-      if (mine === null) actions.push(h('button', {type: 'button', class: 'primary', 'data-testid': `sit-${seat.seat}`, onClick: () => app.join(table.id, seat.seat)}, 'Sit here'));
-      else actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `move-${seat.seat}`, onClick: () => app.tableAction('table.seat', {table: table.id, seat: seat.seat})}, 'Move here'));
+      if (host) actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `add-bot-${seat.seat}`, onClick: () => app.tableAction('table.add_bot', {table: table.id, seat: seat.seat, level: app.store.botLevel || 'medium'})}, t('lobby.seat.add_bot')));
+      if (mine === null) actions.push(h('button', {type: 'button', class: 'primary', 'data-testid': `sit-${seat.seat}`, onClick: () => app.join(table.id, seat.seat)}, t('lobby.seat.sit')));
+      else actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `move-${seat.seat}`, onClick: () => app.tableAction('table.seat', {table: table.id, seat: seat.seat})}, t('lobby.seat.move')));
     } else if (seat.kind === 'bot' && host) {
-      actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `remove-bot-${seat.seat}`, onClick: () => app.tableAction('table.remove_bot', {table: table.id, seat: seat.seat})}, 'Remove bot'));
+      actions.push(h('button', {type: 'button', class: 'secondary', 'data-testid': `remove-bot-${seat.seat}`, onClick: () => app.tableAction('table.remove_bot', {table: table.id, seat: seat.seat})}, t('lobby.seat.remove_bot')));
     }
     let who;
-    if (seat.kind === 'empty') who = h('span', {class: 'muted'}, 'Empty');
-    else if (seat.kind === 'bot') who = h('span', {'data-testid': `bot-level-${seat.seat}`, 'data-level': seat.level || 'random'}, `Bot, ${botLevelName(seat.level)} (played by the server)`);
+    if (seat.kind === 'empty') who = h('span', {class: 'muted'}, t('lobby.seat.empty'));
+    else if (seat.kind === 'bot') who = h('span', {'data-testid': `bot-level-${seat.seat}`, 'data-level': seat.level || 'random'}, t('lobby.seat.bot', {level: botLevelName(seat.level)}));
     else {
       who = h('span', {}, profileLink(seat.player), playerButton(app, seat.player, table.id), ratingBadge(seat.rating, {'data-testid': `seat-rating-${seat.seat}`}),
-        seat.player.id === me.id ? ' (you)' : '', table.host === seat.player.id ? ' · host' : '',
-        seat.connected ? '' : h('span', {class: 'tag offline'}, 'offline'));
+        seat.player.id === me.id ? ` ${t('lobby.seat.you')}` : '', table.host === seat.player.id ? ` · ${t('lobby.seat.host')}` : '',
+        seat.connected ? '' : h('span', {class: 'tag offline'}, t('lobby.seat.offline')));
     }
     return h('li', {class: 'seat-row', 'data-testid': `seat-${seat.seat}`, 'data-kind': seat.kind},
       h('span', {class: 'colour-badge', style: {'--c': col.fill, '--ink': col.ink}, 'aria-hidden': 'true'}, col.symbol),
-      h('span', {class: 'seat-label'}, `Seat ${seat.seat + 1} · ${col.name}`),
+      h('span', {class: 'seat-label'}, t('lobby.seat.label', {seat: String(seat.seat + 1), colour: col.name})),
       h('span', {class: 'seat-who'}, who),
       h('span', {class: 'seat-actions'}, actions));
   });
@@ -408,18 +407,17 @@ export function renderWaitingRoom(app, table, container) {
       h('h1', {}, table.name),
       h('p', {class: 'muted'}, optionsSummary(table, {time: false})),
       h('p', {class: 'rated-rule', 'data-testid': 'rated-rule', 'data-rated': String(Boolean(table.rated))}, table.rated
-        ? [ratedBadge(table), ` The result moves the ratings of its players with an account on the “${ladderWords(table)}” ladder.`]
+        ? [ratedBadge(table), ' ', t('lobby.rated.rule', {ladder: ladderWords(table)})]
         : unratedText(table)),
-      h('p', {class: 'time-rule', 'data-testid': 'time-rule'}, icon('clock'), ` ${limitText(table)}`,
-        policy ? `; when time runs out, ${policy}.` : ': take your time.'),
+      h('p', {class: 'time-rule', 'data-testid': 'time-rule'}, icon('clock'), ' ',
+        policy ? t('lobby.time_rule.policy', {limit: limitText(table), policy}) : t('lobby.time_rule.none', {limit: limitText(table)})),
       host && !full ? botLevelChoice(app) : null,
       h('ol', {class: 'seat-list'}, seats),
       app.store.tableError ? h('p', {class: ['error', app.store.tableErrorTemporary && 'temporary'], role: 'alert', 'data-testid': 'error'}, app.store.tableError) : null,
       h('div', {class: 'actions'},
         host ? h('button', {type: 'button', class: 'primary big', 'data-testid': 'start-game', disabled: !full, onClick: () => app.tableAction('table.start', {table: table.id})},
-          full ? 'Start the game' : 'Start (fill every seat first)') : h('p', {class: 'muted'}, mine !== null ? 'The host starts the game once every seat is filled.' : 'Pick an empty seat to play, or stay and watch.'),
-        mine !== null ? h('button', {type: 'button', class: 'secondary', 'data-testid': 'leave-table', onClick: () => app.leave(table.id)}, 'Leave the table') : null,
-        h('a', {href: '#/', class: 'button secondary'}, 'Back to the lobby')),
-      h('p', {class: 'muted invite'}, 'Friends can join from the lobby, or open this page’s address: ',
-        h('code', {}, location.href))));
+          t(full ? 'lobby.start' : 'lobby.start_not_full')) : h('p', {class: 'muted'}, t(mine !== null ? 'lobby.host_starts' : 'lobby.pick_seat')),
+        mine !== null ? h('button', {type: 'button', class: 'secondary', 'data-testid': 'leave-table', onClick: () => app.leave(table.id)}, t('lobby.leave')) : null,
+        h('a', {href: '#/', class: 'button secondary'}, t('lobby.back'))),
+      h('p', {class: 'muted invite'}, ...tParts('lobby.invite', {address: h('code', {}, location.href)}))));
 }
