@@ -33,9 +33,9 @@ fi
 
 $tests || exit 0
 # The npm folders, each from its lock file: the browser tests (playwright-core only: the
-# browser is Debian's chromium, never a download), the rating vectors (openskill) and the
-# Web Push check (http_ece, web-push).
-for folder in tests/browser tests/fixtures/openskill tests/fixtures/webpush; do
+# browser is Debian's chromium, never a download), the lint of the client's texts (acorn),
+# the rating vectors (openskill) and the Web Push check (http_ece, web-push).
+for folder in tests/browser tests/i18n tests/fixtures/openskill tests/fixtures/webpush; do
   dir="$here/../$folder"
   if [[ ! -d "$dir/node_modules" || "$dir/package-lock.json" -nt "$dir/node_modules" ]]; then
     echo "deps: npm ci in $folder" >&2

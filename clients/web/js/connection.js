@@ -143,7 +143,7 @@ export class Connection {
 
   failPending() {
     for (const {reject} of this.pending.values()) {
-      reject(new ServerError({code: 'disconnected', message: 'The connection to the server was lost.', reason: 'lost'}));
+      reject(new ServerError({code: 'disconnected', message: 'The connection to the server was lost.', reason: 'lost'})  // i18n-ignore: the console's; errorText says it);
     }
     this.pending.clear();
   }
@@ -161,7 +161,7 @@ export class Connection {
       this.pending.delete(message.id);
       if (message.type === `${type}.ok`) resolve(payload);
       else if (message.type === 'error') reject(new ServerError(payload));
-      else reject(new ServerError({code: 'unexpected', message: `unexpected reply ${message.type}`}));
+      else reject(new ServerError({code: 'unexpected', message: `unexpected reply ${message.type}`}));  // i18n-ignore: the console's
       return;
     }
     if (message.type === 'error') {
@@ -173,7 +173,7 @@ export class Connection {
 
   request(type, payload = {}) {
     if (!this.ws || this.state !== 'open') {
-      return Promise.reject(new ServerError({code: 'disconnected', message: 'Not connected to the server.', reason: 'not_connected'}));
+      return Promise.reject(new ServerError({code: 'disconnected', message: 'Not connected to the server.', reason: 'not_connected'})  // i18n-ignore: as above);
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
