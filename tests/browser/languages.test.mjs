@@ -147,7 +147,8 @@ async function main() {
   // English is every other browser test's language: here the others, or English alone.
   const codes = Object.keys(LANGUAGES).length > 1 ? Object.keys(LANGUAGES).filter((code) => code !== 'en') : ['en'];
   say(`languages offered: ${Object.keys(LANGUAGES).join(', ')}; played here: ${codes.join(', ')}`);
-  for (const code of codes) await oneLanguage(browser, url, code);
+  // Side by side, each in a window of its own: a game waits on its bot more than on the machine.
+  await Promise.all(codes.map((code) => oneLanguage(browser, url, code)));
   const other = codes.find((code) => code !== 'en');
   if (other) await languageFollowsTheAccount(browser, url, other);
   else say('one language only: nothing to follow to a second device');
