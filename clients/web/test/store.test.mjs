@@ -284,7 +284,7 @@ test('play now: play.join waits in the queue named; a refusal says why', async (
   const refused = given({answers: {'play.join': refusal('forbidden', 'guests may not')}}).store;
   await refused.playNowJoin();
   assert.equal(refused.playNow.waiting, null);
-  assert.equal(refused.playNow.error, 'Could not ask to play now: You may not do that here.');
+  assert.equal(refused.playNow.error, 'Could not ask to play now: guests may not join this rated queue. Make an account to play in it.');
 });
 
 test('play now: leaving while disconnected counts as left', async () => {
