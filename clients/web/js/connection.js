@@ -143,7 +143,7 @@ export class Connection {
 
   failPending() {
     for (const {reject} of this.pending.values()) {
-      reject(new ServerError({code: 'disconnected', message: 'The connection to the server was lost.', reason: 'lost'})  // i18n-ignore: the console's; errorText says it);
+      reject(new ServerError({code: 'disconnected', message: 'The connection to the server was lost.', reason: 'lost'}));  // i18n-ignore: the console's; errorText says it
     }
     this.pending.clear();
   }
@@ -173,7 +173,7 @@ export class Connection {
 
   request(type, payload = {}) {
     if (!this.ws || this.state !== 'open') {
-      return Promise.reject(new ServerError({code: 'disconnected', message: 'Not connected to the server.', reason: 'not_connected'})  // i18n-ignore: as above);
+      return Promise.reject(new ServerError({code: 'disconnected', message: 'Not connected to the server.', reason: 'not_connected'}));  // i18n-ignore: as above
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
