@@ -42,7 +42,14 @@ export function installLanguage(app) {
     picker.setAttribute('aria-label', t('language.choose'));
     app.renderHeader();
     app.refreshTurns();
-    if (app.screen || app.currentTable !== null) app.route();
+    // Screens keep what they show while it stays the same: this time every one is made anew.
+    if (document.querySelector('[data-testid=welcome]')) {
+      app.showWelcome(app.welcomeOptions);
+      return;
+    }
+    if (app.screen && app.screen.destroy) app.screen.destroy();
+    app.screen = null;
+    if (app.store.me) app.route();
   });
   onSettings((settings) => {
     if (settings.language && settings.language !== language()) useLanguage(settings.language);

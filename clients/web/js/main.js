@@ -306,6 +306,7 @@ class App {
 
   // The first screen of a browser that has neither token nor name, or whose session ended.
   showWelcome(options = {}) {
+    this.welcomeOptions = options;  // to draw it again in another language
     const panel = welcomePanel(this, options);
     if (this.screen && this.screen.destroy) this.screen.destroy();
     this.screen = null;
