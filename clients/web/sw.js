@@ -24,10 +24,10 @@ const SHELL = [
   'js/games/elgrande/options.js', 'js/games/elgrande/specials.js', 'js/games/elgrande/texts.js',
   'lang/en.json',
 ];
-// The other languages' catalogs are kept once the page has read one (a player's own).
-const LANG = new URL('lang/', scope).pathname;
 const scope = new URL(self.registration.scope);
 const shell = new Set([scope.pathname, ...SHELL.map((path) => new URL(path, scope).pathname)]);
+// The other languages' catalogs are kept once the page has read one (a player's own).
+const LANG = new URL('lang/', scope).pathname;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));

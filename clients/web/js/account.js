@@ -9,32 +9,35 @@ import {dateText, waitText} from './time.js';
 import {AuditLog, bannedText} from './moderation.js';
 import {BlockedPlayers} from './blocks.js';
 import {DeviceSettings} from './alerts.js';
-import {FORGOT_SENT_TEXT, addressProblem, noticeRefusal} from './noticewords.js';
+import {addressProblem, forgotSentText, noticeRefusal} from './noticewords.js';
+import {hasKey, language, t, tParts} from './i18n.js';
 
 const USERNAME = /^[A-Za-z0-9_-]*$/;
-const ROLE_WORDS = {player: 'Player', moderator: 'Moderator', admin: 'Administrator'};
 
 const bytes = (text) => new TextEncoder().encode(text).length;
 
+// A role's name ("Moderator"), from its code; an unknown code as it is.
 export function roleText(role) {
-  return ROLE_WORDS[role] || role;
+  const key = `account.role.${role}`;
+  return hasKey(key) ? t(key) : String(role);
 }
 
 function usernameProblem(username) {
-  if (!username) return 'Enter a username.';
-  if (!USERNAME.test(username)) return 'A username may hold only the letters A–Z and a–z, digits, _ and -.';
-  if (username.length < 3 || username.length > 20) return 'A username has 3 to 20 characters.';
+  if (!username) return t('account.username.empty');
+  if (!USERNAME.test(username)) return t('account.username.letters');
+  if (username.length < 3 || username.length > 20) return t('account.username.length', {min: 3, max: 20});
   return null;
 }
 
 function passwordProblem(password) {
-  if (bytes(password) < 8) return 'A password has at least 8 characters.';
-  if (bytes(password) > 256) return 'A password has at most 256 bytes.';
+  if (bytes(password) < 8) return t('account.password.too_short', {min: 8});
+  if (bytes(password) > 256) return t('account.password.too_long', {max: 256});
   return null;
 }
 
-// How a session is listed ("Firefox on Linux"). Built from fixed words only, so it always
-// fits the server's rule for devices: at most 64 bytes, no control characters.
+// How a session is listed ("Firefox on Linux"), in the language of the day it was made.
+// Built from fixed words only, and the browser alone past 64 bytes, so it always fits the
+// server's rule for devices: at most 64 bytes, no control characters.
 const BROWSERS = [
   [/Edg(e|A|iOS)?\//, 'Edge'], [/OPR\/|Opera/, 'Opera'], [/SamsungBrowser\//, 'Samsung Internet'],
   [/Firefox\/|FxiOS\//, 'Firefox'], [/HeadlessChrome\//, 'Headless Chrome'], [/Chromium\//, 'Chromium'],
@@ -47,23 +50,24 @@ const SYSTEMS = [
 
 export function deviceName(userAgent = navigator.userAgent) {
   const ua = String(userAgent || '');
-  const browser = (BROWSERS.find(([pattern]) => pattern.test(ua)) || [null, 'Web browser'])[1];
+  const browser = (BROWSERS.find(([pattern]) => pattern.test(ua)) || [null, t('account.device.any_browser')])[1];
   const system = (SYSTEMS.find(([pattern]) => pattern.test(ua)) || [null, null])[1];
-  return system ? `${browser} on ${system}` : browser;
+  const both = system ? t('account.device.browser_on_system', {browser, system}) : browser;
+  return bytes(both) <= 64 ? both : browser.slice(0, 32);
 }
 
 // A refusal of a sign-in, sign-up or password change, for people.
-function accountRefusal(err, wrongPassword = 'Unknown username or wrong password.') {
+function accountRefusal(err, wrongPassword = t('account.refusal.bad_credentials')) {
   switch (err && err.code) {
     case 'bad_credentials':
       return wrongPassword;
     case 'rate_limited':
       if (!Number.isFinite(err.retryAfterMs)) return refusalText(err);
-      return `Too many failed sign-ins for this username or from this network: try again in ${waitText(err.retryAfterMs)}.`;
+      return t('account.refusal.rate_limited', {wait: waitText(err.retryAfterMs)});
     case 'banned':
-      return bannedText(err.message);
+      return bannedText({until: err.until, why: err.moderatorReason});
     case 'name_taken':
-      return `${refusalText(err)}. Usernames count as taken in any mix of capitals: pick another.`;
+      return t('account.refusal.name_taken');
     default:
       return refusalText(err);
   }
@@ -118,20 +122,20 @@ export const refused = (err, wrongPassword) => ({text: accountRefusal(err, wrong
 // guest's account page (the connection then speaks for the account).
 export function signInForm(app, {prefix, username = ''}) {
   const user = field({
-    id: `${prefix}-username`, label: 'Username', type: 'text', value: username, maxlength: 20,
+    id: `${prefix}-username`, label: t('account.username'), type: 'text', value: username, maxlength: 20,
     autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false', required: true, 'data-testid': 'sign-in-username',
   });
   const password = field({
-    id: `${prefix}-password`, label: 'Password', type: 'password', autocomplete: 'current-password', required: true,
+    id: `${prefix}-password`, label: t('account.password'), type: 'password', autocomplete: 'current-password', required: true,
     'data-testid': 'sign-in-password',
   });
   return [accountForm({
-    testid: 'sign-in', submitText: 'Sign in', busyText: 'Signing in…',
+    testid: 'sign-in', submitText: t('account.sign_in.submit'), busyText: t('account.sign_in.busy'),
     children: [...user.nodes, ...password.nodes],
     action: async () => {
       const name = user.input.value.trim();
-      if (!name) return {text: 'Enter your username.', input: user.input};
-      if (!password.input.value) return {text: 'Enter your password.', input: password.input};
+      if (!name) return {text: t('account.sign_in.no_username'), input: user.input};
+      if (!password.input.value) return {text: t('account.sign_in.no_password'), input: password.input};
       try {
         await app.signIn(name, password.input.value);
         return null;
@@ -146,13 +150,13 @@ export function signInForm(app, {prefix, username = ''}) {
 // whatever the address (docs/notifications.md, Password reset), and so is what it says.
 function forgotPassword(app, prefix) {
   const address = field({
-    id: `${prefix}-forgot-address`, label: 'Your verified e-mail address', type: 'email', maxlength: 254,
+    id: `${prefix}-forgot-address`, label: t('account.forgot.address'), type: 'email', maxlength: 254,
     autocomplete: 'email', autocapitalize: 'none', spellcheck: 'false', required: true, 'data-testid': 'forgot-address',
   });
   const done = h('p', {class: 'ok', role: 'status', 'data-testid': 'forgot-done'});
   const form = accountForm({
-    testid: 'forgot', submitText: 'Mail me a link', busyText: 'Asking…',
-    children: [h('p', {class: 'muted note'}, 'We mail a link that sets a new password to the address your account confirmed.'), ...address.nodes],
+    testid: 'forgot', submitText: t('account.forgot.submit'), busyText: t('account.forgot.busy'),
+    children: [h('p', {class: 'muted note'}, t('account.forgot.explain')), ...address.nodes],
     action: async () => {
       done.textContent = '';
       const typed = address.input.value.trim();
@@ -163,28 +167,28 @@ function forgotPassword(app, prefix) {
       } catch (err) {
         return {text: noticeRefusal(err), temporary: isTemporary(err)};
       }
-      done.textContent = FORGOT_SENT_TEXT;
+      done.textContent = forgotSentText();
       return null;
     },
   });
   return h('details', {class: 'forgot-password', 'data-testid': 'forgot-password'},
-    h('summary', {'data-testid': 'forgot-open'}, 'Forgot your password?'), form, done);
+    h('summary', {'data-testid': 'forgot-open'}, t('account.forgot.open')), form, done);
 }
 
 // A new password twice, so that a typing slip does not lock its owner out.
 export function newPasswordFields(prefix, testid, label) {
   const password = field({
     id: `${prefix}-password`, label, type: 'password', autocomplete: 'new-password', required: true,
-    hint: 'At least 8 characters; a few words make a good one.', 'data-testid': `${testid}-password`,
+    hint: t('account.new_password.hint', {min: 8}), 'data-testid': `${testid}-password`,
   });
   const repeat = field({
-    id: `${prefix}-repeat`, label: 'The same again', type: 'password', autocomplete: 'new-password', required: true,
+    id: `${prefix}-repeat`, label: t('account.new_password.repeat'), type: 'password', autocomplete: 'new-password', required: true,
     'data-testid': `${testid}-repeat`,
   });
   const problem = () => {
     const wrong = passwordProblem(password.input.value);
     if (wrong) return {text: wrong, input: password.input};
-    if (repeat.input.value !== password.input.value) return {text: 'The two passwords differ: type the same one twice.', input: repeat.input};
+    if (repeat.input.value !== password.input.value) return {text: t('account.new_password.differ'), input: repeat.input};
     return null;
   };
   return {password, repeat, problem, nodes: [...password.nodes, ...repeat.nodes]};
@@ -192,13 +196,13 @@ export function newPasswordFields(prefix, testid, label) {
 
 function signUpForm(app) {
   const user = field({
-    id: 'sign-up-username', label: 'Username', type: 'text', maxlength: 20, autocomplete: 'username',
+    id: 'sign-up-username', label: t('account.username'), type: 'text', maxlength: 20, autocomplete: 'username',
     autocapitalize: 'none', spellcheck: 'false', required: true, 'data-testid': 'sign-up-username',
-    hint: '3 to 20 letters (A–Z), digits, _ or -. What you sign in with; your name at tables stays as it is.',
+    hint: t('account.sign_up.username_hint', {min: 3, max: 20}),
   });
-  const secret = newPasswordFields('sign-up', 'sign-up', 'Password');
+  const secret = newPasswordFields('sign-up', 'sign-up', t('account.password'));
   return accountForm({
-    testid: 'sign-up', submitText: 'Make my account', busyText: 'Making your account…',
+    testid: 'sign-up', submitText: t('account.sign_up.submit'), busyText: t('account.sign_up.busy'),
     children: [...user.nodes, ...secret.nodes],
     action: async () => {
       const username = user.input.value.trim();
@@ -222,35 +226,45 @@ export class AccountScreen {
   constructor(app) {
     this.app = app;
     this.kind = app.store.account ? 'account' : 'guest';
-    this.summary = h('section', {class: 'panel account-summary', 'aria-labelledby': 'account-title'});
     this.root = h('div', {class: 'account-page', 'data-testid': 'account-page', 'data-kind': this.kind});
+    this.sessions = null;
+    this.sessionsError = null;
+    this.build();
+    if (this.kind === 'account') this.loadSessions();
+  }
+
+  // The page's parts, in the language of the day: built again when it changes (update).
+  build() {
+    const {app} = this;
+    this.language = language();
+    this.shown = null;
+    this.audit = null;  // the old one went with the old parts
+    this.summary = h('section', {class: 'panel account-summary', 'aria-labelledby': 'account-title'});
     if (this.kind === 'guest') {
-      this.root.append(this.summary,
+      this.root.replaceChildren(this.summary,
         h('section', {class: 'panel', 'aria-labelledby': 'sign-up-title'},
-          h('h2', {id: 'sign-up-title'}, 'Make an account'),
-          h('p', {}, 'With a username and a password you can play from any device. You stay the same player: your name, seats and games come along.'),
+          h('h2', {id: 'sign-up-title'}, t('account.sign_up.title')),
+          h('p', {}, t('account.sign_up.explain')),
           signUpForm(app)),
         h('section', {class: 'panel', 'aria-labelledby': 'sign-in-title'},
-          h('h2', {id: 'sign-in-title'}, 'I have an account'),
-          h('p', {class: 'muted'}, 'Signing in here leaves this guest behind: its games can then no longer be opened in this browser. To keep them, make an account instead.'),
+          h('h2', {id: 'sign-in-title'}, t('account.sign_in.title')),
+          h('p', {class: 'muted'}, t('account.sign_in.guest_left_behind')),
           signInForm(app, {prefix: 'account-sign-in'})));
     } else {
-      this.sessions = null;
       this.sessionsBox = h('div', {class: 'sessions-box', 'data-testid': 'sessions-box', tabindex: -1});
       this.sessionsStatus = h('p', {class: 'ok', role: 'status', 'data-testid': 'sessions-status'});
-      this.sessionsError = null;
-      this.root.append(this.summary,
+      this.root.replaceChildren(this.summary,
         h('section', {class: 'panel sessions', 'aria-labelledby': 'sessions-title'},
-          h('h2', {id: 'sessions-title'}, 'Devices signed in'),
+          h('h2', {id: 'sessions-title'}, t('account.sessions.title')),
           this.sessionsStatus,
           this.sessionsBox),
         h('section', {class: 'panel', 'aria-labelledby': 'password-title'},
-          h('h2', {id: 'password-title'}, 'Change the password'),
+          h('h2', {id: 'password-title'}, t('account.change_password.title')),
           this.passwordForm()),
         h('section', {class: 'panel', 'aria-labelledby': 'delete-title'},
-          h('h2', {id: 'delete-title'}, 'Delete the account'),
+          h('h2', {id: 'delete-title'}, t('account.delete.title')),
           this.deleteForm()));
-      this.loadSessions();
+      this.renderSessions();
     }
     this.device = new DeviceSettings();
     this.blocked = new BlockedPlayers(app);
@@ -264,6 +278,10 @@ export class AccountScreen {
   update() {
     const {me, account} = this.app.store;
     if (!me) return;
+    if (this.language !== language()) {
+      this.build();
+      return;
+    }
     this.blocked.render();
     // Table pushes call this often: redraw only what changed, so no click lands on a button
     // being replaced.
@@ -278,21 +296,21 @@ export class AccountScreen {
     }
     if (this.kind === 'guest') {
       replaceKeepingFocus(this.summary,
-        h('h1', {id: 'account-title'}, 'Your account'),
-        h('p', {'data-testid': 'account-guest'}, 'You play as the guest ', h('strong', {}, me.name),
-          ': only this browser knows you. On another device, or here once the browser’s data is cleared, you would be a stranger.'));
+        h('h1', {id: 'account-title'}, t('account.title')),
+        h('p', {'data-testid': 'account-guest'}, ...tParts('account.guest', {name: h('strong', {}, me.name)})));
       return;
     }
     replaceKeepingFocus(this.summary,
-      h('h1', {id: 'account-title'}, 'Your account'),
+      h('h1', {id: 'account-title'}, t('account.title')),
       h('dl', {class: 'account-facts'},
-        h('dt', {}, 'Username'), h('dd', {}, h('strong', {'data-testid': 'account-username'}, account.username)),
-        h('dt', {}, 'Role'), h('dd', {'data-testid': 'account-role', 'data-role': account.role}, roleText(account.role)),
-        h('dt', {}, 'Name at tables'), h('dd', {}, me.name, h('span', {class: 'muted'}, ' (rename it in the top bar)'))),
-      h('p', {}, h('a', {href: '#/notices', 'data-testid': 'notices-link'}, 'E-mail and notices'),
-        h('span', {class: 'muted'}, ': your address, what you are told by mail or on your devices, and a way back in if you forget the password')),
-      h('p', {class: 'muted', id: 'sign-out-note'}, 'Signing out ends this device’s session; this browser then forgets you until you sign in again.'),
-      h('button', {type: 'button', class: 'secondary', 'aria-describedby': 'sign-out-note', 'data-testid': 'sign-out', onClick: () => this.signOut()}, 'Sign out'),
+        h('dt', {}, t('account.username')), h('dd', {}, h('strong', {'data-testid': 'account-username'}, account.username)),
+        h('dt', {}, t('account.role')), h('dd', {'data-testid': 'account-role', 'data-role': account.role}, roleText(account.role)),
+        h('dt', {}, t('account.table_name')), h('dd', {}, me.name, h('span', {class: 'muted'}, ' ', t('account.table_name.rename')))),
+      h('p', {class: 'muted'}, ...tParts('account.notices', {
+        link: h('a', {href: '#/notices', 'data-testid': 'notices-link'}, t('account.notices.link')),
+      })),
+      h('p', {class: 'muted', id: 'sign-out-note'}, t('account.sign_out.note')),
+      h('button', {type: 'button', class: 'secondary', 'aria-describedby': 'sign-out-note', 'data-testid': 'sign-out', onClick: () => this.signOut()}, t('account.sign_out')),
       this.signOutError ? h('p', {class: ['error', this.signOutError.temporary && 'temporary'], role: 'alert', 'data-testid': 'sign-out-error'}, this.signOutError.text) : null);
   }
 
@@ -346,19 +364,20 @@ export class AccountScreen {
     h('div', {class: 'table-main'},
       h('div', {class: 'table-title'},
         h('strong', {'data-testid': `session-device-${s.id}`}, s.device),
-        s.current ? h('span', {class: 'status-badge turn', 'data-testid': 'session-current'}, 'this device') : null),
-      h('div', {class: 'muted'},
-        'Signed in ', h('time', {datetime: new Date(s.created_at).toISOString()}, dateText(s.created_at)),
-        ' · last seen ', h('time', {datetime: new Date(s.last_seen).toISOString()}, dateText(s.last_seen)))),
+        s.current ? h('span', {class: 'status-badge turn', 'data-testid': 'session-current'}, t('account.sessions.this_device')) : null),
+      h('div', {class: 'muted'}, ...tParts('account.sessions.times', {
+        created: h('time', {datetime: new Date(s.created_at).toISOString()}, dateText(s.created_at)),
+        seen: h('time', {datetime: new Date(s.last_seen).toISOString()}, dateText(s.last_seen)),
+      }))),
     s.current ? null : h('div', {class: 'table-actions'},
       h('button', {
         type: 'button', class: 'secondary small', 'data-testid': `end-session-${s.id}`,
-        'aria-label': `Sign out ${s.device}, signed in ${dateText(s.created_at)}`,
-        onClick: () => this.endSessions({session: s.id}, `${s.device} is signed out.`),
-      }, 'Sign out'))));
+        'aria-label': t('account.sessions.end_label', {device: s.device, created: dateText(s.created_at)}),
+        onClick: () => this.endSessions({session: s.id}, t('account.sessions.ended', {device: s.device})),
+      }, t('account.sign_out')))));
     const others = (this.sessions || []).filter((s) => !s.current).length;
     let body;
-    if (this.sessions === null && !this.sessionsError) body = h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Loading…');
+    if (this.sessions === null && !this.sessionsError) body = h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), t('account.loading'));
     else body = h('ul', {class: 'game-list', 'data-testid': 'sessions'}, rows);
     replaceKeepingFocus(this.sessionsBox,
       this.sessionsError ? h('p', {class: ['error', this.sessionsError.temporary && 'temporary'], role: 'alert', 'data-testid': 'sessions-error'}, this.sessionsError.text) : null,
@@ -366,35 +385,35 @@ export class AccountScreen {
       h('div', {class: 'actions'},
         h('button', {
           type: 'button', class: 'secondary', 'data-testid': 'end-other-sessions', disabled: others === 0,
-          onClick: () => this.endSessions({which: 'others'}, `Signed out everywhere else (${others} ${others === 1 ? 'device' : 'devices'}).`),
-        }, 'Sign out everywhere else'),
-        others === 0 && this.sessions ? h('span', {class: 'muted'}, 'No other device is signed in.') : null));
+          onClick: () => this.endSessions({which: 'others'}, t('account.sessions.others_ended', {n: others})),
+        }, t('account.sessions.end_others')),
+        others === 0 && this.sessions ? h('span', {class: 'muted'}, t('account.sessions.no_others')) : null));
   }
 
   passwordForm() {
     const current = field({
-      id: 'password-current', label: 'Current password', type: 'password', autocomplete: 'current-password', required: true,
+      id: 'password-current', label: t('account.change_password.current'), type: 'password', autocomplete: 'current-password', required: true,
       'data-testid': 'password-current',
     });
-    const secret = newPasswordFields('password-new', 'password-new', 'New password');
+    const secret = newPasswordFields('password-new', 'password-new', t('account.change_password.new'));
     const done = h('p', {class: 'ok', role: 'status', 'data-testid': 'password-done'});
     // For password managers: which account the password belongs to.
     const username = h('input', {type: 'text', autocomplete: 'username', value: this.app.store.account.username, hidden: true, readonly: true, tabindex: -1, 'aria-hidden': 'true'});
     const form = accountForm({
-      testid: 'password', submitText: 'Change the password', busyText: 'Changing…',
+      testid: 'password', submitText: t('account.change_password.title'), busyText: t('account.change_password.busy'),
       children: [username, ...current.nodes, ...secret.nodes],
       action: async () => {
         done.textContent = '';
-        if (!current.input.value) return {text: 'Enter your current password.', input: current.input};
+        if (!current.input.value) return {text: t('account.change_password.empty'), input: current.input};
         const wrong = secret.problem();
         if (wrong) return wrong;
         try {
           await this.app.conn.request('account.change_password', {password: current.input.value, new_password: secret.password.input.value});
         } catch (err) {
-          return {...refused(err, 'The current password is wrong.'), input: err.code === 'bad_credentials' ? current.input : null};
+          return {...refused(err, t('account.change_password.wrong')), input: err.code === 'bad_credentials' ? current.input : null};
         }
         for (const input of [current.input, secret.password.input, secret.repeat.input]) input.value = '';
-        done.textContent = 'The password is changed; every other device was signed out.';
+        done.textContent = t('account.change_password.done');
         this.forgetSessions((s) => !s.current);
         return null;
       },
@@ -406,25 +425,24 @@ export class AccountScreen {
   // The server then closes every connection of the account, this one too.
   deleteForm() {
     const current = field({
-      id: 'delete-password', label: 'Your password', type: 'password', autocomplete: 'current-password', required: true,
+      id: 'delete-password', label: t('account.delete.password'), type: 'password', autocomplete: 'current-password', required: true,
       'data-testid': 'delete-password',
     });
     const form = accountForm({
-      testid: 'delete-account', submitText: 'Delete my account', busyText: 'Deleting…',
+      testid: 'delete-account', submitText: t('account.delete.submit'), busyText: t('account.delete.busy'),
       children: [
-        h('p', {class: 'muted'}, 'Your username, password, e-mail address and devices are deleted for good. ',
-          'Your games stay, under the name “deleted player”.'),
+        h('p', {class: 'muted'}, t('account.delete.explain')),
         ...current.nodes],
       action: async () => {
-        if (!current.input.value) return {text: 'Enter your password to delete the account.', input: current.input};
+        if (!current.input.value) return {text: t('account.delete.empty'), input: current.input};
         try {
           await this.app.conn.request('account.delete', {password: current.input.value});
         } catch (err) {
-          return {...refused(err, 'The password is wrong.'), input: err.code === 'bad_credentials' ? current.input : null};
+          return {...refused(err, t('account.delete.wrong')), input: err.code === 'bad_credentials' ? current.input : null};
         }
         // The server closes this connection next (4001): it is expected, and said here.
         this.app.deleting = true;
-        this.app.signedOut({message: 'Your account is deleted. Thank you for playing.', offerSignIn: false});
+        this.app.signedOut({message: t('account.delete.done'), offerSignIn: false});
         return null;
       },
     });

@@ -6,6 +6,7 @@
 
 import {h, replaceKeepingFocus, segmented} from './dom.js';
 import {changeSettings, loadSettings} from './settings.js';
+import {language, t, tParts} from './i18n.js';
 
 const ICON = 'img/favicon.svg';
 const TURN_ICON = 'img/favicon-turn.svg';
@@ -37,10 +38,10 @@ export class TurnSignal {
   // turn; `here` whether the table shown is one of them.
   show(title, waiting, here) {
     const n = waiting.size;
-    let prefix = '';
-    if (here) prefix = '● Your turn — ';
-    else if (n) prefix = `● ${n} game${n > 1 ? 's' : ''} waiting for you — `;
-    document.title = `${prefix}${title === 'El Grande' ? '' : `${title} — `}El Grande`;
+    const page = title === 'El Grande' ? title : t('alerts.title.page', {title});
+    if (here) document.title = t('alerts.title.your_turn', {page});
+    else if (n) document.title = t('alerts.title.waiting', {n, page});
+    else document.title = page;
     const href = n ? TURN_ICON : ICON;
     if (this.icon && this.icon.getAttribute('href') !== href) this.icon.setAttribute('href', href);
   }
@@ -60,10 +61,11 @@ export class TurnSignal {
 
   async notify(table, name, what) {
     if (!('Notification' in window) || Notification.permission !== 'granted') return;
-    const title = `Your turn: ${name}`;
+    const title = t('alerts.notify.title', {name});
     const url = `#/table/${table}`;
     const options = {
-      body: `${what.charAt(0).toUpperCase()}${what.slice(1)}.`, tag: `elgrande-table-${table}`, renotify: true,
+      body: t('alerts.notify.body', {what: `${what.charAt(0).toLocaleUpperCase(language())}${what.slice(1)}`}),
+      tag: `elgrande-table-${table}`, renotify: true,
       icon: TURN_ICON, data: {url},
     };
     try {
@@ -115,24 +117,24 @@ export function alertControls(onChange, {testid = 'alerts'} = {}) {
   const permission = supported ? Notification.permission : 'unsupported';
   let notify;
   if (!supported) {
-    notify = h('p', {class: 'muted note', 'data-testid': `${testid}-notify-state`}, 'This browser cannot show notifications.');
+    notify = h('p', {class: 'muted note', 'data-testid': `${testid}-notify-state`}, t('alerts.notify.unsupported'));
   } else if (permission === 'denied') {
-    notify = h('p', {class: 'muted note', 'data-testid': `${testid}-notify-state`},
-      'Notifications are blocked for this site: allow them in the browser’s site settings to be told here.');
+    notify = h('p', {class: 'muted note', 'data-testid': `${testid}-notify-state`}, t('alerts.notify.blocked'));
   } else if (permission === 'granted' && settings.notify) {
-    notify = h('p', {class: 'alert-line', 'data-testid': `${testid}-notify-state`}, 'A notification tells you when a game waits for you. ',
+    notify = h('p', {class: 'alert-line', 'data-testid': `${testid}-notify-state`}, t('alerts.notify.on'), ' ',
       h('button', {type: 'button', class: 'link-button', 'data-testid': `${testid}-notify-off`, onClick: () => {
         changeSettings({notify: false});
         onChange();
-      }}, 'Turn notifications off'));
+      }}, t('alerts.notify.turn_off')));
   } else {
+    const on = h('button', {type: 'button', class: 'secondary small', 'data-testid': `${testid}-notify-on`, onClick: async () => {
+      const answer = permission === 'granted' ? 'granted' : await Notification.requestPermission();
+      changeSettings({notify: answer === 'granted'});
+      onChange();
+    }}, t('alerts.notify.turn_on'));
+    // The sentence around the button is muted, the button itself is not.
     notify = h('p', {class: 'alert-line'},
-      h('button', {type: 'button', class: 'secondary small', 'data-testid': `${testid}-notify-on`, onClick: async () => {
-        const answer = permission === 'granted' ? 'granted' : await Notification.requestPermission();
-        changeSettings({notify: answer === 'granted'});
-        onChange();
-      }}, 'Notify me when it is my turn'),
-      h('span', {class: 'muted note'}, ' while this page is in the background'));
+      tParts('alerts.notify.turn_on_line', {button: on}).map((part) => (typeof part === 'string' ? h('span', {class: 'muted note'}, part) : part)));
   }
   const sound = h('input', {type: 'checkbox', id: `${testid}-sound`, checked: settings.sound, 'data-testid': `${testid}-sound`});
   sound.addEventListener('change', () => {
@@ -141,14 +143,14 @@ export function alertControls(onChange, {testid = 'alerts'} = {}) {
   });
   return h('div', {class: 'alert-controls', 'data-testid': testid},
     notify,
-    h('p', {class: 'alert-line'}, sound, h('label', {for: `${testid}-sound`}, ' A short sound when a game comes to me while I look elsewhere')));
+    h('p', {class: 'alert-line'}, sound, h('label', {for: `${testid}-sound`}, ' ', t('alerts.sound'))));
 }
 
 // Light, dark, or as the system says, for this device.
 export function themeControl(onChange) {
   return segmented({
-    label: 'Colours', testid: 'theme', value: loadSettings().theme,
-    options: [['system', 'As the system'], ['light', 'Light'], ['dark', 'Dark']],
+    label: t('alerts.theme'), testid: 'theme', value: loadSettings().theme,
+    options: [['system', t('alerts.theme.system')], ['light', t('alerts.theme.light')], ['dark', t('alerts.theme.dark')]],
     onChange: (theme) => {
       changeSettings({theme});
       onChange(theme);
@@ -161,19 +163,19 @@ export class DeviceSettings {
   constructor() {
     this.box = h('div', {class: 'device-settings'});
     this.root = h('section', {class: 'panel', 'aria-labelledby': 'device-title', 'data-testid': 'device-settings'},
-      h('h2', {id: 'device-title'}, 'On this device'),
+      h('h2', {id: 'device-title'}, t('alerts.device.title')),
       this.box);
     this.render();
   }
 
   render() {
     replaceKeepingFocus(this.box,
-      h('p', {class: 'label', id: 'theme-label'}, 'Colours'),
+      h('p', {class: 'label', id: 'theme-label'}, t('alerts.theme')),
       themeControl((theme) => {
         this.render();
         this.box.querySelector(`[data-testid="theme-${theme}"]`).focus();
       }),
-      h('p', {class: 'label'}, 'When it is your turn'),
+      h('p', {class: 'label'}, t('alerts.device.your_turn')),
       alertControls(() => this.render(), {testid: 'device-alerts'}));
   }
 }

@@ -6,6 +6,7 @@
 import {h, replaceKeepingFocus} from './dom.js';
 import {refusalText} from './connection.js';
 import {canModerate, openModeration} from './moderation.js';
+import {t} from './i18n.js';
 
 // Whom this player blocks, as the server last said. `revision` tells screens to redraw.
 export class BlockList {
@@ -57,15 +58,13 @@ export class BlockList {
   }
 }
 
-const BLOCK_MEANS = 'their chat is hidden from you, and they cannot join tables you host. They are not told.';
-
 // The small button by another player's name. By one's own, only on a chat line
 // `{id, said}` that a moderator may remove.
 export function playerButton(app, player, tableId, line = null) {
   if (!player || !app.store.me) return null;
   const own = player.id === app.store.me.id;
   if (own && !(line && canModerate(app.store.account))) return null;
-  const label = own ? 'Actions for your line' : `Actions for ${player.name}`;
+  const label = own ? t('blocks.menu.own_line') : t('blocks.menu.label', {name: player.name});
   return h('button', {
     type: 'button', class: 'player-button', 'aria-label': label, title: label,
     'aria-haspopup': 'dialog', 'data-testid': `player-menu-${player.id}`,
@@ -97,17 +96,17 @@ function openPlayerMenu(app, player, tableId, line, opener) {
       button.disabled = false;
     }
   };
-  const close = h('button', {type: 'button', class: 'secondary', 'data-testid': 'player-menu-close', onClick: () => dialog.close()}, 'Close');
+  const close = h('button', {type: 'button', class: 'secondary', 'data-testid': 'player-menu-close', onClick: () => dialog.close()}, t('blocks.menu.close'));
 
   const confirmBlock = () => {
     const yes = h('button', {
       type: 'button', class: 'danger', 'aria-describedby': 'block-means', 'data-testid': 'block-confirm',
-      onClick: () => send(yes, () => app.blocks.block(player), `You blocked ${name}: ${BLOCK_MEANS}`),
-    }, `Block ${name}`);
+      onClick: () => send(yes, () => app.blocks.block(player), t('blocks.blocked', {name})),
+    }, t('blocks.confirm.yes', {name}));
     replaceKeepingFocus(body,
-      h('p', {id: 'block-means', 'data-testid': 'block-means'}, `Block ${name}? Then ${BLOCK_MEANS}`),
+      h('p', {id: 'block-means', 'data-testid': 'block-means'}, t('blocks.confirm.question', {name})),
       h('div', {class: 'actions'}, yes,
-        h('button', {type: 'button', class: 'secondary', 'data-testid': 'block-cancel', onClick: () => dialog.close()}, 'Cancel')));
+        h('button', {type: 'button', class: 'secondary', 'data-testid': 'block-cancel', onClick: () => dialog.close()}, t('blocks.confirm.cancel'))));
     yes.focus();
   };
 
@@ -116,23 +115,23 @@ function openPlayerMenu(app, player, tableId, line, opener) {
   if (!own && app.blocks.has(player.id)) {
     const unblock = h('button', {
       type: 'button', class: 'secondary', 'data-testid': 'unblock',
-      onClick: () => send(unblock, () => app.blocks.unblock(player), `You unblocked ${name}.`),
-    }, 'Unblock');
-    choices.push(h('p', {class: 'muted'}, `You block ${name}: ${BLOCK_MEANS}`), unblock);
+      onClick: () => send(unblock, () => app.blocks.unblock(player), t('blocks.unblocked', {name})),
+    }, t('blocks.unblock'));
+    choices.push(h('p', {class: 'muted'}, t('blocks.you_block', {name})), unblock);
   } else if (!own) {
-    choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'block', onClick: confirmBlock}, 'Block…'));
+    choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'block', onClick: confirmBlock}, t('blocks.menu.block')));
   }
   if (canModerate(app.store.account) && line) {
     choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'remove-line', onClick: () => {
       next = () => openModeration(app, player, tableId, opener, line);
       dialog.close();
-    }}, 'Remove this line…'));
+    }}, t('blocks.menu.remove_line')));
   }
   if (canModerate(app.store.account) && !own) {
     choices.push(h('button', {type: 'button', class: 'secondary', 'data-testid': 'moderate', onClick: () => {
       next = () => openModeration(app, player, tableId, opener);
       dialog.close();
-    }}, 'Moderate…'));
+    }}, t('blocks.menu.moderate')));
   }
   if (!own) {
     // Last, so that a keyboard lands on Block first, as before.
@@ -142,7 +141,7 @@ function openPlayerMenu(app, player, tableId, line, opener) {
       event.preventDefault();
       dialog.close();
       app.navigate(href);
-    }}, 'Ratings'));
+    }}, t('blocks.menu.ratings')));
   }
   replaceKeepingFocus(body, h('div', {class: 'actions player-menu-choices'}, choices, close));
 
@@ -165,8 +164,8 @@ export class BlockedPlayers {
     this.status = h('p', {class: 'ok', role: 'status', 'data-testid': 'blocks-status'});
     this.box = h('div', {class: 'blocks-box', 'data-testid': 'blocks-box', tabindex: -1});
     this.root = h('section', {class: 'panel blocks', 'aria-labelledby': 'blocks-title', 'data-testid': 'blocks'},
-      h('h2', {id: 'blocks-title'}, 'Blocked players'),
-      h('p', {class: 'muted'}, `Block someone from the ⋯ button by their name: ${BLOCK_MEANS}`),
+      h('h2', {id: 'blocks-title'}, t('blocks.list.title')),
+      h('p', {class: 'muted'}, t('blocks.list.explain')),
       this.status, this.box);
     this.render();
   }
@@ -176,9 +175,9 @@ export class BlockedPlayers {
     this.error = null;
     try {
       await this.app.blocks.unblock(player);
-      this.status.textContent = `${player.name} is unblocked: you see their chat again, and they may join your tables.`;
+      this.status.textContent = t('blocks.list.unblocked', {name: player.name});
     } catch (err) {
-      this.error = refusalText(err, 'Could not unblock');
+      this.error = refusalText(err, t('blocks.list.could_not_unblock'));
     }
     this.render();
   }
@@ -191,16 +190,16 @@ export class BlockedPlayers {
     this.shown = shown;
     const players = blocks.sorted;
     let list;
-    if (!blocks.loaded && !players.length) list = h('p', {class: 'muted'}, 'Loading…');
-    else if (!players.length) list = h('p', {class: 'muted', 'data-testid': 'blocks-empty'}, 'You block nobody.');
+    if (!blocks.loaded && !players.length) list = h('p', {class: 'muted'}, t('blocks.list.loading'));
+    else if (!players.length) list = h('p', {class: 'muted', 'data-testid': 'blocks-empty'}, t('blocks.list.empty'));
     else {
       list = h('ul', {class: 'game-list', 'data-testid': 'blocked-list'}, players.map((p) => h('li', {class: 'blocked-row', 'data-testid': `blocked-${p.id}`},
         h('strong', {class: 'table-main'}, p.name),
         h('div', {class: 'table-actions'},
           h('button', {
-            type: 'button', class: 'secondary small', 'aria-label': `Unblock ${p.name}`, 'data-testid': `unblock-${p.id}`,
+            type: 'button', class: 'secondary small', 'aria-label': t('blocks.list.unblock_label', {name: p.name}), 'data-testid': `unblock-${p.id}`,
             onClick: () => this.unblock(p),
-          }, 'Unblock')))));
+          }, t('blocks.unblock'))))));
     }
     replaceKeepingFocus(this.box,
       this.error ? h('p', {class: 'error', role: 'alert', 'data-testid': 'blocks-error'}, this.error) : null,

@@ -1,20 +1,27 @@
 // The event log of each table, kept in the browser: the server does not replay missed
 // events after a reconnection, so a reload would otherwise start with an empty log.
 
+import {t} from './i18n.js';
+
 const PREFIX = 'elgrande.log.';
 const MAX_ENTRIES = 400;
 const MAX_TABLES = 12;
 
 // A chat line as the log shows it.
 function chatText(name, said) {
-  return `${name}: “${said}”`;
+  return t('log.chat', {name, said});
 }
 
-export const REMOVED_WORDS = 'removed by a moderator';
+// What a chat line a moderator removed shows in place of its text.
+export function removedText() {
+  return t('log.removed');
+}
+// The same for game.js until it calls removedText(): a text node's String() asks anew.
+export const REMOVED_WORDS = {toString: removedText};
 
 // A chat entry's text, whether it still says something or a moderator removed it.
 export function chatEntryText(entry) {
-  return entry.removed ? `${entry.from.name}: ${REMOVED_WORDS}` : chatText(entry.from.name, entry.said);
+  return entry.removed ? t('log.chat.removed', {name: entry.from.name}) : chatText(entry.from.name, entry.said);
 }
 
 export class EventLog {

@@ -6,7 +6,8 @@
 import {h, replaceKeepingFocus} from './dom.js';
 import {isTemporary} from './connection.js';
 import {accountForm, newPasswordFields, signInForm} from './account.js';
-import {BAD_TOKEN_TEXT, noticeRefusal, verifiedText} from './noticewords.js';
+import {badTokenText, noticeRefusal, verifiedText} from './noticewords.js';
+import {t} from './i18n.js';
 
 // Shows a mailed link's screen, keeping the one that shows already for the same link (a
 // reconnection routes again).
@@ -24,8 +25,8 @@ function onwards(app) {
   else app.showWelcome();
 }
 
-function onwardsButton(app, text = 'Go to the lobby') {
-  return h('button', {type: 'button', class: 'secondary', 'data-testid': 'link-onwards', onClick: () => onwards(app)}, text);
+function onwardsButton(app) {
+  return h('button', {type: 'button', class: 'secondary', 'data-testid': 'link-onwards', onClick: () => onwards(app)}, t('mailedlinks.onwards'));
 }
 
 class VerifyEmailScreen {
@@ -33,12 +34,12 @@ class VerifyEmailScreen {
     this.app = app;
     this.kind = 'verify-email';
     this.token = token;
-    this.title = 'Confirm your address';
+    this.title = t('mailedlinks.verify.title');
     this.sent = false;
     this.status = h('div', {class: 'link-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'verify-status'},
-      h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Confirming your address…'));
+      h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), t('mailedlinks.verify.busy')));
     this.root = h('section', {class: 'panel mailed-link', 'aria-labelledby': 'verify-title', 'data-testid': 'verify-screen'},
-      h('h1', {id: 'verify-title'}, 'Your e-mail address'),
+      h('h1', {id: 'verify-title'}, t('mailedlinks.verify.heading')),
       this.status);
     this.onOpen();
   }
@@ -52,11 +53,11 @@ class VerifyEmailScreen {
     try {
       const {address} = await this.app.conn.request('account.verify_email', {token: this.token});
       this.show('ok', verifiedText(address), 'verify-done',
-        this.app.store.account ? h('a', {href: '#/notices', class: 'button primary', 'data-testid': 'link-notices'}, 'Your notices') : null);
+        this.app.store.account ? h('a', {href: '#/notices', class: 'button primary', 'data-testid': 'link-notices'}, t('mailedlinks.verify.notices')) : null);
     } catch (err) {
       if (err.code === 'disconnected') {
         this.sent = false;  // asked again on the next connection
-        this.show('muted', 'The connection to the server was lost; trying again…', 'verify-waiting');
+        this.show('muted', t('mailedlinks.verify.reconnecting'), 'verify-waiting');
       } else {
         this.show(['error', isTemporary(err) && 'temporary'], noticeRefusal(err), 'verify-error');
       }
@@ -73,20 +74,20 @@ class ResetPasswordScreen {
     this.app = app;
     this.kind = 'reset-password';
     this.token = token;
-    this.title = 'A new password';
+    this.title = t('mailedlinks.reset.title');
     this.status = h('div', {class: 'link-status', role: 'status', 'aria-live': 'polite', 'data-testid': 'reset-status'});
-    this.body = h('div', {}, h('p', {}, 'Choose a new password for your account. Every device signed in to it is then signed out.'), this.form());
+    this.body = h('div', {}, h('p', {}, t('mailedlinks.reset.intro')), this.form());
     this.root = h('section', {class: 'panel mailed-link', 'aria-labelledby': 'reset-title', 'data-testid': 'reset-screen'},
-      h('h1', {id: 'reset-title'}, 'A new password'),
+      h('h1', {id: 'reset-title'}, t('mailedlinks.reset.title')),
       this.body, this.status);
   }
 
   destroy() {}
 
   form() {
-    const secret = newPasswordFields('reset', 'reset', 'New password');
+    const secret = newPasswordFields('reset', 'reset', t('mailedlinks.reset.new_password'));
     return accountForm({
-      testid: 'reset', submitText: 'Set the password', busyText: 'Setting…',
+      testid: 'reset', submitText: t('mailedlinks.reset.submit'), busyText: t('mailedlinks.reset.busy'),
       children: secret.nodes,
       action: async () => {
         const wrong = secret.problem();
@@ -107,8 +108,8 @@ class ResetPasswordScreen {
 
   // The link is spent: the form has nothing left to do.
   badToken() {
-    replaceKeepingFocus(this.body, h('p', {class: 'error', 'data-testid': 'reset-bad-token'}, BAD_TOKEN_TEXT),
-      h('p', {}, 'Ask for a new link under “Forgot your password?” on the sign-in form.'),
+    replaceKeepingFocus(this.body, h('p', {class: 'error', 'data-testid': 'reset-bad-token'}, badTokenText()),
+      h('p', {}, t('mailedlinks.reset.ask_again')),
       h('div', {class: 'actions'}, onwardsButton(this.app)));
   }
 
@@ -116,13 +117,13 @@ class ResetPasswordScreen {
   // connection was one of the account's, and is closing), the person signs in by hand.
   async signIn(username, password) {
     replaceKeepingFocus(this.body);
-    this.status.textContent = `Your new password is set. Signing you in as ${username}…`;
+    this.status.textContent = t('mailedlinks.reset.signing_in', {username});
     history.replaceState(null, '', '#/');
     try {
       await this.app.signIn(username, password);
     } catch {
       replaceKeepingFocus(this.body,
-        h('p', {class: 'ok', 'data-testid': 'reset-done'}, `Your new password is set: sign in as ${username} with it.`),
+        h('p', {class: 'ok', 'data-testid': 'reset-done'}, t('mailedlinks.reset.sign_in', {username})),
         signInForm(this.app, {prefix: 'reset-sign-in', username}));
       this.status.textContent = '';
     }

@@ -4,73 +4,74 @@
 import {h, replaceKeepingFocus, scrollRegion} from './dom.js';
 import {refusalText} from './connection.js';
 import {dateText} from './time.js';
+import {hasKey, t} from './i18n.js';
 
 const REASON_BYTES = 200;
 const bytes = (text) => new TextEncoder().encode(text).length;
-const ROLE_WORDS = {player: 'a player', moderator: 'a moderator', admin: 'an administrator'};
 
 export function canModerate(account) {
   return Boolean(account) && (account.role === 'moderator' || account.role === 'admin');
 }
 
-const untilText = (until) => (until ? `until ${dateText(until)}` : 'until a moderator lifts it');
-
-// What a moderation.notice says to the person concerned, and whether it stays as a banner.
+// What a moderation.notice says to the person concerned, and whether it stays as a banner:
+// from its facts ({action, reason, until, table, role}), the moderator's reason as typed.
 export function noticeText(notice, table) {
-  const reason = `Reason given: “${notice.reason}”.`;
+  const params = {why: notice.reason || '', until: notice.until, table: String(notice.table), name: table ? table.name : ''};
+  const timed = notice.until ? 'until' : 'for_good';
   switch (notice.action) {
     case 'mute':
-      return {banner: true, text: `A moderator muted you ${untilText(notice.until)}. ${reason} You can go on playing; your chat messages are refused meanwhile.`};
+      return {banner: true, text: t(`moderation.notice.mute.${timed}`, params)};
     case 'unmute':
-      return {text: `A moderator lifted your mute: you can chat again. ${reason}`};
+      return {text: t('moderation.notice.unmute', params)};
     case 'ban':
-      return {banner: true, text: `A moderator banned you ${untilText(notice.until)}. ${reason}`};
+      return {banner: true, text: t(`moderation.notice.ban.${timed}`, params)};
     case 'unban':
-      return {text: `A moderator lifted your ban. ${reason}`};
-    case 'kick': {
-      const name = table ? `“${table.name}” (table ${notice.table})` : `table ${notice.table}`;
-      return {text: `A moderator took your seat at ${name}. ${reason} You may join it again.`};
-    }
-    case 'delete_chat': {
-      const name = table ? `“${table.name}” (table ${notice.table})` : `table ${notice.table}`;
-      return {text: `A moderator removed one of your chat lines at ${name}. ${reason} Thank you for keeping the table friendly.`};
-    }
+      return {text: t('moderation.notice.unban', params)};
+    case 'kick':
+      return {text: t(table ? 'moderation.notice.kick.named' : 'moderation.notice.kick', params)};
+    case 'delete_chat':
+      return {text: t(table ? 'moderation.notice.delete_chat.named' : 'moderation.notice.delete_chat', params)};
     case 'set_role':
-      return {text: `An administrator made you ${ROLE_WORDS[notice.role] || notice.role}. ${reason}`};
+      return {text: t('moderation.notice.set_role', {...params, role: String(notice.role)})};
     default:
-      return {text: `A moderator acted on your account (${notice.action}). ${reason}`};
+      return {text: t('moderation.notice.other', {...params, action: String(notice.action)})};
   }
 }
 
-// The welcome screen's words for a banned player: the server's close reason or refusal,
-// "banned until 2026-11-24 17:00 UTC: why" (the refusal starts with "you are ").
-export function bannedText(detail) {
-  const what = String(detail || '').replace(/^you are /, '') || 'banned';
-  return `This player may not play here for now: ${what}. You may still sign in to another account.`;
+// The welcome screen's words for a banned player, from the ban's facts: `until` (ms since the
+// epoch; absent: until a moderator lifts it) and `why` (the moderator's reason, as typed). A
+// refused hello has them as err.until and err.moderatorReason; a closed connection (4003)
+// from the moderation.notice sent just before it. Without facts, only that it is a ban.
+export function bannedText({until = null, why = ''} = {}) {
+  if (!why) return t('moderation.banned');
+  return t(until ? 'moderation.banned.until' : 'moderation.banned.for_good', {until, why});
 }
 
 // The choices of the dialog, grouped: [group, [[value, label, request]]]. `request(reason)`
 // gives [type, payload, what the answer means]. For a chat line, removing it is the one choice.
+// A span is {n, unit}: the messages say it in the language's own plural forms.
 function choices(player, table, tableId, line) {
   if (line) {
-    return [['Chat', [['delete-chat', 'Remove this line',
-      (reason) => ['mod.delete_chat', {table: tableId, line: line.id, reason}, 'The line is removed for everyone at the table.']]]]];
+    return [[t('moderation.group.chat'), [['delete-chat', t('moderation.action.delete_chat'),
+      (reason) => ['mod.delete_chat', {table: tableId, line: line.id, reason}, t('moderation.done.delete_chat')]]]]];
   }
-  const mute = (minutes, span) => [`mute-${minutes}`, minutes ? `Mute for ${span}` : 'Unmute',
+  const name = player.name;
+  const mute = (minutes, span) => [`mute-${minutes}`, minutes ? t('moderation.action.mute', span) : t('moderation.action.unmute'),
     (reason) => ['mod.mute', {player: player.id, minutes, reason},
-      minutes ? `${player.name} is muted for ${span}.` : `${player.name} may chat again.`]];
-  const ban = (duration, span) => [`ban-${duration}`, {permanent: 'Ban until lifted', lift: 'Lift the ban'}[duration] || `Ban for ${span}`,
+      minutes ? t('moderation.done.mute', {...span, name}) : t('moderation.done.unmute', {name})]];
+  const ban = (duration, span) => [`ban-${duration}`, t(span ? 'moderation.action.ban' : `moderation.action.ban_${duration}`, span),
     (reason) => ['mod.ban', {player: player.id, duration, reason},
-      {permanent: `${player.name} is banned until a moderator lifts it.`, lift: `${player.name}’s ban is lifted.`}[duration]
-        || `${player.name} is banned for ${span}.`]];
+      t(span ? 'moderation.done.ban' : `moderation.done.ban_${duration}`, {...span, name})]];
   const groups = [
-    ['Mute…', [mute(10, '10 minutes'), mute(60, '1 hour'), mute(1440, '24 hours'), mute(0)]],
-    ['Ban…', [ban('1h', '1 hour'), ban('24h', '24 hours'), ban('7d', '7 days'), ban('permanent'), ban('lift')]],
+    [t('moderation.group.mute'), [
+      mute(10, {n: 10, unit: 'minute'}), mute(60, {n: 1, unit: 'hour'}), mute(1440, {n: 24, unit: 'hour'}), mute(0)]],
+    [t('moderation.group.ban'), [
+      ban('1h', {n: 1, unit: 'hour'}), ban('24h', {n: 24, unit: 'hour'}), ban('7d', {n: 7, unit: 'day'}), ban('permanent'), ban('lift')]],
   ];
   const seated = table && table.seats.some((s) => s.kind === 'human' && s.player && s.player.id === player.id);
   if (table && table.status === 'open' && seated) {
-    groups.push(['Kick', [['kick', 'Kick from this table',
-      (reason) => ['mod.kick', {table: table.id, player: player.id, reason}, `${player.name} was removed from ${table.name}.`]]]]);
+    groups.push([t('moderation.group.kick'), [['kick', t('moderation.action.kick'),
+      (reason) => ['mod.kick', {table: table.id, player: player.id, reason}, t('moderation.done.kick', {name, table: table.name})]]]]);
   }
   return groups;
 }
@@ -89,13 +90,13 @@ export function openModeration(app, player, tableId, opener, line = null) {
     maxlength: REASON_BYTES,
   });
   const error = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': 'mod-error'});
-  const submit = h('button', {type: 'submit', class: 'primary', 'data-testid': 'mod-submit'}, line ? 'Remove' : 'Apply');
+  const submit = h('button', {type: 'submit', class: 'primary', 'data-testid': 'mod-submit'}, t(line ? 'moderation.dialog.remove' : 'moderation.dialog.apply'));
   const dialog = h('dialog', {class: 'mod-dialog panel', 'aria-labelledby': 'mod-title', 'data-testid': 'mod-dialog'},
     h('form', {class: 'account-form', novalidate: true, onSubmit: async (event) => {
       event.preventDefault();
       const why = reason.value.trim();
-      const problem = !why ? 'Give a reason: the player is shown it.'
-        : bytes(why) > REASON_BYTES ? `A reason has at most ${REASON_BYTES} bytes.` : null;
+      const problem = !why ? t('moderation.dialog.no_reason')
+        : bytes(why) > REASON_BYTES ? t('moderation.dialog.reason_too_long', {max: REASON_BYTES}) : null;
       if (problem) {
         error.textContent = problem;
         error.hidden = false;
@@ -116,13 +117,14 @@ export function openModeration(app, player, tableId, opener, line = null) {
         submit.disabled = false;
       }
     }},
-    h('h2', {id: 'mod-title'}, line ? `Remove a line of ${player.name}` : `Moderate ${player.name}`),
-    line ? h('blockquote', {class: 'mod-line', 'data-testid': 'mod-line'}, `“${line.said}”`) : [h('label', {for: 'mod-action'}, 'Action'), action],
-    h('label', {for: 'mod-reason'}, 'Reason'), reason,
-    h('span', {class: 'note muted', id: 'mod-reason-hint'}, `${player.name} is shown it. 1 to ${REASON_BYTES} bytes.`),
+    h('h2', {id: 'mod-title'}, t(line ? 'moderation.dialog.title_line' : 'moderation.dialog.title', {name: player.name})),
+    line ? h('blockquote', {class: 'mod-line', 'data-testid': 'mod-line'}, t('moderation.dialog.quote', {said: line.said}))
+      : [h('label', {for: 'mod-action'}, t('moderation.dialog.action')), action],
+    h('label', {for: 'mod-reason'}, t('moderation.dialog.reason')), reason,
+    h('span', {class: 'note muted', id: 'mod-reason-hint'}, t('moderation.dialog.reason_hint', {name: player.name, max: REASON_BYTES})),
     error,
     h('div', {class: 'actions'}, submit,
-      h('button', {type: 'button', class: 'secondary', 'data-testid': 'mod-cancel', onClick: () => dialog.close()}, 'Cancel'))));
+      h('button', {type: 'button', class: 'secondary', 'data-testid': 'mod-cancel', onClick: () => dialog.close()}, t('moderation.dialog.cancel')))));
   dialog.addEventListener('close', () => {
     dialog.remove();
     if (opener.isConnected) opener.focus();
@@ -130,6 +132,14 @@ export function openModeration(app, player, tableId, opener, line = null) {
   document.body.append(dialog);
   dialog.showModal();
   (line ? reason : action).focus();
+}
+
+const AUDIT_COLUMNS = ['time', 'moderator', 'action', 'player', 'detail', 'reason'];
+
+// An audit entry's action in words, from its code; an unknown code as it is.
+function actionText(action) {
+  const key = `moderation.audit.action.${action}`;
+  return hasKey(key) ? t(key) : String(action);
 }
 
 // The account page's section for admins: admin.audit, newest first, "Older" pages back.
@@ -142,8 +152,8 @@ export class AuditLog {
     this.loading = false;
     this.box = h('div', {class: 'audit-box', 'data-testid': 'audit-box', tabindex: -1});
     this.root = h('section', {class: 'panel audit', 'aria-labelledby': 'audit-title', 'data-testid': 'audit'},
-      h('h2', {id: 'audit-title'}, 'Audit log'),
-      h('p', {class: 'muted'}, 'What moderators and administrators did, newest first.'),
+      h('h2', {id: 'audit-title'}, t('moderation.audit.title')),
+      h('p', {class: 'muted'}, t('moderation.audit.explain')),
       this.box);
     this.load();
   }
@@ -159,7 +169,7 @@ export class AuditLog {
       this.more = more;
       this.error = null;
     } catch (err) {
-      this.error = refusalText(err, 'Could not read the audit log');
+      this.error = refusalText(err, t('moderation.audit.could_not_read'));
     }
     this.loading = false;
     this.render();
@@ -168,15 +178,17 @@ export class AuditLog {
   render() {
     const rows = this.entries.map((e) => h('tr', {'data-testid': `audit-${e.id}`},
       h('td', {}, h('time', {datetime: new Date(e.time).toISOString()}, dateText(e.time))),
-      h('td', {}, e.moderator.name), h('td', {}, e.action), h('td', {}, e.player.name), h('td', {}, e.detail), h('td', {}, e.reason)));
+      h('td', {}, e.moderator.name), h('td', {}, actionText(e.action)), h('td', {}, e.player.name), h('td', {}, e.detail), h('td', {}, e.reason)));
     replaceKeepingFocus(this.box,
       this.error ? h('p', {class: 'error', role: 'alert', 'data-testid': 'audit-error'}, this.error) : null,
-      this.entries.length ? scrollRegion('Table of the audit log', h('table', {class: 'audit-table', 'data-testid': 'audit-table'},
-        h('thead', {}, h('tr', {}, ['Time', 'Moderator', 'Action', 'Player', 'Detail', 'Reason'].map((t) => h('th', {scope: 'col'}, t)))),
+      this.entries.length ? scrollRegion(t('moderation.audit.table_label'), h('table', {class: 'audit-table', 'data-testid': 'audit-table'},
+        h('thead', {}, h('tr', {}, AUDIT_COLUMNS.map((column) => h('th', {scope: 'col'}, t(`moderation.audit.column.${column}`))))),
         h('tbody', {}, rows)))
-        : h('p', {class: 'muted'}, this.loading ? 'Loading…' : 'Nothing yet.'),
+        : h('p', {class: 'muted'}, t(this.loading ? 'moderation.audit.loading' : 'moderation.audit.empty')),
       h('div', {class: 'actions'},
-        h('button', {type: 'button', class: 'secondary', 'data-testid': 'audit-refresh', disabled: this.loading, onClick: () => this.load()}, 'Refresh'),
-        this.more ? h('button', {type: 'button', class: 'secondary', 'data-testid': 'audit-older', disabled: this.loading, onClick: () => this.load(true)}, 'Older') : null));
+        h('button', {type: 'button', class: 'secondary', 'data-testid': 'audit-refresh', disabled: this.loading, onClick: () => this.load()},
+          t('moderation.audit.refresh')),
+        this.more ? h('button', {type: 'button', class: 'secondary', 'data-testid': 'audit-older', disabled: this.loading, onClick: () => this.load(true)},
+          t('moderation.audit.older')) : null));
   }
 }

@@ -3,7 +3,8 @@
 // devices that get push notices, this one included.
 
 import {h, replaceKeepingFocus} from './dom.js';
-import {isTemporary, refusalText} from './connection.js';
+import {isTemporary} from './connection.js';
+import {t, tParts} from './i18n.js';
 import {dateText} from './time.js';
 import {accountForm, deviceName, field} from './account.js';
 import {
@@ -32,16 +33,15 @@ export class NoticesScreen {
     this.box = h('div', {class: 'notices-box', 'data-testid': 'notices-box', tabindex: -1});
     this.root = h('div', {class: 'notices-page account-page', 'data-testid': 'notices-page'},
       h('section', {class: 'panel', 'aria-labelledby': 'notices-title'},
-        h('h1', {id: 'notices-title'}, 'E-mail and notices'),
-        h('p', {}, 'Be told when a game waits for you, when one ended, and what your tournaments do, by e-mail or on your devices. ',
-          h('a', {href: '#/account'}, 'Back to your account')),
+        h('h1', {id: 'notices-title'}, t('noticeprefs.title')),
+        h('p', {}, t('noticeprefs.intro'), ' ', h('a', {href: '#/account'}, t('noticeprefs.back_to_account'))),
         this.status, this.error),
       this.box);
     if (app.store.account) this.load();
     else {
       replaceKeepingFocus(this.box, h('section', {class: 'panel'}, h('p', {'data-testid': 'notices-guest'},
-        'Notices are for accounts: a guest has no address and no devices to reach. ',
-        h('a', {href: '#/account'}, 'Make an account'), ' first.')));
+        t('noticeprefs.guest'), ' ',
+        ...tParts('noticeprefs.guest.make_account', {link: h('a', {href: '#/account'}, t('noticeprefs.guest.make_account_link'))}))));
     }
   }
 
@@ -76,7 +76,7 @@ export class NoticesScreen {
 
   render() {
     if (!this.data) {
-      replaceKeepingFocus(this.box, h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Loading…'));
+      replaceKeepingFocus(this.box, h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), t('noticeprefs.loading')));
       return;
     }
     replaceKeepingFocus(this.box, this.addressPanel(), this.kindsPanel(), this.devicePanel());
@@ -87,12 +87,12 @@ export class NoticesScreen {
   addressPanel() {
     const {email, pending_email: pending, mail} = this.data;
     const address = field({
-      id: 'notices-address', label: email ? 'A new address' : 'Your e-mail address', type: 'email', maxlength: 254,
+      id: 'notices-address', label: t(email ? 'noticeprefs.address.new' : 'noticeprefs.address.yours'), type: 'email', maxlength: 254,
       autocomplete: 'email', autocapitalize: 'none', spellcheck: 'false', required: true, disabled: !mail,
-      'data-testid': 'notices-address', hint: 'We mail a link to it; the address is yours once you follow the link.',
+      'data-testid': 'notices-address', hint: t('noticeprefs.address.hint'),
     });
     const form = accountForm({
-      testid: 'set-email', submitText: 'Send me a link', busyText: 'Sending…', children: address.nodes,
+      testid: 'set-email', submitText: t('noticeprefs.address.submit'), busyText: t('noticeprefs.address.busy'), children: address.nodes,
       action: async () => {
         const typed = address.input.value.trim();
         const wrong = addressProblem(typed);
@@ -110,16 +110,16 @@ export class NoticesScreen {
     });
     if (!mail) form.querySelector('button[type="submit"]').disabled = true;
     return h('section', {class: 'panel', 'aria-labelledby': 'address-title', 'data-testid': 'address-panel'},
-      h('h2', {id: 'address-title'}, 'Your e-mail address'),
-      mail ? null : h('p', {class: 'notice', 'data-testid': 'no-mail'},
-        'This server sends no e-mail: no address can be set, and notices come only by push to your devices.'),
+      h('h2', {id: 'address-title'}, t('noticeprefs.address.yours')),
+      mail ? null : h('p', {class: 'notice', 'data-testid': 'no-mail'}, t('noticeprefs.address.no_mail')),
       h('dl', {class: 'account-facts'},
-        h('dt', {}, 'Confirmed'), h('dd', {'data-testid': 'notices-email'}, email || h('span', {class: 'muted'}, 'none')),
-        pending ? [h('dt', {}, 'Waiting'), h('dd', {'data-testid': 'notices-pending'}, pending,
-          h('span', {class: 'muted'}, ' (follow the link we sent there)'))] : null),
+        h('dt', {}, t('noticeprefs.address.confirmed')),
+        h('dd', {'data-testid': 'notices-email'}, email || h('span', {class: 'muted'}, t('noticeprefs.address.none'))),
+        pending ? [h('dt', {}, t('noticeprefs.address.waiting')), h('dd', {'data-testid': 'notices-pending'}, pending,
+          h('span', {class: 'muted'}, ' ', t('noticeprefs.address.follow_link')))] : null),
       form,
       email || pending ? h('button', {type: 'button', class: 'secondary', 'data-testid': 'remove-email', onClick: () => this.removeEmail()},
-        'Remove the address') : null);
+        t('noticeprefs.address.remove')) : null);
   }
 
   async removeEmail() {
@@ -127,7 +127,7 @@ export class NoticesScreen {
       await this.app.conn.request('account.remove_email');
       this.data = {...this.data, email: null, pending_email: null};
       this.render();
-      this.say('The address is removed: no more e-mail comes from us.');
+      this.say(t('noticeprefs.address.removed'));
     } catch (err) {
       this.fail(err);
     }
@@ -143,25 +143,25 @@ export class NoticesScreen {
       return {input, node: h('span', {class: 'check'}, input, h('label', {for: id}, label))};
     };
     const fieldsets = NOTICE_KINDS.map(([kind, label]) => {
-      const mail = check(`pref-${kind}-mail`, 'E-mail', shown[kind].mail, `pref-${kind}-mail`);
-      const push = check(`pref-${kind}-push`, 'Push', shown[kind].push, `pref-${kind}-push`);
+      const mail = check(`pref-${kind}-mail`, t('noticeprefs.kinds.mail'), shown[kind].mail, `pref-${kind}-mail`);
+      const push = check(`pref-${kind}-push`, t('noticeprefs.kinds.push'), shown[kind].push, `pref-${kind}-push`);
       boxes[kind] = {mail: mail.input, push: push.input};
-      return h('fieldset', {class: 'notice-kind'}, h('legend', {}, label), mail.node, push.node);
+      return h('fieldset', {class: 'notice-kind'}, h('legend', {}, t(label)), mail.node, push.node);
     });
-    const digest = check('pref-digest', 'One e-mail a day instead of single mails', shown.digest, 'pref-digest');
+    const digest = check('pref-digest', t('noticeprefs.kinds.digest'), shown.digest, 'pref-digest');
     // Each unfinished game may have channels of its own, for its turns and its end.
     const own = (this.data.preferences && this.data.preferences.games) || {};
     const menus = {};
     const games = (this.games || []).map(({table}) => {
       const id = `pref-game-${table.id}`;
       menus[table.id] = h('select', {id, 'data-testid': id},
-        GAME_CHOICES.map(([value, label]) => h('option', {value, selected: value === choiceOfChannels(own[table.id])}, label)));
+        GAME_CHOICES.map(([value, label]) => h('option', {value, selected: value === choiceOfChannels(own[table.id])}, t(label))));
       return h('p', {class: 'notice-game'}, h('label', {for: id}, table.name), ' ', menus[table.id]);
     });
     const gamesSet = games.length ? h('fieldset', {class: 'notice-kind', 'data-testid': 'pref-games'},
-      h('legend', {}, 'Your games: your turn and the end'), ...games) : null;
+      h('legend', {}, t('noticeprefs.kinds.games')), ...games) : null;
     const form = accountForm({
-      testid: 'preferences', submitText: 'Save', busyText: 'Saving…',
+      testid: 'preferences', submitText: t('noticeprefs.kinds.save'), busyText: t('noticeprefs.kinds.saving'),
       children: [...fieldsets, h('p', {class: 'alert-line'}, digest.node), gamesSet],
       action: async () => {
         const chosen = {digest: digest.input.checked, games: {}};
@@ -174,14 +174,14 @@ export class NoticesScreen {
           return {text: noticeRefusal(err), temporary: isTemporary(err)};
         }
         this.data = {...this.data, preferences};
-        this.say('Saved.');
+        this.say(t('noticeprefs.kinds.saved'));
         return null;
       },
     });
     form.classList.add('notice-preferences');
     return h('section', {class: 'panel', 'aria-labelledby': 'kinds-title', 'data-testid': 'kinds-panel'},
-      h('h2', {id: 'kinds-title'}, 'What you are told, and how'),
-      h('p', {class: 'muted'}, 'Mail about your account itself (a confirmation, a new password) always comes.'),
+      h('h2', {id: 'kinds-title'}, t('noticeprefs.kinds.title')),
+      h('p', {class: 'muted'}, t('noticeprefs.kinds.account_mail')),
       form);
   }
 
@@ -190,40 +190,44 @@ export class NoticesScreen {
   devicePanel() {
     let here;
     if (!this.data.push) {
-      here = h('p', {class: 'muted', 'data-testid': 'no-push'}, 'This server sends no push notices.');
+      here = h('p', {class: 'muted', 'data-testid': 'no-push'}, t('noticeprefs.push.server_none'));
     } else if (!pushSupported()) {
-      here = h('p', {class: 'muted', 'data-testid': 'no-push'}, 'This browser cannot get push notices here (it needs a secure https page and the Push API).');
+      here = h('p', {class: 'muted', 'data-testid': 'no-push'}, t('noticeprefs.push.unsupported'));
     } else if (Notification.permission === 'denied') {
-      here = h('p', {class: 'muted', 'data-testid': 'push-blocked'}, 'Notifications are blocked for this site: allow them in the browser’s site settings first.');
+      here = h('p', {class: 'muted', 'data-testid': 'push-blocked'}, t('noticeprefs.push.blocked'));
     } else {
       here = h('button', {type: 'button', class: 'primary', 'data-testid': 'push-on', onClick: (event) => this.turnOnPush(event.currentTarget)},
-        'Turn on notifications on this device');
+        t('noticeprefs.push.turn_on'));
     }
     const rows = (this.devices || []).map((d) => h('li', {class: 'session-row', 'data-testid': `push-device-${d.id}`},
       h('div', {class: 'table-main'},
         h('strong', {}, d.device),
-        h('div', {class: 'muted'}, 'Added ', h('time', {datetime: new Date(d.created_at).toISOString()}, dateText(d.created_at)))),
+        h('div', {class: 'muted'},
+          ...tParts('noticeprefs.device.added', {date: h('time', {datetime: new Date(d.created_at).toISOString()}, dateText(d.created_at))}))),
       h('div', {class: 'table-actions'},
         h('button', {
           type: 'button', class: 'secondary small', 'data-testid': `push-remove-${d.id}`,
-          'aria-label': `Remove ${d.device}, added ${dateText(d.created_at)}`, onClick: () => this.removeDevice(d),
-        }, 'Remove'))));
+          'aria-label': t('noticeprefs.device.remove_label', {device: d.device, date: dateText(d.created_at)}),
+          onClick: () => this.removeDevice(d),
+        }, t('noticeprefs.device.remove')))));
     return h('section', {class: 'panel', 'aria-labelledby': 'push-title', 'data-testid': 'push-panel'},
-      h('h2', {id: 'push-title'}, 'This device'),
+      h('h2', {id: 'push-title'}, t('noticeprefs.push.title')),
       here,
-      h('h3', {}, 'Devices that get push notices'),
+      h('h3', {}, t('noticeprefs.push.devices')),
       rows.length ? h('ul', {class: 'game-list', 'data-testid': 'push-devices'}, rows)
-        : h('p', {class: 'muted', 'data-testid': 'push-devices-none'}, 'None yet.'));
+        : h('p', {class: 'muted', 'data-testid': 'push-devices-none'}, t('noticeprefs.push.devices_none')));
   }
 
   // The browser's permission, the server's key, the service worker's subscription, and the
   // server told of it. A subscription made with another key is replaced.
   async turnOnPush(button) {
     button.disabled = true;
-    this.say('Asking the browser…');
+    this.say(t('noticeprefs.push.asking'));
     try {
       if (await Notification.requestPermission() !== 'granted') {
-        throw new Error('Without your permission to show notifications this device cannot be told: allow them in the browser’s site settings.');
+        this.fail(new Error(t('noticeprefs.push.refused_permission')));
+        button.disabled = false;
+        return;
       }
       const {key} = await this.app.conn.request('push.key');
       const applicationServerKey = base64UrlToBytes(key);
@@ -238,11 +242,12 @@ export class NoticesScreen {
       const {devices} = await this.app.conn.request('push.devices');
       this.devices = devices;
       this.render();
-      this.say('This device gets notices now.');
+      this.say(t('noticeprefs.push.on'));
     } catch (err) {
       button.disabled = false;
-      this.fail(err.code ? err : new Error(err.name === 'NotAllowedError' || err.name === 'AbortError'
-        ? 'The browser would not subscribe this device to push notices.' : err.message || refusalText(err)));
+      // The browser's own errors are in its words, or a programmer's: the console keeps them.
+      if (!err.code) console.warn('push subscription failed', err);
+      this.fail(err.code ? err : new Error(t('noticeprefs.push.subscribe_failed')));
     }
   }
 
@@ -251,7 +256,7 @@ export class NoticesScreen {
       await this.app.conn.request('push.remove', {id: device.id});
       this.devices = this.devices.filter((d) => d.id !== device.id);
       this.render();
-      this.say(`${device.device} gets no more push notices.`);
+      this.say(t('noticeprefs.device.removed', {device: device.device}));
     } catch (err) {
       this.fail(err);
     }

@@ -3,6 +3,7 @@
 
 import {h} from './dom.js';
 import {roundNoticeText} from './tournamentwords.js';
+import {t} from './i18n.js';
 
 // A table of mine in a tournament's new round (or a bye), with a link to the table; replaces
 // the event's earlier notice. `name`: the event's, when the page knows it.
@@ -10,11 +11,16 @@ export function showRoundNotice(notices, push, name) {
   const {text, href} = roundNoticeText(push, name);
   const el = h('div', {class: 'notice round-notice', role: 'status', 'data-testid': 'round-notice', 'data-tournament': String(push.tournament)},
     h('span', {}, text),
-    href ? h('a', {href, class: 'button primary small', 'data-testid': 'round-notice-open', onClick: () => el.remove()}, 'Go to the table') : null,
-    h('a', {href: `#/tournament/${push.tournament}`, class: 'button secondary small', onClick: () => el.remove()}, 'The tournament'),
-    h('button', {type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice', onClick: () => el.remove()}, 'Dismiss'));
+    href ? h('a', {href, class: 'button primary small', 'data-testid': 'round-notice-open', onClick: () => el.remove()}, t('notices.round.open_table')) : null,
+    h('a', {href: `#/tournament/${push.tournament}`, class: 'button secondary small', onClick: () => el.remove()}, t('notices.round.tournament')),
+    dismissButton(el));
   dropRoundNotices(notices, push.tournament);
   notices.append(el);
+}
+
+function dismissButton(el) {
+  return h('button', {type: 'button', class: 'secondary small', 'aria-label': t('notices.dismiss_label'), onClick: () => el.remove()},
+    t('notices.dismiss'));
 }
 
 // An event's notices go when it is over; every event's when the player changes (no id).
@@ -27,7 +33,7 @@ export function dropRoundNotices(notices, tournament = null) {
 export function showModerationBanner(notices, text, kind, until) {
   const el = h('div', {class: 'notice alert mod-notice', role: 'alert', 'data-testid': 'mod-notice', 'data-kind': kind},
     h('span', {}, text),
-    h('button', {type: 'button', class: 'secondary small', 'aria-label': 'Dismiss this notice', onClick: () => el.remove()}, 'Dismiss'));
+    dismissButton(el));
   notices.append(el);
   const left = until ? until - Date.now() : null;
   if (left !== null && left < 2 ** 31 - 1) setTimeout(() => el.remove(), Math.max(0, left));

@@ -3,14 +3,15 @@
 // passwords and tokens.
 
 import {refusalText} from './connection.js';
+import {t} from './i18n.js';
 
 // A mailed link's token that is used, expired or unknown: one answer for all three.
-export const BAD_TOKEN_TEXT = 'This link was used already, has expired, or is not one of ours.';
+export const badTokenText = () => t('noticewords.bad_token');
 // account.forgot_password answers the same whatever the address.
-export const FORGOT_SENT_TEXT = 'If an account has this verified address, a link is on its way. It works for one hour.';
+export const forgotSentText = () => t('noticewords.forgot_sent');
 
-// The kinds of notice, in the order the page lists them.
-export const NOTICE_KINDS = [['turn', 'Your turn'], ['game_ended', 'A game ended'], ['tournament', 'Tournaments']];
+// The kinds of notice, in the order the page lists them, with their labels' keys.
+export const NOTICE_KINDS = [['turn', 'noticewords.kind.turn'], ['game_ended', 'noticewords.kind.game_ended'], ['tournament', 'noticewords.kind.tournament']];
 
 const bytes = (text) => new TextEncoder().encode(text).length;
 // What a person types: a dot-atom before the @, letters, digits, hyphens and dots after it.
@@ -18,16 +19,16 @@ const ATEXT = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+";
 const ADDRESS = new RegExp(`^${ATEXT}(\\.${ATEXT})*@[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*$`);
 
 export function addressProblem(address) {
-  if (!address) return 'Enter an e-mail address.';
-  if (bytes(address) > 254) return 'An e-mail address has at most 254 characters.';
+  if (!address) return t('noticewords.address.empty');
+  if (bytes(address) > 254) return t('noticewords.address.too_long', {max: 254});
   if (!ADDRESS.test(address) || bytes(address.slice(0, address.indexOf('@'))) > 64) {
-    return 'That is not an e-mail address this server takes: like name@example.org, without spaces or quotes.';
+    return t('noticewords.address.invalid');
   }
   return null;
 }
 
-export const setEmailDoneText = (address) => `We sent a link to ${address}; follow it within 24 hours.`;
-export const verifiedText = (address) => `Your address ${address} is confirmed.`;
+export const setEmailDoneText = (address) => t('noticewords.link_sent', {address});
+export const verifiedText = (address) => t('noticewords.verified', {address});
 
 // The bytes of base64url text (RFC 4648 §5, padding optional): a push subscription's
 // applicationServerKey. Throws on characters outside the alphabet.
@@ -60,10 +61,11 @@ export function preferencesToSave(loaded, chosen) {
   return preferences;
 }
 
-// A game's own channels, as its menu offers them: 'account' keeps the account's for each kind.
+// A game's own channels, as its menu offers them (with their labels' keys): 'account' keeps
+// the account's for each kind.
 export const GAME_CHOICES = [
-  ['account', 'As for all games'], ['both', 'E-mail and push'], ['push', 'Push only'], ['mail', 'E-mail only'],
-  ['none', 'Nothing'],
+  ['account', 'noticewords.game.account'], ['both', 'noticewords.game.both'], ['push', 'noticewords.game.push'],
+  ['mail', 'noticewords.game.mail'], ['none', 'noticewords.game.none'],
 ];
 
 export function channelsOfChoice(choice) {
@@ -102,11 +104,12 @@ export function subscribePayload(subscription, device) {
 // A refusal of a notice request, for people.
 export function noticeRefusal(err) {
   switch (err && err.code) {
-    case 'bad_token': return BAD_TOKEN_TEXT;
-    case 'rate_limited': return 'Too many of these requests for now: try again in an hour.';
-    case 'limit_reached': return 'At most 20 devices get notices: remove one first.';
-    case 'not_found': return 'You have no such device: it was removed meanwhile.';
-    case 'wrong_state': return `${refusalText(err)}.`;
+    case 'bad_token': return badTokenText();
+    case 'rate_limited': return t('noticewords.refusal.rate_limited');
+    case 'limit_reached': return t('noticewords.refusal.limit_reached', {max: 20});
+    case 'not_found': return t('noticewords.refusal.not_found');
+    // These requests are refused so only when the server sends no mail (docs/protocol.md, Notices).
+    case 'wrong_state': return t('noticewords.refusal.no_mail');
     default: return refusalText(err);
   }
 }

@@ -5,8 +5,9 @@
 
 import {h, replaceKeepingFocus} from './dom.js';
 import {gameModule} from './games/index.js';
-import {CLOCK_WORDS, queueName} from './words.js';
+import {CLOCKS, clockText, queueName} from './words.js';
 import {durationText, waited} from './time.js';
+import {t, tParts} from './i18n.js';
 
 // How long to wait for people before bots may fill the table (the server takes 5 to 3600 s).
 const BOTS_AFTER = ['', '10', '30', '60', '120', '300', '900', '3600'];
@@ -21,7 +22,7 @@ export class PlayNowPanel {
     this.status = h('p', {class: 'sr-only', role: 'status', 'aria-live': 'polite', 'data-testid': 'play-status'});
     this.error = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': 'play-error'});
     this.root = h('section', {class: 'panel play-now', 'aria-labelledby': 'play-now-title', 'data-testid': 'play-now'},
-      h('h2', {id: 'play-now-title'}, 'Play now'),
+      h('h2', {id: 'play-now-title'}, t('playnow.title')),
       this.status, this.body, this.error);
     this.update();
   }
@@ -50,26 +51,26 @@ export class PlayNowPanel {
 
   form() {
     const f = this.state.form;
-    const clock = Object.entries(CLOCK_WORDS).map(([value, words]) => h('div', {class: 'radio-line'},
+    const clock = CLOCKS.map((value) => h('div', {class: 'radio-line'},
       h('input', {type: 'radio', name: 'play-clock', id: `play-clock-${value}`, value, checked: f.clock === value, 'data-testid': `play-clock-${value}`,
         onChange: () => { f.clock = value; }}),
-      h('label', {for: `play-clock-${value}`}, words.charAt(0).toUpperCase() + words.slice(1))));
+      h('label', {for: `play-clock-${value}`}, clockText(value))));
     const bots = h('select', {id: 'play-bots', 'data-testid': 'play-bots', 'aria-describedby': 'play-bots-note', onChange: () => { f.bots_after = bots.value; }},
-      BOTS_AFTER.map((v) => h('option', {value: v, selected: v === f.bots_after}, v ? `After ${durationText(Number(v))} of waiting` : 'No: wait for people only')));
+      BOTS_AFTER.map((v) => h('option', {value: v, selected: v === f.bots_after}, v ? t('playnow.bots_after', {duration: durationText(Number(v))}) : t('playnow.bots_never'))));
     const guest = !this.app.store.account;
     return h('form', {class: 'create-form play-form', onSubmit: (event) => {
       event.preventDefault();
       this.app.store.playNowJoin();
     }},
-    h('p', {class: 'note muted intro'}, 'Be seated with players close to your rating as soon as there are enough; the game starts at once.'),
+    h('p', {class: 'note muted intro'}, t('playnow.intro')),
     ...gameModule().optionsForm(f, 'play'),
-    h('fieldset', {class: 'timeout-policy'}, h('legend', {}, 'Clock'), clock,
-      h('span', {class: 'note muted'}, 'A bot takes the seat of a player who runs out of time 3 times in a row.')),
-    h('label', {for: 'play-bots'}, 'Let bots fill the table'), bots,
-    h('span', {class: 'note muted', id: 'play-bots-note'}, 'Only if not enough people come meanwhile; bots are never rated.'),
-    guest ? h('p', {class: 'note muted', 'data-testid': 'play-guest-note'}, 'As a guest you are matched as 1000 and your games are not rated: ',
-      h('a', {href: '#/account'}, 'make an account'), ' to be rated.') : null,
-    h('button', {type: 'submit', class: 'primary big', 'data-testid': 'play-join'}, 'Play now'));
+    h('fieldset', {class: 'timeout-policy'}, h('legend', {}, t('playnow.clock')), clock,
+      h('span', {class: 'note muted'}, t('playnow.clock_note'))),
+    h('label', {for: 'play-bots'}, t('playnow.bots')), bots,
+    h('span', {class: 'note muted', id: 'play-bots-note'}, t('playnow.bots_note')),
+    guest ? h('p', {class: 'note muted', 'data-testid': 'play-guest-note'},
+      ...tParts('playnow.guest_note', {link: h('a', {href: '#/account'}, t('playnow.guest_note.link'))})) : null,
+    h('button', {type: 'submit', class: 'primary big', 'data-testid': 'play-join'}, t('playnow.join')));
   }
 
   waitingView(waiting) {
@@ -78,17 +79,15 @@ export class PlayNowPanel {
     this.count = h('span', {'data-testid': 'play-count'}, othersWaiting(waiting.count));
     return h('div', {class: 'queue-state', 'data-testid': 'play-waiting', 'data-queue': waiting.queue},
       h('p', {class: 'queue-line'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}),
-        'Looking for players: ', h('strong', {'data-testid': 'play-queue'}, queueName(waiting.queue)), '.'),
-      h('p', {}, 'You have waited ', waited(waiting.since, {'data-testid': 'play-waited'}), '. ', this.count),
-      h('p', {class: 'muted'}, 'Players closest to your rating are seated together first; the range widens the longer you wait.',
-        bots ? ` After ${durationText(bots)}, bots may fill the seats nobody takes.` : ' Only people: you wait until enough of them ask.'),
-      h('button', {type: 'button', class: 'secondary', 'data-testid': 'play-leave', onClick: () => this.app.store.playNowLeave()}, 'Stop waiting'));
+        ...tParts('playnow.looking', {queue: h('strong', {'data-testid': 'play-queue'}, queueName(waiting.queue))})),
+      h('p', {}, ...tParts('playnow.waited', {time: waited(waiting.since, {'data-testid': 'play-waited'})}), ' ', this.count),
+      h('p', {class: 'muted'}, t('playnow.range'), ' ',
+        bots ? t('playnow.bots_may', {duration: durationText(bots)}) : t('playnow.people_only')),
+      h('button', {type: 'button', class: 'secondary', 'data-testid': 'play-leave', onClick: () => this.app.store.playNowLeave()}, t('playnow.leave')));
   }
 }
 
 // `count` waits in the queue, the player included.
 function othersWaiting(count) {
-  const others = count - 1;
-  if (others <= 0) return 'Nobody else is waiting here yet.';
-  return `${others} other player${others === 1 ? ' is' : 's are'} waiting here.`;
+  return t('playnow.others_waiting', {n: Math.max(0, count - 1)});
 }

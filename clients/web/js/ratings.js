@@ -7,24 +7,23 @@ import {isTemporary, refusalText} from './connection.js';
 import {gameModule, gameOf} from './games/index.js';
 import {ordinal} from './words.js';
 import {dateText} from './time.js';
+import {formatDate, t, tParts} from './i18n.js';
 
 const PAGE_SIZE = 50;  // rating.leaderboard's largest page
-const PROVISIONAL_MEANS = 'provisional: too few games yet to be sure of it';
 
 // "1062", and while the rating is not yet sure, "provisional" in words beside it. The word
 // "rating" before it is for screen readers only, unless `label` shows it.
 export function ratingBadge(rating, attrs = {}, {label = false} = {}) {
   if (!rating) return null;
-  const games = `${rating.games} rated game${rating.games === 1 ? '' : 's'}`;
   const badge = h('span', {
     class: ['rating', rating.provisional && 'provisional'], 'data-rating': String(rating.rating),
     'data-provisional': String(rating.provisional), ...attrs,
-    title: `Rating on ${ladderName(rating.ladder)} after ${games}${rating.provisional ? `; ${PROVISIONAL_MEANS}` : ''}`,
+    title: t(rating.provisional ? 'ratings.badge.title.provisional' : 'ratings.badge.title', {ladder: ladderName(rating.ladder), games: rating.games}),
   },
-  label ? null : h('span', {class: 'sr-only'}, 'rating '),
+  label ? null : h('span', {class: 'sr-only'}, `${t('ratings.badge.sr')} `),
   h('span', {class: 'rating-value'}, String(rating.rating)),
-  rating.provisional ? h('span', {class: 'rating-provisional'}, ' provisional') : null);
-  return label ? [h('span', {class: 'rating-label'}, 'Rating '), badge] : badge;
+  rating.provisional ? h('span', {class: 'rating-provisional'}, ` ${t('ratings.provisional')}`) : null);
+  return label ? [h('span', {class: 'rating-label'}, `${t('ratings.badge.label')} `), badge] : badge;
 }
 
 // "+62", "−18", "±0": the change of one rated game.
@@ -41,10 +40,10 @@ export function changeText(before, after) {
 // The cell of a final-scores table for a seat's change from table.rated, or a dash for a
 // seat nobody's rating follows (a bot, a guest).
 export function ratingChangeCell(change, testid) {
-  if (!change) return h('td', {class: 'rating-change muted', 'data-testid': testid}, h('span', {'aria-hidden': 'true'}, '—'), h('span', {class: 'sr-only'}, 'not rated'));
+  if (!change) return h('td', {class: 'rating-change muted', 'data-testid': testid}, h('span', {'aria-hidden': 'true'}, '—'), h('span', {class: 'sr-only'}, t('ratings.not_rated')));
   const delta = change.after - change.before;
   return h('td', {class: ['rating-change', delta > 0 && 'up', delta < 0 && 'down'], 'data-testid': testid, 'data-before': String(change.before), 'data-after': String(change.after)},
-    changeText(change.before, change.after), change.provisional ? h('span', {class: 'rating-provisional'}, ' provisional') : null);
+    changeText(change.before, change.after), change.provisional ? h('span', {class: 'rating-provisional'}, ` ${t('ratings.provisional')}`) : null);
 }
 
 // What table.rated said of a seat's player, if anything.
@@ -54,29 +53,23 @@ export function changeOf(rated, table, seat) {
 }
 
 // Why a table moves no rating, from the server's `unrated` (docs/ratings.md, What is rated).
-const UNRATED_WORDS = {
-  table: 'Not rated: this table was made unrated (a guest’s tables always are).',
-  accounts: 'Not rated: fewer than two of its players have accounts, and a rating needs two. Bots and guests are never rated.',
-  time_called: 'Not rated: time was called before the game was played out, and ratings measure whole games.',
-};
+const UNRATED_KEYS = {table: 'ratings.unrated.table', accounts: 'ratings.unrated.accounts', time_called: 'ratings.unrated.time_called'};
 export function unratedText(table) {
-  return UNRATED_WORDS[table && table.unrated] || 'Not rated: the result moves no one’s rating.';
+  return t(UNRATED_KEYS[table && table.unrated] || 'ratings.unrated.other');
 }
 // Why a game played out at a rated table still did not count, from table.rated's `unrated`.
-const UNCOUNTED_WORDS = {
-  aborted: 'Not rated: the game ended before each player with an account had made 3 decisions of their own, so it counts as aborted.',
-  repeated_pairing: 'Not rated: two of its players had already played 3 rated games together in the last 24 hours, and more games between them that day move no rating.',
-  too_few_accounts: UNRATED_WORDS.accounts,
+const UNCOUNTED_KEYS = {
+  aborted: 'ratings.uncounted.aborted', repeated_pairing: 'ratings.uncounted.repeated_pairing', too_few_accounts: 'ratings.unrated.accounts',
 };
 
 // What one rated player's change came from: their rank among the rated players (a
 // resignation or a seat lost to timeouts ranks behind all who finished), then the change.
 function changeStory(change, seat, name, changes) {
-  const tied = changes.filter((c) => c.rank === change.rank).length > 1;
-  const place = `${tied ? 'tied ' : ''}${ordinal(change.rank)} of ${changes.length} rated players`;
-  const lost = seat && seat.resigned ? 'resigned' : seat && seat.replaced ? 'lost the seat to a bot after timeouts' : null;
-  const why = lost ? `${name} ${lost}, which ranks behind every player who finished, whatever the bot then scored: ${place}` : `${name} placed ${place}`;
-  return `${why}; rating ${changeText(change.before, change.after)}.`;
+  const tied = changes.filter((c) => c.rank === change.rank).length > 1 ? 'yes' : 'no';
+  const how = seat && seat.resigned ? 'resigned' : seat && seat.replaced ? 'replaced' : 'placed';
+  return t(`ratings.story.${how}`, {
+    name, tied, rank: ordinal(change.rank), n: changes.length, change: changeText(change.before, change.after),
+  });
 }
 
 // The ladders of the game, in its order, and their names (docs/ratings.md).
@@ -91,26 +84,27 @@ function ladderName(ladder) {
 // explained, and why a rating still provisional may rise after a game that was not won.
 export function ratingStory(rated, table, names) {
   if (rated && rated.unrated) {
-    return h('p', {class: 'muted small-print', 'data-testid': 'rated-line', 'data-rated': 'false'}, UNCOUNTED_WORDS[rated.unrated] || unratedText(table));
+    const key = UNCOUNTED_KEYS[rated.unrated];
+    return h('p', {class: 'muted small-print', 'data-testid': 'rated-line', 'data-rated': 'false'}, key ? t(key) : unratedText(table));
   }
   if (!rated && (!table || !table.rated)) {
     return h('p', {class: 'muted small-print', 'data-testid': 'rated-line', 'data-rated': 'false'}, unratedText(table));
   }
   const game = gameOf(table);
-  const ladder = `the “${game.ladderName(rated ? rated.ladder : game.ladderOf(table.options))}” ladder`;
-  if (!rated) return h('p', {class: 'muted small-print', 'data-testid': 'rated-line', 'data-rated': 'true'}, `Rated on ${ladder}: the changes show once the result is saved.`);
+  const ladder = game.ladderName(rated ? rated.ladder : game.ladderOf(table.options));
+  if (!rated) return h('p', {class: 'muted small-print', 'data-testid': 'rated-line', 'data-rated': 'true'}, t('ratings.rated_on.pending', {ladder}));
   const notes = table.seats.map((seat, i) => {
     const change = changeOf(rated, table, i);
     const text = change ? changeStory(change, seat, names[i], rated.changes)
-      : `${names[i]}: not rated, ${seat.player ? 'playing as a guest' : 'a bot'}.`;
+      : t(seat.player ? 'ratings.story.guest' : 'ratings.story.bot', {name: names[i]});
     return h('li', {'data-testid': `rating-note-${i}`}, text);
   });
   const roseAnyway = rated.changes.some((c) => c.after > c.before && rated.changes.some((o) => o !== c && o.rank <= c.rank));
   return h('div', {class: 'rating-story small-print', 'data-testid': 'rating-story'},
-    h('p', {class: 'muted', 'data-testid': 'rated-line', 'data-rated': 'true'}, `Rated on ${ladder}, among its players with accounts:`),
+    h('p', {class: 'muted', 'data-testid': 'rated-line', 'data-rated': 'true'}, t('ratings.rated_on', {ladder})),
     h('ul', {class: 'rating-notes'}, notes),
     roseAnyway ? h('p', {class: 'muted', 'data-testid': 'rating-why-up'},
-      'A rating shows what its games make sure of, so while it is provisional it rises with each game, lost ones too; the better placed gain more.') : null);
+      t('ratings.why_up')) : null);
 }
 
 // A player's name leading to their profile.
@@ -137,7 +131,7 @@ export class LeaderboardScreen {
     this.picker = h('nav', {class: 'panel ladder-picker', 'aria-labelledby': 'ladders-title', 'data-testid': 'ladder-picker'});
     // tabindex -1: focus stays in the section when a redraw removes the control that had it.
     this.main = h('section', {class: 'panel leaderboard', 'aria-labelledby': 'leaderboard-title', tabindex: -1});
-    this.root = h('div', {class: 'ratings-page', 'data-testid': 'leaderboard'}, h('h1', {class: 'sr-only'}, 'Ratings'), this.picker, this.main);
+    this.root = h('div', {class: 'ratings-page', 'data-testid': 'leaderboard'}, h('h1', {class: 'sr-only'}, t('ratings.title')), this.picker, this.main);
     this.loadCounts();
   }
 
@@ -189,7 +183,7 @@ export class LeaderboardScreen {
   }
 
   render() {
-    this.app.pageTitle(this.ladder ? `Ratings: ${ladderName(this.ladder)}` : 'Ratings');
+    this.app.pageTitle(this.ladder ? t('ratings.title.ladder', {ladder: ladderName(this.ladder)}) : t('ratings.title'));
     this.root.dataset.ladder = this.ladder || '';
     this.renderPicker();
     this.renderBoard();
@@ -203,25 +197,26 @@ export class LeaderboardScreen {
         return h('li', {}, h('a', {
           href: `#/ratings/${ladder}`, 'data-testid': `ladder-${ladder}`, 'aria-current': ladder === this.ladder ? 'page' : null,
         }, label,
-        count !== undefined ? h('span', {class: 'muted'}, ` (${count}`, h('span', {class: 'sr-only'}, ` player${count === 1 ? '' : 's'}`), ')') : null));
+        count !== undefined ? h('span', {class: 'muted'}, ' ', h('span', {'aria-hidden': 'true'}, `(${count})`),
+          h('span', {class: 'sr-only'}, t('ratings.players', {n: count}))) : null));
       }))];
     const me = this.app.store.me;
     replaceKeepingFocus(this.picker,
-      h('h2', {id: 'ladders-title'}, 'Ladders'),
+      h('h2', {id: 'ladders-title'}, t('ratings.ladders')),
       ...gameModule().ladderGroups().map(group),
-      h('p', {class: 'note muted'}, 'Each kind of game has a ladder of its own: a rating earned in one says little of another.'),
-      me ? h('p', {}, h('a', {href: `#/player/${me.id}`, 'data-testid': 'my-profile'}, 'Your ratings and rated games')) : null);
+      h('p', {class: 'note muted'}, t('ratings.ladders_note')),
+      me ? h('p', {}, h('a', {href: `#/player/${me.id}`, 'data-testid': 'my-profile'}, t('ratings.my_profile'))) : null);
   }
 
   renderBoard() {
     const ladder = this.ladder;
     if (!ladder) {
-      replaceKeepingFocus(this.main, h('h2', {id: 'leaderboard-title'}, 'Ratings'), loadingLine());
+      replaceKeepingFocus(this.main, h('h2', {id: 'leaderboard-title'}, t('ratings.title')), loadingLine());
       return;
     }
     if (!ladders().includes(ladder)) {
-      replaceKeepingFocus(this.main, h('h2', {id: 'leaderboard-title'}, 'No such ladder'),
-        h('p', {'data-testid': 'no-such-ladder'}, `There is no ladder “${ladder}”: pick one of the list.`));
+      replaceKeepingFocus(this.main, h('h2', {id: 'leaderboard-title'}, t('ratings.no_such_ladder')),
+        h('p', {'data-testid': 'no-such-ladder'}, t('ratings.no_such_ladder.text', {ladder})));
       return;
     }
     const board = this.board;
@@ -229,28 +224,30 @@ export class LeaderboardScreen {
     const pages = Math.max(1, Math.ceil((players || 0) / PAGE_SIZE));
     const first = (this.page - 1) * PAGE_SIZE;
     let body;
-    if (this.error) body = refusalLine(this.error, 'Could not read the leaderboard');
+    if (this.error) body = refusalLine(this.error, t('ratings.leaderboard_refused'));
     else if (!board) body = loadingLine();
     else if (!board.entries.length) {
       body = h('p', {class: 'muted', 'data-testid': 'leaderboard-empty'},
-        board.players ? 'This page is past the end of the ladder.' : 'Nobody is rated on this ladder yet: its first rated game puts its players here.');
+        t(board.players ? 'ratings.leaderboard.past_end' : 'ratings.leaderboard.empty'));
     } else body = this.table(board);
-    const shown = board && board.entries.length ? `${first + 1}–${first + board.entries.length} of ${players}` : null;
+    const range = board && board.entries.length
+      ? t('ratings.pager.range', {first: first + 1, last: first + board.entries.length, n: players, page: this.page, pages})
+      : t('ratings.pager.range.none', {page: this.page, pages});
     replaceKeepingFocus(this.main,
       h('div', {class: 'panel-head'},
         h('h2', {id: 'leaderboard-title', 'data-testid': 'leaderboard-title'}, ladderName(ladder)),
         players !== undefined ? h('span', {class: 'status-badge', 'data-testid': 'ladder-players', 'data-players': String(players)},
-          `${players} player${players === 1 ? '' : 's'}`) : null),
-      h('p', {class: 'muted small-print'}, 'Ranked by the rating each player has with near certainty; it rises as games make it surer. ',
-        h('span', {class: 'rating-provisional'}, 'Provisional'), ' marks a rating with too few games yet to be sure of it.'),
+          t('ratings.players', {n: players})) : null),
+      h('p', {class: 'muted small-print'},
+        ...tParts('ratings.ranked_by', {provisional: h('span', {class: 'rating-provisional'}, t('ratings.ranked_by.provisional'))})),
       body,
       // Kept while the next page loads, so that focus stays on the button pressed.
-      players > PAGE_SIZE ? h('nav', {class: 'pager', 'aria-label': 'Pages of the leaderboard'},
+      players > PAGE_SIZE ? h('nav', {class: 'pager', 'aria-label': t('ratings.pager')},
         h('button', {type: 'button', class: 'secondary', 'data-testid': 'leaderboard-previous', disabled: this.page <= 1,
-          onClick: () => this.go(ladder, this.page - 1)}, `← Previous ${PAGE_SIZE}`),
-        h('span', {class: 'muted', 'data-testid': 'leaderboard-range'}, `Players ${shown || '—'}, page ${this.page} of ${pages}`),
+          onClick: () => this.go(ladder, this.page - 1)}, t('ratings.pager.previous', {n: PAGE_SIZE})),
+        h('span', {class: 'muted', 'data-testid': 'leaderboard-range'}, range),
         h('button', {type: 'button', class: 'secondary', 'data-testid': 'leaderboard-next', disabled: this.page >= pages,
-          onClick: () => this.go(ladder, this.page + 1)}, `Next ${PAGE_SIZE} →`)) : null);
+          onClick: () => this.go(ladder, this.page + 1)}, t('ratings.pager.next', {n: PAGE_SIZE}))) : null);
   }
 
   table(board) {
@@ -259,21 +256,26 @@ export class LeaderboardScreen {
       const mine = me && e.player.id === me.id;
       return h('tr', {class: [mine && 'mine'], 'data-testid': `leader-${e.player.id}`, 'data-rank': String(e.rank), 'data-provisional': String(e.provisional)},
         h('td', {class: 'num'}, String(e.rank)),
-        h('th', {scope: 'row'}, profileLink(e.player, e.player.name, {'data-testid': `leader-link-${e.player.id}`}), mine ? ' (you)' : ''),
+        h('th', {scope: 'row'}, ...youParts(profileLink(e.player, e.player.name, {'data-testid': `leader-link-${e.player.id}`}), mine)),
         h('td', {class: 'num'}, ratingBadge(e)),
         h('td', {class: 'num'}, String(e.games)));
     });
-    return scrollRegion('Table of the leaderboard', h('table', {class: 'standings-table leaderboard-table'},
-      h('caption', {class: 'sr-only'}, `Leaderboard of ${ladderName(board.ladder)}, best first`),
+    return scrollRegion(t('ratings.leaderboard.region'), h('table', {class: 'standings-table leaderboard-table'},
+      h('caption', {class: 'sr-only'}, t('ratings.leaderboard.caption', {ladder: ladderName(board.ladder)})),
       h('thead', {}, h('tr', {},
-        h('th', {scope: 'col', class: 'num'}, 'Rank'), h('th', {scope: 'col'}, 'Player'),
-        h('th', {scope: 'col', class: 'num'}, 'Rating'), h('th', {scope: 'col', class: 'num'}, 'Games'))),
+        h('th', {scope: 'col', class: 'num'}, t('ratings.col.rank')), h('th', {scope: 'col'}, t('ratings.col.player')),
+        h('th', {scope: 'col', class: 'num'}, t('ratings.col.rating')), h('th', {scope: 'col', class: 'num'}, t('ratings.col.games')))),
       h('tbody', {}, rows)));
   }
 }
 
 function loadingLine() {
-  return h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Loading…');
+  return h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), t('ratings.loading'));
+}
+
+// A name, or an element naming someone, marked when it is the viewer's own.
+function youParts(name, mine) {
+  return mine ? tParts('ratings.you', {name}) : [name];
 }
 
 // --- a player's profile ---------------------------------------------------------------------
@@ -313,25 +315,25 @@ export class ProfileScreen {
     const p = this.profile;
     if (!p) {
       const body = this.error
-        ? (this.error.code === 'not_found' ? h('p', {'data-testid': 'no-such-player'}, 'There is no such player.') : refusalLine(this.error, 'Could not read the profile'))
+        ? (this.error.code === 'not_found' ? h('p', {'data-testid': 'no-such-player'}, t('ratings.no_such_player')) : refusalLine(this.error, t('ratings.profile_refused')))
         : loadingLine();
-      replaceKeepingFocus(this.root, h('section', {class: 'panel'}, h('h1', {}, 'Player'), body));
+      replaceKeepingFocus(this.root, h('section', {class: 'panel'}, h('h1', {}, t('ratings.player')), body));
       return;
     }
     const mine = this.app.store.me && this.app.store.me.id === p.player.id;
-    this.app.pageTitle(`${p.player.name}: ratings`);
+    this.app.pageTitle(t('ratings.title.player', {name: p.player.name}));
     replaceKeepingFocus(this.root,
       h('section', {class: 'panel profile-head', 'aria-labelledby': 'profile-name'},
-        h('h1', {id: 'profile-name', 'data-testid': 'profile-name'}, p.player.name, mine ? ' (you)' : ''),
+        h('h1', {id: 'profile-name', 'data-testid': 'profile-name'}, ...youParts(p.player.name, mine)),
         p.ratings.length ? h('ul', {class: 'profile-ratings', 'data-testid': 'profile-ratings'}, p.ratings.map((r) => h('li', {
           'data-testid': `profile-rating-${r.ladder}`, 'data-rank': String(r.rank), 'data-players': String(r.players),
         },
         h('a', {href: `#/ratings/${r.ladder}${r.rank > PAGE_SIZE ? `/${Math.ceil(r.rank / PAGE_SIZE)}` : ''}`, class: 'ladder-name'}, ladderName(r.ladder)),
-        h('div', {}, ratingBadge(r), h('span', {class: 'muted'}, ` · ${ordinal(r.rank)} of ${r.players} · ${r.games} game${r.games === 1 ? '' : 's'}`)))))
+        h('div', {}, ratingBadge(r), h('span', {class: 'muted'}, ' · ', t('ratings.profile.rank', {rank: ordinal(r.rank), n: r.players, games: r.games}))))))
           : h('p', {class: 'muted', 'data-testid': 'profile-unrated'}, mine
-            ? 'You have no rated game yet. Games at rated tables and play now rate players with an account.'
-            : 'No rated game yet.'),
-        h('p', {}, h('a', {href: '#/ratings'}, 'All leaderboards'))),
+            ? t('ratings.profile.unrated.mine')
+            : t('ratings.profile.unrated')),
+        h('p', {}, h('a', {href: '#/ratings'}, t('ratings.all_leaderboards')))),
       p.games.length ? this.chartSection(p) : null,
       p.games.length ? this.gamesSection(p) : null);
   }
@@ -349,7 +351,7 @@ export class ProfileScreen {
     });
     this.chart.observe(holder);
     return h('section', {class: 'panel', 'aria-labelledby': 'chart-title'},
-      h('h2', {id: 'chart-title', class: 'section-title'}, 'Rating over time'),
+      h('h2', {id: 'chart-title', class: 'section-title'}, t('ratings.chart')),
       h('figure', {class: 'rating-figure', 'data-testid': 'rating-chart'},
         holder,
         h('figcaption', {}, h('ul', {class: 'chart-legend'}, series.map((line, i) => h('li', {},
@@ -357,29 +359,29 @@ export class ProfileScreen {
             s('line', {x1: 1, y1: 5, x2: 27, y2: 5, stroke: LINE_STYLES[i % LINE_STYLES.length].colour, 'stroke-width': 2.5, 'stroke-dasharray': LINE_STYLES[i % LINE_STYLES.length].dash})),
           ` ${ladderName(line.ladder)}`))))),
       h('details', {class: 'chart-data'},
-        h('summary', {}, 'The chart’s figures'),
+        h('summary', {}, t('ratings.chart.figures')),
         series.map((line) => h('div', {},
           h('h3', {}, ladderName(line.ladder)),
-          h('ol', {}, line.games.map((g) => h('li', {}, `${dateText(g.rated_at)}: ${changeText(g.before, g.after)}`)))))));
+          h('ol', {}, line.games.map((g) => h('li', {}, t('ratings.chart.point', {date: dateText(g.rated_at), change: changeText(g.before, g.after)}))))))));
   }
 
   gamesSection(p) {
     const games = p.games.slice(0, this.shownGames);
     return h('section', {class: 'panel', 'aria-labelledby': 'games-title'},
-      h('div', {class: 'panel-head'}, h('h2', {id: 'games-title', class: 'section-title'}, 'Rated games'), h('span', {class: 'muted'}, 'newest first')),
+      h('div', {class: 'panel-head'}, h('h2', {id: 'games-title', class: 'section-title'}, t('ratings.games')), h('span', {class: 'muted'}, t('ratings.games.order'))),
       h('ol', {class: 'rated-games', 'data-testid': 'rated-games'}, games.map((g) => {
         const delta = g.after - g.before;
         return h('li', {'data-testid': `rated-game-${g.table}`},
-          h('a', {href: `#/table/${g.table}`, class: 'game-link'}, `Table ${g.table}`),
+          h('a', {href: `#/table/${g.table}`, class: 'game-link'}, t('ratings.table_n', {n: String(g.table)})),
           h('span', {class: 'muted'}, ladderName(g.ladder)),
-          h('span', {}, `placed ${ordinal(g.rank)}`),
+          h('span', {}, t('ratings.placed', {rank: ordinal(g.rank)})),
           h('span', {class: ['rating-change', delta > 0 && 'up', delta < 0 && 'down']}, changeText(g.before, g.after)),
           h('time', {class: 'muted', datetime: new Date(g.rated_at).toISOString()}, dateText(g.rated_at)));
       })),
       p.games.length > this.shownGames ? h('button', {type: 'button', class: 'secondary', 'data-testid': 'rated-games-more', onClick: () => {
         this.shownGames += GAMES_SHOWN;
         this.render();
-      }}, 'Show more') : null);
+      }}, t('ratings.show_more')) : null);
   }
 }
 
@@ -409,10 +411,9 @@ function niceStep(span, count) {
 }
 
 function timeLabel(ms, span) {
-  const at = new Date(ms);
-  if (span > 2 * 86_400_000) return at.toLocaleDateString(undefined, {day: 'numeric', month: 'short'});
+  if (span > 2 * 86_400_000) return formatDate(ms, {day: 'numeric', month: 'short'});
   const seconds = span < 10 * 60_000;
-  return at.toLocaleTimeString(undefined, {hour: '2-digit', minute: '2-digit', second: seconds ? '2-digit' : undefined});
+  return formatDate(ms, {hour: '2-digit', minute: '2-digit', second: seconds ? '2-digit' : undefined});
 }
 
 // The rating over time as a step line per ladder: level between games, a jump at each one.
@@ -435,20 +436,20 @@ function ratingChart(series, width) {
   const summary = series.map((line) => {
     const first = line.games[0];
     const last = line.games.at(-1);
-    return `${ladderName(line.ladder)}: from ${first.before} to ${last.after} over ${line.games.length} game${line.games.length === 1 ? '' : 's'}`;
+    return t('ratings.chart.summary', {ladder: ladderName(line.ladder), from: String(first.before), to: String(last.after), n: line.games.length});
   }).join('; ');
   return s('svg', {
     class: 'rating-chart', width, height, viewBox: `0 0 ${width} ${height}`, role: 'img',
-    'aria-label': `Rating over time, ${dateText(games.reduce((a, g) => Math.min(a, g.rated_at), Infinity))} to ${dateText(t1)}. ${summary}.`,
+    'aria-label': t('ratings.chart.label', {from: dateText(games.reduce((a, g) => Math.min(a, g.rated_at), Infinity)), to: dateText(t1), summary}),
   },
   s('g', {class: 'chart-grid'}, yTicks.map((r) => [
     s('line', {x1: pad.left, x2: width - pad.right, y1: y(r), y2: y(r)}),
     s('text', {x: pad.left - 6, y: y(r) + 4, 'text-anchor': 'end'}, String(r))])),
   s('g', {class: 'chart-axis'},
     s('line', {x1: pad.left, x2: width - pad.right, y1: height - pad.bottom, y2: height - pad.bottom}),
-    xTicks.map((t, i) => s('text', {
-      x: x(t), y: height - pad.bottom + 18, 'text-anchor': i === 0 ? 'start' : i === xTicks.length - 1 ? 'end' : 'middle',
-    }, timeLabel(t, t1 - t0)))),
+    xTicks.map((tick, i) => s('text', {
+      x: x(tick), y: height - pad.bottom + 18, 'text-anchor': i === 0 ? 'start' : i === xTicks.length - 1 ? 'end' : 'middle',
+    }, timeLabel(tick, t1 - t0)))),
   series.map((line, i) => {
     const style = LINE_STYLES[i % LINE_STYLES.length];
     const d = line.games.map((g, k) => `${k ? 'L' : 'M'}${x(g.rated_at).toFixed(1)} ${y(g.before).toFixed(1)}V${y(g.after).toFixed(1)}`).join('');

@@ -1,15 +1,17 @@
 // Who sits at a table, in words: seat names for sentences, what became of a seat, my seat,
 // and how a server bot plays. The same for every game: seats are the protocol's (protocol.md, Seat).
 
+import {t} from './i18n.js';
+
 // Who sits at each seat, for sentences: the player's name, "Bot 2", or "Seat 3" while empty.
 export function seatNames(table, viewer) {
   const names = [];
   for (const seat of table ? table.seats : []) {
     let n;
     if (seat.player) n = seat.player.name;
-    else if (seat.kind === 'bot') n = `Bot ${seat.seat + 1}`;
-    else n = `Seat ${seat.seat + 1}`;
-    names[seat.seat] = seat.seat === viewer ? `${n} (you)` : n;
+    else if (seat.kind === 'bot') n = t('seats.bot_n', {n: String(seat.seat + 1)});
+    else n = t('seats.seat_n', {n: String(seat.seat + 1)});
+    names[seat.seat] = seat.seat === viewer ? t('seats.you', {name: n}) : n;
   }
   return names;
 }
@@ -18,12 +20,12 @@ export function seatNames(table, viewer) {
 // decisions missed in a row (protocol.md, Seat). Null when there is nothing to say.
 export function seatNote(seat, table) {
   if (!seat) return null;
-  if (seat.resigned) return {kind: 'resigned', icon: 'flag', text: 'resigned'};
+  if (seat.resigned) return {kind: 'resigned', icon: 'flag', text: t('seats.note.resigned')};
   if (seat.replaced) {
     const n = seat.timeouts || (table && table.replace_after);
-    return {kind: 'replaced', icon: 'clock', text: n ? `replaced by a bot after ${n} timeout${n === 1 ? '' : 's'}` : 'replaced by a bot'};
+    return {kind: 'replaced', icon: 'clock', text: n ? t('seats.note.replaced_after', {n}) : t('seats.note.replaced')};
   }
-  if (seat.timeouts > 0) return {kind: 'missed', icon: 'clock', text: `missed ${seat.timeouts} turn${seat.timeouts === 1 ? '' : 's'}`};
+  if (seat.timeouts > 0) return {kind: 'missed', icon: 'clock', text: t('seats.note.missed', {n: seat.timeouts})};
   return null;
 }
 
@@ -40,9 +42,14 @@ export function formerSeat(table, me) {
   return table.seats.find((s) => s.kind === 'bot' && s.player && s.player.id === me.id) || null;
 }
 
-// How a server bot plays (docs/ai.md), as the host chooses it.
-export const BOT_LEVELS = [['easy', 'Easy'], ['medium', 'Medium'], ['strong', 'Strong'], ['random', 'Random moves']];
+// How a server bot plays (docs/ai.md), as the host chooses it: [level, its name in a list].
+export const BOT_LEVEL_CODES = ['easy', 'medium', 'strong', 'random'];
+export function botLevels() {
+  return BOT_LEVEL_CODES.map((level) => [level, t('seats.bot_level', {level})]);
+}
+// The same for lobby.js until it calls botLevels(): the names said anew by String().
+export const BOT_LEVELS = BOT_LEVEL_CODES.map((level) => [level, {toString: () => t('seats.bot_level', {level})}]);
+// The level within a sentence ("Bot, medium (played by the server)").
 export function botLevelName(level) {
-  const found = BOT_LEVELS.find(([value]) => value === level);
-  return found ? found[1].toLowerCase() : 'random moves';
+  return t('seats.bot_level.inline', {level: BOT_LEVEL_CODES.includes(level) ? level : 'random'});
 }

@@ -9,6 +9,7 @@ import {isTemporary, refusalText} from './connection.js';
 import {gameModule, gameOf} from './games/index.js';
 import {formerSeat, seatNames} from './seats.js';
 import {queueName} from './words.js';
+import {t} from './i18n.js';
 
 // What changes the page, as a push or an answer leaves it. `table`: the table whose screen
 // shows something else now (null: none in particular); `lobby`: the lobby's lists;
@@ -124,7 +125,8 @@ export class Store {
     let yourTurn = null;
     if (previous && !mine(previous.view) && mine(update.view)) {
       const table = this.tables.get(update.table);
-      yourTurn = {table: update.table, name: table ? table.name : `Table ${update.table}`, what: gameOf(table).decisionText(update.view.decision.kind) || 'decide'};
+      yourTurn = {table: update.table, name: table ? table.name : t('store.table_n', {n: String(update.table)}),
+        what: gameOf(table).decisionText(update.view.decision.kind) || t('store.decide')};
     }
     this.games.set(update.table, {
       version: update.version, view: update.view, deadline: update.deadline, events: update.events || [],
@@ -153,7 +155,7 @@ export class Store {
     if (missed) {
       // A gap in versions means a lost update: a new connection brings the full state again.
       const log = this.logFor(update.table);
-      log.add({text: 'Some updates were missed; resynchronising with the server.', tone: 'alert'});
+      log.add({text: t('store.resynchronising'), tone: 'alert'});
       this.conn.reconnect();
     }
   }
@@ -236,7 +238,7 @@ export class Store {
   // Seated by play now: the page goes to the table.
   onPlayMatched({table, queue}) {
     this.playNow.waiting = null;
-    this.playNow.announce = `A table is ready: ${queueName(queue)}.`;
+    this.playNow.announce = t('store.play_now.matched', {queue: queueName(queue)});
     this.matchedTable = table;
     this.emit({type: 'play.matched', matched: {table, queue}});
   }
@@ -263,10 +265,11 @@ export class Store {
     try {
       const {queue, waiting} = await this.conn.request('play.join', wish);
       p.waiting = {queue, count: waiting, since: Date.now(), wish};
-      p.announce = `Looking for players: ${queueName(queue)}.`;
+      p.announce = t('store.play_now.looking', {queue: queueName(queue)});
     } catch (err) {
       p.waiting = null;
-      p.error = refusalText(err, 'Could not ask to play now');
+      // A guest asking for a rated queue: what to do about it, rather than "not allowed".
+      p.error = err && err.code === 'forbidden' ? t('store.play_now.join_forbidden') : refusalText(err, t('store.play_now.join_refused'));
       p.errorTemporary = isTemporary(err);
     }
     p.busy = false;
@@ -284,11 +287,11 @@ export class Store {
       // A closed connection left the queue by itself.
       if (err.code === 'disconnected') p.waiting = null;
       else {
-        p.error = refusalText(err, 'Could not stop waiting');
+        p.error = refusalText(err, t('store.play_now.leave_refused'));
         p.errorTemporary = isTemporary(err);
       }
     }
-    if (!p.waiting) p.announce = 'You stopped waiting.';
+    if (!p.waiting) p.announce = t('store.play_now.stopped');
     p.busy = false;
     this.emit({type: 'play.leave', lobby: true});
   }
@@ -396,7 +399,7 @@ export class Store {
       if (serial !== this.historySerial) return;
       if (err.code === 'unknown_type') hist.hidden = true;
       else if (err.code !== 'disconnected') {
-        hist.error = refusalText(err, 'Could not list the finished games');
+        hist.error = refusalText(err, t('store.history_refused'));
         hist.errorTemporary = isTemporary(err);
       }
     }

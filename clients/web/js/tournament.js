@@ -8,8 +8,9 @@ import {dateText, durationText} from './time.js';
 import {ordinal} from './words.js';
 import {gameModule} from './games/index.js';
 import {badge} from './tournaments.js';
+import {formatList, t, tParts} from './i18n.js';
 import {
-  FORMAT_WORDS, TIE_BREAK_WORDS, entryText, numberText, playersText, seatOrder, stagesText, startText,
+  entryText, formatText, numberText, playersText, seatOrder, stagesText, startText, tieBreakText,
 } from './tournamentwords.js';
 
 // While an event's page shows, it is asked for again this often: results come in board by
@@ -102,9 +103,9 @@ export class TournamentScreen {
     if (!d) {
       replaceKeepingFocus(this.root, this.error
         ? h('div', {class: 'panel'}, h('p', {class: 'error', role: 'alert', 'data-testid': 'tournament-error'},
-          this.error.code === 'not_found' ? `There is no tournament ${this.id}.` : refusalText(this.error, 'Could not open the tournament')),
-        h('p', {}, h('a', {href: '#/tournaments'}, 'All tournaments')))
-        : h('p', {class: 'loading'}, 'Opening the tournament…'));
+          this.error.code === 'not_found' ? t('tournament.not_found', {id: String(this.id)}) : refusalText(this.error, t('tournament.open_refused'))),
+        h('p', {}, h('a', {href: '#/tournaments'}, t('tournament.all'))))
+        : h('p', {class: 'loading'}, t('tournament.opening')));
       return;
     }
     this.root.dataset.status = d.status;
@@ -122,23 +123,29 @@ export class TournamentScreen {
   header() {
     const d = this.detail;
     const s = d.settings;
-    const game = [gameModule().optionsText(s.game, 'tournament'),
-      s.game.turn_seconds ? `${durationText(s.game.turn_seconds)} per decision` : 'no time limit'];
-    if (s.round_time_seconds) game.push(`rounds of at most ${durationText(s.round_time_seconds)}`);
-    const checkIn = s.check_in_minutes && d.starts_at ? `check-in from ${dateText(d.starts_at - s.check_in_minutes * 60_000)}` : null;
+    const options = gameModule().optionsText(s.game, 'tournament');
+    const limit = s.game.turn_seconds ? t('tournament.head.per_decision', {duration: durationText(s.game.turn_seconds)}) : t('tournament.head.no_limit');
+    const game = s.round_time_seconds
+      ? t('tournament.head.game.round_time', {options, limit, round: durationText(s.round_time_seconds)})
+      : t('tournament.head.game', {options, limit});
+    const checkIn = s.check_in_minutes && d.starts_at ? t('tournament.head.check_in', {at: dateText(d.starts_at - s.check_in_minutes * 60_000)}) : null;
+    const link = (href, text, attrs) => h('a', {href, ...attrs}, text);
     return h('section', {class: 'panel tournament-head', 'aria-labelledby': 'tournament-title'},
       h('div', {class: 'panel-head'}, h('h1', {id: 'tournament-title', 'data-testid': 'tournament-title'}, d.name), badge(d.status)),
-      h('p', {}, `${stagesText(s.stages)}. `, `${game.join(', ')}.`),
-      h('p', {class: 'muted'}, `Directed by ${d.director.name} · ${playersText(d)} · ${startText(d)}`, checkIn ? ` · ${checkIn}` : '',
-        d.finished_at ? ` · ended ${dateText(d.finished_at)}` : ''),
-      h('p', {class: 'muted small-print'}, 'Every draw follows from the seed ', h('code', {'data-testid': 'tournament-seed'}, d.seed),
-        ' and the stored results: ',
-        h('a', {href: `/api/tournaments/${d.id}`, 'data-testid': 'export-json'}, 'everything (JSON)'), ', ',
-        h('a', {href: `/api/tournaments/${d.id}/standings.csv`, download: `tournament-${d.id}-standings.csv`, 'data-testid': 'export-standings'}, 'standings (CSV)'), ', ',
-        h('a', {href: `/api/tournaments/${d.id}/results.csv`, download: `tournament-${d.id}-results.csv`, 'data-testid': 'export-results'}, 'results (CSV)'), '.'),
+      h('p', {}, t('tournament.head.stages', {stages: stagesText(s.stages)}), ' ', game),
+      h('p', {class: 'muted'}, t('tournament.head.directed_by', {name: d.director.name}), ' · ', playersText(d), ' · ', startText(d),
+        checkIn ? ` · ${checkIn}` : '', d.finished_at ? ` · ${t('tournament.head.ended', {at: dateText(d.finished_at)})}` : ''),
+      h('p', {class: 'muted small-print'}, ...tParts('tournament.head.seed', {
+        seed: h('code', {'data-testid': 'tournament-seed'}, d.seed),
+        json: link(`/api/tournaments/${d.id}`, t('tournament.export.json'), {'data-testid': 'export-json'}),
+        standings: link(`/api/tournaments/${d.id}/standings.csv`, t('tournament.export.standings'),
+          {download: `tournament-${d.id}-standings.csv`, 'data-testid': 'export-standings'}),
+        results: link(`/api/tournaments/${d.id}/results.csv`, t('tournament.export.results'),
+          {download: `tournament-${d.id}-results.csv`, 'data-testid': 'export-results'}),
+      })),
       this.message ? h('p', {class: [this.message.error ? 'error' : 'ok', this.message.temporary && 'temporary'], role: this.message.error ? 'alert' : 'status',
         'data-testid': 'tournament-message'}, this.message.text) : null,
-      h('p', {}, h('a', {href: '#/tournaments'}, '← All tournaments')));
+      h('p', {}, h('a', {href: '#/tournaments'}, t('tournament.back'))));
   }
 
   // What I may do: register, unregister, check in, withdraw; my table in the current round.
@@ -152,52 +159,52 @@ export class TournamentScreen {
     if (d.status === 'registering') {
       if (!this.app.store.account && this.needAccount) {
         // Refused to a guest: this server's tournaments are for accounts (tournament_entrants).
-        parts.push(h('p', {'data-testid': 'register-need-account'}, 'Registering here is for accounts: ', h('a', {href: '#/account'}, 'make an account'),
-          '. You keep your name and games.'));
+        parts.push(h('p', {'data-testid': 'register-need-account'},
+          ...tParts('tournament.need_account', {link: h('a', {href: '#/account'}, t('tournament.need_account.link'))})));
       } else if (!active) {
         parts.push(entry && entry.status === 'removed' && entry.reason !== 'unregistered'
-          ? h('p', {}, `The director removed you: ${entry.reason}.`)
+          ? h('p', {}, t('tournament.removed_you', {reason: entry.reason}))
           : h('button', {type: 'button', class: 'primary', 'data-testid': 'register', onClick: async () => {
-            if (await this.act('tournament.register', {}, 'You are registered.')) return;
+            if (await this.act('tournament.register', {}, t('tournament.registered'))) return;
             if (!this.app.store.account && this.message.code === 'forbidden') {
               this.needAccount = true;
               this.message = null;
               this.render();
             }
-          }}, 'Register'));
+          }}, t('tournament.register')));
       } else {
         const s = d.settings;
         const opens = s.check_in_minutes && d.starts_at ? d.starts_at - s.check_in_minutes * 60_000 : null;
-        if (entry.checked_in_at) parts.push(h('p', {class: 'ok', 'data-testid': 'checked-in'}, `You checked in ${dateText(entry.checked_in_at)}.`));
-        else if (opens !== null && Date.now() >= opens) parts.push(button('check-in', 'Check in', 'tournament.check_in', 'You are checked in.'));
-        else if (opens !== null) parts.push(h('p', {class: 'muted'}, `Check in from ${dateText(opens)}, or you are left out at the start.`));
-        parts.unshift(h('p', {'data-testid': 'my-entry', 'data-status': entry.status}, 'You are registered.'));
-        parts.push(button('unregister', 'Unregister', 'tournament.unregister', 'You are no longer registered.', 'secondary'));
+        if (entry.checked_in_at) parts.push(h('p', {class: 'ok', 'data-testid': 'checked-in'}, t('tournament.checked_in_at', {at: dateText(entry.checked_in_at)})));
+        else if (opens !== null && Date.now() >= opens) parts.push(button('check-in', t('tournament.check_in'), 'tournament.check_in', t('tournament.checked_in')));
+        else if (opens !== null) parts.push(h('p', {class: 'muted'}, t('tournament.check_in_from', {at: dateText(opens)})));
+        parts.unshift(h('p', {'data-testid': 'my-entry', 'data-status': entry.status}, t('tournament.registered')));
+        parts.push(button('unregister', t('tournament.unregister'), 'tournament.unregister', t('tournament.unregistered'), 'secondary'));
       }
     } else if (entry && entry.status !== 'removed') {
       const standing = d.status === 'finished' && entry.status === 'playing' && d.standings.find((r) => r.player.id === entry.player.id);
       parts.push(h('p', {'data-testid': 'my-entry', 'data-status': entry.status}, standing
-        ? `You finished ${ordinal(standing.rank)} of ${d.standings.length}${standing.rank === 1 ? ': you won the event' : ''}.`
+        ? t(standing.rank === 1 ? 'tournament.finished.won' : 'tournament.finished', {rank: ordinal(standing.rank), n: d.standings.length})
         : entryText(entry, true)));
       const table = this.myTable();
       if (table) {
         parts.push(h('p', {}, h('a', {href: `#/table/${table.table}`, class: 'button primary', 'data-testid': 'my-tournament-table'},
-          `Your table in round ${table.round}: play`)));
+          t('tournament.my_table', {round: String(table.round)}))));
       }
       if (entry.status === 'playing' && (d.status === 'running' || d.status === 'paused')) {
         parts.push(this.confirming === 'withdraw'
-          ? h('p', {class: 'confirm'}, 'Withdraw for good? You keep your results and play no more rounds; a game in play is yours to finish or resign. ',
+          ? h('p', {class: 'confirm'}, t('tournament.withdraw.confirm'), ' ',
             h('button', {type: 'button', class: 'danger', 'data-testid': 'withdraw-confirm', onClick: () => {
               this.confirming = null;
-              this.act('tournament.withdraw', {}, 'You withdrew.');
-            }}, 'Withdraw'), ' ',
-            h('button', {type: 'button', class: 'secondary', onClick: () => { this.confirming = null; this.render(); }}, 'Stay in'))
-          : h('button', {type: 'button', class: 'secondary', 'data-testid': 'withdraw', onClick: () => { this.confirming = 'withdraw'; this.render(); }}, 'Withdraw'));
+              this.act('tournament.withdraw', {}, t('tournament.withdrew'));
+            }}, t('tournament.withdraw')), ' ',
+            h('button', {type: 'button', class: 'secondary', onClick: () => { this.confirming = null; this.render(); }}, t('tournament.withdraw.stay')))
+          : h('button', {type: 'button', class: 'secondary', 'data-testid': 'withdraw', onClick: () => { this.confirming = 'withdraw'; this.render(); }}, t('tournament.withdraw')));
       }
     }
     if (!parts.length) return null;
     return h('section', {class: 'panel my-entry', 'aria-labelledby': 'my-entry-title', 'data-testid': 'my-entry-panel'},
-      h('h2', {id: 'my-entry-title'}, 'You'), h('div', {class: 'actions'}, parts));
+      h('h2', {id: 'my-entry-title'}, t('tournament.you')), h('div', {class: 'actions'}, parts));
   }
 
   // My board without a result in the last round, if the server made its table.
@@ -213,52 +220,53 @@ export class TournamentScreen {
     const buttons = [];
     const act = (testid, text, type, done, kind = 'secondary') =>
       h('button', {type: 'button', class: kind, 'data-testid': testid, onClick: () => this.act(type, {}, done)}, text);
-    if (d.status === 'registering') buttons.push(act('director-start', 'Start now', 'tournament.start', 'The tournament started.', 'primary'));
-    if (d.status === 'running') buttons.push(act('director-pause', 'Pause', 'tournament.pause', 'Paused: the next round waits. Tables in play go on.'));
-    if (d.status === 'paused') buttons.push(act('director-resume', 'Resume', 'tournament.resume', 'Resumed.', 'primary'));
+    if (d.status === 'registering') buttons.push(act('director-start', t('tournament.director.start'), 'tournament.start', t('tournament.director.started'), 'primary'));
+    if (d.status === 'running') buttons.push(act('director-pause', t('tournament.director.pause'), 'tournament.pause', t('tournament.director.paused')));
+    if (d.status === 'paused') buttons.push(act('director-resume', t('tournament.director.resume'), 'tournament.resume', t('tournament.director.resumed'), 'primary'));
     const open = ['registering', 'running', 'paused'].includes(d.status);
     if (open) {
       buttons.push(this.confirming === 'cancel'
-        ? h('span', {class: 'confirm'}, 'Cancel the whole event? Tables in play go on as ordinary games. ',
+        ? h('span', {class: 'confirm'}, t('tournament.director.cancel.confirm'), ' ',
           h('button', {type: 'button', class: 'danger', 'data-testid': 'director-cancel-confirm', onClick: () => {
             this.confirming = null;
-            this.act('tournament.cancel', {}, 'The tournament is cancelled.');
-          }}, 'Cancel the event'), ' ',
-          h('button', {type: 'button', class: 'secondary', onClick: () => { this.confirming = null; this.render(); }}, 'Keep it'))
-        : h('button', {type: 'button', class: 'secondary', 'data-testid': 'director-cancel', onClick: () => { this.confirming = 'cancel'; this.render(); }}, 'Cancel the event…'));
+            this.act('tournament.cancel', {}, t('tournament.director.cancelled'));
+          }}, t('tournament.director.cancel.yes')), ' ',
+          h('button', {type: 'button', class: 'secondary', onClick: () => { this.confirming = null; this.render(); }}, t('tournament.director.cancel.no')))
+        : h('button', {type: 'button', class: 'secondary', 'data-testid': 'director-cancel', onClick: () => { this.confirming = 'cancel'; this.render(); }}, t('tournament.director.cancel')));
     }
     const still = d.entrants.filter((e) => e.status === 'registered' || e.status === 'playing');
     let players = null;
     if (open && still.length) {
       const draft = this.drafts.get('players') || {};
-      const who = h('select', {'data-testid': 'director-player', 'aria-label': 'Player'},
+      const who = h('select', {'data-testid': 'director-player', 'aria-label': t('tournament.director.player')},
         still.map((e) => h('option', {value: String(e.player.id), selected: String(e.player.id) === draft.player}, e.player.name)));
-      const what = h('select', {'data-testid': 'director-action', 'aria-label': 'What to do'},
-        h('option', {value: 'tournament.remove'}, d.status === 'registering' ? 'Remove (ends the registration)' : 'Remove (no more rounds, results kept)'),
-        h('option', {value: 'tournament.disqualify', selected: draft.action === 'tournament.disqualify'}, 'Disqualify (ranked last, no more rounds)'));
-      const reason = h('input', {type: 'text', maxlength: 200, value: draft.reason || '', 'data-testid': 'director-reason', 'aria-label': 'Reason', placeholder: 'Reason (shown to everyone)'});
+      const what = h('select', {'data-testid': 'director-action', 'aria-label': t('tournament.director.action')},
+        h('option', {value: 'tournament.remove'}, t(d.status === 'registering' ? 'tournament.director.remove.registering' : 'tournament.director.remove')),
+        h('option', {value: 'tournament.disqualify', selected: draft.action === 'tournament.disqualify'}, t('tournament.director.disqualify')));
+      const reason = h('input', {type: 'text', maxlength: 200, value: draft.reason || '', 'data-testid': 'director-reason',
+        'aria-label': t('tournament.reason'), placeholder: t('tournament.director.reason.placeholder')});
       const keep = () => this.drafts.set('players', {player: who.value, action: what.value, reason: reason.value});
       players = h('form', {class: 'director-players', 'data-testid': 'director-players', onInput: keep, onChange: keep, onSubmit: async (event) => {
         event.preventDefault();
         if (!reason.value.trim()) {
-          this.message = {text: 'Give a reason: it is kept in the audit log and shown with the player.', error: true};
+          this.message = {text: t('tournament.director.reason.missing'), error: true};
           this.render();
           return;
         }
         const name = who.selectedOptions[0].textContent;
         const done = await this.act(what.value, {player: Number(who.value), reason: reason.value.trim()},
-          `${name} is ${what.value === 'tournament.remove' ? 'removed' : 'disqualified'}.`);
+          t(what.value === 'tournament.remove' ? 'tournament.director.removed' : 'tournament.director.disqualified', {name}));
         if (done) {
           this.drafts.delete('players');
           this.render();
         }
-      }}, who, what, reason, h('button', {type: 'submit', class: 'secondary', 'data-testid': 'director-apply'}, 'Apply'));
+      }}, who, what, reason, h('button', {type: 'submit', class: 'secondary', 'data-testid': 'director-apply'}, t('tournament.director.apply')));
     }
     return h('section', {class: 'panel director', 'aria-labelledby': 'director-title', 'data-testid': 'director-panel'},
-      h('h2', {id: 'director-title'}, 'Director'),
+      h('h2', {id: 'director-title'}, t('tournament.director')),
       h('div', {class: 'actions'}, buttons),
       players,
-      d.rounds.length ? h('p', {class: 'note muted'}, 'To set a board’s result (a table that cannot finish, or a wrong result), open its round below.') : null);
+      d.rounds.length ? h('p', {class: 'note muted'}, t('tournament.director.override_note')) : null);
   }
 
   // The standings with every column, in the event's tie-break order; before the start, none.
@@ -268,30 +276,30 @@ export class TournamentScreen {
     const order = d.settings.tie_breaks.filter((k) => k !== 'tournament_points');
     const cell = {
       sonneborn_berger: (r) => numberText(r.sonneborn_berger),
-      percent_of_winner: (r) => `${numberText(r.percent_of_winner)}%`,
+      percent_of_winner: (r) => percentText(r.percent_of_winner),
       game_points: (r) => String(r.game_points),
       wins: (r) => String(r.wins),
     };
-    const heads = {sonneborn_berger: 'SB', percent_of_winner: '% of winner', game_points: 'Game points', wins: 'Wins'};
+    const head = (key) => t('tournament.standings.head', {key});
     const rows = d.standings.map((r) => {
       const mine = this.me && r.player.id === this.me.id;
-      const notes = [r.withdrawn && 'withdrawn', r.disqualified && 'disqualified'].filter(Boolean);
+      const notes = [r.withdrawn && t('tournament.standings.withdrawn'), r.disqualified && t('tournament.standings.disqualified')].filter(Boolean);
       return h('tr', {class: [mine && 'mine', r.disqualified && 'disqualified'], 'data-testid': `standing-${r.player.id}`, 'data-rank': String(r.rank), 'data-points': String(r.points)},
-        h('td', {class: 'num'}, r.tied_with_previous ? h('span', {title: 'Tied with the row above'}, '=') : String(r.rank)),
-        h('th', {scope: 'row'}, r.player.name, mine ? ' (you)' : '', notes.length ? h('span', {class: 'muted'}, ` · ${notes.join(', ')}`) : null),
+        h('td', {class: 'num'}, r.tied_with_previous ? h('span', {title: t('tournament.standings.tied')}, '=') : String(r.rank)),
+        h('th', {scope: 'row'}, youText(r.player.name, mine), notes.length ? h('span', {class: 'muted'}, ` · ${formatList(notes)}`) : null),
         h('td', {class: 'num strong'}, numberText(r.points)),
         order.map((k) => h('td', {class: 'num'}, cell[k](r))),
         h('td', {class: 'num'}, String(r.played)), h('td', {class: 'num'}, String(r.byes)), h('td', {class: 'num'}, String(r.forfeits)));
     });
     return h('section', {class: 'panel', 'aria-labelledby': 'standings-title', 'data-testid': 'standings'},
-      h('div', {class: 'panel-head'}, h('h2', {id: 'standings-title'}, 'Standings'),
-        h('span', {class: 'muted'}, d.status === 'finished' ? 'final' : 'live: updated as results come in')),
-      scrollRegion('Table of the standings', h('table', {class: 'standings-table'},
-        h('caption', {class: 'sr-only'}, `Standings of ${d.name}, ranked by ${d.settings.tie_breaks.map((k) => TIE_BREAK_WORDS[k]).join(', then ')}`),
+      h('div', {class: 'panel-head'}, h('h2', {id: 'standings-title'}, t('tournament.standings')),
+        h('span', {class: 'muted'}, t(d.status === 'finished' ? 'tournament.standings.final' : 'tournament.standings.live'))),
+      scrollRegion(t('tournament.standings.region'), h('table', {class: 'standings-table'},
+        h('caption', {class: 'sr-only'}, t('tournament.standings.caption', {name: d.name, order: d.settings.tie_breaks.map(tieBreakText).join(t('tournament.standings.then'))})),
         h('thead', {}, h('tr', {},
-          h('th', {scope: 'col'}, 'Rank'), h('th', {scope: 'col'}, 'Player'), h('th', {scope: 'col', class: 'num'}, 'Points'),
-          order.map((k) => h('th', {scope: 'col', class: 'num', title: TIE_BREAK_WORDS[k]}, heads[k])),
-          h('th', {scope: 'col', class: 'num'}, 'Played'), h('th', {scope: 'col', class: 'num'}, 'Byes'), h('th', {scope: 'col', class: 'num'}, 'Forfeits'))),
+          h('th', {scope: 'col'}, head('rank')), h('th', {scope: 'col'}, head('player')), h('th', {scope: 'col', class: 'num'}, head('points')),
+          order.map((k) => h('th', {scope: 'col', class: 'num', title: tieBreakText(k)}, head(k))),
+          h('th', {scope: 'col', class: 'num'}, head('played')), h('th', {scope: 'col', class: 'num'}, head('byes')), h('th', {scope: 'col', class: 'num'}, head('forfeits')))),
         h('tbody', {}, rows))));
   }
 
@@ -309,26 +317,27 @@ export class TournamentScreen {
         const onward = new Set(next ? next.boards.flatMap((b) => b.seats.map((p) => p.id)) : []);
         const final = !next && round.boards.length === 1 && (d.status === 'finished' || d.status === 'cancelled' || round.finished_at);
         return h('li', {class: 'tree-round', 'data-testid': `tree-round-${round.round}`},
-          h('h3', {}, final ? 'Final table' : `Round ${round.round}`),
+          h('h3', {}, final ? t('tournament.tree.final') : t('tournament.round_n', {n: String(round.round)})),
           h('ol', {class: 'tree-boards'}, round.boards.map((board) => h('li', {class: 'tree-board', 'data-testid': `tree-board-${round.round}-${board.board}`},
-            h('div', {class: 'tree-board-head'}, `Board ${board.board}`, board.table ? h('a', {href: `#/table/${board.table}`, class: 'small-link'}, board.result ? 'replay' : 'watch') : null),
+            h('div', {class: 'tree-board-head'}, t('tournament.board_n', {n: String(board.board)}),
+              board.table ? h('a', {href: `#/table/${board.table}`, class: 'small-link'}, t(board.result ? 'tournament.tree.replay' : 'tournament.tree.watch')) : null),
             h('ul', {}, seatOrder(board).map(({player, seat}) => {
               const r = board.result;
               const advanced = onward.has(player.id);
               const champion = final && r && r.places[seat] === 1;
               return h('li', {class: [advanced && 'advanced', champion && 'champion'], 'data-testid': `tree-player-${round.round}-${player.id}`,
                 'data-advanced': String(advanced)},
-              champion ? h('span', {class: 'crown', 'aria-label': 'Winner'}, '♛ ') : null,
+              champion ? h('span', {class: 'crown', 'aria-label': t('tournament.tree.winner')}, '♛ ') : null,
               h('span', {}, player.name),
               r ? h('span', {class: 'muted'}, ` ${r.scores[seat]}`) : null,
-              advanced ? h('span', {class: 'advance-mark'}, ' ▲', h('span', {class: 'sr-only'}, ' advanced')) : null);
+              advanced ? h('span', {class: 'advance-mark'}, ' ▲', h('span', {class: 'sr-only'}, ` ${t('tournament.tree.advanced')}`)) : null);
             }))))));
       });
-      trees.push(h('ol', {class: 'elimination-tree', 'aria-label': `Stage ${index + 1}: elimination`}, columns));
+      trees.push(h('ol', {class: 'elimination-tree', 'aria-label': t('tournament.tree.label', {n: String(index + 1)})}, columns));
     });
     if (!trees.length) return null;
     return h('section', {class: 'panel', 'aria-labelledby': 'tree-title', 'data-testid': 'elimination-tree'},
-      h('h2', {id: 'tree-title'}, 'Elimination'), trees);
+      h('h2', {id: 'tree-title'}, t('tournament.tree')), trees);
   }
 
   // Every round, the newest first and open: its boards with their tables, results and byes.
@@ -338,18 +347,18 @@ export class TournamentScreen {
     const director = this.isDirector();
     const last = d.rounds.at(-1).round;
     return h('section', {class: 'panel', 'aria-labelledby': 'rounds-title', 'data-testid': 'rounds'},
-      h('h2', {id: 'rounds-title'}, 'Rounds'),
+      h('h2', {id: 'rounds-title'}, t('tournament.rounds')),
       [...d.rounds].reverse().map((round) => {
         const done = round.boards.filter((b) => b.result).length;
         const details = h('details', {class: 'event-round', 'data-testid': `round-${round.round}`, open: this.roundsOpen.get(round.round) ?? round.round === last},
-          h('summary', {}, h('strong', {}, `Round ${round.round}`),
-            h('span', {class: 'muted'}, ` · stage ${round.stage + 1} (${FORMAT_WORDS[d.settings.stages[round.stage].format]}) · `,
-              round.finished_at ? 'finished' : `${done} of ${round.boards.length} tables finished`,
+          h('summary', {}, h('strong', {}, t('tournament.round_n', {n: String(round.round)})),
+            h('span', {class: 'muted'}, ' · ', t('tournament.round.stage', {n: String(round.stage + 1), format: formatText(d.settings.stages[round.stage].format)}), ' · ',
+              round.finished_at ? t('tournament.round.finished') : t('tournament.round.progress', {done, n: round.boards.length}),
               !round.finished_at && d.settings.round_time_seconds
-                ? ` · time is called at ${dateText(round.started_at + d.settings.round_time_seconds * 1000)}` : '')),
+                ? ` · ${t('tournament.round.time_called_at', {at: dateText(round.started_at + d.settings.round_time_seconds * 1000)})}` : '')),
           h('ol', {class: 'board-list'}, round.boards.map((board) => this.board(round, board, director))),
           round.byes.length ? h('p', {class: 'muted', 'data-testid': `byes-${round.round}`},
-            `Bye (${numberText(d.settings.bye_points)} points): ${round.byes.map((p) => p.name).join(', ')}`) : null);
+            t('tournament.round.byes', {points: d.settings.bye_points, names: formatList(round.byes.map((p) => p.name))})) : null);
         details.addEventListener('toggle', () => this.roundsOpen.set(round.round, details.open));
         return details;
       }));
@@ -360,23 +369,23 @@ export class TournamentScreen {
     const mine = this.me && board.seats.some((p) => p.id === this.me.id);
     const link = board.table
       ? h('a', {href: `#/table/${board.table}`, class: ['button', 'small', mine && !r ? 'primary' : 'secondary'], 'data-testid': `board-table-${round.round}-${board.board}`},
-        mine && !r ? 'Play' : (r ? 'See the game' : 'Watch'))
-      : h('span', {class: 'muted'}, 'table being made…');
+        t(mine && !r ? 'tournament.board.play' : (r ? 'tournament.board.see' : 'tournament.board.watch')))
+      : h('span', {class: 'muted'}, t('tournament.board.being_made'));
     const seats = h('table', {class: 'board-seats'},
-      h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, 'Seat'), h('th', {scope: 'col'}, 'Player'),
-        r ? [h('th', {scope: 'col', class: 'num'}, 'Score'), h('th', {scope: 'col', class: 'num'}, 'Place'), h('th', {scope: 'col', class: 'num'}, 'Points'),
-          h('th', {scope: 'col', class: 'num'}, '% of winner')] : null)),
+      h('thead', {}, h('tr', {}, h('th', {scope: 'col'}, t('tournament.board.head', {key: 'seat'})), h('th', {scope: 'col'}, t('tournament.board.head', {key: 'player'})),
+        r ? ['score', 'place', 'points', 'percent_of_winner'].map((key) => h('th', {scope: 'col', class: 'num'}, t('tournament.board.head', {key}))) : null)),
       h('tbody', {}, board.seats.map((player, seat) => h('tr', {class: [this.me && player.id === this.me.id && 'mine', r && r.places[seat] === 1 && 'winner']},
         h('td', {}, String(seat + 1)),
-        h('td', {}, player.name, r && r.forfeited[seat] ? h('span', {class: 'muted'}, ' · forfeited') : null),
+        h('td', {}, player.name, r && r.forfeited[seat] ? h('span', {class: 'muted'}, ` · ${t('tournament.board.forfeited')}`) : null),
         r ? [h('td', {class: 'num'}, String(r.scores[seat])), h('td', {class: 'num'}, ordinal(r.places[seat])),
-          h('td', {class: 'num'}, numberText(r.points[seat])), h('td', {class: 'num'}, `${numberText(r.percent_of_winner[seat])}%`)] : null))));
+          h('td', {class: 'num'}, numberText(r.points[seat])), h('td', {class: 'num'}, percentText(r.percent_of_winner[seat]))] : null))));
     const override = r && r.override
       ? h('p', {class: 'note override-note', 'data-testid': `board-override-${round.round}-${board.board}`},
-        `Result set by ${r.override.director.name} (${dateText(r.override.time)}): ${r.override.reason}`)
+        t('tournament.board.override', {name: r.override.director.name, at: dateText(r.override.time), reason: r.override.reason}))
       : null;
     return h('li', {class: 'event-board', 'data-testid': `board-${round.round}-${board.board}`, 'data-finished': String(Boolean(r))},
-      h('div', {class: 'table-title'}, h('strong', {}, `Board ${board.board}`), board.table ? h('span', {class: 'muted'}, `table ${board.table}`) : null, link),
+      h('div', {class: 'table-title'}, h('strong', {}, t('tournament.board_n', {n: String(board.board)})),
+        board.table ? h('span', {class: 'muted'}, t('tournament.board.table_n', {n: String(board.table)})) : null, link),
       seats, override,
       director && this.detail.status !== 'cancelled' ? this.overrideForm(round, board) : null);
   }
@@ -390,11 +399,12 @@ export class TournamentScreen {
     };
     const scores = board.seats.map((p, seat) => h('input', {
       type: 'number', min: 0, max: 1000, step: 1, inputmode: 'numeric', value: draft.scores[seat],
-      'data-testid': `${prefix}-score-${seat}`, 'aria-label': `${p.name}'s score`,
+      'data-testid': `${prefix}-score-${seat}`, 'aria-label': t('tournament.override.score', {name: p.name}),
     }));
     const forfeits = board.seats.map((p, seat) => h('input', {type: 'checkbox', checked: draft.forfeits[seat], 'data-testid': `${prefix}-forfeit-${seat}`,
-      'aria-label': `${p.name} forfeited`}));
-    const reason = h('input', {type: 'text', maxlength: 200, value: draft.reason, 'data-testid': `${prefix}-reason`, 'aria-label': 'Reason', placeholder: 'Reason (kept in the audit log)'});
+      'aria-label': t('tournament.override.forfeited', {name: p.name})}));
+    const reason = h('input', {type: 'text', maxlength: 200, value: draft.reason, 'data-testid': `${prefix}-reason`,
+      'aria-label': t('tournament.reason'), placeholder: t('tournament.override.reason.placeholder')});
     const error = h('p', {class: 'error', role: 'alert', hidden: true});
     const keep = () => this.drafts.set(prefix, {
       open: details.open, scores: scores.map((input) => input.value), forfeits: forfeits.map((box) => box.checked), reason: reason.value,
@@ -403,8 +413,8 @@ export class TournamentScreen {
       event.preventDefault();
       const values = scores.map((input) => Number(input.value));
       const problem = scores.some((input) => input.value.trim() === '') || values.some((v) => !Number.isInteger(v) || v < 0)
-        ? 'Every seat needs its score, a whole number from 0 up.'
-        : (!reason.value.trim() ? 'Give a reason: it is kept in the audit log and shown with the result.' : null);
+        ? t('tournament.override.scores_missing')
+        : (!reason.value.trim() ? t('tournament.override.reason.missing') : null);
       if (problem) {
         error.textContent = problem;
         error.hidden = false;
@@ -413,16 +423,16 @@ export class TournamentScreen {
       const payload = {round: round.round, board: board.board, scores: values, reason: reason.value.trim()};
       if (forfeits.some((box) => box.checked)) payload.forfeited = forfeits.map((box) => box.checked);
       this.drafts.delete(prefix);
-      if (await this.act('tournament.override', payload, `The result of round ${round.round}, board ${board.board} is set.`)) return;
+      if (await this.act('tournament.override', payload, t('tournament.override.done', {round: String(round.round), board: String(board.board)}))) return;
       keep();  // refused: what was typed stays, for another try
       this.render();
     }},
     h('table', {class: 'board-seats'}, h('tbody', {}, board.seats.map((p, seat) => h('tr', {},
-      h('td', {}, p.name), h('td', {}, scores[seat]), h('td', {}, h('label', {}, forfeits[seat], ' forfeited')))))),
+      h('td', {}, p.name), h('td', {}, scores[seat]), h('td', {}, h('label', {}, forfeits[seat], ' ', t('tournament.board.forfeited'))))))),
     reason, error,
-    h('button', {type: 'submit', class: 'secondary small', 'data-testid': `${prefix}-submit`}, 'Set the result'));
+    h('button', {type: 'submit', class: 'secondary small', 'data-testid': `${prefix}-submit`}, t('tournament.override.submit')));
     const details = h('details', {class: 'override', 'data-testid': prefix, open: draft.open, onToggle: keep},
-      h('summary', {'data-testid': `${prefix}-open`}, r ? 'Change the result…' : 'Set the result…'), form);
+      h('summary', {'data-testid': `${prefix}-open`}, t(r ? 'tournament.override.change' : 'tournament.override.set')), form);
     return details;
   }
 
@@ -431,12 +441,23 @@ export class TournamentScreen {
     const counted = d.entrants.filter((e) => e.status !== 'removed');
     const removed = d.entrants.filter((e) => e.status === 'removed');
     const row = (e) => h('li', {class: ['entrant', e.status], 'data-testid': `entrant-${e.player.id}`, 'data-status': e.status},
-      h('span', {}, e.player.name, this.me && e.player.id === this.me.id ? ' (you)' : ''),
+      h('span', {}, youText(e.player.name, this.me && e.player.id === this.me.id)),
       h('span', {class: 'muted'}, ` · ${entryText(e)}`),
-      e.seeding !== undefined ? h('span', {class: 'muted', 'data-testid': 'entrant-seeding'}, ` · seeded at ${e.seeding}`) : null);
+      e.seeding !== undefined ? h('span', {class: 'muted', 'data-testid': 'entrant-seeding'}, ` · ${t('tournament.entrant.seeded', {n: e.seeding})}`) : null);
     return h('section', {class: 'panel entrants', 'aria-labelledby': 'entrants-title', 'data-testid': 'entrants'},
-      h('h2', {id: 'entrants-title'}, `Players (${counted.length})`),
-      counted.length ? h('ol', {class: 'entrant-list'}, counted.map(row)) : h('p', {class: 'muted'}, 'Nobody has registered yet.'),
-      removed.length ? h('details', {}, h('summary', {}, `Left before the start (${removed.length})`), h('ul', {class: 'entrant-list'}, removed.map(row))) : null);
+      h('h2', {id: 'entrants-title'}, t('tournament.entrants', {n: counted.length})),
+      counted.length ? h('ol', {class: 'entrant-list'}, counted.map(row)) : h('p', {class: 'muted'}, t('tournament.entrants.none')),
+      removed.length ? h('details', {}, h('summary', {}, t('tournament.entrants.left', {n: removed.length})),
+        h('ul', {class: 'entrant-list'}, removed.map(row))) : null);
   }
+}
+
+// A player's name, marked when it is the reader's own.
+function youText(name, mine) {
+  return mine ? t('tournament.you_name', {name}) : name;
+}
+
+// 66.67 → "66.67%": a share of the winner's score.
+function percentText(n) {
+  return t('tournament.percent', {n: numberText(n)});
 }

@@ -4,15 +4,16 @@
 
 import {h, replaceKeepingFocus} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
-import {TURN_CHOICES} from './time.js';
+import {turnChoices} from './time.js';
 import {gameModule} from './games/index.js';
+import {t, tParts} from './i18n.js';
 import {
-  DEFAULT_POINTS, DEFAULT_TIE_BREAKS, FORMAT_WORDS, ROUND_TIME_CHOICES, STATUS_WORDS, TIE_BREAK_WORDS,
-  formatsText, playersText, startText,
+  DEFAULT_POINTS, DEFAULT_TIE_BREAKS, FORMATS, STATUSES, formatText, formatsText, playersText, roundTimeChoices, startText,
+  statusText, tieBreakText,
 } from './tournamentwords.js';
 
 export function badge(status) {
-  return h('span', {class: `status-badge tournament-${status}`, 'data-testid': 'tournament-status', 'data-status': status}, STATUS_WORDS[status] || status);
+  return h('span', {class: `status-badge tournament-${status}`, 'data-testid': 'tournament-status', 'data-status': status}, statusText(status));
 }
 
 // A labelled control for the create form.
@@ -39,15 +40,15 @@ export class TournamentListScreen {
     this.listBox = h('div', {class: 'tournament-list-box', tabindex: -1});
     const canCreate = Boolean(app.store.account);
     this.root = h('div', {class: 'lobby tournaments-page', 'data-testid': 'tournaments'},
-      h('h1', {class: 'sr-only'}, 'Tournaments'),
+      h('h1', {class: 'sr-only'}, t('tournaments.title')),
       h('section', {class: 'panel create', 'aria-labelledby': 'create-tournament-title'},
-        h('h2', {id: 'create-tournament-title'}, 'Create a tournament'),
+        h('h2', {id: 'create-tournament-title'}, t('tournaments.create.title')),
         canCreate ? new CreateForm(app).root
-          : h('p', {'data-testid': 'tournaments-need-account'}, 'Creating a tournament needs an account: ',
-            h('a', {href: '#/account'}, 'make one'), '. You keep your name and games.')),
+          : h('p', {'data-testid': 'tournaments-need-account'},
+            ...tParts('tournaments.need_account', {link: h('a', {href: '#/account'}, t('tournaments.need_account.link'))}))),
       h('section', {class: 'panel', 'aria-labelledby': 'tournaments-title'},
         h('div', {class: 'panel-head'},
-          h('h2', {id: 'tournaments-title'}, 'Tournaments'),
+          h('h2', {id: 'tournaments-title'}, t('tournaments.title')),
           this.filter()),
         this.listBox));
     this.load();
@@ -56,11 +57,11 @@ export class TournamentListScreen {
   destroy() {}
 
   filter() {
-    const select = h('select', {'aria-label': 'Which tournaments', 'data-testid': 'tournaments-filter', onChange: () => {
+    const select = h('select', {'aria-label': t('tournaments.filter'), 'data-testid': 'tournaments-filter', onChange: () => {
       this.status = select.value;
       this.load();
-    }}, [['', 'All'], ['registering', 'Registration open'], ['running', 'Running'], ['paused', 'Paused'],
-      ['finished', 'Finished'], ['cancelled', 'Cancelled']].map(([v, text]) => h('option', {value: v}, text)));
+    }}, [['', t('tournaments.filter.all')], ...STATUSES.map((v) => [v, statusText(v)])]
+      .map(([v, text]) => h('option', {value: v, selected: v === this.status}, text)));
     return select;
   }
 
@@ -90,24 +91,25 @@ export class TournamentListScreen {
   }
 
   update() {
-    const rows = this.tournaments.map((t) => h('li', {class: 'table-row tournament-row', 'data-testid': `tournament-${t.id}`},
+    const rows = this.tournaments.map((tour) => h('li', {class: 'table-row tournament-row', 'data-testid': `tournament-${tour.id}`},
       h('div', {class: 'table-main'},
-        h('div', {class: 'table-title'}, h('a', {href: `#/tournament/${t.id}`, class: 'game-link'}, t.name), badge(t.status)),
-        h('div', {class: 'muted'}, `${formatsText(t.stages)} · ${playersText(t)} · directed by ${t.director.name}`),
-        h('div', {class: 'muted'}, t.rounds ? `${startText(t)} · round ${t.rounds}` : startText(t))),
+        h('div', {class: 'table-title'}, h('a', {href: `#/tournament/${tour.id}`, class: 'game-link'}, tour.name), badge(tour.status)),
+        h('div', {class: 'muted'}, formatsText(tour.stages), ' · ', playersText(tour), ' · ', t('tournaments.directed_by', {name: tour.director.name})),
+        h('div', {class: 'muted'}, startText(tour), tour.rounds ? [' · ', t('tournaments.round_n', {n: String(tour.rounds)})] : null)),
       h('div', {class: 'table-actions'},
-        h('a', {href: `#/tournament/${t.id}`, class: 'button secondary', 'data-testid': `open-tournament-${t.id}`, 'aria-label': `Open ${t.name}`}, 'Open'))));
+        h('a', {href: `#/tournament/${tour.id}`, class: 'button secondary', 'data-testid': `open-tournament-${tour.id}`,
+          'aria-label': t('tournaments.open.label', {name: tour.name})}, t('tournaments.open')))));
     let body;
     if (rows.length) body = h('ul', {class: 'table-list'}, rows);
-    else if (this.loading) body = h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), 'Loading…');
-    else body = h('p', {class: 'muted', 'data-testid': 'tournaments-empty'}, 'No tournament here yet.');
+    else if (this.loading) body = h('p', {class: 'muted'}, h('span', {class: 'spinner', 'aria-hidden': 'true'}), t('tournaments.loading'));
+    else body = h('p', {class: 'muted', 'data-testid': 'tournaments-empty'}, t('tournaments.empty'));
     replaceKeepingFocus(this.listBox,
-      this.error ? h('p', {class: ['error', isTemporary(this.error) && 'temporary'], role: 'alert'}, refusalText(this.error, 'Could not list the tournaments')) : null,
+      this.error ? h('p', {class: ['error', isTemporary(this.error) && 'temporary'], role: 'alert'}, refusalText(this.error, t('tournaments.list_refused'))) : null,
       body,
       this.more ? h('button', {
         type: 'button', class: 'secondary', 'data-testid': 'tournaments-older', 'aria-busy': String(this.loading),
         onClick: () => { if (!this.loading) this.load({older: true}); },
-      }, this.loading ? 'Loading…' : 'Older tournaments') : null);
+      }, t(this.loading ? 'tournaments.loading' : 'tournaments.older')) : null);
   }
 }
 
@@ -125,7 +127,7 @@ class CreateForm {
     };
     this.f = app.store.tournamentForm;
     this.stagesBox = h('div', {class: 'stages-box'});
-    this.tieBreaksBox = h('ol', {class: 'tie-break-list', 'aria-label': 'Tie-breaks, first first'});
+    this.tieBreaksBox = h('ol', {class: 'tie-break-list', 'aria-label': t('tournaments.tie_breaks.label')});
     this.error = h('p', {class: 'error', role: 'alert', hidden: true, 'data-testid': 'tournament-create-error'});
     this.root = this.build();
     this.renderStages();
@@ -138,23 +140,23 @@ class CreateForm {
       el.addEventListener(el.type === 'checkbox' || el.tagName === 'SELECT' ? 'change' : 'input', () => { f[key] = read(el); sync(); });
       return el;
     };
-    const name = bind(h('input', {type: 'text', maxlength: 48, value: f.name, placeholder: 'e.g. Autumn Cup', 'data-testid': 'tournament-name', required: true}), 'name');
+    const name = bind(h('input', {type: 'text', maxlength: 48, value: f.name, placeholder: t('tournaments.name.placeholder'), 'data-testid': 'tournament-name', required: true}), 'name');
     const turn = bind(h('select', {'data-testid': 'tournament-turn'},
-      TURN_CHOICES.filter(([v]) => v !== 'custom').map(([v, text]) => h('option', {value: v, selected: v === f.turn}, text))), 'turn');
+      turnChoices().filter(([v]) => v !== 'custom').map(([v, text]) => h('option', {value: v, selected: v === f.turn}, text))), 'turn');
     const onTimeout = bind(h('select', {'data-testid': 'tournament-on-timeout'},
-      h('option', {value: 'replace_seat', selected: f.on_timeout === 'replace_seat'}, 'A bot takes the seat'),
-      h('option', {value: 'bot_answers', selected: f.on_timeout === 'bot_answers'}, 'A bot answers that decision')), 'on_timeout');
+      h('option', {value: 'replace_seat', selected: f.on_timeout === 'replace_seat'}, t('tournaments.on_timeout.replace_seat')),
+      h('option', {value: 'bot_answers', selected: f.on_timeout === 'bot_answers'}, t('tournaments.on_timeout.bot_answers'))), 'on_timeout');
     const replaceAfter = bind(numberInput('tournament-replace-after', f.replace_after, 1, 10), 'replace_after', (e) => Number(e.value));
     const roundTime = bind(h('select', {'data-testid': 'tournament-round-time'},
-      ROUND_TIME_CHOICES.map(([v, text]) => h('option', {value: v, selected: v === f.round_time}, text))), 'round_time');
+      roundTimeChoices().map(([v, text]) => h('option', {value: v, selected: v === f.round_time}, text))), 'round_time');
     const policy = h('div', {class: 'form-group'},
-      ...labelled('tournament-on-timeout', 'When time runs out', onTimeout),
-      ...labelled('tournament-replace-after', 'Timeouts in a row before a bot takes the seat', replaceAfter));
+      ...labelled('tournament-on-timeout', t('tournaments.on_timeout'), onTimeout),
+      ...labelled('tournament-replace-after', t('tournaments.replace_after'), replaceAfter));
     const max = bind(numberInput('tournament-max-players', f.max_players, 2, 10000), 'max_players');
-    max.placeholder = 'no cap';
+    max.placeholder = t('tournaments.max_players.placeholder');
     const startsAt = bind(h('input', {type: 'datetime-local', value: f.starts_at, 'data-testid': 'tournament-starts-at'}), 'starts_at');
     const checkIn = bind(numberInput('tournament-check-in', f.check_in_minutes, 0, 10080), 'check_in_minutes');
-    checkIn.placeholder = 'no check-in';
+    checkIn.placeholder = t('tournaments.check_in.placeholder');
     const bye = bind(numberInput('tournament-bye-points', f.bye_points, 0, 100, 0.5), 'bye_points');
     const withdraw = bind(h('input', {type: 'checkbox', id: 'tournament-withdraw-replaced', checked: f.withdraw_replaced, 'data-testid': 'tournament-withdraw-replaced'}),
       'withdraw_replaced', (e) => e.checked);
@@ -163,7 +165,7 @@ class CreateForm {
     const points = [2, 3, 4, 5].map((n) => {
       const input = h('input', {type: 'text', value: f.points[n], inputmode: 'decimal', 'data-testid': `tournament-points-${n}`});
       input.addEventListener('input', () => { f.points[n] = input.value; });
-      return labelled(`tournament-points-${n}`, `At tables of ${n}`, input);
+      return labelled(`tournament-points-${n}`, t('tournaments.points.at_tables_of', {n}), input);
     });
     const sync = () => {
       policy.hidden = f.turn === '0';
@@ -175,40 +177,38 @@ class CreateForm {
       event.preventDefault();
       this.create();
     }},
-    ...labelled('tournament-name', 'Name', name, 'Shown in the name of every table of the event.'),
-    h('fieldset', {class: 'stages'}, h('legend', {}, 'Stages, played in order'), this.stagesBox,
+    ...labelled('tournament-name', t('tournaments.name'), name, t('tournaments.name.hint')),
+    h('fieldset', {class: 'stages'}, h('legend', {}, t('tournaments.stages')), this.stagesBox,
       h('button', {type: 'button', class: 'secondary small', 'data-testid': 'add-stage', onClick: () => {
         f.stages.push(newStage('elimination'));
         this.renderStages();
-      }}, 'Add a stage')),
-    h('fieldset', {}, h('legend', {}, 'Games'),
+      }}, t('tournaments.stages.add'))),
+    h('fieldset', {}, h('legend', {}, t('tournaments.games')),
       ...gameModule().optionsForm(f, 'tournament'),
-      ...labelled('tournament-turn', 'Time per decision', turn), policy,
-      ...labelled('tournament-round-time', 'Time limit of a round', roundTime,
-        'Without one, a round waits for its last game; when it runs out, the games still in play end with the scores as they stand.')),
-    h('fieldset', {}, h('legend', {}, 'Players and start'),
-      ...labelled('tournament-max-players', 'Most players', max, 'Empty: no cap.'),
-      ...labelled('tournament-starts-at', 'Starts at', startsAt, 'Your local time. Empty: you start it yourself.'),
-      ...labelled('tournament-check-in', 'Check-in opens (minutes before the start)', checkIn,
-        'Those registered who do not check in are left out at the start.')),
-    h('details', {class: 'advanced'}, h('summary', {'data-testid': 'tournament-advanced'}, 'Scoring and tie-breaks'),
-      h('p', {class: 'note muted'}, 'Placement points per place, first to last. Tied places share the points of the places they cover.'),
+      ...labelled('tournament-turn', t('tournaments.turn'), turn), policy,
+      ...labelled('tournament-round-time', t('tournaments.round_time'), roundTime, t('tournaments.round_time.hint'))),
+    h('fieldset', {}, h('legend', {}, t('tournaments.players_and_start')),
+      ...labelled('tournament-max-players', t('tournaments.max_players'), max, t('tournaments.max_players.hint')),
+      ...labelled('tournament-starts-at', t('tournaments.starts_at'), startsAt, t('tournaments.starts_at.hint')),
+      ...labelled('tournament-check-in', t('tournaments.check_in'), checkIn, t('tournaments.check_in.hint'))),
+    h('details', {class: 'advanced'}, h('summary', {'data-testid': 'tournament-advanced'}, t('tournaments.scoring')),
+      h('p', {class: 'note muted'}, t('tournaments.scoring.note')),
       ...points.flat(),
-      ...labelled('tournament-bye-points', 'Points for a bye', bye),
-      h('span', {class: 'label'}, 'Tie-breaks, in order'), this.tieBreaksBox,
-      h('label', {}, withdraw, ' A player whose seat a bot took for timeouts plays no later round'),
-      h('label', {}, seeding, ' Seed by rating: the first round orders players by their ratings, then by lot')),
+      ...labelled('tournament-bye-points', t('tournaments.bye_points'), bye),
+      h('span', {class: 'label'}, t('tournaments.tie_breaks')), this.tieBreaksBox,
+      h('label', {}, withdraw, ' ', t('tournaments.withdraw_replaced')),
+      h('label', {}, seeding, ' ', t('tournaments.seed_by_rating'))),
     this.error,
-    h('button', {type: 'submit', class: 'primary big', 'data-testid': 'create-tournament'}, 'Create the tournament'));
+    h('button', {type: 'submit', class: 'primary big', 'data-testid': 'create-tournament'}, t('tournaments.create')));
   }
 
   renderStages() {
     const f = this.f;
     const rows = f.stages.map((stage, i) => {
-      const format = h('select', {'data-testid': `stage-${i}-format`, 'aria-label': `Stage ${i + 1}: format`, onChange: () => {
+      const format = h('select', {'data-testid': `stage-${i}-format`, 'aria-label': t('tournaments.stage.format', {n: String(i + 1)}), onChange: () => {
         f.stages[i] = {...newStage(format.value), table_sizes: stage.table_sizes, qualifiers: stage.qualifiers};
         this.renderStages();
-      }}, Object.entries(FORMAT_WORDS).map(([v, text]) => h('option', {value: v, selected: v === stage.format}, text)));
+      }}, FORMATS.map((v) => h('option', {value: v, selected: v === stage.format}, formatText(v))));
       const num = (key, label, min, max) => {
         const input = numberInput(`stage-${i}-${key}`, stage[key], min, max);
         input.addEventListener('input', () => { stage[key] = input.value; });
@@ -220,20 +220,20 @@ class CreateForm {
         return labelled(`stage-${i}-${key}`, label, select);
       };
       const own = {
-        swiss: () => num('rounds', 'Rounds', 1, 50),
-        round_robin: () => [...num('pools', 'Pools', 1, 1000), ...num('meetings', 'Times every pair meets', 1, 10)],
-        elimination: () => num('advance_per_table', 'Players who advance from each table', 1, 2),
+        swiss: () => num('rounds', t('tournaments.stage.rounds'), 1, 50),
+        round_robin: () => [...num('pools', t('tournaments.stage.pools'), 1, 1000), ...num('meetings', t('tournaments.stage.meetings'), 1, 10)],
+        elimination: () => num('advance_per_table', t('tournaments.stage.advance'), 1, 2),
       }[stage.format]();
       return h('div', {class: 'stage-row', 'data-testid': `stage-${i}`},
-        h('div', {class: 'stage-head'}, h('strong', {}, `Stage ${i + 1}`), format,
+        h('div', {class: 'stage-head'}, h('strong', {}, t('tournaments.stage.n', {n: String(i + 1)})), format,
           f.stages.length > 1 ? h('button', {type: 'button', class: 'link-button', 'data-testid': `remove-stage-${i}`, onClick: () => {
             f.stages.splice(i, 1);
             this.renderStages();
-          }}, 'Remove') : null),
+          }}, t('tournaments.stage.remove')) : null),
         ...own,
-        ...size('preferred', 'Players per table'),
-        ...size('minimum', 'Fewest players per table, where the count needs it'),
-        i > 0 ? num('qualifiers', 'Players who enter (the top of the standings; 0: all still in)', 0, 10000) : null);
+        ...size('preferred', t('tournaments.stage.preferred')),
+        ...size('minimum', t('tournaments.stage.minimum')),
+        i > 0 ? num('qualifiers', t('tournaments.stage.qualifiers'), 0, 10000) : null);
     });
     replaceKeepingFocus(this.stagesBox, rows);
   }
@@ -245,11 +245,11 @@ class CreateForm {
       this.renderTieBreaks();
     };
     replaceKeepingFocus(this.tieBreaksBox, order.map((key, i) => h('li', {class: 'tie-break', 'data-testid': `tie-break-${i}`, 'data-key': key},
-      h('span', {}, TIE_BREAK_WORDS[key]),
+      h('span', {}, tieBreakText(key)),
       h('button', {type: 'button', class: 'secondary small', disabled: i === 0, 'data-testid': `tie-break-up-${key}`,
-        'aria-label': `Move ${TIE_BREAK_WORDS[key]} up`, onClick: () => move(i, -1)}, '↑'),
+        'aria-label': t('tournaments.tie_break.up', {name: tieBreakText(key)}), onClick: () => move(i, -1)}, '↑'),
       h('button', {type: 'button', class: 'secondary small', disabled: i === order.length - 1, 'data-testid': `tie-break-down-${key}`,
-        'aria-label': `Move ${TIE_BREAK_WORDS[key]} down`, onClick: () => move(i, 1)}, '↓'))));
+        'aria-label': t('tournaments.tie_break.down', {name: tieBreakText(key)}), onClick: () => move(i, 1)}, '↓'))));
   }
 
   // The settings of docs/tournaments.md#settings, or the first problem in words.
@@ -257,20 +257,20 @@ class CreateForm {
     const f = this.f;
     const whole = (text, what, min, max) => {
       const n = Number(text);
-      if (String(text).trim() === '' || !Number.isInteger(n) || n < min || n > max) throw new Error(`${what}: a whole number from ${min} to ${max}.`);
+      if (String(text).trim() === '' || !Number.isInteger(n) || n < min || n > max) throw new Error(t('tournaments.error.whole', {what, min, max}));
       return n;
     };
     const stages = f.stages.map((stage, i) => {
       const out = {format: stage.format, table_sizes: {...stage.table_sizes}};
-      const what = (label) => `Stage ${i + 1}, ${label}`;
-      if (stage.table_sizes.minimum > stage.table_sizes.preferred) throw new Error(`${what('table sizes')}: the fewest players per table cannot exceed the players per table.`);
+      const what = (field) => t('tournaments.error.stage_field', {n: String(i + 1), field});
+      if (stage.table_sizes.minimum > stage.table_sizes.preferred) throw new Error(t('tournaments.error.table_sizes', {n: String(i + 1)}));
       if (stage.format === 'swiss') out.rounds = whole(stage.rounds, what('rounds'), 1, 50);
       if (stage.format === 'round_robin') {
         out.pools = whole(stage.pools, what('pools'), 1, 1000);
         out.meetings = whole(stage.meetings, what('meetings'), 1, 10);
       }
-      if (stage.format === 'elimination') out.advance_per_table = whole(stage.advance_per_table, what('players who advance'), 1, 2);
-      if (i > 0 && String(stage.qualifiers).trim() !== '') out.qualifiers = whole(stage.qualifiers, what('players who enter'), 0, 10000);
+      if (stage.format === 'elimination') out.advance_per_table = whole(stage.advance_per_table, what('advance'), 1, 2);
+      if (i > 0 && String(stage.qualifiers).trim() !== '') out.qualifiers = whole(stage.qualifiers, what('qualifiers'), 0, 10000);
       return out;
     });
     const settings = {
@@ -283,17 +283,17 @@ class CreateForm {
     if (Number(f.round_time) > 0) settings.round_time_seconds = Number(f.round_time);
     if (settings.game.turn_seconds > 0) {
       settings.game.on_timeout = f.on_timeout;
-      if (f.on_timeout === 'replace_seat') settings.game.replace_after = whole(f.replace_after, 'Timeouts before a bot takes the seat', 1, 10);
+      if (f.on_timeout === 'replace_seat') settings.game.replace_after = whole(f.replace_after, t('tournaments.error.replace_after'), 1, 10);
     }
-    if (String(f.max_players).trim()) settings.max_players = whole(f.max_players, 'Most players', 2, 10000);
+    if (String(f.max_players).trim()) settings.max_players = whole(f.max_players, t('tournaments.max_players'), 2, 10000);
     if (f.starts_at) {
       const at = new Date(f.starts_at).getTime();
-      if (!Number.isFinite(at)) throw new Error('Starts at: pick a date and a time.');
+      if (!Number.isFinite(at)) throw new Error(t('tournaments.error.starts_at'));
       settings.starts_at = at;
-      if (String(f.check_in_minutes).trim()) settings.check_in_minutes = whole(f.check_in_minutes, 'Check-in', 0, 10080);
+      if (String(f.check_in_minutes).trim()) settings.check_in_minutes = whole(f.check_in_minutes, t('tournaments.error.check_in'), 0, 10080);
     }
     const bye = Number(f.bye_points);
-    if (String(f.bye_points).trim() === '' || !Number.isFinite(bye) || bye < 0) throw new Error('Points for a bye: a number from 0 up.');
+    if (String(f.bye_points).trim() === '' || !Number.isFinite(bye) || bye < 0) throw new Error(t('tournaments.error.bye_points'));
     settings.bye_points = bye;
     const points = {};
     for (const n of [2, 3, 4, 5]) {
@@ -301,7 +301,7 @@ class CreateForm {
       if (text === DEFAULT_POINTS[n]) continue;
       const values = text.split(/[\s,;]+/).filter(Boolean).map(Number);
       if (values.length !== n || values.some((v) => !Number.isFinite(v) || v < 0)) {
-        throw new Error(`Placement points at tables of ${n}: ${n} numbers from 0 up, first place first, e.g. ${DEFAULT_POINTS[n]}.`);
+        throw new Error(t('tournaments.error.points', {n, example: DEFAULT_POINTS[n]}));
       }
       points[n] = values;
     }
@@ -314,7 +314,7 @@ class CreateForm {
     this.error.hidden = true;
     let settings;
     try {
-      if (!name) throw new Error('Give the tournament a name.');
+      if (!name) throw new Error(t('tournaments.error.name'));
       settings = this.settings();
     } catch (err) {
       this.showError(err.message);

@@ -1,70 +1,74 @@
 // Tournaments in words (docs/tournaments.md): statuses, formats, tie-breaks, the stages of
 // an event, an entrant's state, a round's notice. No DOM here.
 
-import {dateText} from './time.js';
+import {formatNumber, t} from './i18n.js';
+import {dateText, spanText} from './time.js';
 
-export const STATUS_WORDS = {
-  registering: 'Registration open', running: 'Running', paused: 'Paused', finished: 'Finished', cancelled: 'Cancelled',
-};
-export const FORMAT_WORDS = {swiss: 'Swiss', round_robin: 'Round robin', elimination: 'Elimination'};
-export const TIE_BREAK_WORDS = {
-  tournament_points: 'Tournament points', sonneborn_berger: 'Sonneborn–Berger',
-  percent_of_winner: '% of the winner’s score', game_points: 'Game points', wins: 'Wins',
-};
-export const DEFAULT_TIE_BREAKS = Object.keys(TIE_BREAK_WORDS);
+export const STATUSES = ['registering', 'running', 'paused', 'finished', 'cancelled'];
+export const statusText = (status) => (STATUSES.includes(status) ? t('tournaments.status', {status}) : status);
+export const FORMATS = ['swiss', 'round_robin', 'elimination'];
+export const formatText = (format) => (FORMATS.includes(format) ? t('tournaments.format', {format}) : format);
+export const DEFAULT_TIE_BREAKS = ['tournament_points', 'sonneborn_berger', 'percent_of_winner', 'game_points', 'wins'];
+export const tieBreakText = (key) => t('tournaments.tie_break', {key});
 // A round's time limit: none, or from an evening's hour to the weeks of a correspondence event.
-export const ROUND_TIME_CHOICES = [
-  ['0', 'No limit'], ['3600', '1 hour'], ['7200', '2 hours'], ['10800', '3 hours'],
-  ['86400', '1 day'], ['259200', '3 days'], ['604800', '1 week'], ['1209600', '2 weeks'], ['2419200', '4 weeks'],
-];
-// The server's default placement points (docs/tournaments.md, Placings and points).
+export function roundTimeChoices() {
+  return [['0', t('tournaments.round_time.none')],
+    ...['3600', '7200', '10800', '86400', '259200', '604800', '1209600', '2419200'].map((s) => [s, spanText(Number(s))])];
+}
+// The server's default placement points (docs/tournaments.md, Placings and points), as the
+// form's field holds them (the numbers the server reads, not words).
 export const DEFAULT_POINTS = {2: '6, 0', 3: '6, 3, 0', 4: '6, 4, 2, 0', 5: '6, 4.5, 3, 1.5, 0'};
 
-export const formatsText = (stages) => stages.map((f) => FORMAT_WORDS[f] || f).join(' → ');
+export const formatsText = (stages) => stages.map(formatText).join(' → ');
 
 // 4.5 → "4.5", 1.3333 → "1.33", 6 → "6".
 export function numberText(n) {
-  return Number.isInteger(n) ? String(n) : String(Math.round(n * 100) / 100);
+  return formatNumber(n, {maximumFractionDigits: 2});
 }
 
-export function startText(t) {
-  if (t.started_at) return `Started ${dateText(t.started_at)}`;
-  if (t.starts_at) return `Starts ${dateText(t.starts_at)}`;
-  return 'The director starts it';
+export function startText(tour) {
+  if (tour.started_at) return t('tournaments.started', {at: dateText(tour.started_at)});
+  if (tour.starts_at) return t('tournaments.starts', {at: dateText(tour.starts_at)});
+  return t('tournaments.director_starts');
 }
 
-export function playersText(t) {
-  return t.max_players ? `${t.players} of ${t.max_players} players` : `${t.players} player${t.players === 1 ? '' : 's'}`;
+export function playersText(tour) {
+  return tour.max_players ? t('tournaments.players.of', {n: tour.players, max: tour.max_players}) : t('tournaments.players', {n: tour.players});
 }
 
 // "Swiss of 3 rounds at tables of 4–5, then an elimination (top 1 of each table) of the top 10".
 export function stagesText(stages) {
   return stages.map((s, i) => {
-    const sizes = s.table_sizes.minimum === s.table_sizes.preferred ? `tables of ${s.table_sizes.preferred}` : `tables of ${s.table_sizes.minimum}–${s.table_sizes.preferred}`;
-    let text = {
-      swiss: () => `Swiss, ${s.rounds} round${s.rounds === 1 ? '' : 's'}`,
-      round_robin: () => `round robin in ${s.pools} pool${s.pools === 1 ? '' : 's'}${s.meetings > 1 ? `, every pair meeting ${s.meetings} times` : ''}`,
-      elimination: () => `elimination, the top ${s.advance_per_table} of each table advancing`,
+    const sizes = s.table_sizes.minimum === s.table_sizes.preferred
+      ? t('tournaments.stage.tables_of', {n: s.table_sizes.preferred})
+      : t('tournaments.stage.tables_of_range', {min: s.table_sizes.minimum, max: s.table_sizes.preferred});
+    const first = i === 0 ? 'yes' : 'no';
+    const stage = {
+      swiss: () => t('tournaments.stage.swiss', {first, rounds: s.rounds, sizes}),
+      round_robin: () => (s.meetings > 1
+        ? t('tournaments.stage.round_robin.meetings', {first, pools: s.pools, meetings: s.meetings, sizes})
+        : t('tournaments.stage.round_robin', {first, pools: s.pools, sizes})),
+      elimination: () => t('tournaments.stage.elimination', {first, advance: s.advance_per_table, sizes}),
     }[s.format]();
-    text += ` at ${sizes}`;
-    if (i > 0 && s.qualifiers) text += `, for the top ${s.qualifiers}`;
-    return i === 0 ? text.charAt(0).toUpperCase() + text.slice(1) : `then ${text}`;
+    if (i === 0) return stage;
+    return s.qualifiers ? t('tournaments.stage.then_top', {stage, n: s.qualifiers}) : t('tournaments.stage.then', {stage});
   }).join('; ');
 }
 
-// An entrant's state in words.
+// An entrant's state in words, to them (`mine`) or to others.
 export function entryText(e, mine = false) {
-  const you = (yes, other) => (mine ? yes : other);
+  const reason = e.reason || '';
   switch (e.status) {
-    case 'registered': return e.checked_in_at ? 'checked in' : 'registered';
-    case 'playing': return you('You are playing in this event.', 'playing');
+    case 'registered': return t(e.checked_in_at ? 'tournaments.entry.checked_in' : 'tournaments.entry.registered');
+    case 'playing': return t(mine ? 'tournaments.entry.playing.mine' : 'tournaments.entry.playing');
     // The server's reasons say who ended the entry: "withdrew", "removed by the director: …",
     // "replaced by a bot after timeouts in round 2", "did not check in", "unregistered".
+    // They are the server's English, shown as they come.
     case 'withdrawn': return e.reason === 'withdrew' || !e.reason
-      ? you('You withdrew: your results stay.', 'withdrew')
-      : you(`You play no more games here (${e.reason}): your results stay.`, `withdrawn: ${e.reason}`);
-    case 'disqualified': return you(`You were disqualified: ${e.reason}.`, `disqualified: ${e.reason}`);
-    case 'removed': return e.reason || 'removed';
+      ? t(mine ? 'tournaments.entry.withdrew.mine' : 'tournaments.entry.withdrew')
+      : t(mine ? 'tournaments.entry.withdrawn.mine' : 'tournaments.entry.withdrawn', {reason});
+    case 'disqualified': return t(mine ? 'tournaments.entry.disqualified.mine' : 'tournaments.entry.disqualified', {reason});
+    case 'removed': return e.reason || t('tournaments.entry.removed');
     default: return e.status;
   }
 }
@@ -76,9 +80,13 @@ export function seatOrder(board) {
   return seats;
 }
 
-// A push of a table of mine in a new round, or a bye, in words with a link.
+// A push of a table of mine in a new round, or a bye, in words with a link: whole sentences,
+// with the tournament's name when it is known.
 export function roundNoticeText(push, name) {
-  const round = name ? `${name}, round ${push.round}` : `Tournament round ${push.round}`;
-  if (push.bye) return {text: `${round}: you have a bye this round.`};
-  return {text: `${round}: your table is ready.`, href: `#/table/${push.table}`};
+  const round = String(push.round);
+  if (push.bye) return {text: name ? t('tournaments.notice.bye.named', {name, round}) : t('tournaments.notice.bye', {round})};
+  return {
+    text: name ? t('tournaments.notice.table.named', {name, round}) : t('tournaments.notice.table', {round}),
+    href: `#/table/${push.table}`,
+  };
 }

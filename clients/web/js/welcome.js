@@ -5,6 +5,7 @@ import {h} from './dom.js';
 import {refusalText} from './connection.js';
 import {nameBytes, saveIdentity} from './identity.js';
 import {signInForm} from './account.js';
+import {t} from './i18n.js';
 
 export function nameForm(app) {
   const input = h('input', {
@@ -17,7 +18,7 @@ export function nameForm(app) {
     const name = input.value.trim();
     if (!name) return;
     if (nameBytes(name) > 32) {
-      error.textContent = 'That name is too long (at most 32 bytes).';
+      error.textContent = t('welcome.name.too_long', {max: 32});
       error.hidden = false;
       return;
     }
@@ -31,14 +32,11 @@ export function nameForm(app) {
       error.hidden = false;
     }
   }},
-  h('label', {for: 'welcome-name'}, 'Your name'),
+  h('label', {for: 'welcome-name'}, t('welcome.name.label')),
   input,
   error,
-  h('button', {type: 'submit', class: 'primary big', 'data-testid': 'name-submit'}, 'Enter'));
+  h('button', {type: 'submit', class: 'primary big', 'data-testid': 'name-submit'}, t('welcome.name.submit')));
 }
-
-const OFFLINE = 'You are offline. El Grande is played on its server, so you can enter once this device is back online: the page reconnects by itself.';
-const UNREACHABLE = 'The server cannot be reached right now. The page keeps trying by itself, and you can enter as soon as it answers.';
 
 // Offline (the browser says so) or the server out of reach (a connection failed after this
 // screen showed, and none opened since), the welcome screen says so and its buttons that
@@ -58,7 +56,7 @@ export function connectionNotice(conn, panel) {
     if (conn.state === 'open') failed = false;
     const down = !navigator.onLine || failed;
     notice.hidden = !down;
-    notice.textContent = !down ? '' : navigator.onLine ? UNREACHABLE : OFFLINE;
+    notice.textContent = !down ? '' : t(navigator.onLine ? 'welcome.unreachable' : 'welcome.offline');
     for (const button of panel.querySelectorAll('button[type=submit]')) button.disabled = down;
   };
   conn.on('state', follow);
@@ -76,18 +74,18 @@ export function welcomePanel(app, {message = null, alert = false, signIn = false
   let body;
   if (signIn) {
     body = [
-      h('h2', {class: 'welcome-heading'}, 'Sign in to your account'),
+      h('h2', {class: 'welcome-heading'}, t('welcome.sign_in.title')),
       signInForm(app, {prefix: 'welcome-sign-in', username}),
-      h('p', {class: 'welcome-switch'}, 'New here? ',
-        h('button', {type: 'button', class: 'link-button', 'data-testid': 'new-player', onClick: () => again(false)}, 'Pick a name and play as a guest')),
+      h('p', {class: 'welcome-switch'}, t('welcome.sign_in.new_here'), ' ',
+        h('button', {type: 'button', class: 'link-button', 'data-testid': 'new-player', onClick: () => again(false)}, t('welcome.sign_in.as_guest'))),
     ];
   } else {
-    body = [nameForm(app), h('p', {class: 'welcome-switch'}, 'Played here before? ',
-      h('button', {type: 'button', class: 'link-button', 'data-testid': 'have-account', onClick: () => again(true)}, 'I have an account'))];
+    body = [nameForm(app), h('p', {class: 'welcome-switch'}, t('welcome.name.played_before'), ' ',
+      h('button', {type: 'button', class: 'link-button', 'data-testid': 'have-account', onClick: () => again(true)}, t('welcome.name.have_account')))];
   }
   const panel = h('div', {class: 'welcome panel', 'data-testid': 'welcome', 'data-mode': signIn ? 'sign-in' : 'name'},
     h('h1', {class: 'welcome-title'}, 'El Grande'),
-    h('p', {class: 'welcome-sub'}, 'Power, intrigue and caballeros in 15th-century Spain. Play with friends or bots, right here in the browser.'),
+    h('p', {class: 'welcome-sub'}, t('welcome.tagline')),
     notice,
     body);
   panel.insertBefore(connectionNotice(app.conn, panel), panel.querySelector('.welcome-sub').nextSibling);

@@ -4,7 +4,7 @@ import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  MOVE_KINDS, TARGET_KINDS, addMove, badgesOf, byColour, moveLimitText, netBadges, nonZero, planMove, sum, waitWords,
+  MOVE_KINDS, TARGET_KINDS, addMove, badgesOf, byColour, moveLimitText, netBadges, nonZero, planMove, sum, waitText,
 } from '../js/games/elgrande/decisionrules.js';
 
 test('counts: sums, the non-zero ones, per colour', () => {
@@ -29,12 +29,12 @@ test('the kinds of special action the panel handles as moves and as targets', ()
 });
 
 test('what the others are to do, by phase', () => {
-  assert.equal(waitWords({phase: 'power_cards'}), 'play a power card');
-  assert.equal(waitWords({phase: 'use_action_card'}), 'use an action card');
-  assert.match(waitWords({phase: 'use_action_card', card: 0}), /^use “.+”$/);
-  assert.match(waitWords({phase: 'disk_setting', disk_purpose: 'secret_scoring'}), /^set a secret disk \(.+\)$/);
-  assert.equal(waitWords({phase: 'disk_setting'}), 'set a secret disk (disks)');
-  assert.equal(waitWords({phase: 'game_over'}), 'decide');
+  assert.equal(waitText({phase: 'power_cards'}, ['Ana']), 'Waiting for Ana to play a power card.');
+  assert.equal(waitText({phase: 'use_action_card'}, ['Ana', 'Bea']), 'Waiting for Ana, Bea to use an action card.');
+  assert.match(waitText({phase: 'use_action_card', card: 0}, ['Ana']), /^Waiting for Ana to use “.+”\.$/);
+  assert.match(waitText({phase: 'disk_setting', disk_purpose: 'secret_scoring'}, ['Ana']), /^Waiting for Ana to set a secret disk \(.+\)\.$/);
+  assert.equal(waitText({phase: 'disk_setting'}, ['Ana']), 'Waiting for Ana to set a secret disk (disks).');
+  assert.equal(waitText({phase: 'game_over'}, ['Ana']), 'Waiting for Ana to decide.');
 });
 
 test('a card\'s limits in words', () => {

@@ -3,15 +3,16 @@
 import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {countdownText, durationText, limitText, policyText, timeLeft, waitText} from '../js/time.js';
+import {TURN_CHOICES, countdownText, durationText, limitText, policyText, spanText, timeLeft, turnChoices, waitText} from '../js/time.js';
 import {areaName, AreaName, describeEvent, eventTone, involves, ladderName, ladderOf} from '../js/games/elgrande/texts.js';
-import {formerSeat, mySeatAt, seatNames} from '../js/seats.js';
-import {ordinal, queueName} from '../js/words.js';
+import {BOT_LEVELS, botLevelName, botLevels, formerSeat, mySeatAt, seatNames, seatNote} from '../js/seats.js';
+import {clockText, ordinal, queueName} from '../js/words.js';
+import {chatEntryText, REMOVED_WORDS} from '../js/log.js';
 import {changeText, changeOf} from '../js/ratings.js';
 import {isStale, isTemporary, refusalText} from '../js/connection.js';
 import {nameBytes} from '../js/identity.js';
 import {
-  entryText, formatsText, numberText, playersText, roundNoticeText, seatOrder, stagesText,
+  entryText, formatsText, numberText, playersText, roundNoticeText, roundTimeChoices, seatOrder, stagesText, statusText, tieBreakText,
 } from '../js/tournamentwords.js';
 import {bot, player, seated, table} from './fakes.mjs';
 
@@ -47,6 +48,18 @@ test('countdowns: time left in words, and time up', () => {
   assert.equal(countdownText(Date.now() - 1000), 'Time is up: a bot answers');
   assert.equal(countdownText(Date.now() - 1000, 'brief'), 'time is up');
   assert.match(countdownText(Date.now() + 65_000, 'brief'), /^1 min \d+ s left$/);
+});
+
+test('spans in whole units, and the turn limits offered', () => {
+  assert.equal(spanText(30), '30 seconds');
+  assert.equal(spanText(60), '1 minute');
+  assert.equal(spanText(7200), '2 hours');
+  assert.equal(spanText(259200), '3 days');
+  assert.equal(spanText(1209600), '2 weeks');
+  assert.deepEqual(turnChoices().map(([, label]) => label),
+    ['No time limit', '30 seconds', '1 minute', '5 minutes', '1 hour', '1 day', '3 days', 'Custom (seconds)…']);
+  assert.deepEqual(TURN_CHOICES.map(([value, label]) => [value, String(label)]), turnChoices());
+  assert.equal(roundTimeChoices().at(-1)[1], '4 weeks');
 });
 
 test('how long to wait: seconds, or minutes with the time they end', () => {
@@ -89,6 +102,25 @@ test('seats: names for sentences, mine, and one a bot took from me', () => {
   assert.equal(mySeatAt(null, {id: 7}), null);
   assert.equal(formerSeat(t, {id: 9}).seat, 3);
   assert.equal(formerSeat(t, {id: 7}), null);
+});
+
+test('seats: what became of one, and how a bot plays', () => {
+  assert.equal(seatNote({resigned: true}).text, 'resigned');
+  assert.equal(seatNote({replaced: true, timeouts: 1}).text, 'replaced by a bot after 1 timeout');
+  assert.equal(seatNote({replaced: true}, {replace_after: 3}).text, 'replaced by a bot after 3 timeouts');
+  assert.equal(seatNote({timeouts: 2}).text, 'missed 2 turns');
+  assert.equal(seatNote({timeouts: 0}), null);
+  assert.deepEqual(botLevels().map(([, name]) => name), ['Easy', 'Medium', 'Strong', 'Random moves']);
+  assert.deepEqual(BOT_LEVELS.map(([value, name]) => [value, String(name)]), botLevels());
+  assert.equal(botLevelName('strong'), 'strong');
+  assert.equal(botLevelName(undefined), 'random moves');
+  assert.equal(clockText('live'), 'Live: 2 minutes per decision');
+});
+
+test('chat lines in the log, and one a moderator removed', () => {
+  assert.equal(chatEntryText({from: {name: 'Bea'}, said: 'hola'}), 'Bea: “hola”');
+  assert.equal(chatEntryText({from: {name: 'Bea'}, removed: true}), 'Bea: removed by a moderator');
+  assert.equal(String(REMOVED_WORDS), 'removed by a moderator');
 });
 
 test('events in sentences, their tone, and whether they concern a seat', () => {
@@ -145,6 +177,9 @@ test('tournaments in words: numbers, formats, players, stages', () => {
   assert.equal(numberText(4 / 3), '1.33');
   assert.equal(formatsText(['swiss', 'elimination']), 'Swiss → Elimination');
   assert.equal(playersText({players: 1}), '1 player');
+  assert.equal(statusText('registering'), 'Registration open');
+  assert.equal(statusText('unheard_of'), 'unheard_of');
+  assert.equal(tieBreakText('percent_of_winner'), '% of the winner’s score');
   assert.equal(playersText({players: 7, max_players: 20}), '7 of 20 players');
   assert.equal(stagesText([
     {format: 'swiss', rounds: 3, table_sizes: {minimum: 4, preferred: 5}},
@@ -161,6 +196,8 @@ test('tournaments in words: an entrant\'s state, to them and to others', () => {
   assert.equal(entryText({status: 'withdrawn', reason: 'withdrew'}), 'withdrew');
   assert.equal(entryText({status: 'withdrawn', reason: 'did not check in'}, true), 'You play no more games here (did not check in): your results stay.');
   assert.equal(entryText({status: 'disqualified', reason: 'cheating'}), 'disqualified: cheating');
+  assert.equal(entryText({status: 'disqualified', reason: 'cheating'}, true), 'You were disqualified: cheating.');
+  assert.equal(entryText({status: 'withdrawn', reason: 'withdrew'}, true), 'You withdrew: your results stay.');
 });
 
 test('tournaments in words: a board best placed first, a round\'s notice', () => {
@@ -170,4 +207,6 @@ test('tournaments in words: a board best placed first, a round\'s notice', () =>
   assert.deepEqual(roundNoticeText({tournament: 2, round: 3, table: 40}, 'Spring Cup'),
     {text: 'Spring Cup, round 3: your table is ready.', href: '#/table/40'});
   assert.deepEqual(roundNoticeText({tournament: 2, round: 1, bye: true}, null), {text: 'Tournament round 1: you have a bye this round.'});
+  assert.deepEqual(roundNoticeText({tournament: 2, round: 2, bye: true}, 'Spring Cup'), {text: 'Spring Cup, round 2: you have a bye this round.'});
+  assert.deepEqual(roundNoticeText({tournament: 2, round: 4, table: 41}, null), {text: 'Tournament round 4: your table is ready.', href: '#/table/41'});
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import {readFileSync, readdirSync} from 'node:fs';
 import {dirname, join, relative, resolve, sep} from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {runInNewContext} from 'node:vm';
 import {DEFAULT_GAME, gameModule, gameModules, gameOf} from '../js/games/index.js';
 import {LADDERS} from '../js/games/elgrande/texts.js';
 import {table} from './fakes.mjs';
@@ -128,4 +129,12 @@ test('the service worker caches every module of js/, the games\' too', () => {
   const files = jsFiles().map((f) => relative(WEB, f).split(sep).join('/'));
   assert.deepEqual(files.filter((f) => !listed.has(f)), [], 'every module is cached');
   assert.deepEqual([...listed].filter((f) => !files.includes(f)), [], 'every cached module exists');
+});
+
+test('the service worker\'s script runs to its end and listens for what it serves', () => {
+  const listened = [];
+  const self = {registration: {scope: 'https://play.example.net/'}, addEventListener: (type) => listened.push(type)};
+  // As a browser runs it: its own global scope, where `self` is the worker.
+  runInNewContext(readFileSync(join(WEB, 'sw.js'), 'utf8'), {self, URL, caches: {}, fetch: () => {}});
+  assert.deepEqual(listened.sort(), ['activate', 'fetch', 'install', 'notificationclick', 'push']);
 });

@@ -3,7 +3,7 @@ import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  BAD_TOKEN_TEXT, addressProblem, base64UrlToBytes, noticeRefusal, preferencesShown, preferencesToSave, subscribePayload,
+  addressProblem, badTokenText, base64UrlToBytes, noticeRefusal, preferencesShown, preferencesToSave, subscribePayload,
 } from '../js/noticewords.js';
 
 test('an address as a person types it passes; what a header could be injected with does not', () => {
@@ -54,7 +54,7 @@ test('a subscription is sent as the server reads it', () => {
 });
 
 test('a used, expired or unknown link says so in one sentence', () => {
-  assert.equal(noticeRefusal({code: 'bad_token', message: 'this link was used already'}), BAD_TOKEN_TEXT);
+  assert.equal(noticeRefusal({code: 'bad_token', message: 'this link was used already'}), badTokenText());
   assert.match(noticeRefusal({code: 'limit_reached', message: 'x'}), /20 devices/);
   assert.match(noticeRefusal({code: 'not_found', message: 'you have no such device'}), /no such device/);
 });

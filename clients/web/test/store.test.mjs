@@ -284,7 +284,11 @@ test('play now: play.join waits in the queue named; a refusal says why', async (
   const refused = given({answers: {'play.join': refusal('forbidden', 'guests may not')}}).store;
   await refused.playNowJoin();
   assert.equal(refused.playNow.waiting, null);
-  assert.equal(refused.playNow.error, 'Could not ask to play now: You may not do that here.');
+  assert.equal(refused.playNow.error, 'Could not ask to play now: guests may not join this rated queue. Make an account to play in it.');
+  // Any other refusal in the general words of its code.
+  const limited = given({answers: {'play.join': refusal('rate_limited', 'slow down')}}).store;
+  await limited.playNowJoin();
+  assert.equal(limited.playNow.error, 'Could not ask to play now: Too fast: wait a moment and try again.');
 });
 
 test('play now: leaving while disconnected counts as left', async () => {

@@ -7,7 +7,8 @@
 // click anywhere on the area reaches it.
 
 import {s, clear} from '../../dom.js';
-import {AREA_NAMES, AreaName, NEIGHBOURS, REGIONS, SCOREBOARDS, currentValues} from './texts.js';
+import {AreaName, NEIGHBOURS, REGIONS, SCOREBOARDS, areaName, currentValues} from './texts.js';
+import {formatList, t} from '../../i18n.js';
 import {colourCount, colourOf} from './colours.js';
 
 const P = {
@@ -96,7 +97,7 @@ export class Board {
     this.linkLines = [];
     this.interaction = null;
     this.svg = s('svg', {
-      viewBox: '0 0 720 530', class: 'board', role: 'group', 'aria-label': 'Map of Spain',
+      viewBox: '0 0 720 530', class: 'board', role: 'group', 'aria-label': t('elgrande.map.label'),
       'data-testid': 'map', focusable: 'false',
     });
     this.build();
@@ -122,11 +123,11 @@ export class Board {
     scenery.append(waves);
     // The neighbours that are not part of the game.
     scenery.append(s('polygon', {points: '330,10 700,10 700,104 598,118 472,96 372,78 330,64', fill: 'url(#foreign)', stroke: '#9b8f76', 'stroke-width': 1.5}));
-    scenery.append(s('text', {x: 520, y: 52, class: 'foreign-label'}, 'Francia'));
+    scenery.append(s('text', {x: 520, y: 52, class: 'foreign-label'}, t('elgrande.map.francia')));
     scenery.append(s('polygon', {points: `${points(['P1', 'P2', 'P3', 'P4', 'Y', 'M'])} 120,456 74,424 58,332 66,240 62,188`, fill: 'url(#foreign)', stroke: '#9b8f76', 'stroke-width': 1.5}));
-    scenery.append(s('text', {x: 96, y: 320, class: 'foreign-label', transform: 'rotate(-80 96 320)'}, 'Portugal'));
-    scenery.append(s('text', {x: 120, y: 36, class: 'sea-label'}, 'Mar Cantábrico'));
-    scenery.append(s('text', {x: 640, y: 470, class: 'sea-label', 'text-anchor': 'middle'}, 'Mediterráneo'));
+    scenery.append(s('text', {x: 96, y: 320, class: 'foreign-label', transform: 'rotate(-80 96 320)'}, t('elgrande.map.portugal')));
+    scenery.append(s('text', {x: 120, y: 36, class: 'sea-label'}, t('elgrande.map.cantabrico')));
+    scenery.append(s('text', {x: 640, y: 470, class: 'sea-label', 'text-anchor': 'middle'}, t('elgrande.map.mediterraneo')));
     this.svg.append(scenery);
 
     const regionsLayer = s('g', {class: 'regions'});
@@ -137,7 +138,7 @@ export class Board {
       const content = s('g', {class: 'region-content', 'data-area': region});
       const group = s('g', {
         class: 'area region', 'data-area': region, 'data-testid': `map-area-${region}`, tabindex: -1, role: 'img',
-      }, s('title', {}, AREA_NAMES[region]), shape);
+      }, s('title', {}, areaName(region)), shape);
       this.wire(group, region);
       this.areaGroups[region] = group;
       this.contentGroups[region] = content;
@@ -172,7 +173,7 @@ export class Board {
     for (let i = 0; i < 5; i++) battlements.push(s('rect', {x: c.x + 4 + i * 18, y: c.y - 10, width: 12, height: 14, class: 'castillo-stone'}));
     const castilloContent = s('g', {class: 'region-content', 'data-area': 'castillo'});
     const castillo = s('g', {class: 'area castillo', 'data-area': 'castillo', 'data-testid': 'map-area-castillo', tabindex: -1, role: 'img'},
-      s('title', {}, 'The castillo'),
+      s('title', {}, AreaName('castillo')),
       ...battlements,
       s('rect', {x: c.x, y: c.y, width: c.w, height: c.h, rx: 4, class: 'castillo-stone region-shape'}),
       s('path', {d: `M${c.x + c.w / 2 - 12},${c.y + c.h} v-22 a12,12 0 0 1 24,0 v22 z`, fill: '#5b4634'}));
@@ -219,7 +220,7 @@ export class Board {
     const isKing = view.king === region;
     group.classList.toggle('king-region', isKing);
 
-    content.append(s('text', {x, y: y - 20, class: 'region-name', 'text-anchor': 'middle'}, AREA_NAMES[region]));
+    content.append(s('text', {x, y: y - 20, class: 'region-name', 'text-anchor': 'middle'}, areaName(region)));
     content.append(this.valuesTag(view, region, x, y - 6));
     if (isKing) content.append(crown(x, y - 44, 0.9));
 
@@ -246,19 +247,20 @@ export class Board {
     });
 
     const summary = [];
-    for (let c = 0; c < colours; c++) if (counts[c] > 0) summary.push(`${this.colourLabel(c, ctx, view)} ${counts[c]}`);
-    const grandes = view.players.map((p, seat) => (p.grande === region ? `${ctx.names[seat]}’s grande` : null)).filter(Boolean);
+    for (let c = 0; c < colours; c++) if (counts[c] > 0) summary.push(t('elgrande.map.colour_count', {colour: this.colourLabel(c, ctx, view), n: counts[c]}));
+    const grandes = view.players.map((p, seat) => (p.grande === region ? t('elgrande.map.whose_grande', {who: ctx.names[seat]}) : null)).filter(Boolean);
     const values = currentValues(view, region).join('/');
-    group.dataset.label = `${AREA_NAMES[region]}${isKing ? ', the king’s region' : ''}. Values ${values}. ` +
-      `${summary.length ? `Caballeros: ${summary.join(', ')}.` : 'No caballeros.'}` +
-      `${grandes.length ? ` ${grandes.join(', ')}.` : ''}`;
+    const about = [t(isKing ? 'elgrande.map.king_region_values' : 'elgrande.map.region_values', {area: areaName(region), values}),
+      summary.length ? t('elgrande.map.caballeros', {list: formatList(summary, 'unit')}) : t('elgrande.map.no_caballeros')];
+    if (grandes.length) about.push(t('elgrande.map.grandes', {list: formatList(grandes, 'unit')}));
+    group.dataset.label = about.join(' ');
     group.dataset.rows = String(rows);
   }
 
   colourLabel(c, ctx, view) {
     const col = colourOf(c, view.options);
-    const who = view.options.automa && c === view.options.players ? 'automa' : ctx.names[c];
-    return `${who} (${col.name})`;
+    const who = view.options.automa && c === view.options.players ? t('elgrande.map.automa') : ctx.names[c];
+    return t('elgrande.map.colour_label', {who, colour: t(`elgrande.colour.${col.name}`)});
   }
 
   valuesTag(view, area, x, y) {
@@ -276,7 +278,7 @@ export class Board {
     const col = colourOf(colour, view.options);
     const mine = colour === ctx.mySeat;
     return s('g', {class: `chip${mine ? ' mine' : ''}`, filter: 'url(#lift)', 'data-testid': testid},
-      s('title', {}, title ?? `${this.colourLabel(colour, ctx, view)}: ${count}`),
+      s('title', {}, title ?? t('elgrande.map.chip', {colour: this.colourLabel(colour, ctx, view), n: count})),
       s('rect', {x, y, width: 34, height: 20, rx: 5, fill: '#fffdf6', stroke: col.fill, 'stroke-width': mine ? 3 : 2}),
       symbolShape(col.shape, x + 10, y + 10, 6, {fill: col.fill, stroke: '#1b1b1b', 'stroke-width': 0.8}),
       s('text', {x: x + 25, y: y + 15, class: 'chip-count', 'text-anchor': 'middle'}, String(count)));
@@ -285,31 +287,32 @@ export class Board {
   grandeToken(seat, x, y, view, ctx) {
     const col = colourOf(seat, view.options);
     return s('g', {class: 'grande', filter: 'url(#lift)'},
-      s('title', {}, `${ctx.names[seat]}’s grande (${col.name})`),
+      s('title', {}, t('elgrande.map.grande_title', {who: ctx.names[seat], colour: t(`elgrande.colour.${col.name}`)})),
       s('rect', {x: x + 4, y: y - 2, width: 26, height: 24, rx: 4, fill: col.fill, stroke: '#1b1b1b', 'stroke-width': 1.4}),
       symbolShape(col.shape, x + 17, y + 7, 5, {fill: col.ink}),
-      s('text', {x: x + 17, y: y + 20, class: 'grande-letter', fill: col.ink, 'text-anchor': 'middle'}, 'G'));
+      s('text', {x: x + 17, y: y + 20, class: 'grande-letter', fill: col.ink, 'text-anchor': 'middle'}, t('elgrande.map.grande_letter')));
   }
 
   drawCastillo(view, ctx) {
     const c = CASTILLO;
     const content = clear(this.contentGroups.castillo);
     const x = c.x + c.w / 2;
-    content.append(s('text', {x, y: c.y + 20, class: 'region-name castillo-name', 'text-anchor': 'middle'}, 'Castillo'));
+    content.append(s('text', {x, y: c.y + 20, class: 'region-name castillo-name', 'text-anchor': 'middle'}, t('elgrande.map.castillo')));
     content.append(this.valuesTag(view, 'castillo', x, c.y + 38));
     const me = ctx.mySeat >= 0 ? view.players[ctx.mySeat] : null;
     if (me && me.castillo !== undefined) {
       content.append(this.chip(ctx.mySeat, me.castillo, x - 17, c.y + 52, view, ctx,
-        {title: `Your caballeros in the castillo: ${me.castillo}`, testid: 'castillo-mine'}));
-      content.append(s('text', {x, y: c.y + 88, class: 'castillo-note', 'text-anchor': 'middle'}, 'yours'));
-      content.append(s('text', {x, y: c.y + 104, class: 'castillo-note', 'text-anchor': 'middle'}, 'others: secret'));
+        {title: t('elgrande.map.castillo_mine', {n: me.castillo}), testid: 'castillo-mine'}));
+      content.append(s('text', {x, y: c.y + 88, class: 'castillo-note', 'text-anchor': 'middle'}, t('elgrande.map.yours')));
+      content.append(s('text', {x, y: c.y + 104, class: 'castillo-note', 'text-anchor': 'middle'}, t('elgrande.map.others_secret')));
     } else {
-      content.append(s('text', {x, y: c.y + 70, class: 'castillo-note', 'text-anchor': 'middle'}, 'contents'));
-      content.append(s('text', {x, y: c.y + 84, class: 'castillo-note', 'text-anchor': 'middle'}, 'secret'));
+      content.append(s('text', {x, y: c.y + 70, class: 'castillo-note', 'text-anchor': 'middle'}, t('elgrande.map.contents')));
+      content.append(s('text', {x, y: c.y + 84, class: 'castillo-note', 'text-anchor': 'middle'}, t('elgrande.map.secret')));
     }
     const group = this.areaGroups.castillo;
-    group.dataset.label = `The castillo. Values ${currentValues(view, 'castillo').join('/')}.` +
-      (me && me.castillo !== undefined ? ` Your caballeros there: ${me.castillo}.` : ' Its contents are secret.');
+    const values = currentValues(view, 'castillo').join('/');
+    group.dataset.label = me && me.castillo !== undefined
+      ? t('elgrande.map.castillo_label_mine', {values, n: me.castillo}) : t('elgrande.map.castillo_label', {values});
   }
 
   // Points out the areas the latest events changed, for a moment.
@@ -340,10 +343,11 @@ export class Board {
       group.classList.toggle('dimmed', Boolean(i && i.dimOthers && !clickable));
       group.dataset.clickable = String(clickable);
       group.setAttribute('tabindex', clickable ? '0' : '-1');
-      // Its name says what lies there, then, while a decision offers it, what a press does.
-      const about = group.dataset.label || `${AreaName(area)}.`;
+      // Its name says what lies there, then, while a decision offers it, what a press does (a
+      // sentence: the hints are the decision panel's).
+      const about = group.dataset.label || t('elgrande.map.area', {area: AreaName(area)});
       const hint = clickable && i.hint ? i.hint(area) : '';
-      const label = hint ? `${about} ${hint.charAt(0).toUpperCase()}${hint.slice(1)}.` : about;
+      const label = hint ? t('elgrande.map.with_hint', {about, hint}) : about;
       group.setAttribute('role', clickable ? 'button' : 'img');
       group.setAttribute('aria-label', label);
       group.querySelector('title').textContent = label;

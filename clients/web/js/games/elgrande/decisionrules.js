@@ -1,8 +1,9 @@
 // The pure side of the decision panel (decisions.js): counts, the special actions' kinds, the
 // badges on the map, what others are waiting for, and the planning of a special action's
-// moves within the card's limits. No DOM here.
+// moves within the card's limits. No DOM here; words come from the catalogs (elgrande.*).
 
-import {PURPOSES, REGIONS, card} from './texts.js';
+import {REGIONS, card, purposeText} from './texts.js';
+import {formatList, hasKey, t} from '../../i18n.js';
 
 export const sum = (obj) => Object.values(obj || {}).reduce((a, b) => a + b, 0);
 export const nonZero = (obj) => Object.fromEntries(Object.entries(obj).filter(([, n]) => n > 0));
@@ -13,12 +14,13 @@ export const MOVE_KINDS = new Set([
   'move_all_own_from_region', 'move_five_from_region', 'move_three_opposing', 'move_three_any',
   'move_two_own_two_opposing', 'move_four_own', 'move_four_any',
 ]);
+// `words`: the keys elgrande.target.<words>.submit ("Score {area}") and .hint.
 export const TARGET_KINDS = {
-  score_chosen_region: {verb: 'Score', command: (area) => ({type: 'score_area', area})},
-  royal_advisor: {verb: 'Move the king to', command: (to) => ({type: 'move_king', to})},
-  king: {verb: 'Move the king to', command: (to) => ({type: 'move_king', to})},
-  eviction: {verb: 'Evict from', command: (region) => ({type: 'evict', region})},
-  grande: {verb: 'Move your grande to', command: (to) => ({type: 'move_grande', to})},
+  score_chosen_region: {words: 'score', command: (area) => ({type: 'score_area', area})},
+  royal_advisor: {words: 'king', command: (to) => ({type: 'move_king', to})},
+  king: {words: 'king', command: (to) => ({type: 'move_king', to})},
+  eviction: {words: 'evict', command: (region) => ({type: 'evict', region})},
+  grande: {words: 'grande', command: (to) => ({type: 'move_grande', to})},
 };
 
 // A draft's counts per area as the map's badges: {castile: 2} → {castile: "+2"}.
@@ -28,17 +30,22 @@ export function badgesOf(counts, sign) {
   return out;
 }
 
-// What the players the game waits for are to do, for "Waiting for Ana to …".
-export function waitWords(view) {
+// "Waiting for Ana, Bea to play a power card.": whom the game waits for, and to do what.
+export function waitText(view, names) {
+  const who = formatList(names, 'unit');
   switch (view.phase) {
-    case 'power_cards': return 'play a power card';
-    case 'take_caballeros': return 'take caballeros';
-    case 'choose_action_card': return 'choose an action card';
-    case 'use_action_card': return view.card !== undefined ? `use “${card(view.card).title}”` : 'use an action card';
-    case 'veto_window': return 'decide whether to veto';
-    case 'returning': return 'return caballeros to the angry king';
-    case 'disk_setting': return `set a secret disk (${PURPOSES[view.disk_purpose] || 'disks'})`;
-    default: return 'decide';
+    case 'power_cards':
+    case 'take_caballeros':
+    case 'choose_action_card':
+    case 'veto_window':
+    case 'returning':
+      return t(`elgrande.wait.${view.phase}`, {who});
+    case 'use_action_card':
+      return view.card !== undefined ? t('elgrande.wait.use_card', {who, card: card(view.card).title}) : t('elgrande.wait.use_action_card', {who});
+    case 'disk_setting':
+      return hasKey(`elgrande.purpose.${view.disk_purpose}`)
+        ? t('elgrande.wait.disk_setting', {who, purpose: purposeText(view.disk_purpose)}) : t('elgrande.wait.disk_setting_any', {who});
+    default: return t('elgrande.wait.decide', {who});
   }
 }
 
@@ -47,11 +54,8 @@ export function waitWords(view) {
 // The card's limits in words.
 export function moveLimitText(limits) {
   return limits.all_own
-    ? 'Any or all of your own caballeros, all out of one region.'
-    : [`Up to ${limits.total} in all`,
-      limits.own ? `${limits.own} of yours` : 'none of yours',
-      limits.opposing ? `${limits.opposing} opposing` : 'no opposing ones',
-      limits.single_source ? 'all out of one region' : null].filter(Boolean).join(', ') + '.';
+    ? t('elgrande.limits.all_own')
+    : t('elgrande.limits', {total: limits.total, own: limits.own || 0, opposing: limits.opposing || 0, single: limits.single_source ? 'yes' : 'no'});
 }
 
 // What the next move may be, given the moves `planned` so far (d: the decision's constraints,

@@ -3,10 +3,11 @@
 // server remains the judge and its refusals are shown as they come.
 
 import {h, icon, replaceKeepingFocus} from '../../dom.js';
-import {AREA_NAMES, GRANTED, PURPOSES, areaName, card, describeAction} from './texts.js';
+import {GRANTED, areaName, card, describeAction, purposeText} from './texts.js';
+import {formatList, hasKey, t} from '../../i18n.js';
 import {countdown} from '../../time.js';
 import {changeOf, profileLink, ratingChangeCell, ratingStory} from '../../ratings.js';
-import {badgesOf, nonZero, sum, waitWords} from './decisionrules.js';
+import {badgesOf, nonZero, sum, waitText} from './decisionrules.js';
 import {choiceButton, stepper, submitButton} from '../../controls.js';
 import {colourBadge} from './colours.js';
 import {special} from './specials.js';
@@ -53,18 +54,18 @@ export class DecisionPanel {
     let explain = null;
     const timeCalled = Boolean(ctx.table && ctx.table.result && ctx.table.result.time_called);
     if (view.phase === 'game_over' || timeCalled) {
-      title = timeCalled ? 'Time was called' : 'The game is over';
-      explain = timeCalled ? 'The tournament round reached its time limit: the game ended with the scores as they stood.' : null;
+      title = t(timeCalled ? 'elgrande.panel.time_called' : 'elgrande.panel.game_over');
+      explain = timeCalled ? t('elgrande.panel.time_called_explain') : null;
       body = this.finalScores();
     } else if (!decision) {
-      title = ctx.mySeat === null ? 'Watching' : 'Waiting';
+      title = t(ctx.mySeat === null ? 'elgrande.panel.watching' : 'elgrande.panel.waiting');
       body = this.waiting();
     } else if (typeof this[`render_${decision.kind}`] === 'function') {
       ({title, explain, body} = this[`render_${decision.kind}`](decision));
     } else {
       // A newer server may ask something this client does not know yet.
-      title = 'An unknown decision';
-      body = h('p', {}, `The server asks for “${decision.kind}”, which this page cannot show. Reload it to get the latest client.`);
+      title = t('elgrande.panel.unknown');
+      body = h('p', {}, t('elgrande.panel.unknown_explain', {kind: decision.kind}));
     }
     const section = h('section', {
       class: `decision-inner${decision ? ' my-turn' : ''}`,
@@ -76,7 +77,7 @@ export class DecisionPanel {
       'aria-busy': String(Boolean(busy)),
     },
     h('header', {class: 'decision-head'},
-      decision ? h('span', {class: 'your-turn-flag'}, 'Your turn') : null,
+      decision ? h('span', {class: 'your-turn-flag'}, t('elgrande.panel.your_turn')) : null,
       h('h2', {id: 'decision-title'}, title),
       ctx.deadline && decision ? countdown(ctx.deadline, 'long', {'data-testid': 'deadline'}) : null),
     decision && ctx.timeouts > 0 ? this.timeoutWarning() : null,
@@ -86,7 +87,7 @@ export class DecisionPanel {
       h('button', {
         type: 'button', class: 'secondary', 'data-testid': 'undo', disabled: Boolean(busy),
         onClick: () => this.send({type: 'undo'}),
-      }, '↶ Undo my last step')) : null,
+      }, t('elgrande.panel.undo'))) : null,
     ctx.error ? h('p', {class: ['error', ctx.errorTemporary && 'temporary'], role: 'alert', 'data-testid': 'error'}, ctx.error) : null,
     ctx.note ? h('p', {class: 'quiet-note', role: 'status', 'data-testid': 'quiet-note'}, ctx.note) : null);
     replaceKeepingFocus(this.container, section);
@@ -103,14 +104,9 @@ export class DecisionPanel {
   // Time ran out on my last decisions: say what that cost and what more would cost.
   timeoutWarning() {
     const {timeouts, table} = this.ctx;
-    const times = timeouts === 1 ? 'Time ran out on your last decision' : `Time ran out on your last ${timeouts} decisions`;
-    let next = '';
-    if (table && table.on_timeout === 'replace_seat') {
-      const left = (table.replace_after || 3) - timeouts;
-      next = left > 0 ? ` ${left === 1 ? 'One more timeout' : `${left} more timeouts in a row`} and a bot takes your seat for good.` : '';
-    }
-    return h('p', {class: 'timeout-warning', role: 'note', 'data-testid': 'timeout-warning'},
-      icon('clock'), ` ${times}: a bot answered for you.${next}`);
+    const left = table && table.on_timeout === 'replace_seat' ? (table.replace_after || 3) - timeouts : 0;
+    const text = left > 0 ? t('elgrande.panel.timeouts_left', {n: timeouts, left}) : t('elgrande.panel.timeouts', {n: timeouts});
+    return h('p', {class: 'timeout-warning', role: 'note', 'data-testid': 'timeout-warning'}, icon('clock'), ` ${text}`);
   }
 
   // --- no decision -------------------------------------------------------------------
@@ -123,17 +119,17 @@ export class DecisionPanel {
     if (who.length) {
       parts.push(h('p', {class: 'waiting-line', 'data-testid': 'waiting'},
         h('span', {class: 'spinner', 'aria-hidden': 'true'}),
-        `Waiting for ${who.join(', ')} to ${waitWords(view)}.`));
+        waitText(view, who)));
     }
     if (view.phase === 'veto_window' && view.announced && view.active !== undefined) {
-      parts.push(h('p', {}, `${names[view.active]} announced: ${describeAction(view.announced, this.ctx)}.`));
+      parts.push(h('p', {}, t('elgrande.panel.announced', {who: names[view.active], action: describeAction(view.announced, this.ctx)})));
     }
     if (view.phase === 'disk_setting') {
       const set = view.players.map((p, seat) => (p.disk_set ? names[seat] : null)).filter(Boolean);
-      if (set.length) parts.push(h('p', {}, `Disks already set: ${set.join(', ')}.`));
+      if (set.length) parts.push(h('p', {}, t('elgrande.panel.disks_set', {who: formatList(set, 'unit')})));
     }
-    if (this.ctx.lost) parts.push(h('p', {class: 'muted'}, 'A server bot plays your seat now: you see the game as a spectator does, without hands, disks or castillo counts.'));
-    else if (this.ctx.mySeat === null) parts.push(h('p', {class: 'muted'}, 'You are watching this game: hands, disks and castillo counts stay secret.'));
+    if (this.ctx.lost) parts.push(h('p', {class: 'muted'}, t('elgrande.panel.lost_seat')));
+    else if (this.ctx.mySeat === null) parts.push(h('p', {class: 'muted'}, t('elgrande.panel.spectator')));
     return parts;
   }
 
@@ -145,9 +141,10 @@ export class DecisionPanel {
     const winners = result ? result.winners : view.winners;
     const ranking = scores.map((score, seat) => ({score, seat})).sort((a, b) => b.score - a.score);
     return h('div', {class: 'final', 'data-testid': 'final-scores'},
-      h('p', {class: 'winner-line'}, `♛ ${winners.map((s) => names[s]).join(' and ')} ${winners.length > 1 ? 'share the win' : 'wins'}!`),
+      h('p', {class: 'winner-line'}, t('elgrande.winner_line', {winners: formatList(winners.map((s) => names[s])), n: winners.length})),
       h('table', {class: 'final-table'},
-        h('thead', {}, h('tr', {}, h('th', {}, 'Place'), h('th', {}, 'Player'), h('th', {}, 'Score'), rated ? h('th', {}, 'Rating') : null)),
+        h('thead', {}, h('tr', {}, h('th', {}, t('elgrande.final.place')), h('th', {}, t('elgrande.final.player')), h('th', {}, t('elgrande.final.score')),
+          rated ? h('th', {}, t('elgrande.final.rating')) : null)),
         h('tbody', {}, ranking.map((r) => {
           const player = table && table.seats[r.seat] && table.seats[r.seat].player;
           return h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
@@ -157,7 +154,7 @@ export class DecisionPanel {
             rated ? ratingChangeCell(changeOf(rated, table, r.seat), `rating-change-${r.seat}`) : null);
         }))),
       ratingStory(rated, table, names),
-      h('a', {href: '#/', class: 'button', 'data-testid': 'back-to-lobby'}, 'Back to the lobby'));
+      h('a', {href: '#/', class: 'button', 'data-testid': 'back-to-lobby'}, t('elgrande.back_to_lobby')));
   }
 
   // --- power_card ------------------------------------------------------------------------
@@ -168,14 +165,14 @@ export class DecisionPanel {
     this.hand = {playable, selected, onSelect: (value) => this.set({value})};
     const body = [
       h('p', {}, selected
-        ? `Power card ${selected}: you would take up to ${GRANTED[selected]} caballeros into your court.`
-        : 'Pick a card from your hand below. Greyed cards were already played this round.'),
-      submitButton('submit-play', selected ? `Play power card ${selected}` : 'Play the selected card', Boolean(selected) && playable.has(selected),
+        ? t('elgrande.power.would_take', {value: String(selected), n: GRANTED[selected]})
+        : t('elgrande.power.pick')),
+      submitButton('submit-play', selected ? t('elgrande.power.play', {value: String(selected)}) : t('elgrande.power.play_selected'), Boolean(selected) && playable.has(selected),
         () => this.send({type: 'play_power_card', value: selected})),
     ];
     return {
-      title: 'Play a power card',
-      explain: 'Higher cards play earlier this round; lower cards bring more caballeros. The lowest card makes you first player next round.',
+      title: t('elgrande.power.title'),
+      explain: t('elgrande.power.explain'),
       body,
     };
   }
@@ -193,7 +190,7 @@ export class DecisionPanel {
     const provinceEmptied = d.takeProvince === province;
     const rows = [
       stepper({
-        key: `${keyPrefix}province`, label: 'From your province', note: ` (${province} there)`, value: d.takeProvince,
+        key: `${keyPrefix}province`, label: t('elgrande.take.from_province'), note: ` ${t('elgrande.n_there', {n: province})}`, value: d.takeProvince,
         min: atLeast, max: Math.min(province, upTo - fromRegions),
         onChange: (v) => {
           // Regions come into play only once the province is empty.
@@ -203,13 +200,11 @@ export class DecisionPanel {
     ];
     const regionEntries = Object.entries(regions || {}).filter(([, n]) => n > 0);
     if (regionEntries.length && province < upTo) {
-      rows.push(h('p', {class: 'muted'}, provinceEmptied
-        ? 'Your province is empty: you may also take caballeros back from regions.'
-        : 'Once all your province is taken, you may take caballeros back from regions.'));
+      rows.push(h('p', {class: 'muted'}, t(provinceEmptied ? 'elgrande.take.province_empty' : 'elgrande.take.province_first')));
       for (const [area, n] of regionEntries) {
         const value = d.takeRegions[area] || 0;
         rows.push(stepper({
-          key: `${keyPrefix}${area}`, label: `From ${AREA_NAMES[area]}`, note: ` (${n} there)`, value,
+          key: `${keyPrefix}${area}`, label: t('elgrande.from_area_label', {area: areaName(area)}), note: ` ${t('elgrande.n_there', {n})}`, value,
           max: Math.min(n, upTo - total + value), disabled: !provinceEmptied,
           onChange: (v) => this.set({takeRegions: {...d.takeRegions, [area]: v}}),
         }));
@@ -218,7 +213,7 @@ export class DecisionPanel {
         this.board = {
           clickable: new Set(regionEntries.filter(([a, n]) => (d.takeRegions[a] || 0) < n).map(([a]) => a)),
           badges: badgesOf(d.takeRegions, '−'),
-          hint: () => 'take one back to your court',
+          hint: () => t('elgrande.take.hint'),
           onActivate: (area) => this.addOne('takeRegions', area),
         };
       }
@@ -232,12 +227,12 @@ export class DecisionPanel {
   render_take_caballeros(d) {
     const me = this.me();
     return {
-      title: 'Take caballeros into your court',
+      title: t('elgrande.take.title'),
       explain: d.at_least
-        ? `Your power card ${me.played} moves ${d.up_to} caballeros into your court, where placements come from: the 1995 rules take ${d.at_least} of them from your province in full.`
-        : `Your power card ${me.played} lets you move up to ${d.up_to} caballeros from your province to your court, where placements come from.`,
+        ? t('elgrande.take.explain_1995', {value: String(me.played), n: d.up_to, at_least: d.at_least})
+        : t('elgrande.take.explain', {value: String(me.played), n: d.up_to}),
       body: this.takeControls(d.up_to, d.province, d.regions, 'take-', 'submit-take',
-        (n) => (n ? `Take ${n} into my court` : 'Take none'), d.at_least || 0),
+        (n) => t('elgrande.take.submit', {n}), d.at_least || 0),
     };
   }
 
@@ -249,12 +244,12 @@ export class DecisionPanel {
     this.offer = {offered, selected, onSelect: (id) => this.set({card: id})};
     const c = selected !== undefined ? card(selected) : null;
     return {
-      title: 'Choose an action card',
-      explain: 'Pick one of the cards on offer. Its number is how many caballeros you may place next to the king or into the castillo; then you may use its special action.',
+      title: t('elgrande.card_choice.title'),
+      explain: t('elgrande.card_choice.explain'),
       body: [
         c ? h('div', {class: 'picked-card'}, h('strong', {}, `${c.title} `), h('span', {class: 'stack-badge'}, String(c.stack)), h('p', {}, c.text))
-          : h('p', {class: 'muted'}, 'No card selected yet.'),
-        submitButton('submit-card', c ? `Take “${c.title}”` : 'Take the selected card', Boolean(c) && offered.has(selected),
+          : h('p', {class: 'muted'}, t('elgrande.card_choice.none')),
+        submitButton('submit-card', c ? t('elgrande.card_choice.take', {card: c.title}) : t('elgrande.card_choice.take_selected'), Boolean(c) && offered.has(selected),
           () => this.send({type: 'take_action_card', card: selected})),
       ],
     };
@@ -266,13 +261,13 @@ export class DecisionPanel {
     const c = card(d.card);
     if (!this.draft.part) this.draft.part = d.may_place ? 'place' : 'special';
     const part = d.may_place && d.may_act ? this.draft.part : (d.may_place ? 'place' : 'special');
-    const tabs = h('div', {class: 'parts', role: 'group', 'aria-label': 'The two parts of the card'},
+    const tabs = h('div', {class: 'parts', role: 'group', 'aria-label': t('elgrande.use.parts')},
       choiceButton({
-        testid: 'part-place', label: d.may_place ? `Placement (up to ${d.place_up_to})` : '✓ Placement done',
+        testid: 'part-place', label: d.may_place ? t('elgrande.use.placement', {n: d.place_up_to}) : t('elgrande.use.placement_done'),
         pressed: part === 'place', disabled: !d.may_place, onClick: () => this.set({part: 'place'}),
       }),
       choiceButton({
-        testid: 'part-special', label: d.may_act ? 'Special action' : '✓ Special action done',
+        testid: 'part-special', label: t(d.may_act ? 'elgrande.use.special' : 'elgrande.use.special_done'),
         pressed: part === 'special', disabled: !d.may_act, onClick: () => this.set({part: 'special'}),
       }));
     const body = [
@@ -281,8 +276,8 @@ export class DecisionPanel {
       part === 'place' ? this.placement(d) : special(this, d),
     ];
     return {
-      title: `Use “${c.title}”`,
-      explain: 'Do the two parts in either order: place caballeros from your court, and carry out (or skip) the special action.',
+      title: t('elgrande.use.title', {card: c.title}),
+      explain: t('elgrande.use.explain'),
       body,
     };
   }
@@ -293,12 +288,12 @@ export class DecisionPanel {
     const into = d.place_into;
     const total = sum(draft.place);
     const rows = [h('p', {class: 'muted'},
-      `Up to ${d.place_up_to} from your court (${this.me().court} there), into regions next to the king and/or the castillo. Click them on the map or use the buttons.`)];
+      t('elgrande.place.explain', {n: d.place_up_to, court: this.me().court}))];
     const list = h('div', {class: 'stepper-list'});
     for (const area of into) {
       const value = draft.place[area] || 0;
       list.append(stepper({
-        key: `place-${area}`, label: AREA_NAMES[area], value, max: d.place_up_to - total + value,
+        key: `place-${area}`, label: areaName(area), value, max: d.place_up_to - total + value,
         onChange: (v) => this.set({place: {...draft.place, [area]: v}}),
       }));
     }
@@ -306,16 +301,16 @@ export class DecisionPanel {
     if (total < d.place_up_to) {
       this.board = {
         clickable: new Set(into), badges: badgesOf(draft.place, '+'), dimOthers: true,
-        hint: () => 'place one caballero here',
+        hint: () => t('elgrande.place.hint'),
         onActivate: (area) => this.addOne('place', area),
       };
     } else {
       this.board = {clickable: new Set(), badges: badgesOf(draft.place, '+'), onActivate: () => {}};
     }
     rows.push(h('div', {class: 'actions'},
-      submitButton('submit-place', total ? `Place ${total} caballero${total === 1 ? '' : 's'}` : 'Place none', total <= d.place_up_to,
+      submitButton('submit-place', t('elgrande.place.submit', {n: total}), total <= d.place_up_to,
         () => this.send({type: 'place_caballeros', to: nonZero(draft.place)})),
-      total ? h('button', {type: 'button', class: 'secondary', 'data-testid': 'place-reset', onClick: () => this.set({place: {}})}, 'Clear') : null));
+      total ? h('button', {type: 'button', class: 'secondary', 'data-testid': 'place-reset', onClick: () => this.set({place: {}})}, t('elgrande.place.clear')) : null));
     return h('div', {class: 'part', 'data-part': 'place'}, rows);
   }
 
@@ -325,13 +320,13 @@ export class DecisionPanel {
   render_veto(d) {
     const {view, names} = this.ctx;
     const c = card(d.card);
-    const action = view.announced ? describeAction(view.announced, {...this.ctx, seat: d.actor}) : 'use the card';
+    const action = view.announced ? describeAction(view.announced, {...this.ctx, seat: d.actor}) : t('elgrande.veto.use_the_card');
     return {
-      title: `Veto ${names[d.actor]}?`,
-      explain: `${names[d.actor]} plays “${c.title}” and announces: ${action}. You hold a live veto card: you may cancel this special action (their placement still happens).`,
+      title: t('elgrande.veto.title', {who: names[d.actor]}),
+      explain: t('elgrande.veto.explain', {who: names[d.actor], card: c.title, action}),
       body: h('div', {class: 'actions'},
-        submitButton('submit-veto-yes', 'Veto it', true, () => this.send({type: 'answer_veto', veto: true}), 'danger'),
-        submitButton('submit-veto-no', 'Let it pass', true, () => this.send({type: 'answer_veto', veto: false}), 'secondary')),
+        submitButton('submit-veto-yes', t('elgrande.veto.yes'), true, () => this.send({type: 'answer_veto', veto: true}), 'danger'),
+        submitButton('submit-veto-no', t('elgrande.veto.no'), true, () => this.send({type: 'answer_veto', veto: false}), 'secondary')),
     };
   }
 
@@ -344,7 +339,7 @@ export class DecisionPanel {
     const total = draft.court + sum(draft.regions);
     const rows = [
       stepper({
-        key: 'return-court', label: 'From your court', note: ` (${d.court} there)`, value: draft.court,
+        key: 'return-court', label: t('elgrande.return.from_court'), note: ` ${t('elgrande.n_there', {n: d.court})}`, value: draft.court,
         max: Math.min(d.court, d.count - total + draft.court), onChange: (v) => this.set({court: v}),
       }),
     ];
@@ -352,25 +347,25 @@ export class DecisionPanel {
     for (const [area, n] of entries) {
       const value = draft.regions[area] || 0;
       rows.push(stepper({
-        key: `return-${area}`, label: `From ${AREA_NAMES[area]}`, note: ` (${n} there)`, value,
+        key: `return-${area}`, label: t('elgrande.from_area_label', {area: areaName(area)}), note: ` ${t('elgrande.n_there', {n})}`, value,
         max: Math.min(n, d.count - total + value), onChange: (v) => this.set({regions: {...draft.regions, [area]: v}}),
       }));
     }
     if (total < d.count) {
       this.board = {
         clickable: new Set(entries.filter(([a, n]) => (draft.regions[a] || 0) < n).map(([a]) => a)),
-        badges: badgesOf(draft.regions, '−'), dimOthers: true, hint: () => 'return one from here',
+        badges: badgesOf(draft.regions, '−'), dimOthers: true, hint: () => t('elgrande.return.hint'),
         onActivate: (area) => this.addOne('regions', area),
       };
     } else {
       this.board = {clickable: new Set(), badges: badgesOf(draft.regions, '−'), onActivate: () => {}};
     }
-    rows.push(h('p', {class: total === d.count ? 'ok' : 'muted'}, `Chosen: ${total} of ${d.count}.`));
-    rows.push(h('div', {class: 'actions'}, submitButton('submit-return', `Return ${d.count} to my province`, total === d.count,
+    rows.push(h('p', {class: total === d.count ? 'ok' : 'muted'}, t('elgrande.return.chosen', {n: total, count: d.count})));
+    rows.push(h('div', {class: 'actions'}, submitButton('submit-return', t('elgrande.return.submit', {n: d.count}), total === d.count,
       () => this.send({type: 'return_caballeros', from_court: draft.court, from_regions: nonZero(draft.regions)}))));
     return {
-      title: `The angry king: return ${d.count}`,
-      explain: `Choose ${d.count} of your caballeros, from your court and/or regions (not the king’s region), to go back to your province.`,
+      title: t('elgrande.return.title', {n: d.count}),
+      explain: t('elgrande.return.explain', {n: d.count}),
       body: rows,
     };
   }
@@ -382,27 +377,26 @@ export class DecisionPanel {
     const me = this.me();
     const chosen = this.draft.region;
     const allowed = d.allowed || [];
-    const explain = {
-      general_scoring: `General scoring: your ${me.castillo ?? 0} caballero${me.castillo === 1 ? '' : 's'} in the castillo will move to the region you pick (to your court if it is the king’s region).`,
-      disk_return_two: 'Bad harvest: pick a region where you will lose 2 caballeros.',
-      disk_return_all: 'Plague: pick a region where you will lose all your caballeros.',
-      eviction: `Eviction: all your caballeros must leave ${view.evicted_from ? areaName(view.evicted_from) : 'the region'}; pick where they go (to your court if it is the king’s region).`,
-      secret_scoring: 'Secret scoring: each region picked by exactly one player is scored.',
-    }[d.purpose] || `Set your secret disk for ${PURPOSES[d.purpose] || d.purpose}.`;
+    let explain;
+    if (d.purpose === 'eviction') {
+      explain = view.evicted_from ? t('elgrande.disk.explain.eviction', {area: areaName(view.evicted_from)}) : t('elgrande.disk.explain.eviction_any');
+    }
+    else if (hasKey(`elgrande.disk.explain.${d.purpose}`)) explain = t(`elgrande.disk.explain.${d.purpose}`, {n: me.castillo ?? 0});
+    else explain = t('elgrande.disk.explain_other', {purpose: purposeText(d.purpose)});
     this.board = {
       clickable: new Set(allowed), badges: chosen ? {[chosen]: '◉'} : {}, dimOthers: true,
-      hint: () => 'point your disk here', onActivate: (area) => this.set({region: area}),
+      hint: () => t('elgrande.disk.hint'), onActivate: (area) => this.set({region: area}),
     };
     return {
-      title: 'Set your secret disk',
+      title: t('elgrande.disk.title'),
       explain,
       body: [
-        h('div', {class: 'choices', role: 'group', 'aria-label': 'Regions'},
+        h('div', {class: 'choices', role: 'group', 'aria-label': t('elgrande.disk.regions')},
           allowed.map((area) => choiceButton({
-            testid: `choice-disk-${area}`, label: AREA_NAMES[area], pressed: chosen === area,
+            testid: `choice-disk-${area}`, label: areaName(area), pressed: chosen === area,
             onClick: () => this.set({region: area}),
           }))),
-        h('div', {class: 'actions'}, submitButton('submit-disk', chosen ? `Set my disk to ${AREA_NAMES[chosen]}` : 'Choose a region',
+        h('div', {class: 'actions'}, submitButton('submit-disk', chosen ? t('elgrande.disk.submit', {area: areaName(chosen)}) : t('elgrande.disk.choose'),
           Boolean(chosen) && allowed.includes(chosen), () => this.send({type: 'set_disk', region: chosen}))),
       ],
     };

@@ -4,7 +4,8 @@
 import {h, clear, icon, replaceKeepingFocus} from '../../dom.js';
 import {Board} from './board.js';
 import {DecisionPanel} from './decisions.js';
-import {DECISION_WORDS, GRANTED, PHASES, areaName, card, ladderName, ladderOf, touchedAreas} from './texts.js';
+import {GRANTED, areaName, card, decisionWords, ladderName, ladderOf, phaseName, touchedAreas} from './texts.js';
+import {formatList, t, tParts} from '../../i18n.js';
 import {colourBadge, colourOf} from './colours.js';
 import {botLevelName, mySeatAt, seatNames, seatNote} from '../../seats.js';
 import {errorText, isStale, isTemporary, refusalText} from '../../connection.js';
@@ -50,9 +51,9 @@ export class GameScreen {
     this.zoomButton = h('button', {
       type: 'button', class: 'secondary small map-zoom', 'aria-pressed': 'false', 'data-testid': 'map-zoom',
       onClick: () => this.zoomMap(this.zoomButton.getAttribute('aria-pressed') !== 'true'),
-    }, 'Enlarge the map');
+    }, t('elgrande.map.enlarge'));
     this.tools = h('div', {class: 'table-tools'});
-    this.chatInput = h('input', {type: 'text', maxlength: 500, placeholder: 'Say something to the table…', 'aria-label': 'Chat message', 'data-testid': 'chat-input'});
+    this.chatInput = h('input', {type: 'text', maxlength: 500, placeholder: t('elgrande.chat.placeholder'), 'aria-label': t('elgrande.chat.label'), 'data-testid': 'chat-input'});
     // A refusal (a mute says until when and why) stays under the input until the next line.
     this.chatError = h('p', {class: 'error chat-error', role: 'alert', hidden: true, 'data-testid': 'chat-error'});
     this.chat = h('form', {class: 'chat', onSubmit: (event) => {
@@ -63,10 +64,10 @@ export class GameScreen {
       this.app.conn.request('table.chat', {table: this.tableId, text}).then(() => {
         this.chatInput.value = '';
       }, (err) => {
-        this.chatError.textContent = refusalText(err, 'The server refused the message');
+        this.chatError.textContent = refusalText(err, t('elgrande.chat.refused'));
         this.chatError.hidden = false;
       });
-    }}, this.chatInput, h('button', {type: 'submit', class: 'secondary small'}, 'Send'));
+    }}, this.chatInput, h('button', {type: 'submit', class: 'secondary small'}, t('elgrande.chat.send')));
     this.resignStep = false;
 
     this.decision = new DecisionPanel(this.decisionBox, {
@@ -95,24 +96,24 @@ export class GameScreen {
         event.preventDefault();
         const first = this.decisionBox.querySelector('button:not(:disabled), select, input, [tabindex="0"]') || this.decisionBox;
         first.focus();
-      }}, 'Jump to your decision'),
+      }}, t('elgrande.screen.skip_to_decision')),
       this.announcer,
-      h('aside', {class: 'column left-column', 'aria-label': 'Players and action cards'},
+      h('aside', {class: 'column left-column', 'aria-label': t('elgrande.screen.left')},
         this.tableInfo,
         h('section', {class: 'players-section', 'aria-labelledby': 'players-title'},
-          h('h2', {class: 'panel-title', id: 'players-title'}, 'Players'), this.playersPanel),
+          h('h2', {class: 'panel-title', id: 'players-title'}, t('elgrande.screen.players')), this.playersPanel),
         h('section', {class: 'offer-section', 'aria-labelledby': 'offer-title'},
-          h('h2', {class: 'panel-title', id: 'offer-title'}, 'Action cards on offer'), this.offerPanel),
+          h('h2', {class: 'panel-title', id: 'offer-title'}, t('elgrande.screen.offer')), this.offerPanel),
         this.tools),
-      h('section', {class: 'column center-column', 'aria-label': 'The board'},
+      h('section', {class: 'column center-column', 'aria-label': t('elgrande.screen.board')},
         this.banner,
         this.statusBar,
         h('div', {class: 'map-section'}, this.boardFrame, this.zoomButton),
         this.handPanel),
-      h('aside', {class: 'column right-column', 'aria-label': 'Your decision and the log'},
+      h('aside', {class: 'column right-column', 'aria-label': t('elgrande.screen.right')},
         this.decisionBox,
         h('div', {class: 'log-section'},
-          h('h2', {class: 'panel-title', id: 'log-title'}, 'Event log'),
+          h('h2', {class: 'panel-title', id: 'log-title'}, t('elgrande.screen.log')),
           this.logBox,
           this.chat,
           this.chatError)));
@@ -152,13 +153,13 @@ export class GameScreen {
 
   zoomMap(on) {
     this.zoomButton.setAttribute('aria-pressed', String(on));
-    this.zoomButton.textContent = on ? 'Fit the map to the screen' : 'Enlarge the map';
+    this.zoomButton.textContent = t(on ? 'elgrande.map.fit' : 'elgrande.map.enlarge');
     this.boardFrame.classList.toggle('zoomed', on);
     // Enlarged, the frame scrolls: the keyboard's arrows scroll it once it has focus.
     if (on) {
       this.boardFrame.tabIndex = 0;
       this.boardFrame.setAttribute('role', 'region');
-      this.boardFrame.setAttribute('aria-label', 'The map, enlarged');
+      this.boardFrame.setAttribute('aria-label', t('elgrande.map.enlarged'));
     } else {
       this.boardFrame.removeAttribute('tabindex');
       this.boardFrame.removeAttribute('role');
@@ -208,7 +209,7 @@ export class GameScreen {
   names() {
     const lost = this.lostSeat;
     const names = seatNames(this.table, lost ? null : this.ownSeat);
-    if (lost) names[lost.seat] = `${names[lost.seat]} (bot for you)`;
+    if (lost) names[lost.seat] = t('elgrande.bot_for_you', {name: names[lost.seat]});
     return names;
   }
 
@@ -241,7 +242,7 @@ export class GameScreen {
     if (decisionKey !== this.lastDecisionKey) {
       this.lastDecisionKey = decisionKey;
       if (!this.busy) this.error = this.note = null;
-      if (decisionKey) turn = `Your turn: ${DECISION_WORDS[view.decision.kind] || 'decide'}.`;
+      if (decisionKey) turn = t('elgrande.your_turn', {what: decisionWords(view.decision.kind) || t('elgrande.decide')});
     }
     this.renderTools(view);
     this.renderTableInfo();
@@ -258,7 +259,7 @@ export class GameScreen {
     if (this.logSticks) this.logBox.scrollTop = this.logBox.scrollHeight;
     const said = [...news, turn].filter(Boolean).join(' ');
     if (said) this.announcer.textContent = said;
-    this.app.pageTitle(this.table ? this.table.name : 'A game');
+    this.app.pageTitle(this.table ? this.table.name : t('elgrande.a_game'));
   }
 
   // `version`: that of the game.update whose decision is answered, so that the server
@@ -299,17 +300,17 @@ export class GameScreen {
         parts.push(h('button', {type: 'button', class: 'secondary small', 'data-testid': 'resign', onClick: () => {
           this.resignStep = true;
           this.update();
-        }}, 'Resign (a bot takes over)'));
+        }}, t('elgrande.resign.button')));
       } else {
-        parts.push(h('div', {class: 'resign-confirm'}, 'Give up your seat to a bot?',
+        parts.push(h('div', {class: 'resign-confirm'}, t('elgrande.resign.question'),
           h('button', {type: 'button', class: 'danger small', 'data-testid': 'resign-confirm', onClick: () => {
             this.resignStep = false;
             this.app.resign(this.tableId);
-          }}, 'Resign'),
+          }}, t('elgrande.resign.confirm')),
           h('button', {type: 'button', class: 'secondary small', 'data-testid': 'resign-cancel', onClick: () => {
             this.resignStep = false;
             this.update();
-          }}, 'Keep playing')));
+          }}, t('elgrande.resign.cancel'))));
       }
     }
     replaceKeepingFocus(this.tools, parts);
@@ -324,9 +325,9 @@ export class GameScreen {
       h('h1', {class: 'table-name', 'data-testid': 'table-name'}, table.name),
       h('div', {class: 'time-rule', 'data-testid': 'time-rule'},
         icon('clock'), ` ${limitText(table)}`,
-        policy ? h('span', {class: 'muted'}, `; ${policy}.`) : null),
-      table.rated ? h('div', {class: 'muted', 'data-testid': 'table-rated'}, `Rated: ${ladderName(ladderOf(table.options))}`) : null,
-      table.options.edition === '1995' ? h('div', {class: 'muted', 'data-testid': 'table-edition'}, 'The 1995 rules') : null);
+        policy ? h('span', {class: 'muted'}, t('elgrande.policy', {policy})) : null),
+      table.rated ? h('div', {class: 'muted', 'data-testid': 'table-rated'}, t('elgrande.rated', {ladder: ladderName(ladderOf(table.options))})) : null,
+      table.options.edition === '1995' ? h('div', {class: 'muted', 'data-testid': 'table-edition'}, t('elgrande.rules_1995')) : null);
   }
 
   // A player whose seat a bot took keeps watching: say so plainly.
@@ -338,32 +339,32 @@ export class GameScreen {
     }
     const over = view.phase === 'game_over';
     const n = lost.timeouts || (this.table && this.table.replace_after);
-    const why = lost.resigned ? 'You resigned'
-      : `A bot took your seat after ${n > 1 ? `${n} timeouts in a row` : n === 1 ? 'a timeout' : 'repeated timeouts'}`;
+    const why = lost.resigned ? t('elgrande.banner.resigned')
+      : n ? t('elgrande.banner.replaced', {n}) : t('elgrande.banner.replaced_repeatedly');
     this.banner.dataset.reason = lost.resigned ? 'resigned' : 'replaced';
     replaceKeepingFocus(this.banner,
       h('span', {class: 'banner-icon'}, icon(lost.resigned ? 'flag' : 'clock')),
       h('span', {},
-        h('strong', {}, `${why}.`),
-        over ? ' The bot played your seat to the end; here is how the game finished.'
-          : ' A server bot plays your seat now; you are watching the rest of the game, as a spectator sees it.'),
-      h('a', {href: '#/', class: 'button secondary small'}, 'Back to the lobby'));
+        h('strong', {}, why),
+        ` ${t(over ? 'elgrande.banner.over' : 'elgrande.banner.watching')}`),
+      h('a', {href: '#/', class: 'button secondary small'}, t('elgrande.back_to_lobby')));
   }
 
   renderStatus(view, names) {
     const rounds = view.options.short_game ? 6 : 9;
-    const king = h('span', {class: 'status-item'}, '♛ King in ', h('strong', {}, areaName(view.king)));
+    const king = h('span', {class: 'status-item'}, ...tParts('elgrande.status.king', {area: h('strong', {}, areaName(view.king))}));
     const boards = Object.entries(view.scoreboards || {}).map(([board, at]) =>
-      h('span', {class: 'status-item'}, `${board === 'eight_four_zero' ? '8·4·0' : '4·0·0'} on `, h('strong', {}, areaName(at))));
+      h('span', {class: 'status-item'}, ...tParts('elgrande.status.scoreboard', {board: board === 'eight_four_zero' ? '8·4·0' : '4·0·0', area: h('strong', {}, areaName(at))})));
     const turn = view.phase === 'game_over' ? null : h('span', {class: 'status-item turn', 'data-testid': 'whose-turn'},
       (view.waiting_for || []).length
-        ? ['To play: ', h('strong', {}, (view.waiting_for || []).map((s) => names[s]).join(', '))]
+        ? tParts('elgrande.status.to_play', {who: h('strong', {}, formatList((view.waiting_for || []).map((s) => names[s]), 'unit'))})
         : '');
     replaceKeepingFocus(this.statusBar,
       h('span', {class: 'status-item round', 'data-testid': 'round', 'data-round': String(view.round)},
-        view.phase === 'game_over' ? 'Final' : `Round ${view.round}`, h('small', {}, ` (${view.rounds_played} of ${rounds})`)),
-      h('span', {class: 'status-item'}, PHASES[view.phase] || view.phase),
-      h('span', {class: 'status-item'}, `Scorings ${view.general_scorings}/3`),
+        view.phase === 'game_over' ? t('elgrande.status.final') : t('elgrande.status.round', {round: view.round}),
+        h('small', {}, ` ${t('elgrande.status.rounds_played', {n: view.rounds_played, rounds})}`)),
+      h('span', {class: 'status-item'}, phaseName(view.phase)),
+      h('span', {class: 'status-item'}, t('elgrande.status.scorings', {n: view.general_scorings})),
       king, ...boards, turn);
   }
 
@@ -377,16 +378,16 @@ export class GameScreen {
       const isMe = seat === this.ownSeat;
       const turnPos = order.indexOf(seat);
       const tags = [];
-      if (seat === view.first_player) tags.push(h('span', {class: 'tag', title: 'First player this round'}, '1st player'));
-      if (p.live_vetoes) tags.push(h('span', {class: 'tag veto', title: 'Holds a live veto card'}, `veto${p.live_vetoes > 1 ? ` ×${p.live_vetoes}` : ''}`));
-      if (view.phase === 'disk_setting' && p.disk_set) tags.push(h('span', {class: 'tag'}, 'disk set'));
+      if (seat === view.first_player) tags.push(h('span', {class: 'tag', title: t('elgrande.player.first_title')}, t('elgrande.player.first')));
+      if (p.live_vetoes) tags.push(h('span', {class: 'tag veto', title: t('elgrande.player.veto_title')}, t('elgrande.player.veto', {n: p.live_vetoes})));
+      if (view.phase === 'disk_setting' && p.disk_set) tags.push(h('span', {class: 'tag'}, t('elgrande.player.disk_set')));
       const note = seatNote(seatInfo, table);
-      if (seatInfo && seatInfo.kind === 'bot' && !note) tags.push(h('span', {class: 'tag'}, `bot, ${botLevelName(seatInfo.level)}`));
+      if (seatInfo && seatInfo.kind === 'bot' && !note) tags.push(h('span', {class: 'tag'}, t('elgrande.player.bot', {level: botLevelName(seatInfo.level)})));
       if (note) {
         tags.push(h('span', {class: `tag note ${note.kind}`, 'data-testid': `seat-note-${seat}`, 'data-note': note.kind},
           icon(note.icon), ` ${note.text}`));
       }
-      if (seatInfo && seatInfo.kind === 'human' && !seatInfo.connected) tags.push(h('span', {class: 'tag offline'}, 'offline'));
+      if (seatInfo && seatInfo.kind === 'human' && !seatInfo.connected) tags.push(h('span', {class: 'tag offline'}, t('elgrande.player.offline')));
       return h('div', {
         class: ['player-card', isMe && 'me', waiting.has(seat) && 'to-play', view.active === seat && 'active'],
         style: {'--c': col.fill}, 'data-testid': `player-${seat}`, 'data-seat': String(seat),
@@ -395,28 +396,28 @@ export class GameScreen {
         colourBadge(seat, view),
         h('span', {class: 'player-name'}, names[seat]),
         playerButton(this.app, seatInfo && seatInfo.player, this.tableId),
-        h('span', {class: 'player-score', title: 'Score', 'data-testid': `score-${seat}`}, String(p.score))),
+        h('span', {class: 'player-score', title: t('elgrande.player.score'), 'data-testid': `score-${seat}`}, String(p.score))),
       seatInfo && seatInfo.kind === 'human' && seatInfo.rating
         ? h('div', {class: 'player-rating', 'data-testid': `player-rating-${seat}`}, ratingBadge(seatInfo.rating, {}, {label: true})) : null,
       h('dl', {class: 'player-stats'},
-        stat('Court', p.court, 'Caballeros ready to be placed'),
-        stat('Province', p.province, 'The general supply'),
-        stat('Hand', p.hand_count, 'Power cards in hand'),
-        p.castillo !== undefined ? stat('Castillo', p.castillo, 'Your caballeros in the castillo (secret)') : null),
+        stat(t('elgrande.player.court'), p.court, t('elgrande.player.court_title')),
+        stat(t('elgrande.player.province'), p.province, t('elgrande.player.province_title')),
+        stat(t('elgrande.player.hand'), p.hand_count, t('elgrande.player.hand_title')),
+        p.castillo !== undefined ? stat(t('elgrande.player.castillo'), p.castillo, t('elgrande.player.castillo_title')) : null),
       h('div', {class: 'player-foot'},
-        h('span', {class: `played-card${p.played ? '' : ' none'}`, title: 'Power card played this round'},
-          p.played ? `Power ${p.played}` : 'no card yet'),
-        turnPos >= 0 ? h('span', {class: 'tag'}, `turn ${turnPos + 1}`) : null,
-        waiting.has(seat) ? h('span', {class: 'tag to-play-tag'}, isMe && !this.resigned ? 'your move' : 'thinking…') : null,
+        h('span', {class: `played-card${p.played ? '' : ' none'}`, title: t('elgrande.player.played_title')},
+          p.played ? t('elgrande.player.played', {value: String(p.played)}) : t('elgrande.player.no_card')),
+        turnPos >= 0 ? h('span', {class: 'tag'}, t('elgrande.player.turn', {n: String(turnPos + 1)})) : null,
+        waiting.has(seat) ? h('span', {class: 'tag to-play-tag'}, t(isMe && !this.resigned ? 'elgrande.player.your_move' : 'elgrande.player.thinking')) : null,
         ...tags));
     });
     if (view.automa) {
       const a = view.automa;
       const col = colourOf(view.options.players, view.options);
       cards.push(h('div', {class: 'player-card automa', style: {'--c': col.fill}},
-        h('div', {class: 'player-head'}, colourBadge(view.options.players, view), h('span', {class: 'player-name'}, 'The automa')),
-        h('dl', {class: 'player-stats'}, stat('Supply', a.supply), stat('Power deck', a.power_cards_left)),
-        h('div', {class: 'player-foot'}, h('span', {class: `played-card${a.played ? '' : ' none'}`}, a.played ? `Power ${a.played}` : 'no card yet'))));
+        h('div', {class: 'player-head'}, colourBadge(view.options.players, view), h('span', {class: 'player-name'}, t('elgrande.player.automa'))),
+        h('dl', {class: 'player-stats'}, stat(t('elgrande.player.supply'), a.supply), stat(t('elgrande.player.power_deck'), a.power_cards_left)),
+        h('div', {class: 'player-foot'}, h('span', {class: `played-card${a.played ? '' : ' none'}`}, a.played ? t('elgrande.player.played', {value: String(a.played)}) : t('elgrande.player.no_card')))));
     }
     replaceKeepingFocus(this.playersPanel, cards);
   }
@@ -430,7 +431,7 @@ export class GameScreen {
       const c = card(id);
       const enabled = Boolean(mode && mode.offered.has(id));
       const content = [
-        h('span', {class: 'stack-badge', title: `Stack ${c.stack}: place up to ${c.stack}`}, String(c.stack)),
+        h('span', {class: 'stack-badge', title: t('elgrande.offer.stack', {n: c.stack})}, String(c.stack)),
         h('span', {class: 'card-title'}, c.title),
         h('span', {class: 'card-text'}, c.text),
       ];
@@ -445,11 +446,11 @@ export class GameScreen {
         }, content));
     });
     const current = view.card !== undefined && view.phase !== 'choose_action_card' && view.active !== undefined
-      ? h('p', {class: 'in-use'}, `In use by ${this.names()[view.active]}: `, h('strong', {}, card(view.card).title)) : null;
+      ? h('p', {class: 'in-use'}, ...tParts('elgrande.offer.in_use', {who: this.names()[view.active], card: h('strong', {}, card(view.card).title)})) : null;
     replaceKeepingFocus(this.offerPanel,
       h('ul', {class: `offer-list${mode ? ' choosing' : ''}`}, items),
       current,
-      h('p', {class: 'stacks muted'}, `Cards left in the stacks: ${(view.stack_sizes || []).join(' · ')}`));
+      h('p', {class: 'stacks muted'}, t('elgrande.offer.stacks', {sizes: (view.stack_sizes || []).join(' · ')})));
   }
 
   renderHand() {
@@ -476,7 +477,7 @@ export class GameScreen {
         type: 'button', class: 'power-card', 'data-testid': `power-card-${v}`, 'data-value': String(v),
         disabled: !playable, 'aria-pressed': String(Boolean(mode && mode.selected === v)),
         // Spoken as shown: the card's number, then the caballeros it grants.
-        'aria-label': `Power card ${v}: ${GRANTED[v]} caballeros${mode && !playable ? ', not playable now' : ''}`,
+        'aria-label': t(mode && !playable ? 'elgrande.hand.card_unplayable' : 'elgrande.hand.card', {value: String(v), n: GRANTED[v]}),
         onClick: (event) => {
           if (!mode) return;
           mode.onSelect(v);
@@ -485,10 +486,10 @@ export class GameScreen {
       }, h('span', {class: 'power-value'}, String(v)), ' ', h('span', {class: 'power-grant'}, `${GRANTED[v]} `, h('span', {'aria-hidden': 'true'}, '♞'))));
     }
     replaceKeepingFocus(this.handPanel,
-      h('div', {class: 'hand', 'data-testid': 'hand', role: 'group', 'aria-label': 'Your power cards'},
-        h('h2', {class: 'panel-title'}, 'Your power cards'),
-        h('div', {class: 'hand-cards'}, cards.length ? cards : h('p', {class: 'muted'}, 'No cards left.')),
-        discards.size ? h('p', {class: 'muted discards'}, `Played: ${[...discards].join(', ')}`) : null));
+      h('div', {class: 'hand', 'data-testid': 'hand', role: 'group', 'aria-label': t('elgrande.hand.title')},
+        h('h2', {class: 'panel-title'}, t('elgrande.hand.title')),
+        h('div', {class: 'hand-cards'}, cards.length ? cards : h('p', {class: 'muted'}, t('elgrande.hand.empty'))),
+        discards.size ? h('p', {class: 'muted discards'}, t('elgrande.hand.played', {values: [...discards].join(', ')})) : null));
   }
 
   // Draws the log; returns the texts of entries added since the last call, to be announced.
@@ -510,7 +511,7 @@ export class GameScreen {
       clear(this.logList);
       if (!log.entries.length) {
         this.logList.append(h('li', {class: 'log-entry muted'},
-          this.mySeat === null ? 'You are watching from here on: what happened before is not replayed.' : 'Nothing has happened yet.'));
+          t(this.mySeat === null ? 'elgrande.log.watching' : 'elgrande.log.empty')));
       }
       for (const entry of log.entries.slice(-LOG_SHOWN).filter(shown)) this.logList.append(this.logLine(entry));
     }
@@ -533,9 +534,11 @@ export class GameScreen {
   chatLine(entry) {
     const line = entry.removed || entry.line === undefined ? null : {id: entry.line, said: entry.said};
     const menu = playerButton(this.app, entry.from, this.tableId, line);
-    const said = entry.removed ? [': ', h('span', {class: 'chat-removed muted'}, REMOVED_WORDS)] : `: “${entry.said}”`;
-    return h('li', {class: `log-entry chat${entry.removed ? ' removed' : ''}`, 'data-line': String(entry.line ?? '')},
-      h('span', {class: 'chat-name'}, entry.from.name), menu, said);
+    const name = h('span', {class: 'chat-name'}, entry.from.name);
+    const said = entry.removed
+      ? tParts('elgrande.chat.removed_line', {name, menu, removed: h('span', {class: 'chat-removed muted'}, REMOVED_WORDS)})
+      : tParts('elgrande.chat.line', {name, menu, said: entry.said});
+    return h('li', {class: `log-entry chat${entry.removed ? ' removed' : ''}`, 'data-line': String(entry.line ?? '')}, ...said);
   }
 }
 
@@ -554,12 +557,12 @@ export function finishedTable(table, rated) {
   const {scores, winners} = table.result;
   const ranking = scores.map((score, seat) => ({score, seat})).sort((a, b) => b.score - a.score);
   return h('div', {class: 'waiting-room panel', 'data-testid': 'final-scores'},
-    h('h1', {}, `${table.name}: the game is over`),
-    h('p', {class: 'winner-line'}, `♛ ${winners.map((s) => names[s]).join(' and ')} ${winners.length > 1 ? 'share the win' : 'wins'}!`),
+    h('h1', {}, t('elgrande.final.title', {table: table.name})),
+    h('p', {class: 'winner-line'}, t('elgrande.winner_line', {winners: formatList(winners.map((s) => names[s])), n: winners.length})),
     h('table', {class: 'final-table'},
       h('tbody', {}, ranking.map((r, i) => h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
         h('td', {}, String(i + 1)), h('td', {}, colourBadge(r.seat, table), ' ', names[r.seat]), h('td', {class: 'num'}, String(r.score)),
         rated ? ratingChangeCell(changeOf(rated, table, r.seat), `rating-change-${r.seat}`) : null)))),
     ratingStory(rated, table, names),
-    h('p', {}, h('a', {href: '#/', class: 'button secondary'}, 'Back to the lobby')));
+    h('p', {}, h('a', {href: '#/', class: 'button secondary'}, t('elgrande.back_to_lobby'))));
 }

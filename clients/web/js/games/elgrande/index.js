@@ -2,7 +2,8 @@
 // reaches it only through games/index.js; the files beside this one are the game's own.
 
 import {GameScreen, finishedTable} from './game.js';
-import {DECISION_WORDS, LADDERS, describeEvent, eventTone, involves, ladderName, ladderOf} from './texts.js';
+import {LADDERS, decisionWords, describeEvent, eventTone, involves, ladderName, ladderOf} from './texts.js';
+import {t} from '../../i18n.js';
 import {colourOf} from './colours.js';
 import {defaultOptions, formOptions, optionsForm, optionsText} from './options.js';
 
@@ -32,10 +33,10 @@ export const elGrande = {
 
   // The ladders in groups for the picker, in order: [{title, ladders: [[ladder, label]]}].
   ladderGroups() {
-    const group = (title, ladders) => ({title, ladders: ladders.map((l) => [l, ladderName(l).replace(', short game', '')])});
+    const group = (title, ladders) => ({title, ladders: ladders.map((l) => [l, ladderName(l, false)])});
     return [
-      group('Full game', LADDERS.filter((l) => !l.endsWith('-short'))),
-      group('Short game (6 rounds)', LADDERS.filter((l) => l.endsWith('-short'))),
+      group(t('elgrande.options.full_game'), LADDERS.filter((l) => !l.endsWith('-short'))),
+      group(t('elgrande.options.short_game_rounds'), LADDERS.filter((l) => l.endsWith('-short'))),
     ];
   },
   // The ladder the leaderboard opens on while no ladder has more players than another.
@@ -54,7 +55,7 @@ export const elGrande = {
   // Whether the event is about this seat, to mark it in the log.
   eventInvolves(event, seat) { return involves(event, seat); },
   // What a decision of this kind asks, for "your turn" ("play a power card"), or null.
-  decisionText(kind) { return DECISION_WORDS[kind] || null; },
+  decisionText(kind) { return decisionWords(kind); },
 
   // --- Screens -------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 // matches on) and 'tournament' (what every table of an event shares).
 
 import {h, replaceKeepingFocus, segmented} from '../../dom.js';
+import {t} from '../../i18n.js';
 
 const DEFAULTS = {
   table: {players: 3, short_game: false, automa: false, four_stacks: false, edition: '2023'},
@@ -27,12 +28,12 @@ export function formOptions(f, context) {
 
 // "3 players · with the automa · short game (6 rounds)"; an event's games: "Short game".
 export function optionsText(o, context = 'table') {
-  if (context === 'tournament') return o.short_game ? 'Short game' : 'Full game';
-  const parts = [`${o.players} players`];
-  if (o.automa) parts.push('with the automa');
-  if (o.short_game) parts.push('short game (6 rounds)');
-  if (o.four_stacks) parts.push('four stacks');
-  if (o.edition === '1995') parts.push('1995 rules');
+  if (context === 'tournament') return t(o.short_game ? 'elgrande.options.short_game' : 'elgrande.options.full_game');
+  const parts = [t('elgrande.options.players', {n: o.players})];
+  if (o.automa) parts.push(t('elgrande.options.with_automa'));
+  if (o.short_game) parts.push(t('elgrande.options.short_game_rounds_lower'));
+  if (o.four_stacks) parts.push(t('elgrande.options.four_stacks_lower'));
+  if (o.edition === '1995') parts.push(t('elgrande.options.rules_1995'));
   return parts.join(' · ');
 }
 
@@ -41,7 +42,7 @@ export function optionsForm(f, context) {
   switch (context) {
     case 'table': return tableForm(f);
     case 'play': return playForm(f);
-    case 'tournament': return [h('label', {}, shortGame(f, 'tournament-short'), ' Short game (6 rounds)')];
+    case 'tournament': return [h('label', {}, shortGame(f, 'tournament-short'), ` ${t('elgrande.options.short_game_rounds')}`)];
     default: throw new Error(`no options form for ${context}`);
   }
 }
@@ -53,13 +54,13 @@ function shortGame(f, id) {
 }
 
 function tableForm(f) {
-  const players = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': 'Players'});
+  const players = h('div', {class: 'segmented', role: 'radiogroup', 'aria-label': t('elgrande.options.players_label')});
   const automa = h('input', {type: 'checkbox', id: 'opt-automa', 'data-testid': 'opt-automa'});
   const four = h('input', {type: 'checkbox', id: 'opt-four-stacks', 'data-testid': 'opt-four-stacks'});
   const short = shortGame(f, 'opt-short');
   const edition = h('select', {id: 'opt-edition', 'data-testid': 'opt-edition', 'aria-describedby': 'opt-edition-note'},
-    [['2023', 'Today’s (2023 rulebook)'], ['1995', 'The original (1995 rulebook)']].map(([value, label]) =>
-      h('option', {value, selected: value === f.edition}, label)));
+    [['2023', 'elgrande.options.edition_2023'], ['1995', 'elgrande.options.edition_1995']].map(([value, key]) =>
+      h('option', {value, selected: value === f.edition}, t(key))));
   edition.addEventListener('change', () => {
     f.edition = edition.value;
     sync();
@@ -106,13 +107,13 @@ function tableForm(f) {
   });
   sync();
   return [
-    h('span', {class: 'label'}, 'Players'), players,
+    h('span', {class: 'label'}, t('elgrande.options.players_label')), players,
     h('div', {class: 'checks'},
-      h('label', {}, short, ' Short game (6 rounds)'),
-      h('label', {}, automa, ' Automa (2 players)'),
-      h('label', {}, four, ' Four stacks (3 players or automa)')),
-    h('label', {for: 'opt-edition'}, 'Rules'), edition,
-    h('span', {class: 'note muted', id: 'opt-edition-note'}, 'The 1995 rules take the power card’s caballeros in full, the Court card takes only from the province, no disk may name the king’s region, and there is no automa or four stacks.'),
+      h('label', {}, short, ` ${t('elgrande.options.short_game_rounds')}`),
+      h('label', {}, automa, ` ${t('elgrande.options.automa')}`),
+      h('label', {}, four, ` ${t('elgrande.options.four_stacks')}`)),
+    h('label', {for: 'opt-edition'}, t('elgrande.options.rules')), edition,
+    h('span', {class: 'note muted', id: 'opt-edition-note'}, t('elgrande.options.edition_note')),
   ];
 }
 
@@ -126,7 +127,7 @@ function playForm(f) {
     if (automa.disabled) f.automa = false;
     automa.checked = f.automa;
     replaceKeepingFocus(players, segmented({
-      label: 'Players', testid: 'play-players', value: f.players,
+      label: t('elgrande.options.players_label'), testid: 'play-players', value: f.players,
       options: [2, 3, 4, 5].map((n) => [n, String(n)]),
       onChange: (n) => {
         const hadFocus = players.contains(document.activeElement);
@@ -140,9 +141,9 @@ function playForm(f) {
   automa.addEventListener('change', () => { f.automa = automa.checked; });
   sync();
   return [
-    h('span', {class: 'label'}, 'Players'), players,
+    h('span', {class: 'label'}, t('elgrande.options.players_label')), players,
     h('div', {class: 'checks'},
-      h('label', {}, short, ' Short game (6 rounds)'),
-      h('label', {}, automa, ' Automa (2 players)')),
+      h('label', {}, short, ` ${t('elgrande.options.short_game_rounds')}`),
+      h('label', {}, automa, ` ${t('elgrande.options.automa')}`)),
   ];
 }

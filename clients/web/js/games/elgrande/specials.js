@@ -3,7 +3,8 @@
 // its controls from the decision's constraints and sets the panel's map interaction.
 
 import {h} from '../../dom.js';
-import {AREA_NAMES, REGIONS, SCOREBOARDS, areaName, colourName} from './texts.js';
+import {REGIONS, SCOREBOARDS, areaName, colourName} from './texts.js';
+import {t} from '../../i18n.js';
 import {colourBadge, colourOf} from './colours.js';
 import {MOVE_KINDS, TARGET_KINDS, addMove, badgesOf, moveLimitText, netBadges, nonZero, planMove, sum} from './decisionrules.js';
 import {choiceButton, stepper, submitButton} from '../../controls.js';
@@ -20,31 +21,31 @@ export function special(panel, d) {
   else if (kind === 'power_cards') controls = takeBack(panel, d);
   else if (kind === 'court') {
     controls = panel.takeControls(d.take_up_to || 0, d.take_province || 0, d.take_regions, 'court-', 'submit-special',
-      (n) => (n ? `Take ${n} into my court` : 'Take none'));
+      (n) => t('elgrande.take.submit', {n}));
   } else {
-    controls = [h('div', {class: 'actions'}, submitButton('submit-special', 'Carry it out', true, () => panel.send({type: 'perform_special_action'})))];
+    controls = [h('div', {class: 'actions'}, submitButton('submit-special', t('elgrande.special.carry_out'), true, () => panel.send({type: 'perform_special_action'})))];
   }
   return h('div', {class: 'part', 'data-part': 'special', 'data-special': kind},
     controls,
     h('div', {class: 'actions'},
-      h('button', {type: 'button', class: 'secondary', 'data-testid': 'skip-special', onClick: () => panel.send({type: 'skip_special_action'})}, 'Skip the special action')));
+      h('button', {type: 'button', class: 'secondary', 'data-testid': 'skip-special', onClick: () => panel.send({type: 'skip_special_action'})}, t('elgrande.special.skip'))));
 }
 
 function targets(panel, d, how) {
   const chosen = panel.draft.target;
   const targets = d.targets || [];
-  if (!targets.length) return [h('p', {class: 'muted'}, 'There is nowhere this can go now: skip it.')];
+  if (!targets.length) return [h('p', {class: 'muted'}, t('elgrande.special.nowhere'))];
   panel.board = {
     clickable: new Set(targets), badges: chosen ? {[chosen]: '✓'} : {}, dimOthers: true,
-    hint: () => `choose it (${how.verb.toLowerCase()})`, onActivate: (area) => panel.set({target: area}),
+    hint: () => t(`elgrande.target.${how.words}.hint`), onActivate: (area) => panel.set({target: area}),
   };
   return [
-    h('div', {class: 'choices', role: 'group', 'aria-label': 'Where'},
+    h('div', {class: 'choices', role: 'group', 'aria-label': t('elgrande.special.where')},
       targets.map((area) => choiceButton({
-        testid: `choice-target-${area}`, label: AREA_NAMES[area], pressed: chosen === area,
+        testid: `choice-target-${area}`, label: areaName(area), pressed: chosen === area,
         onClick: () => panel.set({target: area}),
       }))),
-    h('div', {class: 'actions'}, submitButton('submit-special', chosen ? `${how.verb} ${areaName(chosen)}` : 'Choose where first',
+    h('div', {class: 'actions'}, submitButton('submit-special', chosen ? t(`elgrande.target.${how.words}.submit`, {area: areaName(chosen)}) : t('elgrande.special.choose_where'),
       Boolean(chosen) && targets.includes(chosen), () => panel.send(how.command(chosen)))),
   ];
 }
@@ -61,26 +62,28 @@ function scoreboard(panel, d) {
   }));
   panel.board = {
     clickable: new Set(targets), badges: draft.target ? {[draft.target]: '✓'} : {}, dimOthers: true,
-    hint: () => 'put the scoreboard here', onActivate: (area) => panel.set({target: area}),
+    hint: () => t('elgrande.special.scoreboard_hint'), onActivate: (area) => panel.set({target: area}),
   };
   const ready = Boolean(draft.board && draft.target) && targets.includes(draft.target);
   return [
-    h('div', {class: 'choices', role: 'group', 'aria-label': 'Which scoreboard'},
+    h('div', {class: 'choices', role: 'group', 'aria-label': t('elgrande.special.which_scoreboard')},
       boards.map((b) => choiceButton({
         testid: `choice-board-${b.board}`,
-        label: `${SCOREBOARDS[b.board].short}${b.at ? ` (on ${areaName(b.at)})` : ' (new)'}`,
+        label: b.at ? t('elgrande.special.board_on', {board: SCOREBOARDS[b.board].short, area: areaName(b.at)})
+          : t('elgrande.special.board_new', {board: SCOREBOARDS[b.board].short}),
         pressed: draft.board === b.board, disabled: !b.to.length || Boolean(draft.target && !b.to.includes(draft.target)),
         onClick: () => panel.set({board: b.board}),
       }))),
     boards.some((b) => !b.to.length)
-      ? h('p', {class: 'muted'}, 'A scoreboard in the king’s region stays there.') : null,
-    h('div', {class: 'choices', role: 'group', 'aria-label': 'Where'},
+      ? h('p', {class: 'muted'}, t('elgrande.special.scoreboard_stays')) : null,
+    h('div', {class: 'choices', role: 'group', 'aria-label': t('elgrande.special.where')},
       targets.map((area) => choiceButton({
-        testid: `choice-target-${area}`, label: AREA_NAMES[area], pressed: draft.target === area,
+        testid: `choice-target-${area}`, label: areaName(area), pressed: draft.target === area,
         onClick: () => panel.set({target: area}),
       }))),
     h('div', {class: 'actions'}, submitButton('submit-special',
-      ready ? `Put ${SCOREBOARDS[draft.board].short} on ${areaName(draft.target)}` : 'Choose a scoreboard and an area',
+      ready ? t('elgrande.special.scoreboard_submit', {board: SCOREBOARDS[draft.board].short, area: areaName(draft.target)})
+        : t('elgrande.special.scoreboard_choose'),
       ready, () => panel.send({type: 'place_scoreboard', board: draft.board, to: draft.target}))),
   ];
 }
@@ -98,17 +101,17 @@ function removeOneEach(panel, d) {
     needed.push(colour);
     const label = colourName(colour, names, view.options);
     rows.push(h('label', {class: 'select-row'},
-      h('span', {}, colourBadge(colour, view), ` One of ${label} from `),
+      h('span', {}, colourBadge(colour, view), ` ${t('elgrande.special.one_of', {colour: label})} `),
       h('select', {
         'data-testid': `select-remove-${colour}`,
         onChange: (event) => panel.set({picks: {...draft.picks, [colour]: event.target.value || undefined}}),
       },
-      h('option', {value: '', selected: !draft.picks[colour]}, '— choose —'),
-      where.map((r) => h('option', {value: r, selected: draft.picks[colour] === r}, `${AREA_NAMES[r]} (${regions[r]})`)))));
+      h('option', {value: '', selected: !draft.picks[colour]}, t('elgrande.choose_option')),
+      where.map((r) => h('option', {value: r, selected: draft.picks[colour] === r}, t('elgrande.area_count', {area: areaName(r), n: regions[r]}))))));
   }
-  if (!needed.length) rows.push(h('p', {class: 'muted'}, 'No opponent has caballeros outside the king’s region: nothing to remove.'));
+  if (!needed.length) rows.push(h('p', {class: 'muted'}, t('elgrande.special.nothing_to_remove')));
   const ready = needed.every((c) => draft.picks[c]);
-  rows.push(h('div', {class: 'actions'}, submitButton('submit-special', 'Remove them', ready,
+  rows.push(h('div', {class: 'actions'}, submitButton('submit-special', t('elgrande.special.remove_them'), ready,
     () => panel.send({type: 'remove_caballeros', picks: needed.map((colour) => ({colour, region: draft.picks[colour]}))}))));
   return rows;
 }
@@ -116,14 +119,14 @@ function removeOneEach(panel, d) {
 function takeBack(panel, d) {
   const played = d.take_back || [];
   const chosen = panel.draft.value;
-  if (!played.length) return [h('p', {class: 'muted'}, 'You have no played power card to take back.')];
+  if (!played.length) return [h('p', {class: 'muted'}, t('elgrande.special.no_played_card'))];
   return [
-    h('div', {class: 'choices power-choices', role: 'group', 'aria-label': 'Played power cards'},
+    h('div', {class: 'choices power-choices', role: 'group', 'aria-label': t('elgrande.special.played_cards')},
       played.map((v) => choiceButton({
         testid: `choice-takeback-${v}`, label: String(v), pressed: chosen === v, className: 'power-mini',
         onClick: () => panel.set({value: v}),
       }))),
-    h('div', {class: 'actions'}, submitButton('submit-special', chosen ? `Take power card ${chosen} back` : 'Choose a card',
+    h('div', {class: 'actions'}, submitButton('submit-special', chosen ? t('elgrande.special.take_back', {value: String(chosen)}) : t('elgrande.special.choose_card'),
       played.includes(chosen), () => panel.send({type: 'take_back_power_card', value: chosen}))),
   ];
 }
@@ -137,19 +140,19 @@ function extraPlacement(panel, d) {
   for (const area of into) {
     const value = draft.extra[area] || 0;
     list.append(stepper({
-      key: `extra-${area}`, label: AREA_NAMES[area], value, max: d.extra_up_to - total + value,
+      key: `extra-${area}`, label: areaName(area), value, max: d.extra_up_to - total + value,
       onChange: (v) => panel.set({extra: {...draft.extra, [area]: v}}),
     }));
   }
   panel.board = {
     clickable: new Set(total < d.extra_up_to ? into : []), badges: badgesOf(draft.extra, '+'), dimOthers: true,
-    hint: () => 'place one more caballero here',
+    hint: () => t('elgrande.special.extra_hint'),
     onActivate: (area) => panel.addOne('extra', area),
   };
   return [
-    h('p', {class: 'muted'}, `Up to ${d.extra_up_to} more from your court, into any region but the king’s, and/or the castillo.`),
+    h('p', {class: 'muted'}, t('elgrande.special.extra_explain', {n: d.extra_up_to})),
     list,
-    h('div', {class: 'actions'}, submitButton('submit-special', total ? `Place ${total} more` : 'Place none', total <= d.extra_up_to,
+    h('div', {class: 'actions'}, submitButton('submit-special', t('elgrande.special.extra_submit', {n: total}), total <= d.extra_up_to,
       () => panel.send({type: 'place_extra_caballeros', to: nonZero(draft.extra)}))),
   ];
 }
@@ -157,9 +160,9 @@ function extraPlacement(panel, d) {
 function placeOrMove(panel, d) {
   const mode = panel.draft.mode || 'place';
   return [
-    h('div', {class: 'choices', role: 'group', 'aria-label': 'Which action'},
-      choiceButton({testid: 'choice-mode-place', label: `Place up to ${d.extra_up_to} more`, pressed: mode === 'place', onClick: () => panel.set({mode: 'place'})}),
-      choiceButton({testid: 'choice-mode-move', label: 'Move out of one region', pressed: mode === 'move', disabled: !d.moves, onClick: () => panel.set({mode: 'move'})})),
+    h('div', {class: 'choices', role: 'group', 'aria-label': t('elgrande.special.which_action')},
+      choiceButton({testid: 'choice-mode-place', label: t('elgrande.special.mode_place', {n: d.extra_up_to}), pressed: mode === 'place', onClick: () => panel.set({mode: 'place'})}),
+      choiceButton({testid: 'choice-mode-move', label: t('elgrande.special.mode_move'), pressed: mode === 'move', disabled: !d.moves, onClick: () => panel.set({mode: 'move'})})),
     mode === 'move' && d.moves ? moves(panel, d) : extraPlacement(panel, d),
   ];
 }
@@ -184,13 +187,13 @@ function moves(panel, d) {
   if (form.colour !== undefined) {
     if (!form.from) {
       panel.board = {
-        clickable: new Set(froms), badges: plannedBadges, dimOthers: true, hint: () => 'move caballeros out of here',
+        clickable: new Set(froms), badges: plannedBadges, dimOthers: true, hint: () => t('elgrande.special.from_hint'),
         onActivate: (area) => panel.set({form: {...form, from: area, to: undefined}}),
       };
     } else {
       panel.board = {
-        clickable: new Set(tos), badges: {...plannedBadges, [form.from]: 'from', ...(form.to ? {[form.to]: 'to'} : {})}, dimOthers: true,
-        hint: () => 'move them here', onActivate: (area) => panel.set({form: {...form, to: area}}),
+        clickable: new Set(tos), badges: {...plannedBadges, [form.from]: t('elgrande.badge.from'), ...(form.to ? {[form.to]: t('elgrande.badge.to')} : {})}, dimOthers: true,
+        hint: () => t('elgrande.special.to_hint'), onActivate: (area) => panel.set({form: {...form, to: area}}),
       };
     }
   }
@@ -198,33 +201,33 @@ function moves(panel, d) {
   const select = (testid, label, value, options, onChange) => h('label', {class: 'select-row'},
     h('span', {}, label),
     h('select', {'data-testid': testid, disabled: !options.length, onChange: (event) => onChange(event.target.value)},
-      h('option', {value: '', selected: value === undefined}, '— choose —'),
+      h('option', {value: '', selected: value === undefined}, t('elgrande.choose_option')),
       options.map((o) => h('option', {value: String(o.value), selected: String(o.value) === String(value)}, o.label))));
 
   const builder = colours.length ? h('div', {class: 'move-builder'},
-    select('move-colour', 'Whose', form.colour, colours.map((c) => ({value: c, label: `${colourOf(c, view.options).symbol} ${colourName(c, names, view.options)}`})),
+    select('move-colour', t('elgrande.special.whose'), form.colour, colours.map((c) => ({value: c, label: `${colourOf(c, view.options).symbol} ${colourName(c, names, view.options)}`})),
       (v) => panel.set({form: {colour: v === '' ? undefined : Number(v)}})),
-    select('move-from', 'From', form.from, froms.map((a) => ({value: a, label: `${AREA_NAMES[a]} (${available(a, form.colour)})`})),
+    select('move-from', t('elgrande.special.from'), form.from, froms.map((a) => ({value: a, label: t('elgrande.area_count', {area: areaName(a), n: available(a, form.colour)})})),
       (v) => panel.set({form: {...form, from: v || undefined, to: undefined, count: undefined}})),
-    select('move-to', 'To', form.to, tos.map((a) => ({value: a, label: AREA_NAMES[a]})),
+    select('move-to', t('elgrande.special.to'), form.to, tos.map((a) => ({value: a, label: areaName(a)})),
       (v) => panel.set({form: {...form, to: v || undefined}})),
-    form.from ? stepper({key: 'move-count', label: 'How many', value: form.count, max: maxCount, onChange: (v) => panel.set({form: {...form, count: Math.max(1, v)}})}) : null,
-    h('button', {type: 'button', class: 'secondary', 'data-testid': 'add-move', disabled: !canAdd, onClick: add}, 'Add this move'))
-    : h('p', {class: 'muted'}, planned.length ? 'No more caballeros may move.' : 'No caballeros can move now: skip it.');
+    form.from ? stepper({key: 'move-count', label: t('elgrande.special.how_many'), value: form.count, max: maxCount, onChange: (v) => panel.set({form: {...form, count: Math.max(1, v)}})}) : null,
+    h('button', {type: 'button', class: 'secondary', 'data-testid': 'add-move', disabled: !canAdd, onClick: add}, t('elgrande.special.add_move')))
+    : h('p', {class: 'muted'}, t(planned.length ? 'elgrande.special.no_more_moves' : 'elgrande.special.no_moves'));
 
-  const plannedList = planned.length ? h('ol', {class: 'planned-moves', 'aria-label': 'Planned moves'},
+  const plannedList = planned.length ? h('ol', {class: 'planned-moves', 'aria-label': t('elgrande.special.planned_moves')},
     planned.map((m, i) => h('li', {},
-      `${m.count} × ${colourOf(m.colour, view.options).symbol} ${colourName(m.colour, names, view.options)}: ${AREA_NAMES[m.from]} → ${AREA_NAMES[m.to]} `,
+      `${t('elgrande.special.planned', {n: m.count, symbol: colourOf(m.colour, view.options).symbol, colour: colourName(m.colour, names, view.options), from: areaName(m.from), to: areaName(m.to)})} `,
       h('button', {
-        type: 'button', class: 'link-button', 'data-testid': `remove-move-${i}`, 'aria-label': `Remove move ${i + 1}`,
+        type: 'button', class: 'link-button', 'data-testid': `remove-move-${i}`, 'aria-label': t('elgrande.special.remove_move', {n: String(i + 1)}),
         onClick: () => panel.set({moves: planned.filter((_, j) => j !== i), form: {}}),
-      }, 'remove')))) : null;
+      }, t('elgrande.special.remove'))))) : null;
 
   return [
     h('p', {class: 'muted'}, limitText),
     builder,
     plannedList,
-    h('div', {class: 'actions'}, submitButton('submit-special', moved ? `Move ${moved} caballero${moved === 1 ? '' : 's'}` : 'Add a move first', moved > 0,
+    h('div', {class: 'actions'}, submitButton('submit-special', moved ? t('elgrande.special.move_submit', {n: moved}) : t('elgrande.special.add_move_first'), moved > 0,
       () => panel.send({type: 'move_caballeros', moves: planned}))),
   ];
 }

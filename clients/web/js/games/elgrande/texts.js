@@ -1,24 +1,14 @@
 // El Grande's words: names of areas, action cards, the event log in sentences, phases,
 // decisions and ladders. Ids are the protocol's (docs/protocol-codecs.md); texts follow
-// shared/spec/el-grande-rules.md. Pure: Node's tests import it.
+// shared/spec/el-grande-rules.md. Every word is a key of the catalogs (elgrande.*), said when
+// asked for, never at the top level. Pure: Node's tests import it.
+
+import {formatList, hasKey, t} from '../../i18n.js';
 
 export const REGIONS = [
   'galicia', 'pais_vasco', 'aragon', 'cataluna', 'castilla_vieja', 'castilla_nueva',
   'valencia', 'sevilla', 'granada',
 ];
-
-export const AREA_NAMES = {
-  galicia: 'Galicia',
-  pais_vasco: 'País Vasco',
-  aragon: 'Aragón',
-  cataluna: 'Cataluña',
-  castilla_vieja: 'Castilla la Vieja',
-  castilla_nueva: 'Castilla la Nueva',
-  valencia: 'Valencia',
-  sevilla: 'Sevilla',
-  granada: 'Granada',
-  castillo: 'the castillo',
-};
 
 // Printed values for 1st / 2nd / 3rd place.
 export const PRINTED_VALUES = {
@@ -47,18 +37,18 @@ export const NEIGHBOURS = {
 };
 
 export const SCOREBOARDS = {
-  eight_four_zero: {name: 'the 8-4-0 scoreboard', short: '8·4·0', values: [8, 4, 0]},
-  four_zero_zero: {name: 'the 4-0-0 scoreboard', short: '4·0·0', values: [4, 0, 0]},
+  eight_four_zero: {short: '8·4·0', values: [8, 4, 0]},
+  four_zero_zero: {short: '4·0·0', values: [4, 0, 0]},
 };
 
+// An area's name ("Aragón", "the castillo"); an unknown id as it is.
 export function areaName(area) {
-  return AREA_NAMES[area] || area;
+  return hasKey(`elgrande.area.${area}`) ? t(`elgrande.area.${area}`) : area;
 }
 
-// Capitalised at the start of a sentence ("The castillo ...").
+// The name at the start of a sentence ("The castillo ...").
 export function AreaName(area) {
-  const n = areaName(area);
-  return n.charAt(0).toUpperCase() + n.slice(1);
+  return hasKey(`elgrande.area_start.${area}`) ? t(`elgrande.area_start.${area}`) : areaName(area);
 }
 
 // The values an area scores with now: a mobile scoreboard replaces the printed ones.
@@ -71,40 +61,7 @@ export function currentValues(view, area) {
 
 // --- Action cards ---------------------------------------------------------------------
 
-export const CARD_KINDS = {
-  move_all_own_from_region: {title: 'Retreat', text: 'Move any or all of your caballeros out of one region, to other regions and/or the castillo.'},
-  place_two_anywhere: {title: 'Reinforcements', text: 'Place up to 2 more caballeros from your court into any regions (not the king’s) and/or the castillo.'},
-  place_two_or_move_all_own: {title: 'Reinforce or retreat', text: 'Either place up to 2 more caballeros anywhere, or move any or all of your caballeros out of one region.'},
-  move_five_from_region: {title: 'Exodus', text: 'Move up to 5 caballeros of any colours out of one region.'},
-  move_three_opposing: {title: 'Intrigue', text: 'Move up to 3 opposing caballeros.'},
-  move_three_any: {title: 'Manoeuvre', text: 'Move up to 3 caballeros of any colours.'},
-  move_two_own_two_opposing: {title: 'Plot', text: 'Move up to 2 of your caballeros and up to 2 opposing caballeros.'},
-  move_four_own: {title: 'March', text: 'Move up to 4 of your caballeros.'},
-  move_four_any: {title: 'Upheaval', text: 'Move up to 4 caballeros of any colours.'},
-  veto: {title: 'Veto', text: 'Lay it before you: once, this round or the next, cancel another player’s special action when it is announced.'},
-  decay_all_court: {title: 'Decay', text: 'Each opponent returns all caballeros in their court to their province.'},
-  decay_three_court: {title: 'Minor decay', text: 'Each opponent returns 3 caballeros from their court to their province.'},
-  angry_king: {title: 'The angry king', text: 'Each opponent in turn returns 3 caballeros of their choice from their court and/or regions to their province.'},
-  remove_one_each: {title: 'Purge', text: 'Choose 1 caballero of each opponent in a region; each goes back to its province.'},
-  disk_return_two: {title: 'Bad harvest', text: 'Each opponent secretly picks a region where they have caballeros and returns 2 from it to their province.'},
-  disk_return_all: {title: 'Plague', text: 'Each opponent secretly picks a region where they have caballeros and returns all of them to their province.'},
-  score_chosen_region: {title: 'Special scoring', text: 'Score one region of your choice now (the king’s region or the castillo too).'},
-  score_fours: {title: 'Score the 4s', text: 'Score every region now worth 4 points for 1st place.'},
-  score_fives: {title: 'Score the 5s', text: 'Score every region now worth 5 points for 1st place.'},
-  score_six_seven: {title: 'Score the 6s and 7s', text: 'Score every region now worth 6 or 7 points for 1st place.'},
-  score_castillo: {title: 'Castillo scoring', text: 'Score the castillo; its caballeros stay inside.'},
-  score_most: {title: 'Score the crowded', text: 'Score the region(s) holding the most caballeros.'},
-  score_fewest: {title: 'Score the sparse', text: 'Score the non-empty region(s) holding the fewest caballeros.'},
-  score_first_only: {title: 'First places', text: 'Score every region, 1st place only; a tie for 1st scores nothing there.'},
-  scoreboard: {title: 'Mobile scoreboard', text: 'Put a mobile scoreboard (8-4-0 or 4-0-0) on a region or the castillo, or move one already in play.'},
-  royal_advisor: {title: 'Royal advisor', text: 'Move the king to a region next to it.'},
-  eviction: {title: 'Eviction', text: 'Choose a region: each opponent there secretly picks another region, and all their caballeros move to it.'},
-  grande: {title: 'Grande', text: 'Move your grande to another region (never out of or into the king’s region).'},
-  power_cards: {title: 'Power cards', text: 'Take one of your played power cards back into your hand.'},
-  court: {title: 'Court', text: 'Move up to 2 caballeros from your province to your court.'},
-  secret_scoring: {title: 'Secret scoring', text: 'Everyone secretly picks a region; each region picked by exactly one player is scored.'},
-  king: {title: 'The King', text: 'Move the king to any other region.'},
-};
+// An action card's title and text are the keys elgrande.card.<kind>.title and .text.
 
 // The classic deck in id order (docs/protocol-codecs.md: deck_json()), built as the engine
 // builds it: kinds in order, copies adjacent, one more score_chosen_region in stack 3.
@@ -130,7 +87,7 @@ export const DECK = (() => {
 
 export function card(id) {
   const c = DECK[id];
-  return {...c, ...CARD_KINDS[c.kind]};
+  return {...c, title: t(`elgrande.card.${c.kind}.title`), text: t(`elgrande.card.${c.kind}.text`)};
 }
 
 // Caballeros a power card lets its player take into the court.
@@ -138,61 +95,66 @@ export const GRANTED = [0, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0];
 
 // A colour in sentences: its seat's name, or the automa's (the colour after the players').
 export function colourName(colour, names, options) {
-  if (options && options.automa && colour === options.players) return 'the automa';
-  return names[colour] ?? `Colour ${colour + 1}`;
+  if (options && options.automa && colour === options.players) return t('elgrande.the_automa');
+  return names[colour] ?? t('elgrande.colour_n', {n: String(colour + 1)});
 }
 
 // --- Sentences ----------------------------------------------------------------------------
 
+// Items in the language's list form ("a, b and c").
 function list(items) {
-  if (items.length === 0) return 'nothing';
-  if (items.length === 1) return items[0];
-  return `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  return items.length ? formatList(items) : t('elgrande.nothing');
 }
 
 function counts(areaCounts) {
-  return Object.entries(areaCounts || {}).map(([area, n]) => `${n} in ${areaName(area)}`);
+  return Object.entries(areaCounts || {}).map(([area, n]) => t('elgrande.count_in', {n, area: areaName(area)}));
 }
 
-function caballeros(n) {
-  return n === 1 ? '1 caballero' : `${n} caballeros`;
+// "3 from the court", "2 from Aragón": where caballeros came from.
+function sources(fromCourt, fromProvince, fromRegions) {
+  const out = [];
+  if (fromCourt) out.push(t('elgrande.from_court', {n: fromCourt}));
+  if (fromProvince) out.push(t('elgrande.from_province', {n: fromProvince}));
+  out.push(...Object.entries(fromRegions || {}).map(([a, n]) => t('elgrande.from_area', {n, area: areaName(a)})));
+  return out;
 }
 
-export const PURPOSES = {
-  general_scoring: 'the general scoring (where castillo caballeros go)',
-  disk_return_two: 'Bad harvest (lose 2 caballeros)',
-  disk_return_all: 'Plague (lose all caballeros in one region)',
-  eviction: 'the eviction',
-  secret_scoring: 'the secret scoring',
-};
+function moveList(moves, col) {
+  return list(moves.map((m) => t('elgrande.move_item', {n: m.count, colour: col(m.colour), from: areaName(m.from), to: areaName(m.to)})));
+}
+
+// What a set of secret disks is for, in words.
+export function purposeText(purpose) {
+  return hasKey(`elgrande.purpose.${purpose}`) ? t(`elgrande.purpose.${purpose}`) : purpose;
+}
 
 // A special action as announced (also shown to veto holders).
 export function describeAction(command, ctx) {
   const {names, options, seat} = ctx;
+  const col = (c) => colourName(c, names, options);
   switch (command.type) {
-    case 'perform_special_action': return 'carry out the card';
+    case 'perform_special_action': return t('elgrande.action.perform');
     case 'move_caballeros':
-      if (!command.moves.length) return 'move no caballeros';
-      return 'move ' + list(command.moves.map((m) =>
-        `${caballeros(m.count)} of ${colourName(m.colour, names, options)} from ${areaName(m.from)} to ${areaName(m.to)}`));
+      if (!command.moves.length) return t('elgrande.action.move_none');
+      return t('elgrande.action.move', {moves: moveList(command.moves, col)});
     case 'place_extra_caballeros': {
       const placed = counts(command.to);
-      return placed.length ? `place ${list(placed)}` : 'place no caballeros';
+      return placed.length ? t('elgrande.action.place', {placed: list(placed)}) : t('elgrande.action.place_none');
     }
-    case 'score_area': return `score ${areaName(command.area)}`;
+    case 'score_area': return t('elgrande.action.score', {area: areaName(command.area)});
     case 'remove_caballeros':
       return command.picks.length
-        ? 'remove ' + list(command.picks.map((p) => `one of ${colourName(p.colour, names, options)} from ${areaName(p.region)}`))
-        : 'remove no caballeros';
-    case 'place_scoreboard': return `put ${SCOREBOARDS[command.board].name} on ${areaName(command.to)}`;
-    case 'move_king': return `move the king to ${areaName(command.to)}`;
-    case 'evict': return `evict everyone from ${areaName(command.region)}`;
-    case 'move_grande': return `move ${seat !== undefined ? 'their' : 'the'} grande to ${areaName(command.to)}`;
+        ? t('elgrande.action.remove', {picks: list(command.picks.map((p) => t('elgrande.remove_item', {colour: col(p.colour), area: areaName(p.region)})))})
+        : t('elgrande.action.remove_none');
+    case 'place_scoreboard': return t('elgrande.action.scoreboard', {board: command.board, area: areaName(command.to)});
+    case 'move_king': return t('elgrande.action.king', {area: areaName(command.to)});
+    case 'evict': return t('elgrande.action.evict', {area: areaName(command.region)});
+    case 'move_grande': return t('elgrande.action.grande', {own: seat !== undefined ? 'yes' : 'no', area: areaName(command.to)});
     case 'take_back_power_card':
-      return command.value ? `take power card ${command.value} back` : 'take a played power card back';
+      return command.value ? t('elgrande.action.take_back', {value: String(command.value)}) : t('elgrande.action.take_back_any');
     case 'take_caballeros': {
       const n = command.from_province + Object.values(command.from_regions || {}).reduce((a, b) => a + b, 0);
-      return `take ${caballeros(n)} into the court`;
+      return t('elgrande.action.take', {n});
     }
     default: return command.type.replaceAll('_', ' ');
   }
@@ -201,94 +163,94 @@ export function describeAction(command, ctx) {
 // One event of the log (docs/protocol-codecs.md, Events) as a sentence, or null to leave it out.
 export function describeEvent(e, ctx) {
   const {names, options} = ctx;
-  const who = (seat) => names[seat] ?? `Seat ${seat + 1}`;
+  const who = (seat) => names[seat] ?? t('elgrande.seat_n', {n: String(seat + 1)});
   const col = (c) => colourName(c, names, options);
+  const ev = (key, params) => t(`elgrande.event.${key}`, params);
   switch (e.type) {
     case 'game_started':
-      return `The game begins. The king is in ${areaName(e.king)}. Home regions: ` +
-        list(e.homes.map((area, seat) => `${who(seat)} ${areaName(area)}`)) +
-        `. ${who(e.first_player)} plays first.`;
+      return ev('game_started', {
+        king: areaName(e.king), first: who(e.first_player),
+        homes: list(e.homes.map((area, seat) => t('elgrande.who_area', {who: who(seat), area: areaName(area)}))),
+      });
     case 'round_started':
-      return `Round ${e.round} begins. On offer: ${list(e.offered.map((id) => card(id).title))}.`;
+      return ev('round_started', {round: e.round, cards: list(e.offered.map((id) => card(id).title))});
     case 'automa_placed_caballeros':
-      return `The automa placed ${caballeros(e.count)} in ${areaName(e.region)}.`;
+      return ev('automa_placed', {n: e.count, area: areaName(e.region)});
     case 'automa_power_card_flipped':
-      return `The automa flipped power card ${e.value}.`;
+      return ev('automa_flipped', {value: String(e.value)});
     case 'power_card_played':
-      return `${who(e.seat)} played power card ${e.value}.`;
+      return ev('power_card_played', {who: who(e.seat), value: String(e.value)});
     case 'caballeros_taken': {
       const n = e.from_province + Object.values(e.from_regions || {}).reduce((a, b) => a + b, 0);
-      if (n === 0) return `${who(e.seat)} took no caballeros into the court.`;
-      const sources = [];
-      if (e.from_province) sources.push(`${e.from_province} from the province`);
-      sources.push(...Object.entries(e.from_regions || {}).map(([a, k]) => `${k} from ${areaName(a)}`));
-      return `${who(e.seat)} took ${caballeros(n)} into the court (${list(sources)}).`;
+      if (n === 0) return ev('taken_none', {who: who(e.seat)});
+      return ev('taken', {who: who(e.seat), n, sources: list(sources(0, e.from_province, e.from_regions))});
     }
     case 'action_card_taken':
-      return `${col(e.colour)} took the action card “${card(e.card).title}”.`;
+      return ev('action_card_taken', {who: col(e.colour), card: card(e.card).title});
     case 'caballeros_placed': {
       const placed = counts(e.to);
-      return placed.length ? `${who(e.seat)} placed ${list(placed)}.` : `${who(e.seat)} placed no caballeros.`;
+      return placed.length ? ev('placed', {who: who(e.seat), placed: list(placed)}) : ev('placed_none', {who: who(e.seat)});
     }
     case 'special_action_announced':
-      return `${who(e.seat)} announces “${card(e.card).title}”: ${describeAction(e.action, {...ctx, seat: e.seat})}.`;
+      return ev('announced', {who: who(e.seat), card: card(e.card).title, action: describeAction(e.action, {...ctx, seat: e.seat})});
     case 'special_action_vetoed':
-      return `${who(e.by)} vetoed ${who(e.seat)}’s special action!`;
+      return ev('vetoed', {by: who(e.by), who: who(e.seat)});
     case 'special_action_skipped':
-      return `${who(e.seat)} skipped the special action.`;
+      return ev('skipped', {who: who(e.seat)});
     case 'caballeros_moved':
-      return e.moves.length
-        ? `${who(e.by)} moved ${list(e.moves.map((m) => `${caballeros(m.count)} of ${col(m.colour)} from ${areaName(m.from)} to ${areaName(m.to)}`))}.`
-        : `${who(e.by)} moved no caballeros.`;
-    case 'caballeros_returned': {
-      const sources = [];
-      if (e.from_court) sources.push(`${e.from_court} from the court`);
-      sources.push(...Object.entries(e.from_regions || {}).map(([a, k]) => `${k} from ${areaName(a)}`));
-      return `${col(e.colour)} returned ${list(sources)} to the province.`;
-    }
+      return e.moves.length ? ev('moved', {who: who(e.by), moves: moveList(e.moves, col)}) : ev('moved_none', {who: who(e.by)});
+    case 'caballeros_returned':
+      return ev('returned', {who: col(e.colour), sources: list(sources(e.from_court, 0, e.from_regions))});
     case 'caballeros_evicted':
-      return `${caballeros(e.count)} of ${who(e.seat)} left ${areaName(e.from)} for ${e.to ? areaName(e.to) : 'the court'}.`;
+      return e.to
+        ? ev('evicted', {n: e.count, who: who(e.seat), from: areaName(e.from), to: areaName(e.to)})
+        : ev('evicted_to_court', {n: e.count, who: who(e.seat), from: areaName(e.from)});
     case 'scoreboard_placed':
       return e.from
-        ? `${SCOREBOARDS[e.board].name[0].toUpperCase()}${SCOREBOARDS[e.board].name.slice(1)} moved from ${areaName(e.from)} to ${areaName(e.to)}.`
-        : `${SCOREBOARDS[e.board].name[0].toUpperCase()}${SCOREBOARDS[e.board].name.slice(1)} now lies on ${areaName(e.to)}.`;
+        ? ev('scoreboard_moved', {board: e.board, from: areaName(e.from), to: areaName(e.to)})
+        : ev('scoreboard_placed', {board: e.board, to: areaName(e.to)});
     case 'king_moved':
-      return `The king moved from ${areaName(e.from)} to ${areaName(e.to)}.`;
+      return ev('king_moved', {from: areaName(e.from), to: areaName(e.to)});
     case 'grande_moved':
-      return `${who(e.seat)}’s grande moved from ${areaName(e.from)} to ${areaName(e.to)}.`;
+      return ev('grande_moved', {who: who(e.seat), from: areaName(e.from), to: areaName(e.to)});
     case 'power_card_taken_back':
-      return e.value ? `${who(e.seat)} took power card ${e.value} back into the hand.` : `${who(e.seat)} took a played power card back.`;
+      return e.value ? ev('taken_back', {who: who(e.seat), value: String(e.value)}) : ev('taken_back_any', {who: who(e.seat)});
     case 'command_undone':
-      return `${who(e.seat)} took back a step.`;
+      return ev('undone', {who: who(e.seat)});
     case 'veto_laid':
-      return `${who(e.seat)} laid a veto card.`;
+      return ev('veto_laid', {who: who(e.seat)});
     case 'veto_expired':
-      return `${who(e.seat)}’s veto card expired.`;
+      return ev('veto_expired', {who: who(e.seat)});
     case 'disk_set':
-      return e.region ? `${who(e.seat)} set the secret disk to ${areaName(e.region)}.` : `${who(e.seat)} set the secret disk.`;
+      return e.region ? ev('disk_set_to', {who: who(e.seat), area: areaName(e.region)}) : ev('disk_set', {who: who(e.seat)});
     case 'disks_revealed': {
-      const shown = (e.disks || []).map((area, seat) => (area ? `${who(seat)} ${areaName(area)}` : null)).filter(Boolean);
-      return `Disks revealed for ${PURPOSES[e.purpose] || e.purpose}: ${list(shown)}.`;
+      const shown = (e.disks || []).map((area, seat) => (area ? t('elgrande.who_area', {who: who(seat), area: areaName(area)}) : null)).filter(Boolean);
+      return ev('disks_revealed', {purpose: purposeText(e.purpose), disks: list(shown)});
     }
     case 'general_scoring_started':
-      return `General scoring ${e.number} of 3 begins.`;
+      return ev('general_scoring', {number: e.number});
     case 'area_scored': {
-      const got = (e.points || []).map((p, seat) => (p ? `${who(seat)} ${p}` : null)).filter(Boolean);
+      if (!(e.caballeros || []).some((n) => n > 0)) return ev('scored_nobody', {area: AreaName(e.area)});
+      const got = (e.points || []).map((p, seat) => (p ? t('elgrande.who_points', {who: who(seat), points: p}) : null)).filter(Boolean);
       const bonus = [];
-      if (e.king_bonus !== undefined) bonus.push(`king bonus to ${who(e.king_bonus)}`);
-      if (e.grande_bonus !== undefined) bonus.push(`grande bonus to ${who(e.grande_bonus)}`);
-      if (!(e.caballeros || []).some((n) => n > 0)) return `${AreaName(e.area)} scored: nobody there.`;
-      return `${AreaName(e.area)} scored: ${got.length ? list(got) : 'no points'}` +
-        (bonus.length ? ` (${list(bonus)})` : '') + '.';
+      if (e.king_bonus !== undefined) bonus.push(t('elgrande.king_bonus', {who: who(e.king_bonus)}));
+      if (e.grande_bonus !== undefined) bonus.push(t('elgrande.grande_bonus', {who: who(e.grande_bonus)}));
+      const params = {area: AreaName(e.area), points: list(got), bonus: list(bonus)};
+      const key = got.length ? 'scored' : 'scored_no_points';
+      return ev(bonus.length ? `${key}_bonus` : key, params);
     }
     case 'castillo_emptied':
-      return `${caballeros(e.count)} of ${col(e.colour)} left the castillo for ${e.to ? areaName(e.to) : 'the court'}.`;
+      return e.to
+        ? ev('castillo_emptied', {n: e.count, who: col(e.colour), to: areaName(e.to)})
+        : ev('castillo_emptied_to_court', {n: e.count, who: col(e.colour)});
     case 'round_ended':
-      return `Round ${e.round} ends. ${who(e.first_player)} will play first.`;
+      return ev('round_ended', {round: e.round, first: who(e.first_player)});
     case 'game_ended': {
       const ranking = e.scores.map((score, seat) => ({score, seat})).sort((a, b) => b.score - a.score);
-      return `The game is over! ${list(e.winners.map(who))} ${e.winners.length > 1 ? 'share the win' : 'wins'}. ` +
-        `Scores: ${list(ranking.map((r) => `${who(r.seat)} ${r.score}`))}.`;
+      return ev('game_ended', {
+        winners: list(e.winners.map(who)), count: e.winners.length,
+        scores: list(ranking.map((r) => t('elgrande.who_points', {who: who(r.seat), points: r.score}))),
+      });
     }
     default:
       return e.type.replaceAll('_', ' ');
@@ -342,26 +304,15 @@ export function eventTone(e) {
   }
 }
 
-export const PHASES = {
-  power_cards: 'Power cards',
-  take_caballeros: 'Taking caballeros',
-  choose_action_card: 'Choosing action cards',
-  use_action_card: 'Action cards',
-  veto_window: 'Veto?',
-  returning: 'The angry king',
-  disk_setting: 'Secret disks',
-  game_over: 'Game over',
-};
+// A phase of the game in words (the status bar).
+export function phaseName(phase) {
+  return hasKey(`elgrande.phase.${phase}`) ? t(`elgrande.phase.${phase}`) : phase;
+}
 
-export const DECISION_WORDS = {
-  power_card: 'play a power card',
-  take_caballeros: 'take caballeros',
-  action_card: 'choose an action card',
-  use_action_card: 'use an action card',
-  veto: 'decide on a veto',
-  return_caballeros: 'return caballeros',
-  disk: 'set a secret disk',
-};
+// What a decision of this kind asks ("play a power card"), or null for a kind not known here.
+export function decisionWords(kind) {
+  return hasKey(`elgrande.decision.${kind}`) ? t(`elgrande.decision.${kind}`) : null;
+}
 
 // --- Ladders (docs/ratings.md) --------------------------------------------------------------
 
@@ -369,10 +320,11 @@ export const DECISION_WORDS = {
 export const LADDERS = ['2p', '3p', '4p', '5p', '2p-automa', '2p-short', '3p-short', '4p-short', '5p-short', '2p-automa-short'];
 
 // "4p-short" → "4 players, short game"; "2p-automa" → "2 players with the automa".
-export function ladderName(ladder) {
+// `length`: false leaves out the short game (the picker's groups say it).
+export function ladderName(ladder, length = true) {
   const m = /^([2-5])p(-automa)?(-short)?$/.exec(ladder || '');
   if (!m) return ladder;
-  return `${m[1]} players${m[2] ? ' with the automa' : ''}${m[3] ? ', short game' : ''}`;
+  return t('elgrande.ladder', {players: Number(m[1]), automa: m[2] ? 'yes' : 'no', short: m[3] && length ? 'yes' : 'no'});
 }
 
 // The ladder a game of these options counts on (four stacks share the 3-player ladder).
