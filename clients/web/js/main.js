@@ -46,8 +46,7 @@ class App {
     this.navCount = document.getElementById('nav-count');
     this.signal = new TurnSignal();
     this.screenTitle = 'El Grande';
-    // The server's words when it banned the player this browser speaks for: no hello is said
-    // with that identity again on this page, so reconnecting does not loop into refusals.
+    // The ban of the player this browser speaks for ({until, why}): no more hello on this page.
     this.banned = null;
     this.wire();
   }
@@ -117,8 +116,8 @@ class App {
       this.deleting = false;  // the account page deleted the account and said so
       this.conn.connect();
     });
-    c.on('banned', (reason) => {
-      this.showBanned(reason);
+    c.on('banned', () => {
+      this.showBanned(this.lastBan || {});
       this.conn.connect();
     });
     // The store holds what these pushes change (store.js); onChange shows it.
@@ -190,7 +189,7 @@ class App {
     } catch (err) {
       if (err.code === 'disconnected') return;
       if (err.code === 'banned') {
-        this.showBanned(err.message);
+        this.showBanned({until: err.until, why: err.moderatorReason});
         return;
       }
       this.toast(refusalText(err, t('shell.could_not_sign_in')));
@@ -266,15 +265,15 @@ class App {
   // A ban (close code 4003, or hello refused with `banned`): the page forgets what it knew of
   // the player but keeps the stored token, so a reload once the ban is over plays on. The
   // welcome screen offers to sign in to another account.
-  showBanned(detail) {
+  showBanned(facts) {
     clearTimeout(this.helloRetry);
-    this.banned = detail || '';
+    this.banned = facts;
     this.store.me = null;
     this.store.account = null;
     this.forgetPlayerState();
     this.renderHeader();
     replaceKeepingFocus(this.notices);
-    this.showWelcome({message: bannedText(detail), alert: true, signIn: true});
+    this.showWelcome({message: bannedText(facts), alert: true, signIn: true});
   }
 
   // What this page knew as the former player: another identity has other tables and games.
@@ -527,6 +526,7 @@ class App {
 
   // Mutes and bans stay as a banner until lifted, over or dismissed; the rest is a toast.
   onModerationNotice(notice) {
+    if (notice.action === 'ban') this.lastBan = {until: notice.until, why: notice.reason};  // the close that follows says no more
     const {text, banner} = noticeText(notice, notice.table ? this.store.tables.get(notice.table) : null);
     if (notice.action === 'set_role' && this.store.account) {
       this.store.account = {...this.store.account, role: notice.role};
