@@ -13,13 +13,14 @@ export function showRoundNotice(notices, push, name) {
     h('span', {}, text),
     href ? h('a', {href, class: 'button primary small', 'data-testid': 'round-notice-open', onClick: () => el.remove()}, t('notices.round.open_table')) : null,
     h('a', {href: `#/tournament/${push.tournament}`, class: 'button secondary small', onClick: () => el.remove()}, t('notices.round.tournament')),
-    dismissButton(el));
+    dismissButton(() => el.remove()));
   dropRoundNotices(notices, push.tournament);
   notices.append(el);
 }
 
-function dismissButton(el) {
-  return h('button', {type: 'button', class: 'secondary small', 'aria-label': t('notices.dismiss_label'), onClick: () => el.remove()},
+// `dismiss` is called on a press (the notice is made after its button).
+function dismissButton(dismiss) {
+  return h('button', {type: 'button', class: 'secondary small', 'aria-label': t('notices.dismiss_label'), onClick: dismiss},
     t('notices.dismiss'));
 }
 
@@ -33,7 +34,7 @@ export function dropRoundNotices(notices, tournament = null) {
 export function showModerationBanner(notices, text, kind, until) {
   const el = h('div', {class: 'notice alert mod-notice', role: 'alert', 'data-testid': 'mod-notice', 'data-kind': kind},
     h('span', {}, text),
-    dismissButton(el));
+    dismissButton(() => el.remove()));
   notices.append(el);
   const left = until ? until - Date.now() : null;
   if (left !== null && left < 2 ** 31 - 1) setTimeout(() => el.remove(), Math.max(0, left));
