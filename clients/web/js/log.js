@@ -16,8 +16,6 @@ function chatText(name, said) {
 export function removedText() {
   return t('log.removed');
 }
-// The same for game.js until it calls removedText(): a text node's String() asks anew.
-export const REMOVED_WORDS = {toString: removedText};
 
 // A chat entry's text, whether it still says something or a moderator removed it.
 export function chatEntryText(entry) {

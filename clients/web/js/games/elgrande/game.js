@@ -11,7 +11,7 @@ import {botLevelName, mySeatAt, seatNames, seatNote} from '../../seats.js';
 import {errorText, isStale, isTemporary, refusalText} from '../../connection.js';
 import {limitText, policyText} from '../../time.js';
 import {playerButton} from '../../blocks.js';
-import {REMOVED_WORDS} from '../../log.js';
+import {removedText} from '../../log.js';
 import {changeOf, ratingBadge, ratingChangeCell, ratingStory} from '../../ratings.js';
 
 export class GameScreen {
@@ -536,7 +536,7 @@ export class GameScreen {
     const menu = playerButton(this.app, entry.from, this.tableId, line);
     const name = h('span', {class: 'chat-name'}, entry.from.name);
     const said = entry.removed
-      ? tParts('elgrande.chat.removed_line', {name, menu, removed: h('span', {class: 'chat-removed muted'}, REMOVED_WORDS)})
+      ? tParts('elgrande.chat.removed_line', {name, menu, removed: h('span', {class: 'chat-removed muted'}, removedText())})
       : tParts('elgrande.chat.line', {name, menu, said: entry.said});
     return h('li', {class: `log-entry chat${entry.removed ? ' removed' : ''}`, 'data-line': String(entry.line ?? '')}, ...said);
   }
