@@ -22,6 +22,16 @@ export function chatEntryText(entry) {
   return entry.removed ? t('log.chat.removed', {name: entry.from.name}) : chatText(entry.from.name, entry.said);
 }
 
+// An entry in words, said when it is drawn, so that the log follows a change of language: a
+// game's event by its game module, a chat line, a note by its key; an entry stored by an
+// older client keeps the words it was stored with.
+export function entryText(entry, game) {
+  if (entry.event && game) return game.eventText(entry.event, {names: entry.names, options: entry.options});
+  if (entry.chat && entry.from && (entry.said !== undefined || entry.removed)) return chatEntryText(entry);
+  if (entry.key) return t(entry.key);
+  return entry.text ?? '';
+}
+
 export class EventLog {
   constructor(tableId) {
     this.key = PREFIX + tableId;
@@ -54,7 +64,6 @@ export class EventLog {
     for (const entry of this.entries) {
       if (!entry.chat || !entry.from || entry.from.id !== player.id || entry.from.name === player.name) continue;
       entry.from = {...entry.from, name: player.name};
-      entry.text = chatEntryText(entry);
       changed = true;
     }
     if (changed) this.revision++;
@@ -68,7 +77,6 @@ export class EventLog {
     if (!entry || entry.removed) return false;
     entry.removed = true;
     delete entry.said;
-    entry.text = chatEntryText(entry);
     this.revision++;
     return true;
   }
