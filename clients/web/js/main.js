@@ -11,7 +11,7 @@ import {forgetIdentity, forgetToken, loadIdentity, saveIdentity} from './identit
 import {welcomePanel} from './welcome.js';
 import {renderIdentity} from './topbar.js';
 import {dropRoundNotices, showModerationBanner, showRoundNotice} from './notices.js';
-import {bannedText, noticeText} from './moderation.js';
+import {banDetail, bannedText, noticeText} from './moderation.js';
 import {BlockList} from './blocks.js';
 import {LobbyScreen, renderWaitingRoom} from './lobby.js';
 import {TournamentListScreen} from './tournaments.js';
@@ -118,7 +118,8 @@ class App {
       this.conn.connect();
     });
     c.on('banned', (reason) => {
-      this.showBanned(reason);
+      this.showBanned(this.banNotice || reason);
+      this.banNotice = null;
       this.conn.connect();
     });
     // The store holds what these pushes change (store.js); onChange shows it.
@@ -525,6 +526,7 @@ class App {
 
   // Mutes and bans stay as a banner until lifted, over or dismissed; the rest is a toast.
   onModerationNotice(notice) {
+    if (notice.action === 'ban') this.banNotice = banDetail(notice);  // the close to come says only "banned"
     const {text, banner} = noticeText(notice, notice.table ? this.store.tables.get(notice.table) : null);
     if (notice.action === 'set_role' && this.store.account) {
       this.store.account = {...this.store.account, role: notice.role};

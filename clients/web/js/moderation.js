@@ -44,6 +44,12 @@ export function noticeText(notice, table) {
 
 // The welcome screen's words for a banned player: the server's close reason or refusal,
 // "banned until 2026-11-24 17:00 UTC: why" (the refusal starts with "you are ").
+// A ban notice's words for the welcome screen: the close that follows it carries only the
+// code "banned" (protocol.md, Moderation).
+export function banDetail(notice) {
+  return `banned ${untilText(notice.until)}: ${notice.reason}`;
+}
+
 export function bannedText(detail) {
   const what = String(detail || '').replace(/^you are /, '') || 'banned';
   return `This player may not play here for now: ${what}. You may still sign in to another account.`;
