@@ -19,7 +19,7 @@ import {TournamentScreen} from './tournament.js';
 import {LeaderboardScreen, ProfileScreen} from './ratings.js';
 import {gameOf} from './games/index.js';
 import {mySeatAt} from './seats.js';
-import {queueName} from './words.js';
+import {queueName, tableName} from './words.js';
 import {startClock} from './time.js';
 import {TurnSignal} from './alerts.js';
 import {applyTheme} from './settings.js';
@@ -449,7 +449,7 @@ class App {
         this.screen = {kind: 'waiting', container};
         this.setMain(container);
       }
-      this.pageTitle(table.name);
+      this.pageTitle(tableName(table));
       renderWaitingRoom(this, table, this.screen.container);
       return;
     }

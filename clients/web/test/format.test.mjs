@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import {countdownText, durationText, limitText, policyText, spanText, timeLeft, turnChoices, waitText} from '../js/time.js';
 import {areaName, AreaName, describeEvent, eventTone, involves, ladderName, ladderOf} from '../js/games/elgrande/texts.js';
 import {botLevelName, botLevels, formerSeat, mySeatAt, seatNames, seatNote} from '../js/seats.js';
-import {clockText, ordinal, queueName} from '../js/words.js';
+import {clockText, ordinal, queueName, tableName} from '../js/words.js';
 import {chatEntryText, removedText} from '../js/log.js';
 import {changeText, changeOf} from '../js/ratings.js';
 import {isStale, isTemporary, refusalText} from '../js/connection.js';
@@ -207,4 +207,12 @@ test('tournaments in words: a board best placed first, a round\'s notice', () =>
   assert.deepEqual(roundNoticeText({tournament: 2, round: 1, bye: true}, null), {text: 'Tournament round 1: you have a bye this round.'});
   assert.deepEqual(roundNoticeText({tournament: 2, round: 2, bye: true}, 'Spring Cup'), {text: 'Spring Cup, round 2: you have a bye this round.'});
   assert.deepEqual(roundNoticeText({tournament: 2, round: 4, table: 41}, null), {text: 'Tournament round 4: your table is ready.', href: '#/table/41'});
+});
+
+test('tables the server named: said in the reader\'s words; a name someone chose, as typed', () => {
+  assert.equal(tableName({id: 7, name: 'Table 7'}), 'Table 7');
+  assert.equal(tableName({id: 7, name: 'Play now · 4p-short/live'}), `Play now · ${queueName('4p-short/live')}`);
+  assert.equal(tableName({id: 9, name: 'Autumn Cup · R2 B3'}), 'Autumn Cup · round 2, board 3');
+  assert.equal(tableName({id: 7, name: 'Table 8'}), 'Table 8', 'another table\'s number is a chosen name');
+  assert.equal(tableName({id: 7, name: 'Friday night'}), 'Friday night');
 });
