@@ -192,6 +192,11 @@ test('tournaments in words: an entrant\'s state, to them and to others', () => {
   assert.equal(entryText({status: 'registered', checked_in_at: 5}), 'checked in');
   assert.equal(entryText({status: 'playing'}, true), 'You are playing in this event.');
   assert.equal(entryText({status: 'withdrawn', reason: 'withdrew'}), 'withdrew');
+  // The codes of why an entry ended, with the director's own words; the English reason is for logs.
+  assert.equal(entryText({status: 'withdrawn', why: 'timeouts', round: 2, reason: 'x'}), 'replaced by a bot after timeouts in round 2');
+  assert.equal(entryText({status: 'withdrawn', why: 'no_check_in', reason: 'x'}, true), 'You did not check in: you play no more games here.');
+  assert.equal(entryText({status: 'removed', why: 'removed', director_reason: 'registered twice', reason: 'x'}), 'removed by the director: registered twice');
+  assert.equal(entryText({status: 'removed', why: 'unregistered', reason: 'x'}), 'unregistered');
   assert.equal(entryText({status: 'withdrawn', reason: 'did not check in'}, true), 'You play no more games here (did not check in): your results stay.');
   assert.equal(entryText({status: 'disqualified', reason: 'cheating'}), 'disqualified: cheating');
   assert.equal(entryText({status: 'disqualified', reason: 'cheating'}, true), 'You were disqualified: cheating.');
