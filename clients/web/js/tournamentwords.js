@@ -67,7 +67,7 @@ export function entryText(e, mine = false) {
     case 'withdrawn':
       if (e.why === 'timeouts') return t(key('timeouts'), {round: String(e.round ?? '?')});
       if (e.why === 'no_check_in') return t(key('no_check_in'));
-      return e.why === 'withdrew' || !e.reason ? t(key('withdrew')) : t(key('withdrawn'), {reason});
+      return e.why === 'withdrew' || e.reason === 'withdrew' || !e.reason ? t(key('withdrew')) : t(key('withdrawn'), {reason});
     case 'disqualified': return t(key('disqualified'), {reason});
     case 'removed':
       if (e.why === 'unregistered') return t('tournaments.entry.unregistered');
