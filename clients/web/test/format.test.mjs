@@ -9,7 +9,7 @@ import {botLevelName, botLevels, formerSeat, mySeatAt, seatNames, seatNote} from
 import {clockText, ordinal, queueName, tableName} from '../js/words.js';
 import {chatEntryText, removedText} from '../js/log.js';
 import {changeText, changeOf} from '../js/ratings.js';
-import {isStale, isTemporary, refusalText} from '../js/connection.js';
+import {errorText, isStale, isTemporary, refusalText} from '../js/connection.js';
 import {nameBytes} from '../js/identity.js';
 import {
   entryText, formatsText, numberText, playersText, roundNoticeText, roundTimeChoices, seatOrder, stagesText, statusText, tieBreakText,
@@ -155,6 +155,9 @@ test('refusals in words; a temporary problem and a stale answer are told apart',
   assert.equal(refusalText(Object.assign(err('disconnected', 'x'), {reason: 'not_connected'})), 'Not connected to the server.');
   assert.equal(refusalText(Object.assign(err('illegal_command', 'x'), {reason: 'wrong_command'})),
     'The server refused: That move does not answer the decision you owe.');
+  assert.equal(errorText(Object.assign(err('rate_limited', 'x'), {detail: 'too_fast', max: 5})), 'You are chatting too fast: at most 5 lines in 10 seconds.');
+  assert.equal(errorText(Object.assign(err('limit_reached', 'x'), {detail: 'open_tables_per_player', max: 3})),
+    'You host 3 tables that have not finished: finish one first.');
   assert.equal(refusalText(err('no_such_code', 'x')), 'The server refused: The server refused the request (no_such_code).');
   assert.match(refusalText(Object.assign(err('banned', 'x'), {until: Date.UTC(2026, 11, 1, 12), moderatorReason: 'spam'})),
     /^The server refused: A moderator banned this player until Dec 1, 2026 .*: spam$/);
