@@ -4,7 +4,7 @@
 import {h, icon, replaceKeepingFocus, segmented} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
 import {gameModule, gameOf} from './games/index.js';
-import {botLevelName, botLevels, mySeatAt, seatNames, seatNote} from './seats.js';
+import {botLevelName, botLevels, playerName, mySeatAt, seatNames, seatNote} from './seats.js';
 import {playerButton} from './blocks.js';
 import {tableName} from './words.js';
 import {PlayNowPanel} from './playnow.js';
@@ -27,8 +27,8 @@ function seatChip(table, seat, me) {
   const col = gameOf(table).seatColour(seat.seat, table.options);
   let label;
   if (seat.kind === 'empty') label = t('lobby.chip.empty');
-  else if (seat.kind === 'bot') label = seat.player ? t('lobby.chip.named_bot', {name: seat.player.name}) : t('lobby.chip.bot', {level: botLevelName(seat.level)});
-  else label = me && seat.player.id === me.id ? t('lobby.chip.you', {name: seat.player.name}) : seat.player.name;
+  else if (seat.kind === 'bot') label = seat.player ? t('lobby.chip.named_bot', {name: playerName(seat.player)}) : t('lobby.chip.bot', {level: botLevelName(seat.level)});
+  else label = me && seat.player.id === me.id ? t('lobby.chip.you', {name: playerName(seat.player)}) : playerName(seat.player);
   const note = seatNote(seat, table);
   return h('span', {class: `seat-chip ${seat.kind}`, style: {'--c': col.fill, '--ink': col.ink}},
     h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol), label,

@@ -1,11 +1,12 @@
 // The client's words for times, numbers and names: turn limits and timeouts, countdowns,
 // ordinals, ladders and queues, seats, refusals, tournaments.
 import './english.mjs';
+import {useLanguage} from '../js/i18n.js';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {countdownText, durationText, limitText, policyText, spanText, timeLeft, turnChoices, waitText} from '../js/time.js';
 import {areaName, AreaName, describeEvent, eventTone, involves, ladderName, ladderOf} from '../js/games/elgrande/texts.js';
-import {botLevelName, botLevels, formerSeat, mySeatAt, seatNames, seatNote} from '../js/seats.js';
+import {botLevelName, botLevels, formerSeat, playerName, mySeatAt, seatNames, seatNote} from '../js/seats.js';
 import {clockText, ordinal, queueName, tableName} from '../js/words.js';
 import {chatEntryText, removedText} from '../js/log.js';
 import {changeText, changeOf} from '../js/ratings.js';
@@ -223,4 +224,19 @@ test('tables the server named: said in the reader\'s words; a name someone chose
   assert.equal(tableName({id: 9, name: 'Autumn Cup · R2 B3'}), 'Autumn Cup · round 2, board 3');
   assert.equal(tableName({id: 7, name: 'Table 8'}), 'Table 8', 'another table\'s number is a chosen name');
   assert.equal(tableName({id: 7, name: 'Friday night'}), 'Friday night');
+});
+
+test('players the server named: a guest who gave no name, a deleted account; chosen names as typed', async () => {
+  assert.equal(playerName({id: 12, name: 'Guest 12'}), 'Guest 12');
+  assert.equal(playerName({id: 12, name: 'deleted player'}), 'deleted player');
+  assert.equal(playerName({id: 12, name: 'Ana'}), 'Ana');
+  assert.deepEqual(seatNames({seats: [{seat: 0, kind: 'human', player: {id: 3, name: 'deleted player'}}]}, null), ['deleted player']);
+  await useLanguage('de');
+  try {
+    assert.equal(playerName({id: 12, name: 'Guest 12'}), 'Gast 12');
+    assert.equal(tableName({id: 7, name: 'Table 7'}), 'Tisch 7');
+    assert.equal(playerName({id: 12, name: 'Ana'}), 'Ana');
+  } finally {
+    await useLanguage('en');
+  }
 });
