@@ -11,6 +11,9 @@ import {formatMessage, formatParts, parseMessage} from './messageformat.js';
 // The languages offered, by their own names. Adding one: its lang/<code>.json and a line here.
 export const LANGUAGES = {
   en: 'English',
+  pl: 'Polski',
+  hu: 'Magyar',
+  de: 'Deutsch',
 };
 export const SOURCE_LANGUAGE = 'en';
 

@@ -4,12 +4,12 @@
 import {h, icon, replaceKeepingFocus, segmented} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
 import {gameModule, gameOf} from './games/index.js';
-import {BOT_LEVELS, botLevelName, mySeatAt, seatNames, seatNote} from './seats.js';
+import {botLevelName, botLevels, mySeatAt, seatNames, seatNote} from './seats.js';
 import {playerButton} from './blocks.js';
 import {PlayNowPanel} from './playnow.js';
 import {alertControls} from './alerts.js';
 import {profileLink, ratingBadge, unratedText} from './ratings.js';
-import {MAX_TURN_SECONDS, TURN_CHOICES, countdown, dateText, durationText, limitText, policyText} from './time.js';
+import {MAX_TURN_SECONDS, countdown, turnChoices, dateText, durationText, limitText, policyText} from './time.js';
 import {formatList, t, tParts} from './i18n.js';
 
 // Every 30 s while the lobby shows, "my games" is asked again (deadlines, others' moves).
@@ -74,7 +74,7 @@ export class LobbyScreen {
     // The turn limit: a choice of usual ones or seconds of one's own; the timeout policy
     // matters only with a limit.
     const limit = h('select', {id: 'opt-turn', 'data-testid': 'opt-turn', 'aria-describedby': 'opt-turn-note'},
-      TURN_CHOICES.map(([value, label]) => h('option', {value, selected: value === f.turn}, label)));
+      turnChoices().map(([value, label]) => h('option', {value, selected: value === f.turn}, label)));
     const customSeconds = h('input', {
       type: 'number', id: 'opt-turn-seconds', min: 1, max: MAX_TURN_SECONDS, step: 1, inputmode: 'numeric',
       value: f.custom_seconds, 'data-testid': 'opt-turn-seconds', 'aria-describedby': 'opt-turn-words',
@@ -362,7 +362,7 @@ function ratedBadge(table) {
 // The level of the bots the host adds next.
 function botLevelChoice(app) {
   const select = h('select', {id: 'bot-level', 'data-testid': 'bot-level', 'aria-describedby': 'bot-level-note'},
-    BOT_LEVELS.map(([value, label]) => h('option', {value, selected: value === (app.store.botLevel || 'medium')}, label)));
+    botLevels().map(([value, label]) => h('option', {value, selected: value === (app.store.botLevel || 'medium')}, label)));
   select.addEventListener('change', () => {
     app.store.botLevel = select.value;
   });

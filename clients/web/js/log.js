@@ -16,12 +16,20 @@ function chatText(name, said) {
 export function removedText() {
   return t('log.removed');
 }
-// The same for game.js until it calls removedText(): a text node's String() asks anew.
-export const REMOVED_WORDS = {toString: removedText};
 
 // A chat entry's text, whether it still says something or a moderator removed it.
 export function chatEntryText(entry) {
   return entry.removed ? t('log.chat.removed', {name: entry.from.name}) : chatText(entry.from.name, entry.said);
+}
+
+// An entry in words, said when it is drawn, so that the log follows a change of language: a
+// game's event by its game module, a chat line, a note by its key; an entry stored by an
+// older client keeps the words it was stored with.
+export function entryText(entry, game) {
+  if (entry.event && game) return game.eventText(entry.event, {names: entry.names, options: entry.options});
+  if (entry.chat && entry.from && (entry.said !== undefined || entry.removed)) return chatEntryText(entry);
+  if (entry.key) return t(entry.key);
+  return entry.text ?? '';
 }
 
 export class EventLog {
@@ -56,7 +64,6 @@ export class EventLog {
     for (const entry of this.entries) {
       if (!entry.chat || !entry.from || entry.from.id !== player.id || entry.from.name === player.name) continue;
       entry.from = {...entry.from, name: player.name};
-      entry.text = chatEntryText(entry);
       changed = true;
     }
     if (changed) this.revision++;
@@ -70,7 +77,6 @@ export class EventLog {
     if (!entry || entry.removed) return false;
     entry.removed = true;
     delete entry.said;
-    entry.text = chatEntryText(entry);
     this.revision++;
     return true;
   }

@@ -47,8 +47,6 @@ export const BOT_LEVEL_CODES = ['easy', 'medium', 'strong', 'random'];
 export function botLevels() {
   return BOT_LEVEL_CODES.map((level) => [level, t('seats.bot_level', {level})]);
 }
-// The same for lobby.js until it calls botLevels(): the names said anew by String().
-export const BOT_LEVELS = BOT_LEVEL_CODES.map((level) => [level, {toString: () => t('seats.bot_level', {level})}]);
 // The level within a sentence ("Bot, medium (played by the server)").
 export function botLevelName(level) {
   return t('seats.bot_level.inline', {level: BOT_LEVEL_CODES.includes(level) ? level : 'random'});

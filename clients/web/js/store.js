@@ -4,7 +4,7 @@
 // what to show again. The connection is given, so tests hand in a fake one.
 
 import {applyViewPatch} from './viewpatch.js';
-import {EventLog, chatEntryText} from './log.js';
+import {EventLog} from './log.js';
 import {isTemporary, refusalText} from './connection.js';
 import {gameModule, gameOf} from './games/index.js';
 import {formerSeat, seatNames} from './seats.js';
@@ -147,7 +147,7 @@ export class Store {
       const game = gameOf(table);
       for (const event of update.events) {
         const tone = [game.eventTone(event), game.eventInvolves(event, update.view.viewer) ? 'mine' : ''].filter(Boolean).join(' ');
-        log.add({version: update.version, text: game.eventText(event, {names, options: update.view.options}), tone});
+        log.add({version: update.version, event, names, options: update.view.options, tone});
       }
       log.save();
     }
@@ -155,7 +155,7 @@ export class Store {
     if (missed) {
       // A gap in versions means a lost update: a new connection brings the full state again.
       const log = this.logFor(update.table);
-      log.add({text: t('store.resynchronising'), tone: 'alert'});
+      log.add({key: 'store.resynchronising', tone: 'alert'});
       this.conn.reconnect();
     }
   }
@@ -435,5 +435,5 @@ function chatEntry(line) {
   const entry = {tone: 'chat', chat: true, line: line.id, time: line.time, from: line.from};
   if (line.removed) entry.removed = true;
   else entry.said = line.text;
-  return {...entry, text: chatEntryText(entry)};
+  return entry;
 }

@@ -23,9 +23,6 @@ export function turnChoices() {
     ['custom', t('time.custom_seconds')],
   ];
 }
-// The same for lobby.js until it calls turnChoices(): each label said anew by String().
-export const TURN_CHOICES = ['0', '30', '60', '300', '3600', '86400', '259200', 'custom']
-  .map((value, i) => [value, {toString: () => turnChoices()[i][1]}]);
 export const MAX_TURN_SECONDS = 1209600;  // 14 days: the server's bound (protocol.md, Table)
 
 // The short words of a countdown, by the unit's size in seconds: "4 d", "4 h", "4 min", "4 s".

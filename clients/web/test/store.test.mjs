@@ -5,6 +5,9 @@ import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {Store, STORE_PUSHES} from '../js/store.js';
 import {FakeConnection, bot, player, refusal, seated, table} from './fakes.mjs';
+import {entryText} from '../js/log.js';
+import {gameModule} from '../js/games/index.js';
+import {useLanguage} from '../js/i18n.js';
 
 const ANA = {id: 7, name: 'Ana'};
 const BEA = {id: 8, name: 'Bea'};
@@ -63,7 +66,7 @@ test('game.update with a whole view: kept, with its deadline and undo, and its e
   assert.equal(game.canUndo, true);
   const log = store.logFor(3);
   assert.equal(log.entries.length, 1);
-  assert.equal(log.entries[0].text, 'Bea played power card 13.');
+  assert.equal(entryText(log.entries[0], gameModule()), 'Bea played power card 13.');
   assert.equal(log.entries[0].version, 1);
   assert.deepEqual(changes, [{type: 'game.update', table: 3, myGames: true, yourTurn: null}]);
 });
@@ -114,7 +117,7 @@ test('game.update: an older version is ignored, a gap reconnects and says so in 
   store.receive('game.update', gameUpdate(3, 7, {}));
   assert.equal(store.games.get(3).version, 7);
   assert.equal(conn.reconnects, 1);
-  assert.match(store.logFor(3).entries.at(-1).text, /missed/);
+  assert.match(entryText(store.logFor(3).entries.at(-1)), /missed/);
 });
 
 test('game.update after a reconnection (stale game): any version is taken', () => {
@@ -172,7 +175,7 @@ test('table.chat and table.chat_history: lines already shown are not repeated, r
     {id: 2, time: 200, from, text: 'qué tal'},
   ]});
   const chat = store.logFor(3).entries.filter((e) => e.chat);
-  assert.deepEqual(chat.map((e) => [e.line, e.text]), [[1, 'Bea: removed by a moderator'], [2, 'Bea: “qué tal”']]);
+  assert.deepEqual(chat.map((e) => [e.line, entryText(e)]), [[1, 'Bea: removed by a moderator'], [2, 'Bea: “qué tal”']]);
   assert.deepEqual(changes.map((c) => c.type), ['table.chat', 'table.chat_history']);
 });
 
@@ -193,7 +196,7 @@ test('player.renamed: the seat and the chat lines take the new name; my own rena
   store.receive('table.chat', {table: 3, id: 1, time: 1, from: {id: BEA.id, name: 'Bea'}, text: 'hola'});
   store.receive('player.renamed', {table: 3, player: {id: BEA.id, name: 'Beatriz'}});
   assert.equal(store.tables.get(3).seats[1].player.name, 'Beatriz');
-  assert.equal(store.logFor(3).entries[0].text, 'Beatriz: “hola”');
+  assert.equal(entryText(store.logFor(3).entries[0]), 'Beatriz: “hola”');
   assert.equal(changes.at(-1).header, false);
   store.receive('player.renamed', {table: 3, player: {id: ANA.id, name: 'Anita'}});
   assert.equal(store.me.name, 'Anita');
@@ -344,4 +347,19 @@ test('a subscriber that unsubscribes hears no more', () => {
   stop();
   store.receive('table.rated', {table: 2});
   assert.equal(heard.length, 1);
+});
+
+test('the log is said in the language of the moment: an event logged in English reads in Polish after a change', async () => {
+  const {store} = given();
+  store.tables.set(3, twoPlayers());
+  store.receive('game.update', gameUpdate(3, 1, {}, {events: [{type: 'power_card_played', seat: 1, value: 13}]}));
+  const entry = store.logFor(3).entries.at(-1);
+  assert.equal(entryText(entry, gameModule()), 'Bea played power card 13.');
+  try {
+    await useLanguage('pl');
+    assert.notEqual(entryText(entry, gameModule()), 'Bea played power card 13.');
+    assert.match(entryText(entry, gameModule()), /Bea.*13/);
+  } finally {
+    await useLanguage('en');
+  }
 });

@@ -4,14 +4,14 @@
 import {h, clear, icon, replaceKeepingFocus} from '../../dom.js';
 import {Board} from './board.js';
 import {DecisionPanel} from './decisions.js';
-import {GRANTED, areaName, card, decisionWords, ladderName, ladderOf, phaseName, touchedAreas} from './texts.js';
+import {GRANTED, areaName, card, decisionWords, describeEvent, ladderName, ladderOf, phaseName, touchedAreas} from './texts.js';
 import {formatList, t, tParts} from '../../i18n.js';
 import {colourBadge, colourOf} from './colours.js';
 import {botLevelName, mySeatAt, seatNames, seatNote} from '../../seats.js';
 import {errorText, isStale, isTemporary, refusalText} from '../../connection.js';
 import {limitText, policyText} from '../../time.js';
 import {playerButton} from '../../blocks.js';
-import {REMOVED_WORDS} from '../../log.js';
+import {entryText, removedText} from '../../log.js';
 import {changeOf, ratingBadge, ratingChangeCell, ratingStory} from '../../ratings.js';
 
 export class GameScreen {
@@ -519,14 +519,14 @@ export class GameScreen {
     this.lastLogRevision = log.revision;
     this.lastLogEntry = log.entries.at(-1);
     this.lastBlocksRevision = blocks.revision;
-    return added ? added.filter(shown).map((entry) => entry.text) : [];
+    return added ? added.filter(shown).map((entry) => entryText(entry, WORDS)) : [];
   }
 
   logLine(entry) {
     // Lines stored by an older client may lack `said`: those keep their stored words.
     const chat = entry.chat && entry.from && (entry.said !== undefined || entry.removed);
     return chat ? this.chatLine(entry)
-      : h('li', {class: `log-entry ${entry.tone || ''}`, 'data-version': String(entry.version ?? '')}, entry.text);
+      : h('li', {class: `log-entry ${entry.tone || ''}`, 'data-version': String(entry.version ?? '')}, entryText(entry, WORDS));
   }
 
   // The name with its ⋯ menu (which can remove a line that still says something), then
@@ -536,11 +536,14 @@ export class GameScreen {
     const menu = playerButton(this.app, entry.from, this.tableId, line);
     const name = h('span', {class: 'chat-name'}, entry.from.name);
     const said = entry.removed
-      ? tParts('elgrande.chat.removed_line', {name, menu, removed: h('span', {class: 'chat-removed muted'}, REMOVED_WORDS)})
+      ? tParts('elgrande.chat.removed_line', {name, menu, removed: h('span', {class: 'chat-removed muted'}, removedText())})
       : tParts('elgrande.chat.line', {name, menu, said: entry.said});
     return h('li', {class: `log-entry chat${entry.removed ? ' removed' : ''}`, 'data-line': String(entry.line ?? '')}, ...said);
   }
 }
+
+// What log.js needs to say this game's events.
+const WORDS = {eventText: describeEvent};
 
 // The log shows the newest entries (log.js keeps more across reloads).
 const LOG_SHOWN = 200;
