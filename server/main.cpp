@@ -37,6 +37,7 @@
 #include "app/services.hpp"
 #include "config_check.hpp"
 #include "database_start.hpp"
+#include "elgrande/notices/catalogs.hpp"
 #include "notices_start.hpp"
 #include "operator_commands.hpp"
 #include "events/bus.hpp"
@@ -352,11 +353,17 @@ int lead(const Config& config, Leadership* leadership) {
   account_requests.presence = &presence;
   account_requests.password_cost = PasswordCost{std::size_t{config.password_memory_kib} * 1024, config.password_passes};
   account_requests.decoy_password_hash = hash_password(new_token(), account_requests.password_cost);
-  account_requests.why_banned = [&sanctions](PlayerId player) -> std::optional<std::string> {
+  account_requests.why_banned =
+      [&sanctions](PlayerId player) -> std::optional<std::pair<std::string, protocol::Json>> {
     const auto banned = sanctions.in_force(player, SanctionKind::ban, unix_milliseconds());
     if (!banned) return std::nullopt;
-    return "you are " + describe(SanctionKind::ban, *banned);
+    return std::pair{"you are " + describe(SanctionKind::ban, *banned), facts_of(*banned)};
   };
+  // The message catalogs built in (docs/notifications.md#languages): what they lack is said in English.
+  account_requests.languages = notices::Catalogs::embedded().languages();
+  for (const std::string& problem : notices::Catalogs::embedded().problems()) {
+    spdlog::error("message catalogs: {}", problem);
+  }
   account_requests.bus = &bus;
   account_requests.speak_for = [&services = *services](Client& client, const Player& player,
                                                        std::optional<std::int64_t> session) {

@@ -18,17 +18,18 @@ TokenHash token_hash_from(const Statement& row, int column, std::int64_t session
 }
 
 AccountRecord account_from(const Statement& row) {
-  return AccountRecord{row.integer(0), row.text(1), row.text(2), row.text(3), row.integer(4)};
+  return AccountRecord{row.integer(0), row.text(1), row.text(2), row.text(3), row.integer(4), row.optional_text(5)};
 }
 
-constexpr std::string_view kAccountColumns = "player, username, password_hash, role, created_at";
+constexpr std::string_view kAccountColumns = "player, username, password_hash, role, created_at, language";
 
 }  // namespace
 
 AccountStore::AccountStore(Database& database)
     : database_(database),
       insert_(database.prepare(
-          "INSERT INTO accounts (player, username, password_hash, role, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")),
+          "INSERT INTO accounts (player, username, password_hash, role, created_at, language) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")),
       set_password_(database.prepare("UPDATE accounts SET password_hash = ?2 WHERE player = ?1")),
       insert_session_(database.prepare(
           "INSERT INTO sessions (id, player, token_hash, created_at, last_seen, device) "
@@ -42,6 +43,7 @@ void AccountStore::insert(const AccountRecord& account) {
       .bind(3, account.password_hash)
       .bind(4, account.role)
       .bind(5, account.created_at)
+      .bind(6, account.language)
       .run();
 }
 
@@ -51,6 +53,17 @@ void AccountStore::set_password(std::int64_t player, const std::string& password
 
 void AccountStore::set_role(std::int64_t player, std::string_view role) {
   database_.prepare("UPDATE accounts SET role = ?2 WHERE player = ?1").bind(1, player).bind(2, role).run();
+}
+
+void AccountStore::set_language(std::int64_t player, const std::optional<std::string>& language) {
+  database_.prepare("UPDATE accounts SET language = ?2 WHERE player = ?1").bind(1, player).bind(2, language).run();
+}
+
+std::optional<std::string> AccountStore::language(std::int64_t player) {
+  Statement row = database_.prepare("SELECT language FROM accounts WHERE player = ?1");
+  row.bind(1, player);
+  if (!row.step()) return std::nullopt;
+  return row.optional_text(0);
 }
 
 std::vector<AccountRecord> AccountStore::all() {

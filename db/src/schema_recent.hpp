@@ -189,4 +189,14 @@ CREATE TABLE server_keys (
 );
 )sql";
 
+// Languages (docs/accounts.md#language): the language an account reads the site and its mail
+// in, a BCP 47 code of the server's catalogs ("en", "pl", ...); none: not chosen yet.
+inline constexpr std::string_view kVersion15 = R"sql(
+ALTER TABLE accounts ADD COLUMN language TEXT;
+)sql";
+// The account's language, as kVersion15.
+inline constexpr std::string_view kPostgresVersion15 = R"sql(
+ALTER TABLE accounts ADD COLUMN language TEXT;
+)sql";
+
 }  // namespace elgrande::db::detail

@@ -1,7 +1,5 @@
 #include "elgrande/notices/letters.hpp"
 
-#include <ctime>
-
 #include "elgrande/notices/mail.hpp"
 
 namespace elgrande::notices {
@@ -43,91 +41,78 @@ Letter made(std::string subject, const std::vector<std::string>& lines, std::str
   return letter;
 }
 
-// "2026-11-28 14:00 UTC": mails go to people anywhere, and the letter has no time zone of theirs.
-std::string utc_time(std::int64_t unix_ms) {
-  const std::time_t seconds = static_cast<std::time_t>(unix_ms / 1000);
-  std::tm utc{};
-  gmtime_r(&seconds, &utc);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &utc);
-  return text;
-}
-
-std::string ordinal(std::int64_t n) {
-  const std::int64_t tens = n % 100;
-  const char* suffix = tens >= 11 && tens <= 13 ? "th" : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
-  return std::to_string(n) + suffix;
-}
+// One language's words for one letter: its catalog keys are "letters.<kind>.<part>".
+struct Words {
+  const Catalogs& catalogs;
+  std::string_view language;
+  std::string prefix;
+  std::string operator()(std::string_view part, const json& arguments = json::object()) const {
+    return catalogs.format(language, prefix + std::string(part), arguments);
+  }
+};
 
 }  // namespace
 
 bool unsubscribable(std::string_view kind) { return kind == "turn" || kind == "game_ended" || kind == "tournament"; }
 
-std::optional<Letter> letter(std::string_view kind, const json& payload, std::string_view base_url) {
+std::optional<Letter> letter(std::string_view kind, const json& payload, std::string_view base_url,
+                             std::string_view language, const Catalogs& catalogs) {
   const std::string base(base_url);
+  const Words say{catalogs, language, "letters." + std::string(kind) + "."};
   if (kind == "verify_email") {
     const auto username = text_of(payload, "username");
     const auto address = text_of(payload, "address");
     const auto token = text_of(payload, "token");
     if (!username || !address || !token) return std::nullopt;
-    return made("Confirm your e-mail address for El Grande",
-                {"Someone, probably you, asked to receive El Grande's notices for the account " + *username +
-                     " at " + *address + ".",
-                 "The link works once, for 24 hours. If it was not you, ignore this mail: nothing changes."},
-                base + "/#/verify-email/" + *token, "Confirm the address");
+    return made(say("subject"), {say("asked", {{"username", *username}, {"address", *address}}), say("once")},
+                base + "/#/verify-email/" + *token, say("action"));
   }
   if (kind == "reset_password") {
     const auto username = text_of(payload, "username");
     const auto token = text_of(payload, "token");
     if (!username || !token) return std::nullopt;
-    return made("Choose a new El Grande password",
-                {"Someone, probably you, asked to reset the password of the account " + *username + ".",
-                 "The link works once, for one hour; a new password signs every device out. If it was not you, "
-                 "ignore this mail: the password stays as it is."},
-                base + "/#/reset-password/" + *token, "Choose a new password");
+    return made(say("subject"), {say("asked", {{"username", *username}}), say("once")},
+                base + "/#/reset-password/" + *token, say("action"));
   }
   if (kind == "email_changed") {
     const auto username = text_of(payload, "username");
     const auto address = text_of(payload, "address");
     if (!username || !address) return std::nullopt;
-    return made("Your El Grande e-mail address changed",
-                {"The account " + *username + " now receives its mail at " + *address +
-                     ", no longer at this address.",
-                 "If you did not ask for this, sign in and change your password."},
-                base + "/#/account", "Open your account");
+    return made(say("subject"), {say("moved", {{"username", *username}, {"address", *address}}), say("not_you")},
+                base + "/#/account", say("action"));
   }
   if (kind == "tournament") {
     const auto what = text_of(payload, "what");
     const auto tournament = number_of(payload, "tournament");
     const auto name = text_of(payload, "tournament_name");
     if (!what || !tournament || !name) return std::nullopt;
+    const Words event{catalogs, language, "letters.tournament." + *what + "."};
+    const json named{{"tournament_name", *name}};
     if (*what == "paired") {
       const auto round = number_of(payload, "round");
       const auto table = number_of(payload, "table");
       const auto table_name = text_of(payload, "table_name");
       if (!round || !table || !table_name) return std::nullopt;
-      return made("Round " + std::to_string(*round) + " of " + *name + ": your table",
-                  {"Round " + std::to_string(*round) + " of the tournament " + *name + " is paired: you play at " +
-                   *table_name + "."},
-                  base + "/#/table/" + std::to_string(*table), "Go to your table");
+      const json arguments{{"tournament_name", *name}, {"round", *round}, {"table_name", *table_name}};
+      return made(event("subject", arguments), {event("body", arguments)}, base + "/#/table/" + std::to_string(*table),
+                  event("action"));
     }
     if (*what == "starts_soon") {
       const auto starts_at = number_of(payload, "starts_at");
       if (!starts_at) return std::nullopt;
-      std::vector<std::string> lines{"The tournament " + *name + " starts at " + utc_time(*starts_at) + "."};
+      std::vector<std::string> lines{event("body", {{"tournament_name", *name}, {"starts_at", *starts_at}})};
       const auto check_in = payload.find("check_in");
-      if (check_in != payload.end() && check_in->is_boolean() && check_in->get<bool>()) {
-        lines.push_back("Check in now: only those who check in are paired for the first round.");
-      }
-      return made(*name + " starts soon", lines, base + "/#/tournament/" + std::to_string(*tournament),
-                  "Open the tournament");
+      if (check_in != payload.end() && check_in->is_boolean() && check_in->get<bool>()) lines.push_back(event("check_in"));
+      return made(event("subject", named), lines, base + "/#/tournament/" + std::to_string(*tournament),
+                  event("action"));
     }
     if (*what == "ended") {
       const auto place = number_of(payload, "place");
       const auto of = number_of(payload, "of");
-      std::vector<std::string> lines{"The tournament " + *name + " is over."};
-      if (place && of) lines.push_back("You placed " + ordinal(*place) + " of " + std::to_string(*of) + ".");
-      return made(*name + " is over", lines, base + "/#/tournament/" + std::to_string(*tournament), "See the standings");
+      std::vector<std::string> lines{event("body", named)};
+      if (place && of) lines.push_back(event("place", {{"place", *place}, {"of", *of}}));
+      return made(event("subject", named), lines, base + "/#/tournament/" + std::to_string(*tournament),
+                  event("action"));
     }
     return std::nullopt;
   }
@@ -135,32 +120,32 @@ std::optional<Letter> letter(std::string_view kind, const json& payload, std::st
   const auto table_name = text_of(payload, "table_name");
   if (!table || !table_name) return std::nullopt;
   const std::string url = base + "/#/table/" + std::to_string(*table);
-  if (kind == "turn") {
-    return made("Your turn at " + *table_name, {"It is your turn at the El Grande table " + *table_name + "."}, url,
-                "Play now");
-  }
+  const json named{{"table_name", *table_name}};
+  if (kind == "turn") return made(say("subject", named), {say("body", named)}, url, say("action"));
   if (kind == "game_ended") {
-    std::vector<std::string> lines{"The game at " + *table_name + " is over."};
-    if (const auto place = number_of(payload, "place")) lines.push_back("You placed " + ordinal(*place) + ".");
+    std::vector<std::string> lines{say("body", named)};
+    if (const auto place = number_of(payload, "place")) lines.push_back(say("place", {{"place", *place}}));
     if (const auto seats = payload.find("seats"); seats != payload.end() && seats->is_array()) {
-      std::string scores = "Scores:";
+      std::string scores;
       for (const auto& seat : *seats) {
         const auto seat_name = text_of(seat, "name");
         const auto score = number_of(seat, "score");
-        if (seat_name && score) scores += " " + *seat_name + " " + std::to_string(*score) + ",";
+        if (!seat_name || !score) continue;
+        scores += (scores.empty() ? "" : ", ") + say("score", {{"name", *seat_name}, {"score", *score}});
       }
-      if (scores.back() == ',') scores.back() = '.';
-      lines.push_back(scores);
+      if (!scores.empty()) lines.push_back(say("scores", {{"scores", scores}}));
     }
-    return made("The game at " + *table_name + " is over", lines, url, "See the final scores");
+    return made(say("subject", named), lines, url, say("action"));
   }
   return std::nullopt;
 }
 
-Letter digest(const std::vector<Letter>& letters, std::string_view base_url) {
+Letter digest(const std::vector<Letter>& letters, std::string_view base_url, std::string_view language,
+              const Catalogs& catalogs) {
   Letter out;
-  out.subject = letters.size() == 1 ? "El Grande: " + letters.front().subject
-                                    : "El Grande: " + std::to_string(letters.size()) + " things happened today";
+  out.subject = letters.size() == 1
+                    ? catalogs.format(language, "letters.digest.subject_one", {{"subject", letters.front().subject}})
+                    : catalogs.format(language, "letters.digest.subject_many", {{"count", letters.size()}});
   out.url = std::string(base_url) + "/";
   out.html = "<!DOCTYPE html>\n<html><body style=\"font-family:sans-serif;line-height:1.5\">\n<ul>\n";
   for (const Letter& letter : letters) {

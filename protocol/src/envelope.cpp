@@ -142,6 +142,16 @@ std::string error_message(ErrorCode code, std::string_view message,
   return serialise(json);
 }
 
+std::string error_message_with(ErrorCode code, std::string_view message, const std::optional<RequestId>& id,
+                               const Json& facts) {
+  Json json = with_id(Json{{"type", "error"}}, id);
+  json["payload"] = {{"code", to_string(code)}, {"message", message}};
+  if (facts.is_object()) {
+    for (const auto& [key, value] : facts.items()) json["payload"][key] = value;
+  }
+  return serialise(json);
+}
+
 std::string rate_limited_message(std::string_view message, std::int64_t retry_after_ms,
                                  const std::optional<RequestId>& id) {
   Json json = with_id(Json{{"type", "error"}}, id);

@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "accounts/accounts.hpp"
@@ -29,6 +30,7 @@ struct Fields {
   std::string password;
   std::string new_password;
   std::string device = "unnamed device";
+  std::optional<std::string> language;
 };
 
 // Reads the string `key` into `out`; what is wrong with it, if anything.
@@ -89,7 +91,7 @@ void signed_in(const AccountRequestsEnv& env, Client& client, const Request& req
 void end_guest_connections(const AccountRequestsEnv& env, const Client& signed_up, PlayerId player) {
   for (const RecipientPtr& connection : env.presence->connections_of(player)) {
     if (connection.get() == &signed_up) continue;
-    connection->end(protocol::CloseCode::session_ended, "this guest signed up; sign in with the account");
+    connection->end(protocol::CloseCode::session_ended, "guest_signed_up");
   }
 }
 
@@ -135,7 +137,9 @@ bool hash_off_strand(const AccountRequestsEnv& env, Client& client, const Reques
 protocol::Json account_json(const Accounts& accounts, PlayerId player, std::optional<std::int64_t> session) {
   const std::optional<Account> account = accounts.of(player);
   if (!account) return nullptr;
-  protocol::Json json{{"username", account->username}, {"role", to_string(account->role)}};
+  protocol::Json json{{"username", account->username},
+                      {"role", to_string(account->role)},
+                      {"language", account->language ? protocol::Json(*account->language) : protocol::Json(nullptr)}};
   if (session) json["session"] = *session;
   return json;
 }
@@ -146,6 +150,9 @@ void sign_up(const AccountRequestsEnv& env, Client& client, Request& request) {
   for (const auto& wrong : {read_string(payload, "username", fields.username, true),
                             read_string(payload, "password", fields.password, true), read_device(payload, fields)}) {
     if (wrong) return refuse(env, client, ErrorCode::bad_payload, *wrong, request.envelope.id);
+  }
+  if (const auto wrong = read_hello_language(env.languages, payload, fields.language)) {
+    return refuse(env, client, ErrorCode::bad_payload, *wrong, request.envelope.id);
   }
   if (const auto why_not = why_not_a_username(fields.username)) {
     return refuse(env, client, ErrorCode::bad_payload, "username: " + *why_not, request.envelope.id);
@@ -178,7 +185,7 @@ void sign_up(const AccountRequestsEnv& env, Client& client, Request& request) {
       env.accounts->let_go(fields.username);
       throw;
     }
-    env.accounts->sign_up(player, fields.username, std::move(hash), fields.device, unix_milliseconds(),
+    env.accounts->sign_up(player, fields.username, std::move(hash), fields.device, fields.language, unix_milliseconds(),
                                [&env, connection, request](std::optional<NewSession> made) {
                                  connection->post([&env, connection, request, made = std::move(made)] {
                                    if (made) spdlog::info("player {} signed up", made->session.player);
@@ -199,6 +206,9 @@ void sign_in(const AccountRequestsEnv& env, Client& client, Request& request) {
   for (const auto& wrong : {read_string(payload, "username", fields.username, true),
                             read_string(payload, "password", fields.password, true), read_device(payload, fields)}) {
     if (wrong) return refuse(env, client, ErrorCode::bad_payload, *wrong, request.envelope.id);
+  }
+  if (const auto wrong = read_hello_language(env.languages, payload, fields.language)) {
+    return refuse(env, client, ErrorCode::bad_payload, *wrong, request.envelope.id);
   }
   if (throttled(env, client, request, fields.username)) return;
   if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
@@ -222,9 +232,10 @@ void sign_in(const AccountRequestsEnv& env, Client& client, Request& request) {
     if (auto why = env.why_banned(account->player)) {
       return connection->post([&env, connection, request, why = std::move(*why)] {
         connection->resume_reading();
-        refuse(env, *connection, ErrorCode::banned, why, request.envelope.id);
+        refuse(env, *connection, ErrorCode::banned, why.first, request.envelope.id, why.second);
       });
     }
+    adopt_language(*env.accounts, account->player, fields.language);
     if (needs_rehash(account->password_hash, env.password_cost)) {
       env.accounts->rehash(account->player, hash_password(fields.password, env.password_cost));
     }
@@ -359,6 +370,62 @@ void delete_account(const AccountRequestsEnv& env, Client& client, Request& requ
           });
         });
   });
+}
+
+}  // namespace elgrande::server
+
+namespace elgrande::server {
+
+std::optional<std::string> read_hello_language(const std::vector<std::string>& languages, const protocol::Json& payload,
+                                               std::optional<std::string>& language) {
+  const auto field = payload.find("language");
+  if (field == payload.end()) return std::nullopt;
+  if (!field->is_string()) return "language: must be a string";
+  // A device may know languages this server's catalogs do not: it keeps its own, unsaved.
+  if (std::ranges::find(languages, field->get_ref<const std::string&>()) != languages.end()) {
+    language = field->get<std::string>();
+  }
+  return std::nullopt;
+}
+
+bool adopt_language(Accounts& accounts, PlayerId player, const std::optional<std::string>& language) {
+  const std::optional<Account> account = accounts.of(player);
+  if (!language || !account || account->language) return false;
+  accounts.set_language(player, *language, [player](bool saved) {
+    if (!saved) spdlog::warn("player {}: the language of their device could not be saved", player);
+  });
+  return true;
+}
+
+void set_language(const AccountRequestsEnv& env, Client& client, Request& request) {
+  if (!own_account(env, client, request)) return;
+  const auto field = request.envelope.payload.find("language");
+  if (field == request.envelope.payload.end() || !field->is_string() ||
+      std::ranges::find(env.languages, field->get_ref<const std::string&>()) == env.languages.end()) {
+    std::string known;
+    for (const std::string& language : env.languages) known += (known.empty() ? "" : ", ") + language;
+    return refuse(env, client, ErrorCode::bad_payload, "language: one of " + known, request.envelope.id);
+  }
+  if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
+  const PlayerId player = client.player->id;
+  env.accounts->set_language(
+      player, field->get<std::string>(), [&env, connection = client.self(), request, player](bool saved) {
+        connection->post([&env, connection, request, player, saved] {
+          if (!saved) {
+            return refuse(env, *connection, ErrorCode::unavailable, "the server could not save that; try again",
+                          request.envelope.id);
+          }
+          connection->send(protocol::reply_message(
+              request.envelope.type, request.envelope.id,
+              {{"account", account_json(*env.accounts, player, connection->session)}}));
+          // The account's other devices show it at once; each keeps its own session.
+          const std::string updated =
+              protocol::push_message("account.updated", {{"account", account_json(*env.accounts, player, std::nullopt)}});
+          for (const RecipientPtr& other : env.presence->connections_of(player)) {
+            if (other.get() != connection.get()) other->deliver(updated);
+          }
+        });
+      });
 }
 
 }  // namespace elgrande::server

@@ -3,6 +3,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "accounts/credentials.hpp"
 #include "requests/answers.hpp"
@@ -30,9 +31,13 @@ struct AccountRequestsEnv : RequestEnv {
   // A hash of no one's password, checked when a username is unknown so that the answer
   // takes as long as for a wrong password.
   std::string decoy_password_hash;
-  // Why the player may not sign in now ("banned until ..."), if they are banned: asked of
-  // moderation, which sits above accounts.
-  std::function<std::optional<std::string>(PlayerId)> why_banned;
+  // The languages of the server's message catalogs ("de", "en", "hu", "pl"): what
+  // account.set_language takes (docs/accounts.md#language).
+  std::vector<std::string> languages;
+  // Why the player may not sign in now, if they are banned: the error's message ("banned
+  // until ...") and its facts (`until`, `moderator_reason`); asked of moderation, which sits
+  // above accounts.
+  std::function<std::optional<std::pair<std::string, protocol::Json>>(PlayerId)> why_banned;
   // The connection speaks for the player from now on, on the session (app/hello.hpp: it
   // joins presence and the player's tables, which sit above accounts).
   std::function<void(Client&, const Player&, std::optional<std::int64_t> session)> speak_for;
@@ -51,6 +56,18 @@ void list_sessions(const AccountRequestsEnv& env, Client& client, Request& reque
 void end_sessions(const AccountRequestsEnv& env, Client& client, Request& request);
 // account.change_password: a new password, which signs the other devices out.
 void change_password(const AccountRequestsEnv& env, Client& client, Request& request);
+
+// account.set_language: the language the account reads the site and its mail in; the
+// account's other connections get account.updated.
+void set_language(const AccountRequestsEnv& env, Client& client, Request& request);
+
+// The language a hello, sign-in or sign-up names (`language`, optional), if it is one of the
+// server's catalogs'; a bad_payload message if it is not a string. An unknown code is left out.
+std::optional<std::string> read_hello_language(const std::vector<std::string>& languages, const protocol::Json& payload,
+                                               std::optional<std::string>& language);
+// An account that has not chosen a language takes the one its device said in hello or a
+// sign-in (saved on the side; nothing to answer). True if it did.
+bool adopt_language(Accounts& accounts, PlayerId player, const std::optional<std::string>& language);
 
 // account.delete: the account, checked by its password, is gone with its personal data; its
 // games stay, under the name "deleted player".

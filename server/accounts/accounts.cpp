@@ -34,7 +34,8 @@ void Accounts::restore(const std::vector<db::AccountRecord>& accounts, const std
   const std::lock_guard lock(mutex_);
   for (const db::AccountRecord& record : accounts) {
     accounts_[record.player] =
-        Account{record.player, record.username, record.password_hash, role_from_string(record.role).value_or(Role::player)};
+        Account{record.player, record.username, record.password_hash, role_from_string(record.role).value_or(Role::player),
+                record.language};
     by_username_[username_key(record.username)] = record.player;
   }
   for (const db::SessionRecord& record : sessions) {
@@ -78,17 +79,18 @@ void Accounts::let_go(std::string_view username) {
 }
 
 void Accounts::sign_up(PlayerId player, std::string username, std::string password_hash, std::string device,
-                       db::UnixMillis now, Opened opened) {
+                       std::optional<std::string> language, db::UnixMillis now, Opened opened) {
   NewSession made{Session{0, player, now, now, std::move(device)}, new_token()};
   {
     const std::lock_guard lock(mutex_);
     made.session.id = next_session_++;
   }
-  Account account{player, std::move(username), std::move(password_hash), Role::player};
+  Account account{player, std::move(username), std::move(password_hash), Role::player, std::move(language)};
   const db::TokenHash token_hash = hash_token(made.token);
   storage_.write(
       [account, session = made.session, token_hash, unused = hash_token(new_token())](db::Store& store) {
-        store.accounts().insert({account.player, account.username, account.password_hash, "player", session.created_at});
+        store.accounts().insert({account.player, account.username, account.password_hash, "player", session.created_at,
+                                 account.language});
         store.accounts().retire_guest_token(account.player, unused);
         store.accounts().insert_session({session.id, session.player, token_hash, session.created_at,
                                          session.last_seen, session.device});
@@ -271,6 +273,19 @@ void Accounts::set_role(PlayerId player, Role role, db::AuditEntry audit, Storag
       });
 }
 
+void Accounts::set_language(PlayerId player, std::string language, Storage::Done done) {
+  storage_.write([player, language](db::Store& store) { store.accounts().set_language(player, language); },
+                 [this, player, language, done = std::move(done)](bool saved) {
+                   if (saved) {
+                     const std::lock_guard lock(mutex_);
+                     if (const auto found = accounts_.find(player); found != accounts_.end()) {
+                       found->second.language = language;
+                     }
+                   }
+                   done(saved);
+                 });
+}
+
 void Accounts::rehash(PlayerId player, std::string password_hash) {
   storage_.write([player, password_hash](db::Store& store) { store.accounts().set_password(player, password_hash); },
                  [this, player, password_hash](bool saved) {
@@ -302,7 +317,7 @@ std::vector<WeakRecipient> Accounts::forget_sessions(const std::vector<SessionId
 void Accounts::close_all(const std::vector<WeakRecipient>& connections) {
   for (const WeakRecipient& weak : connections) {
     if (const RecipientPtr connection = weak.lock()) {
-      connection->end(protocol::CloseCode::session_ended, "this session was ended; sign in again");
+      connection->end(protocol::CloseCode::session_ended, "session_ended");
     }
   }
 }

@@ -32,6 +32,7 @@ struct Account {
   std::string username;
   std::string password_hash;
   Role role = Role::player;
+  std::optional<std::string> language{};  // a catalog's code ("en", "pl"); none: not chosen
 };
 
 using SessionId = std::int64_t;
@@ -79,7 +80,7 @@ class Accounts {
   // Makes the guest `player` an account, keeping its id (and with it its seats, games and
   // chat); its guest token stops working. Opens the first session.
   void sign_up(PlayerId player, std::string username, std::string password_hash, std::string device,
-               db::UnixMillis now, Opened opened);
+               std::optional<std::string> language, db::UnixMillis now, Opened opened);
   void open_session(PlayerId player, std::string device, db::UnixMillis now, Opened opened);
   // The session `token` opens, if it is one and not idle too long (an expired one is ended).
   std::optional<Session> resume(std::string_view token, db::UnixMillis now);
@@ -100,6 +101,8 @@ class Accounts {
   // close once it is saved); `also` runs in the same transaction. The player stays, as
   // whoever played its games.
   void remove(PlayerId player, std::function<void(db::Store&)> also, Storage::Done done);
+  // The language the account reads the site and its mail in (docs/accounts.md#language).
+  void set_language(PlayerId player, std::string language, Storage::Done done);
   // A better hash of the same password, after a sign-in under older parameters.
   void rehash(PlayerId player, std::string password_hash);
 

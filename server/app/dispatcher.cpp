@@ -55,6 +55,7 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"account.end_sessions", {Access::identified, &with<kAccounts, &end_sessions>}},
       {"account.change_password", {Access::identified, &with<kAccounts, &change_password>}},
       {"account.delete", {Access::identified, &with<kAccounts, &delete_account>}},
+      {"account.set_language", {Access::identified, &with<kAccounts, &set_language>}},
       // A mailed link may be followed on a device that is not signed in.
       {"account.verify_email", {Access::anyone, &with<kNotices, &verify_email>}},
       {"account.forgot_password", {Access::anyone, &with<kNotices, &forgot_password>}},

@@ -27,7 +27,7 @@ constexpr std::size_t kMaxNameBytes = 32;
 // Answers hello once the identity is saved (nothing: it could not be).
 void finish_hello(const Services& services, Client& client, const std::optional<protocol::RequestId>& id,
                   const std::optional<Player>& player, const std::string& token, std::optional<std::int64_t> session,
-                  bool renamed) {
+                  bool renamed, const std::optional<std::string>& adopted_language = std::nullopt) {
   if (!player) {
     refuse(services, client, ErrorCode::unavailable, "the server could not save your identity; try again", id);
     return client.resume_reading();
@@ -38,7 +38,10 @@ void finish_hello(const Services& services, Client& client, const std::optional<
                         {"server", "elgrande-server/" ELGRANDE_VERSION},
                         {"player", to_json(*player)},
                         {"token", token}};
-  if (auto account = account_json(*services.accounts, player->id, session); !account.is_null()) answer["account"] = account;
+  if (auto account = account_json(*services.accounts, player->id, session); !account.is_null()) {
+    if (adopted_language) account["language"] = *adopted_language;  // being saved meanwhile
+    answer["account"] = std::move(account);
+  }
   client.send(protocol::reply_message("hello", id, std::move(answer)));
   speak_for(services, client, *player, session);
   client.resume_reading();
@@ -67,7 +70,7 @@ void speak_for(const Services& services, Client& client, const Player& player, s
   // signed the guest up: every connection of an account has a session its owner can end.
   // Checked after attaching, as sign-up sweeps presence after adding the account.
   if (!session && services.accounts->has_account(player.id)) {
-    return client.end(protocol::CloseCode::session_ended, "this guest signed up; sign in with the account");
+    return client.end(protocol::CloseCode::session_ended, "guest_signed_up");
   }
   // Every table the player belongs to sends this connection the table and the seat's view.
   for (const auto& table : services.tables->tables_of(player.id)) table->player_connected(client.self(), player.id);
@@ -84,6 +87,10 @@ void hello(const Services& services, Client& client, Request& request) {
       return refuse(services, client, ErrorCode::bad_payload, "name: " + *why_not, id);
     }
     name = field->get<std::string>();
+  }
+  std::optional<std::string> language;
+  if (const auto wrong = read_hello_language(services.account_requests.languages, payload, language)) {
+    return refuse(services, client, ErrorCode::bad_payload, *wrong, id);
   }
   std::optional<std::string> token;
   if (const auto field = payload.find("token"); field != payload.end()) {
@@ -119,7 +126,8 @@ void hello(const Services& services, Client& client, Request& request) {
   }
   if (player) {
     if (const auto banned = services.sanctions->in_force(player->id, SanctionKind::ban, unix_milliseconds())) {
-      return refuse(services, client, ErrorCode::banned, "you are " + describe(SanctionKind::ban, *banned), id);
+      return refuse(services, client, ErrorCode::banned, "you are " + describe(SanctionKind::ban, *banned), id,
+                    facts_of(*banned));
     }
   }
   if (client.player && (!player || player->id != client.player->id)) {
@@ -135,7 +143,7 @@ void hello(const Services& services, Client& client, Request& request) {
       return refuse(services, client, ErrorCode::limit_reached,
                     "this address has made " + std::to_string(services.new_identity_quota->per_hour()) +
                         " new identities within the hour; sign in with your token, or try later",
-                    id);
+                    id, {{"limit", "new_identities_per_address_per_hour"}, {"max", services.new_identity_quota->per_hour()}});
     }
     client.pause_reading();
     const auto answer = [&services, connection = client.self(), id, session, renamed](
@@ -149,7 +157,8 @@ void hello(const Services& services, Client& client, Request& request) {
     return identities.rename(player->id, player->name,
                              [answer, issued = Identities::Issued{*player, secret}](bool saved) { answer(issued, saved); });
   }
-  finish_hello(services, client, id, player, secret, session, false);
+  const bool adopted = session && adopt_language(*services.accounts, player->id, language);
+  finish_hello(services, client, id, player, secret, session, false, adopted ? language : std::nullopt);
 }
 
 }  // namespace elgrande::server

@@ -96,15 +96,6 @@ std::string notice(std::string_view action, const std::string& reason, const std
   return protocol::push_message("moderation.notice", std::move(payload));
 }
 
-// A WebSocket close reason holds at most 123 bytes; cut on a character's boundary.
-std::string close_reason(std::string text) {
-  if (text.size() <= 120) return text;
-  std::size_t end = 120;
-  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  text.resize(end);
-  return text;
-}
-
 // Saves a sanction (or its lifting), answers, and tells the player.
 void sanction(const ModerationRequestsEnv& env, Client& client, const Request& request, const Target& target,
               SanctionKind kind, std::optional<Sanction> sanction) {
@@ -124,9 +115,8 @@ void sanction(const ModerationRequestsEnv& env, Client& client, const Request& r
         const std::string told = notice(action, target.reason, sanction);
         for (const RecipientPtr& other : env.presence->connections_of(target.player.id)) {
           other->deliver(told);
-          if (kind == SanctionKind::ban && sanction) {
-            other->end(protocol::CloseCode::banned, close_reason(describe(kind, *sanction)));
-          }
+          // A code for a reason: the notice just before says until when and why.
+          if (kind == SanctionKind::ban && sanction) other->end(protocol::CloseCode::banned, "banned");
         }
       });
 }

@@ -34,6 +34,12 @@ std::string describe(SanctionKind kind, const Sanction& sanction) {
          sanction.reason;
 }
 
+protocol::Json facts_of(const Sanction& sanction) {
+  protocol::Json facts{{"moderator_reason", sanction.reason}};
+  if (sanction.until) facts["until"] = *sanction.until;
+  return facts;
+}
+
 Sanctions::Sanctions(Storage& storage) : storage_(storage) {}
 
 void Sanctions::restore(const std::vector<db::SanctionRecord>& sanctions) {

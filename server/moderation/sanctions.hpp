@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/player.hpp"
+#include "elgrande/protocol/envelope.hpp"
 #include "elgrande/db/moderation.hpp"
 #include "storage/storage.hpp"
 
@@ -27,6 +28,10 @@ std::string until_text(const Sanction& sanction);
 // What a sanction means, in words for the person concerned: "muted until 2026-11-24 17:00
 // UTC: spam".
 std::string describe(SanctionKind kind, const Sanction& sanction);
+
+// A sanction's facts, for the client to word in the player's language: `until` (ms; absent:
+// until lifted) and `moderator_reason`, the moderator's own text (docs/protocol.md#errors).
+protocol::Json facts_of(const Sanction& sanction);
 
 // The mutes and bans in force. Each change is saved together with its audit entry, and in
 // memory once saved (the callbacks run on the database thread). Internally locked.

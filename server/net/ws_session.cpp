@@ -144,7 +144,7 @@ void WsSession::refuse_flood() {
     spdlog::info("websocket {}: closed for flooding", peer_);
     send_error(ErrorCode::rate_limited, "too many messages; closing");
     close_after_flush(
-        websocket::close_reason(websocket::close_code::policy_error, "rate limit exceeded"));
+        websocket::close_reason(websocket::close_code::policy_error, "rate_limited"));
     return;
   }
   send_error(ErrorCode::rate_limited, "too many messages; this one was ignored");

@@ -348,7 +348,8 @@ void push_subscribe(const NoticeRequestsEnv& env, Client& client, Request& reque
   const auto devices = env.reach->devices(account->player);
   const bool known = std::ranges::any_of(devices, [&](const auto& had) { return had.endpoint == *endpoint; });
   if (!known && devices.size() >= kMaxDevices) {
-    return refuse(env, client, ErrorCode::limit_reached, "at most 20 devices; remove one first", request.envelope.id);
+    return refuse(env, client, ErrorCode::limit_reached, "at most 20 devices; remove one first", request.envelope.id,
+                  {{"limit", "push_devices"}, {"max", kMaxDevices}});
   }
   if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
   auto subscription = std::make_shared<db::PushSubscriptionRecord>(

@@ -33,6 +33,13 @@ bool to_named_address(std::string_view kind) {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
+// The language the recipient's account reads in (docs/notifications.md#languages); English
+// for a guest, an account that has not chosen, or mail to an address without a player.
+std::string language_of(const db::OutboxNotice& notice, db::Store& store) {
+  if (!notice.player) return "en";
+  return store.accounts().language(*notice.player).value_or("en");
+}
+
 }  // namespace
 
 NoticeSender::NoticeSender(std::string database, Storage& storage, Reach& reach, Metrics& metrics,
@@ -131,7 +138,7 @@ NoticeSender::Outcome NoticeSender::deliver(const db::OutboxNotice& notice, db::
       return {What::drop, 0, {}, {}, {}};  // withdrawn, or the event was cancelled: nothing to remind of
     }
   }
-  if (notice.channel == "push") return deliver_push(notice);
+  if (notice.channel == "push") return deliver_push(notice, store);
   return deliver_mail(notice, store);
 }
 
@@ -156,20 +163,21 @@ NoticeSender::Outcome NoticeSender::deliver_mail(const db::OutboxNotice& notice,
   }
   if (!to) return {What::drop, 0, {}, {}, {}};  // the address was removed meanwhile: nobody to tell
   Outcome delivered;
+  const std::string language = language_of(notice, store);
   std::optional<notices::Letter> letter;
   std::string unsubscribe_kind = notice.kind;
   if (notice.channel == "digest" && notice.player) {
     std::vector<notices::Letter> letters;
     for (const auto& row : store.notices().digest_of(*notice.player, now())) {
-      if (auto one = notices::letter(row.kind, json::parse(row.payload, nullptr, false), settings_.public_url)) {
+      if (auto one = notices::letter(row.kind, json::parse(row.payload, nullptr, false), settings_.public_url, language)) {
         letters.push_back(std::move(*one));
       }
       if (row.id != notice.id) delivered.also_delivered.push_back(row.id);
     }
-    if (!letters.empty()) letter = notices::digest(letters, settings_.public_url);
+    if (!letters.empty()) letter = notices::digest(letters, settings_.public_url, language);
     unsubscribe_kind = "digest";
   } else {
-    letter = notices::letter(notice.kind, payload, settings_.public_url);
+    letter = notices::letter(notice.kind, payload, settings_.public_url, language);
   }
   if (!letter) return {What::drop, 0, "its payload does not make a letter", {}, {}};
 
@@ -201,11 +209,12 @@ NoticeSender::Outcome NoticeSender::deliver_mail(const db::OutboxNotice& notice,
   return delivered;
 }
 
-NoticeSender::Outcome NoticeSender::deliver_push(const db::OutboxNotice& notice) {
+NoticeSender::Outcome NoticeSender::deliver_push(const db::OutboxNotice& notice, db::Store& store) {
   if (!notice.player) return {What::drop, 0, "a push notice for nobody", {}, {}};
   const auto devices = reach_.devices(*notice.player);
   if (devices.empty()) return {What::drop, 0, {}, {}, {}};
-  const auto letter = notices::letter(notice.kind, json::parse(notice.payload, nullptr, false), settings_.public_url);
+  const auto letter = notices::letter(notice.kind, json::parse(notice.payload, nullptr, false), settings_.public_url,
+                                      language_of(notice, store));
   if (!letter) return {What::drop, 0, "its payload does not make a letter", {}, {}};
   const std::string body = json{{"kind", notice.kind},
                                 {"title", letter->subject},

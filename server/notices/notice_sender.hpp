@@ -107,7 +107,7 @@ class NoticeSender {
   void run();
   Outcome deliver(const db::OutboxNotice& notice, db::Store& store);
   Outcome deliver_mail(const db::OutboxNotice& notice, db::Store& store);
-  Outcome deliver_push(const db::OutboxNotice& notice);
+  Outcome deliver_push(const db::OutboxNotice& notice, db::Store& store);
   Outcome retry(const db::OutboxNotice& notice, std::string why, std::optional<std::chrono::seconds> after = {}) const;
   // Writes the outcome and waits for its commit: false if it could not be saved.
   bool settle(const db::OutboxNotice& notice, const Outcome& outcome);

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "accounts/accounts.hpp"
+#include "elgrande/notices/catalogs.hpp"
 #include "elgrande/notices/letters.hpp"
 #include "elgrande/notices/mail.hpp"
 #include "elgrande/notices/unsubscribe.hpp"
@@ -28,19 +30,22 @@ std::string query_value(std::string_view target, std::string_view key) {
   return {};
 }
 
-std::string page(std::string_view title, std::string_view body) {
-  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>" +
-         notices::escape_html(title) + "</title></head>\n<body style=\"font-family:sans-serif;max-width:40em;margin:2em auto;padding:0 1em\">\n<h1>" +
-         notices::escape_html(title) + "</h1>\n" + std::string(body) + "\n</body></html>\n";
-}
-
-std::string what(std::string_view kind) {
-  if (kind == "turn") return "mails telling you it is your turn";
-  if (kind == "game_ended") return "mails telling you a game ended";
-  if (kind == "tournament") return "mails about tournaments";
-  return "notice mails";
-}
+// The page's words, in one language of the catalogs ("unsubscribe.*" messages).
+struct PageWords {
+  std::string language;
+  std::string operator()(std::string_view key, const nlohmann::json& arguments = nlohmann::json::object()) const {
+    return notices::escape_html(notices::Catalogs::embedded().format(language, "unsubscribe." + std::string(key), arguments));
+  }
+  // The page titled by `title`, with `body` (both already escaped).
+  std::string page(std::string_view title, std::string_view body) const {
+    return "<!DOCTYPE html>\n<html lang=\"" + notices::escape_html(language) +
+           "\"><head><meta charset=\"utf-8\">"
+           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>" +
+           std::string(title) +
+           "</title></head>\n<body style=\"font-family:sans-serif;max-width:40em;margin:2em auto;padding:0 1em\">\n<h1>" +
+           std::string(title) + "</h1>\n" + std::string(body) + "\n</body></html>\n";
+  }
+};
 
 }  // namespace
 
@@ -61,22 +66,29 @@ bool answer_unsubscribe(const http::request<http::string_body>& request, const N
     return response;
   };
   const bool post = request.method() == http::verb::post;
+  // The account's language, once the link says whose it is; the browser's until then.
+  PageWords say{notices::Catalogs::embedded().preferred(request[http::field::accept_language])};
   if (!post && request.method() != http::verb::get && request.method() != http::verb::head) {
-    respond(answer(http::status::method_not_allowed, page("Not here", "<p>Use the link in the mail.</p>")));
+    respond(answer(http::status::method_not_allowed, say.page(say("not_here.title"), "<p>" + say("not_here.body") + "</p>")));
     return true;
   }
   const std::string token = query_value(target, "token");
   const auto unsubscribe = notices::read_unsubscribe_token(env.sender->keys().unsubscribe, token);
   if (!unsubscribe || (!notices::unsubscribable(unsubscribe->kind) && unsubscribe->kind != "digest")) {
-    respond(answer(http::status::bad_request,
-                   page("This link does not work", "<p>It is not one of this server's unsubscribe links.</p>")));
+    respond(answer(http::status::bad_request, say.page(say("bad_link.title"), "<p>" + say("bad_link.body") + "</p>")));
     return true;
   }
+  if (const auto account = env.accounts ? env.accounts->of(unsubscribe->player) : std::nullopt;
+      account && account->language) {
+    say.language = *account->language;
+  }
+  const nlohmann::json kind{{"kind", unsubscribe->kind}};
   if (!post) {
     respond(answer(http::status::ok,
-                   page("Unsubscribe", "<form method=\"post\" action=\"" + std::string(kPath) + "?token=" +
-                                           notices::escape_html(token) + "\"><p>Stop " + what(unsubscribe->kind) +
-                                           "?</p><p><button type=\"submit\">Unsubscribe</button></p></form>")));
+                   say.page(say("ask.title"), "<form method=\"post\" action=\"" + std::string(kPath) + "?token=" +
+                                                  notices::escape_html(token) + "\"><p>" + say("ask.question", kind) +
+                                                  "</p><p><button type=\"submit\">" + say("ask.button") +
+                                                  "</button></p></form>")));
     return true;
   }
   notices::Preferences preferences = env.reach->preferences(unsubscribe->player);
@@ -89,24 +101,22 @@ bool answer_unsubscribe(const http::request<http::string_body>& request, const N
   auto shared_respond = std::make_shared<Respond>(std::move(respond));
   if (!env.storage->accepting()) {
     (*shared_respond)(answer(http::status::service_unavailable,
-                             page("Try again later", "<p>The server cannot save changes at the moment.</p>")));
+                             say.page(say("later.title"), "<p>" + say("later.cannot_save") + "</p>")));
     return true;
   }
   env.writer->write(
       [player = unsubscribe->player, text = notices::to_json(preferences).dump()](db::Store& store) {
         store.notices().set_preferences(player, text);
       },
-      [&env, player = unsubscribe->player, preferences, answer, shared_respond,
-       kind = unsubscribe->kind](bool committed) {
+      [&env, player = unsubscribe->player, preferences, answer, shared_respond, say, kind](bool committed) {
         if (!committed) {
           return (*shared_respond)(answer(http::status::service_unavailable,
-                                          page("Try again later", "<p>The server could not save that.</p>")));
+                                          say.page(say("later.title"), "<p>" + say("later.not_saved") + "</p>")));
         }
         env.reach->set_preferences(player, preferences);
-        spdlog::info("notices: player {} unsubscribed from {} by mail", player, kind);
-        (*shared_respond)(answer(http::status::ok,
-                                 page("Unsubscribed", "<p>You will get no more " + what(kind) +
-                                                          ". Choose again on your account's notices page.</p>")));
+        spdlog::info("notices: player {} unsubscribed from {} by mail", player, kind["kind"].get<std::string>());
+        (*shared_respond)(
+            answer(http::status::ok, say.page(say("done.title"), "<p>" + say("done.body", kind) + "</p>")));
       });
   return true;
 }

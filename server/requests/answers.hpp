@@ -25,6 +25,12 @@ inline void refuse(const RequestEnv& env, Client& client, protocol::ErrorCode co
   env.metrics->count_error(code);
   client.send(protocol::error_message(code, message, id));
 }
+// The same with facts the client words for the player (protocol::error_message_with).
+inline void refuse(const RequestEnv& env, Client& client, protocol::ErrorCode code, std::string_view message,
+                   const std::optional<protocol::RequestId>& id, const protocol::Json& facts) {
+  env.metrics->count_error(code);
+  client.send(protocol::error_message_with(code, message, id, facts));
+}
 
 // Whether changes are refused now because storage cannot take them (a failing disk, a full
 // queue); if so, `client` is answered `unavailable`. Asked before anything is changed.

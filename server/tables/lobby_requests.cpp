@@ -50,7 +50,7 @@ void create_table(const LobbyRequestsEnv& env, Client& client, Request& request)
     return refuse(env, client, ErrorCode::limit_reached,
                   "you host " + std::to_string(cap) +
                       " tables that have not finished, as many as one player may; finish or leave one first",
-                  request.envelope.id);
+                  request.envelope.id, {{"limit", "open_tables_per_player"}, {"max", cap}});
   }
   if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
   const auto table = env.table_factory->create(TableSpec::hosted_by(*client.player, config.value(), env.table_factory->game().seats(config.value().options)),

@@ -41,6 +41,7 @@ protocol::Json seat_json(std::size_t seat, std::string_view kind, const std::opt
 struct Refusal {
   protocol::ErrorCode code;
   std::string message;
+  protocol::Json facts{};  // for the client to word: a mute's `until` and `moderator_reason`
   friend bool operator==(const Refusal&, const Refusal&) = default;
 };
 

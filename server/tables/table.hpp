@@ -152,8 +152,10 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
   bool read_seat(const TableRequest& r, bool required, std::optional<int>& seat);
   void reply(const TableRequest& r, protocol::Json payload = protocol::Json::object());
   void refuse(const TableRequest& r, protocol::ErrorCode code, std::string_view message,
-              std::string_view reason = {});
-  void refuse(const TableRequest& r, const Refusal& refusal) { refuse(r, refusal.code, refusal.message); }
+              std::string_view reason = {}, const protocol::Json& facts = nullptr);
+  void refuse(const TableRequest& r, const Refusal& refusal) {
+    refuse(r, refusal.code, refusal.message, {}, refusal.facts);
+  }
 
   // --- The game. ---
   // Answers `asked` (the host's table.start) once the start is saved.

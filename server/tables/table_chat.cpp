@@ -25,17 +25,19 @@ std::variant<db::ChatLine, Refusal> TableChat::say(const Player& speaker, std::o
                                                    ChatLimits::Clock::time_point received, std::int64_t now_ms) {
   if (shared_.sanctions) {
     if (const auto muted = shared_.sanctions->in_force(speaker.id, SanctionKind::mute, now_ms)) {
-      return Refusal{ErrorCode::forbidden, "you are " + describe(SanctionKind::mute, *muted)};
+      return Refusal{ErrorCode::forbidden, "you are " + describe(SanctionKind::mute, *muted), facts_of(*muted)};
     }
   }
   switch (shared_.limits.say(speaker.id, text.get_ref<const std::string&>(), received)) {
     case ChatLimits::Verdict::said:
       break;
     case ChatLimits::Verdict::too_fast:
-      return Refusal{ErrorCode::rate_limited, "at most " + std::to_string(ChatLimits::kLines) + " chat lines in " +
-                                                  std::to_string(ChatLimits::kWindow.count()) + " seconds; wait a moment"};
+      return Refusal{ErrorCode::rate_limited,
+                     "at most " + std::to_string(ChatLimits::kLines) + " chat lines in " +
+                         std::to_string(ChatLimits::kWindow.count()) + " seconds; wait a moment",
+                     {{"why", "too_fast"}, {"max", ChatLimits::kLines}}};
     case ChatLimits::Verdict::repeated:
-      return Refusal{ErrorCode::rate_limited, "you said that just now"};
+      return Refusal{ErrorCode::rate_limited, "you said that just now", {{"why", "repeated"}}};
   }
   const std::int64_t id = shared_.line_ids ? ++*shared_.line_ids : 0;
   db::ChatLine line{speaker.id, speaker.name, seat, text.get<std::string>(), now_ms, id};

@@ -322,12 +322,14 @@ void Table::reply(const TableRequest& r, Json payload) {
              TableFeed::Answering{r.envelope.id});
 }
 
-void Table::refuse(const TableRequest& r, ErrorCode code, std::string_view message, std::string_view reason) {
+void Table::refuse(const TableRequest& r, ErrorCode code, std::string_view message, std::string_view reason,
+                   const protocol::Json& facts) {
   services_.metrics.count_error(code);
   // Through the outbox like any answer: a refusal caused by an earlier command of the
   // same client must not overtake that command's reply.
-  feed_.send(r.from, std::make_shared<const std::string>(protocol::error_message(code, message, r.envelope.id, reason)),
-             TableFeed::Answering{r.envelope.id});
+  auto text = facts.is_object() ? protocol::error_message_with(code, message, r.envelope.id, facts)
+                                : protocol::error_message(code, message, r.envelope.id, reason);
+  feed_.send(r.from, std::make_shared<const std::string>(std::move(text)), TableFeed::Answering{r.envelope.id});
 }
 
 }  // namespace elgrande::server

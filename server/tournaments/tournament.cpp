@@ -121,7 +121,8 @@ void Tournament::enrol(const TournamentRequest& r) {
                     [](const db::EntrantRecord& x) { return x.status == EntrantStatus::registered; });
   if (settings_.max_players > 0 && registered >= settings_.max_players) {
     return refuse(r, ErrorCode::limit_reached,
-                  "the tournament is full (" + std::to_string(settings_.max_players) + " players)");
+                  "the tournament is full (" + std::to_string(settings_.max_players) + " players)",
+                  {{"limit", "max_players"}, {"max", settings_.max_players}});
   }
   if (!e) e = &stored_.entrants.emplace_back();
   *e = db::EntrantRecord{r.player.id, unix_milliseconds(), std::nullopt, EntrantStatus::registered, ""};
@@ -333,9 +334,9 @@ void Tournament::reply(const TournamentRequest& r, Json payload) {
   r.from->deliver(protocol::reply_message(r.envelope.type, r.envelope.id, std::move(payload)));
 }
 
-void Tournament::refuse(const TournamentRequest& r, ErrorCode code, std::string_view message) {
+void Tournament::refuse(const TournamentRequest& r, ErrorCode code, std::string_view message, const protocol::Json& facts) {
   services_.metrics.count_error(code);
-  r.from->deliver(protocol::error_message(code, message, r.envelope.id));
+  r.from->deliver(protocol::error_message_with(code, message, r.envelope.id, facts));
 }
 
 bool Tournament::require_director(const TournamentRequest& r) {

@@ -111,7 +111,8 @@ class Tournament : public std::enable_shared_from_this<Tournament>,
   void stop(std::string_view why);
 
   void reply(const TournamentRequest& r, protocol::Json payload = protocol::Json::object());
-  void refuse(const TournamentRequest& r, protocol::ErrorCode code, std::string_view message);
+  void refuse(const TournamentRequest& r, protocol::ErrorCode code, std::string_view message,
+              const protocol::Json& facts = nullptr);
   bool require_director(const TournamentRequest& r);
   bool require_status(const TournamentRequest& r, std::initializer_list<db::TournamentStatus> statuses,
                       std::string_view doing);

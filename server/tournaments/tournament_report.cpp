@@ -23,6 +23,31 @@ Json player_json(std::int64_t id, const NameOf& name_of) { return {{"id", id}, {
 
 Json optional_time(const std::optional<std::int64_t>& time) { return time ? Json(*time) : Json(nullptr); }
 
+// Why an entrant is no longer in, as a code and its facts for the client to word
+// (docs/tournaments.md#messages), read from the reason the event saved in English.
+void add_why(Json& row, const db::EntrantRecord& e) {
+  constexpr std::string_view kRemoved = "removed by the director: ";
+  constexpr std::string_view kReplaced = "replaced by a bot after timeouts in round ";
+  const std::string_view reason = e.reason;
+  if (e.status == EntrantStatus::disqualified) {
+    row["why"] = "disqualified";
+    row["director_reason"] = e.reason;
+  } else if (reason.starts_with(kRemoved)) {
+    row["why"] = "removed";
+    row["director_reason"] = std::string(reason.substr(kRemoved.size()));
+  } else if (reason.starts_with(kReplaced)) {
+    row["why"] = "timeouts";
+    const std::string round(reason.substr(kReplaced.size()));
+    if (!round.empty() && std::all_of(round.begin(), round.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      row["round"] = std::stoll(round);
+    }
+  } else if (reason == "did not check in") {
+    row["why"] = "no_check_in";
+  } else if (reason == "unregistered" || reason == "withdrew") {
+    row["why"] = std::string(reason);
+  }
+}
+
 // Percentages to two decimals: the export is compared by value, and the doubles behind
 // them need not print the same everywhere.
 double two_decimals(double value) { return std::round(value * 100) / 100; }
@@ -112,7 +137,10 @@ Json tournament_detail(const db::StoredTournament& stored, const TournamentSetti
   for (const db::EntrantRecord& e : stored.entrants) {
     Json row{{"player", player_json(e.player, name_of)}, {"status", db::name(e.status)}, {"registered_at", e.registered_at},
              {"checked_in_at", optional_time(e.checked_in_at)}};
-    if (!e.reason.empty()) row["reason"] = e.reason;
+    if (!e.reason.empty()) {
+      row["reason"] = e.reason;
+      add_why(row, e);
+    }
     if (e.seeding) row["seeding"] = *e.seeding;
     entrants.push_back(std::move(row));
   }

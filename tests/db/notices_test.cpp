@@ -1,6 +1,7 @@
 // Notices in the database (schema 14, docs/notifications.md): verified addresses and the
 // tokens mailed to verify or reset, preferences, the outbox, turn notices told once per game,
-// Web Push devices, the server's own keys, and a deleted account's rows going with it.
+// Web Push devices, the server's own keys, and a deleted account's rows going with it; and
+// the language its letters are in (schema 15).
 
 #include <catch2/catch.hpp>
 #include <array>
@@ -109,9 +110,8 @@ TEST_CASE("schema 14 adds the notices' tables and keeps what schema 13 held", "[
       "INSERT INTO accounts (player, username, password_hash, created_at) VALUES (1, 'ana', 'h', 10);"
       "UPDATE commit_sequence SET n = 7");
 
-  db::migrate(*database);
-  CHECK(database->user_version() == 14);
-  CHECK(db::latest_schema_version() == 14);
+  db::migrate(*database);  // through 14, and on: the store reads the latest schema
+  CHECK(database->user_version() == db::latest_schema_version());
   db::Store store(*database);
   REQUIRE(store.players().size() == 1);
   CHECK(store.players()[0].name == "P1");
@@ -363,4 +363,26 @@ TEST_CASE("rows of a player or a game deleted from the database go with them", "
   CHECK(counts(*f.database, 2) == std::vector<std::int64_t>{1, 1, 1, 2, 1, 1});
   CHECK(n.email_of(2));
   CHECK(n.subscriptions().size() == 1);
+}
+
+TEST_CASE("schema 15 gives accounts a language, none until chosen, and it reads back as set", "[db]") {
+  TestDatabase test;
+  const auto database = test.open();
+  db::migrate(*database, 14);
+  add_player(*database, 1);
+  add_player(*database, 2);
+  database->execute("INSERT INTO accounts (player, username, password_hash, created_at) VALUES (1, 'ana', 'h', 10)");
+  db::migrate(*database);
+  CHECK(database->user_version() == 15);
+  db::Store store(*database);
+  REQUIRE(store.accounts().all().size() == 1);
+  CHECK_FALSE(store.accounts().all()[0].language);  // an account from before: not chosen
+  CHECK_FALSE(store.accounts().language(1));
+  CHECK_FALSE(store.accounts().language(2));  // a guest has none
+  store.accounts().set_language(1, "pl");
+  CHECK(store.accounts().language(1) == "pl");
+  store.accounts().insert({2, "bea", "h", "player", 20, "hu"});
+  CHECK(store.accounts().find("BEA")->language == "hu");
+  store.accounts().set_language(2, std::nullopt);
+  CHECK_FALSE(store.accounts().all()[1].language);
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "elgrande/notices/catalogs.hpp"
 #include "game_helpers.hpp"
 
 using namespace elgrande::test;
@@ -376,4 +377,70 @@ TEST_CASE("a sign-in refused because too many wait leaves its connection reading
     CHECK(pong["type"] == "ping.ok");
     CHECK(pong["id"] == id);
   }
+}
+
+TEST_CASE("an account's language follows it to a second device, and only the catalogs' languages are taken",
+          "[accounts]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  const std::vector<std::string> languages = elgrande::notices::Catalogs::embedded().languages();
+  REQUIRE(languages.size() >= 1);  // English at least; clients/web/lang/ says which others
+  const std::string chosen = languages.back();
+
+  // A guest has no account to keep it on.
+  WsClient guest(server.address(), server.port());
+  hello(guest, "Guest");
+  CHECK(code_of(request(guest, "account.set_language", {{"language", chosen}})) == "wrong_state");
+
+  // Not chosen at sign-up: null, then chosen on the laptop; the phone signed in meanwhile is
+  // told at once.
+  WsClient laptop(server.address(), server.port());
+  hello(laptop, "Ana");
+  const Json signed_up = sign_up(laptop, "Ana_P", "correct horse battery");
+  REQUIRE(signed_up["type"] == "account.sign_up.ok");
+  CHECK(signed_up["payload"]["account"]["language"].is_null());
+  WsClient phone(server.address(), server.port());
+  REQUIRE(sign_in(phone, "Ana_P", "correct horse battery")["type"] == "account.sign_in.ok");
+  CHECK(code_of(bad_request(laptop, "account.set_language", {{"language", "xx"}})) == "bad_payload");
+  CHECK(code_of(bad_request(laptop, "account.set_language", {{"language", 7}})) == "bad_payload");
+  const Json set = request(laptop, "account.set_language", {{"language", chosen}});
+  REQUIRE(set["type"] == "account.set_language.ok");
+  CHECK(set["payload"]["account"]["language"] == chosen);
+  CHECK(set["payload"]["account"]["session"] == signed_up["payload"]["account"]["session"]);
+  const Json updated = push(phone, "account.updated");
+  CHECK(updated["account"]["language"] == chosen);
+  CHECK_FALSE(updated["account"].contains("session"));
+
+  // Signed out everywhere, then in again on a new device: the account kept it, whatever
+  // language that device says.
+  REQUIRE(request(laptop, "account.end_sessions", {{"which", "all"}})["type"] == "account.end_sessions.ok");
+  WsClient tablet(server.address(), server.port());
+  const Json back = request(tablet, "account.sign_in",
+                            {{"protocol", 1}, {"username", "Ana_P"}, {"password", "correct horse battery"},
+                             {"language", languages.front()}});
+  REQUIRE(back["type"] == "account.sign_in.ok");
+  CHECK(back["payload"]["account"]["language"] == chosen);
+  const Json resumed = request(tablet, "hello", {{"protocol", 1}, {"token", back["payload"]["token"]}});
+  CHECK(resumed["payload"]["account"]["language"] == chosen);
+
+  // A new account takes the language its device says at sign-up; an unknown one is left out.
+  WsClient other(server.address(), server.port());
+  hello(other, "Bea");
+  const Json bea = request(other, "account.sign_up",
+                           {{"username", "Bea_B"}, {"password", "battery staple horse"}, {"language", chosen}});
+  REQUIRE(bea["type"] == "account.sign_up.ok");
+  CHECK(bea["payload"]["account"]["language"] == chosen);
+  WsClient third(server.address(), server.port());
+  hello(third, "Cid");
+  const Json cid = request(third, "account.sign_up",
+                           {{"username", "Cid_C"}, {"password", "battery staple horse"}, {"language", "xx"}});
+  REQUIRE(cid["type"] == "account.sign_up.ok");
+  CHECK(cid["payload"]["account"]["language"].is_null());
+  // An account that has not chosen takes the first language a signing-in device says.
+  WsClient cids_phone(server.address(), server.port());
+  const Json cid_in = request(cids_phone, "account.sign_in",
+                              {{"protocol", 1}, {"username", "Cid_C"}, {"password", "battery staple horse"},
+                               {"language", chosen}});
+  REQUIRE(cid_in["type"] == "account.sign_in.ok");
+  CHECK(cid_in["payload"]["account"]["language"] == chosen);
 }

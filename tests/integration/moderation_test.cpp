@@ -72,6 +72,8 @@ TEST_CASE("a moderator mutes and bans with reasons, a ban closes connections and
   const Json refused = request(*bea, "table.chat", {{"table", table}, {"text", "HELLO"}});
   CHECK(code_of(refused) == "forbidden");
   CHECK(refused["payload"]["message"].get<std::string>().find("shouting") != std::string::npos);
+  CHECK(refused["payload"]["moderator_reason"] == "shouting");  // the facts, for the client's own words
+  CHECK(refused["payload"]["until"] == muted["until"]);
   REQUIRE(request(*ana, "mod.mute", {{"player", bea_id}, {"minutes", 0}, {"reason", "calmer now"}})["type"] ==
           "mod.mute.ok");
   REQUIRE(request(*bea, "table.chat", {{"table", table}, {"text", "you are all idiots"}})["type"] == "table.chat.ok");
@@ -120,11 +122,18 @@ TEST_CASE("a moderator mutes and bans with reasons, a ban closes connections and
   // the reason until the ban is lifted.
   REQUIRE(request(*ana, "mod.ban", {{"player", bea_id}, {"duration", "24h"}, {"reason", "threats"}})["type"] ==
           "mod.ban.ok");
+  const Json ban_notice = push(*bea, "moderation.notice");  // the facts come just before the close
+  CHECK(ban_notice["action"] == "ban");
+  CHECK(ban_notice["reason"] == "threats");
+  CHECK(ban_notice["until"].get<std::int64_t>() > 0);
   CHECK(closed_with(*bea) == 4003);
+  CHECK(bea->close_reason() == "banned");
   auto bea_again = c.connect();
   const Json banned = request(*bea_again, "hello", {{"protocol", 1}, {"token", bea_hello["token"]}});
   CHECK(code_of(banned) == "banned");
   CHECK(banned["payload"]["message"].get<std::string>().find("threats") != std::string::npos);
+  CHECK(banned["payload"]["moderator_reason"] == "threats");
+  CHECK(banned["payload"]["until"] == ban_notice["until"]);
   REQUIRE(request(*admin, "mod.ban", {{"player", bea_id}, {"duration", "lift"}, {"reason", "appeal"}})["type"] ==
           "mod.ban.ok");
   CHECK(request(*bea_again, "hello", {{"protocol", 1}, {"token", bea_hello["token"]}})["type"] == "hello.ok");
@@ -140,6 +149,8 @@ TEST_CASE("a moderator mutes and bans with reasons, a ban closes connections and
   const Json ana_banned = sign_in(*someone, "ana", "ana's password");
   CHECK(code_of(ana_banned) == "banned");
   CHECK(ana_banned["payload"]["message"].get<std::string>().find("until a moderator lifts it") != std::string::npos);
+  CHECK(ana_banned["payload"]["moderator_reason"] == "abuse of power");
+  CHECK_FALSE(ana_banned["payload"].contains("until"));  // permanent
 
   // The audit log: every action, newest first, with who, whom, what and why; admins only.
   auto admin_again = c.connect();

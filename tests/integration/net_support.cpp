@@ -173,6 +173,11 @@ std::uint16_t WsClient::close_code() const {
   return impl_->secure ? impl_->secure->reason().code : impl_->plain->reason().code;
 }
 
+std::string WsClient::close_reason() const {
+  const auto& reason = impl_->secure ? impl_->secure->reason().reason : impl_->plain->reason().reason;
+  return std::string(reason.data(), reason.size());
+}
+
 void WsClient::close() {
   impl_->with([&](auto& ws) {
     Impl::check(impl_->run([&](auto done) { ws.async_close(websocket::close_code::normal, done); }), "close");

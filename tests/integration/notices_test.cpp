@@ -11,6 +11,7 @@
 
 #include <sqlite3.h>
 
+#include "elgrande/notices/catalogs.hpp"
 #include "game_helpers.hpp"
 #include "notice_peers.hpp"
 
@@ -151,7 +152,14 @@ TEST_CASE("a player away from the table is mailed once that it is their turn, an
   SmtpServer smtp(dir.path() / "mail");
   ServerProcess server(mail_args(server_args(dir), smtp.port()));
   auto ana = account_with_address(server, smtp, "Ana_P", "ana@example.org");
-  const std::int64_t table = create_table(*ana, kThreePlayers)["id"];
+  // Her mail is in her account's language: the last of the catalogs built in (English while
+  // clients/web/lang/ holds only en.json), English where that catalog lacks a message.
+  const elgrande::notices::Catalogs& catalogs = elgrande::notices::Catalogs::embedded();
+  const std::string language = catalogs.languages().back();
+  REQUIRE(request(*ana, "account.set_language", {{"language", language}})["type"] == "account.set_language.ok");
+  const Json created = create_table(*ana, kThreePlayers);
+  const std::int64_t table = created["id"];
+  const std::string table_name = created["name"];
   REQUIRE(request(*ana, "table.add_bot", {{"table", table}})["type"] == "table.add_bot.ok");
   REQUIRE(request(*ana, "table.add_bot", {{"table", table}})["type"] == "table.add_bot.ok");
   REQUIRE(request(*ana, "table.start", {{"table", table}})["type"] == "table.start.ok");
@@ -164,7 +172,9 @@ TEST_CASE("a player away from the table is mailed once that it is their turn, an
   REQUIRE(mails.size() == 2);
   const Json& turn = mails[1];
   CHECK(turn["to"] == "ana@example.org");
-  CHECK(std::string(turn["subject"]).starts_with("Your turn at "));
+  CHECK(turn["subject"] == catalogs.format(language, "letters.turn.subject", {{"table_name", table_name}}));
+  CHECK(std::string(turn["text"]).find(catalogs.format(language, "letters.turn.body", {{"table_name", table_name}})) !=
+        std::string::npos);
   CHECK(turn["defects"].empty());
   CHECK(std::string(turn["text"]).find("http://play.example.org/#/table/" + std::to_string(table)) != std::string::npos);
   CHECK(turn["list_unsubscribe_post"] == "List-Unsubscribe=One-Click");
@@ -180,6 +190,7 @@ TEST_CASE("a player away from the table is mailed once that it is their turn, an
   const HttpResponse page = http_request(server, http::verb::get, target);
   CHECK(page.result() == http::status::ok);
   CHECK(page.body().find("<form method=\"post\"") != std::string::npos);
+  CHECK(page.body().find("<html lang=\"" + language + "\">") != std::string::npos);  // hers, not the browser's
   WsClient back(server.address(), server.port());
   REQUIRE(sign_in(back, "Ana_P", kAnasPassword)["type"] == "account.sign_in.ok");
   CHECK(request(back, "notices.preferences", Json::object())["payload"]["preferences"]["turn"]["mail"] == true);

@@ -455,6 +455,8 @@ TEST_CASE("the director disqualifies a player: they rank last, finish their game
     if (e["player"]["id"] == cheat_id) {
       CHECK(e["status"] == "disqualified");
       CHECK(e["reason"] == "cheating");
+      CHECK(e["why"] == "disqualified");  // the code and the director's words, for the client to say
+      CHECK(e["director_reason"] == "cheating");
     } else {
       CHECK(e["status"] == "playing");
     }

@@ -70,6 +70,8 @@ class WsClient {
 
   // The code of the close frame the server sent, once a read has failed with `closed`.
   std::uint16_t close_code() const;
+  // The close frame's reason: a short code ("banned"), never words for a person.
+  std::string close_reason() const;
   void close();
 
  private:

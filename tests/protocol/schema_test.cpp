@@ -831,3 +831,34 @@ TEST_CASE("the server schema refuses broken events") {
 }
 
 }  // namespace
+
+TEST_CASE("the account's language and the facts an error gives for the player fit the schemas") {
+  const Json account{{"username", "Ana_P"}, {"role", "player"}, {"language", "pl"}, {"session", 3}};
+  require_valid(request("account.set_language", {{"language", "hu"}}), "client");
+  require_valid(request("hello", {{"protocol", 2}, {"language", "de"}}), "client");
+  require_valid(request("account.sign_up", {{"username", "Ana_P"}, {"password", "correct horse"}, {"language", "pl"}}),
+                "client");
+  require_invalid(request("account.set_language", Json::object()), "client");
+  require_invalid(request("account.set_language", {{"language", "Polish"}}), "client");
+  require_valid(reply("account.set_language", {{"account", account}}), "server");
+  Json unchosen = account;
+  unchosen["language"] = nullptr;
+  unchosen.erase("session");
+  require_valid(push("account.updated", {{"account", unchosen}}), "server");
+  require_invalid(push("account.updated", {{"account", with(account, "/language", std::nullopt)}}), "server");
+
+  const auto refused = [](protocol::ErrorCode code, const Json& facts) {
+    return Json::parse(protocol::error_message_with(code, "words for logs", protocol::RequestId{4}, facts));
+  };
+  require_valid(refused(protocol::ErrorCode::banned, {{"until", 1795328400000}, {"moderator_reason", "insults"}}), "server");
+  require_valid(refused(protocol::ErrorCode::banned, {{"moderator_reason", "insults"}}), "server");
+  require_valid(refused(protocol::ErrorCode::forbidden, {{"until", 1795328400000}, {"moderator_reason", "spam"}}), "server");
+  require_valid(refused(protocol::ErrorCode::limit_reached, {{"limit", "open_tables_per_player"}, {"max", 3}}), "server");
+  require_invalid(refused(protocol::ErrorCode::not_found, {{"limit", "open_tables_per_player"}, {"max", 3}}), "server");
+  require_invalid(refused(protocol::ErrorCode::limit_reached, {{"limit", "tables"}, {"max", 3}}), "server");
+  require_invalid(refused(protocol::ErrorCode::banned, {{"until", 1795328400000}}), "server");
+  require_valid(refused(protocol::ErrorCode::rate_limited, {{"why", "too_fast"}, {"max", 5}}), "server");
+  require_valid(refused(protocol::ErrorCode::rate_limited, {{"why", "repeated"}}), "server");
+  require_invalid(refused(protocol::ErrorCode::forbidden, {{"why", "repeated"}}), "server");
+  require_invalid(refused(protocol::ErrorCode::rate_limited, {{"max", 5}}), "server");
+}

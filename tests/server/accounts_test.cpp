@@ -53,7 +53,7 @@ struct Registry {
   NewSession sign_up(PlayerId player, const std::string& username, const std::string& password, db::UnixMillis now) {
     REQUIRE(accounts.hold(username));
     std::promise<std::optional<NewSession>> opened;
-    accounts.sign_up(player, username, hash_password(password, kCheap), "laptop", now,
+    accounts.sign_up(player, username, hash_password(password, kCheap), "laptop", std::nullopt, now,
                      [&opened](std::optional<NewSession> made) { opened.set_value(std::move(made)); });
     auto made = opened.get_future().get();
     REQUIRE(made);

@@ -77,16 +77,19 @@ TEST_CASE("a muted player, one who says too much too fast or the same line twice
   REQUIRE(std::holds_alternative<Refusal>(muted));
   CHECK(std::get<Refusal>(muted).code == elgrande::protocol::ErrorCode::forbidden);
   CHECK_THAT(std::get<Refusal>(muted).message, Catch::StartsWith("you are muted"));
+  CHECK(std::get<Refusal>(muted).facts == json{{"moderator_reason", "spam"}});  // until lifted: no until
 
   REQUIRE(std::holds_alternative<db::ChatLine>(room.say(ana, "hola")));
   const auto again = room.say(ana, "hola");
   REQUIRE(std::holds_alternative<Refusal>(again));
   CHECK(std::get<Refusal>(again).message == "you said that just now");
+  CHECK(std::get<Refusal>(again).facts == json{{"why", "repeated"}});  // for the client's own words
 
   for (int i = 0; i < 4; ++i) REQUIRE(std::holds_alternative<db::ChatLine>(room.chat.say(ana, 0, json(std::to_string(i)), room.now, 0)));
   const auto fast = room.chat.say(ana, 0, json("one more"), room.now, 0);
   REQUIRE(std::holds_alternative<Refusal>(fast));
   CHECK(std::get<Refusal>(fast).code == elgrande::protocol::ErrorCode::rate_limited);
+  CHECK(std::get<Refusal>(fast).facts["why"] == "too_fast");
   CHECK(texts(room.chat.history_for(cid.id)) == std::vector<std::string>{"hola", "0", "1", "2", "3"});
 }
 

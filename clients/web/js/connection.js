@@ -12,6 +12,8 @@ export class ServerError extends Error {
     this.reason = payload.reason;
     this.until = payload.until;  // banned, or muted: till when (absent: for good)
     this.moderatorReason = payload.moderator_reason;
+    this.detail = payload.why || payload.limit;  // which rate or cap (protocol.md, Error codes)
+    this.max = payload.max;
     // rate_limited after failed sign-ins: when to try again.
     this.retryAfterMs = payload.retry_after_ms;
   }
@@ -43,8 +45,9 @@ export function refusalText(err, context = t('error.context.server_refused')) {
 // a "wrong_command"), for a sanction with an end, or for the code alone.
 export function errorText(err) {
   const code = err && err.code;
-  const params = {until: err && err.until, why: (err && err.moderatorReason) || ''};
-  for (const key of [err && err.reason && `error.${code}.${err.reason}`, err && err.until && `error.${code}.until`, `error.${code}`]) {
+  const params = {until: err && err.until, why: (err && err.moderatorReason) || '', max: err && err.max};
+  for (const key of [err && err.reason && `error.${code}.${err.reason}`, err && err.detail && `error.${code}.${err.detail}`,
+    err && err.until && `error.${code}.until`, `error.${code}`]) {
     if (key && hasKey(key)) return t(key, params);
   }
   return t('error.unknown', {code: String(code)});

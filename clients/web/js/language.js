@@ -51,6 +51,12 @@ export function installLanguage(app) {
     app.screen = null;
     if (app.store.me) app.route();
   });
+  // The account's language chosen on another device: this one follows.
+  app.conn.on('account.updated', ({account}) => {
+    if (!app.store.account) return;
+    app.store.account = {...app.store.account, ...account};
+    followAccount(app.store.account);
+  });
   onSettings((settings) => {
     if (settings.language && settings.language !== language()) useLanguage(settings.language);
   });

@@ -4,8 +4,9 @@
 import {h, icon, replaceKeepingFocus, segmented} from './dom.js';
 import {isTemporary, refusalText} from './connection.js';
 import {gameModule, gameOf} from './games/index.js';
-import {botLevelName, botLevels, mySeatAt, seatNames, seatNote} from './seats.js';
+import {botLevelName, botLevels, playerName, mySeatAt, seatNames, seatNote} from './seats.js';
 import {playerButton} from './blocks.js';
+import {tableName} from './words.js';
 import {PlayNowPanel} from './playnow.js';
 import {alertControls} from './alerts.js';
 import {profileLink, ratingBadge, unratedText} from './ratings.js';
@@ -26,8 +27,8 @@ function seatChip(table, seat, me) {
   const col = gameOf(table).seatColour(seat.seat, table.options);
   let label;
   if (seat.kind === 'empty') label = t('lobby.chip.empty');
-  else if (seat.kind === 'bot') label = seat.player ? t('lobby.chip.named_bot', {name: seat.player.name}) : t('lobby.chip.bot', {level: botLevelName(seat.level)});
-  else label = me && seat.player.id === me.id ? t('lobby.chip.you', {name: seat.player.name}) : seat.player.name;
+  else if (seat.kind === 'bot') label = seat.player ? t('lobby.chip.named_bot', {name: playerName(seat.player)}) : t('lobby.chip.bot', {level: botLevelName(seat.level)});
+  else label = me && seat.player.id === me.id ? t('lobby.chip.you', {name: playerName(seat.player)}) : playerName(seat.player);
   const note = seatNote(seat, table);
   return h('span', {class: `seat-chip ${seat.kind}`, style: {'--c': col.fill, '--ink': col.ink}},
     h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol), label,
@@ -214,7 +215,7 @@ export class LobbyScreen {
       },
       h('div', {class: 'table-main'},
         h('div', {class: 'table-title'},
-          h('a', {href: `#/table/${table.id}`, class: 'game-link'}, table.name),
+          h('a', {href: `#/table/${table.id}`, class: 'game-link'}, tableName(table)),
           h('span', {class: `status-badge ${badge}`, 'data-testid': `my-game-state-${table.id}`}, state),
           g.my_turn && g.deadline ? countdown(g.deadline, 'brief', {'data-testid': `my-game-deadline-${table.id}`}) : null),
         h('div', {class: 'muted'},
@@ -225,7 +226,7 @@ export class LobbyScreen {
         result),
       h('div', {class: 'table-actions'},
         h('a', {href: `#/table/${table.id}`, class: `button ${g.my_turn ? 'primary' : 'secondary'}`, 'data-testid': `my-game-open-${table.id}`,
-          'aria-label': t(g.my_turn ? 'lobby.game.play_label' : 'lobby.game.open_label', {name: table.name})}, t(g.my_turn ? 'lobby.game.play' : 'lobby.open'))));
+          'aria-label': t(g.my_turn ? 'lobby.game.play_label' : 'lobby.game.open_label', {name: tableName(table)})}, t(g.my_turn ? 'lobby.game.play' : 'lobby.open'))));
     });
     replaceKeepingFocus(this.myGamesBox,
       h('div', {class: 'panel-head'},
@@ -249,7 +250,7 @@ export class LobbyScreen {
       if (!seated) actions.push(h('a', {href: `#/table/${table.id}`, class: 'button secondary', 'data-testid': `watch-${table.id}`}, t('lobby.watch')));
       return h('li', {class: `table-row ${table.status}`, 'data-testid': `table-${table.id}`},
         h('div', {class: 'table-main'},
-          h('div', {class: 'table-title'}, h('strong', {}, table.name), h('span', {class: `status-badge ${table.status}`}, t(`lobby.status.${table.status}`)),
+          h('div', {class: 'table-title'}, h('strong', {}, tableName(table)), h('span', {class: `status-badge ${table.status}`}, t(`lobby.status.${table.status}`)),
             table.rated ? ratedBadge(table) : null),
           h('div', {class: 'muted'}, optionsSummary(table), table.spectators ? [' · ', t('lobby.tables.watching', {n: table.spectators})] : ''),
           h('div', {class: 'seat-chips'}, table.seats.map((s) => seatChip(table, s, app.store.me)))),
@@ -320,7 +321,7 @@ function historyRow(g, me) {
   return h('li', {class: 'history-row', 'data-testid': `history-${g.id}`, 'data-game': String(g.id)},
     h('div', {class: 'table-main'},
       h('div', {class: 'table-title'},
-        h('strong', {}, g.name),
+        h('strong', {}, tableName(g)),
         h('span', {class: 'muted'}, h('time', {datetime: new Date(g.finished_at).toISOString()}, dateText(g.finished_at)),
           took ? [' · ', t('lobby.history.took', {duration: took})] : '')),
       h('ol', {class: 'history-scores', 'aria-label': t('lobby.history.final_scores')}, ranking.map(({score, seat}) => {
@@ -344,7 +345,7 @@ function historyRow(g, me) {
     h('div', {class: 'table-actions'},
       h('a', {
         class: 'button secondary small', href: `/api/games/${g.id}/record`, download: `elgrande-${g.id}.json`,
-        'data-testid': `record-${g.id}`, 'aria-label': t('lobby.history.download_label', {name: g.name}),
+        'data-testid': `record-${g.id}`, 'aria-label': t('lobby.history.download_label', {name: tableName(g)}),
       }, icon('download'), ' ', t('lobby.history.download'))));
 }
 
@@ -404,7 +405,7 @@ export function renderWaitingRoom(app, table, container) {
   const policy = policyText(table);
   replaceKeepingFocus(container,
     h('div', {class: 'waiting-room panel', 'data-testid': 'waiting-room', 'data-table': String(table.id)},
-      h('h1', {}, table.name),
+      h('h1', {}, tableName(table)),
       h('p', {class: 'muted'}, optionsSummary(table, {time: false})),
       h('p', {class: 'rated-rule', 'data-testid': 'rated-rule', 'data-rated': String(Boolean(table.rated))}, table.rated
         ? [ratedBadge(table), ' ', t('lobby.rated.rule', {ladder: ladderWords(table)})]

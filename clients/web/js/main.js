@@ -19,7 +19,7 @@ import {TournamentScreen} from './tournament.js';
 import {LeaderboardScreen, ProfileScreen} from './ratings.js';
 import {gameOf} from './games/index.js';
 import {mySeatAt} from './seats.js';
-import {queueName} from './words.js';
+import {queueName, tableName} from './words.js';
 import {startClock} from './time.js';
 import {TurnSignal} from './alerts.js';
 import {applyTheme} from './settings.js';
@@ -204,7 +204,7 @@ class App {
   }
 
   async hello(fields) {
-    const reply = await this.conn.request('hello', {protocol: PROTOCOL_VERSION, ...fields});
+    const reply = await this.conn.request('hello', {protocol: PROTOCOL_VERSION, language: document.documentElement.lang, ...fields});
     this.speakFor(reply);
     return reply;
   }
@@ -224,7 +224,7 @@ class App {
   // Needs no hello: from the welcome screen no guest is made; on a guest's connection the
   // server switches it to the account, ending all it did for the guest (protocol.md, Accounts).
   async signIn(username, password) {
-    const reply = await this.conn.request('account.sign_in', {protocol: PROTOCOL_VERSION, username, password, device: deviceName()});
+    const reply = await this.conn.request('account.sign_in', {protocol: PROTOCOL_VERSION, username, password, device: deviceName(), language: document.documentElement.lang});
     // The account's tables and games follow this answer as after hello.
     this.forgetPlayerState();
     this.speakFor(reply);
@@ -449,7 +449,7 @@ class App {
         this.screen = {kind: 'waiting', container};
         this.setMain(container);
       }
-      this.pageTitle(table.name);
+      this.pageTitle(tableName(table));
       renderWaitingRoom(this, table, this.screen.container);
       return;
     }

@@ -88,8 +88,11 @@ function parseArgument(p, depth) {
   }
   expect(p, ',');
   if (type === 'number' || type === 'date' || type === 'time') {
-    const style = word(p);
-    expect(p, '}');
+    // A named style ("short") or, as ICU allows, a pattern up to the brace ("yyyy-MM-dd HH:mm").
+    const end = p.source.indexOf('}', p.at);
+    if (end < 0) throw new MessageSyntaxError(`expected '}' at ${p.source.length} of "${p.source}"`);
+    const style = p.source.slice(p.at, end).trim();
+    p.at = end + 1;
     return {arg, type, style};
   }
   const node = {arg, type, cases: {}, offset: 0};

@@ -5,6 +5,7 @@ import {h, replaceKeepingFocus, scrollRegion} from './dom.js';
 import {refusalText} from './connection.js';
 import {dateText} from './time.js';
 import {hasKey, t} from './i18n.js';
+import {tableName} from './words.js';
 
 const REASON_BYTES = 200;
 const bytes = (text) => new TextEncoder().encode(text).length;
@@ -16,7 +17,7 @@ export function canModerate(account) {
 // What a moderation.notice says to the person concerned, and whether it stays as a banner:
 // from its facts ({action, reason, until, table, role}), the moderator's reason as typed.
 export function noticeText(notice, table) {
-  const params = {why: notice.reason || '', until: notice.until, table: String(notice.table), name: table ? table.name : ''};
+  const params = {why: notice.reason || '', until: notice.until, table: String(notice.table), name: table ? tableName(table) : ''};
   const timed = notice.until ? 'until' : 'for_good';
   switch (notice.action) {
     case 'mute':
@@ -71,7 +72,7 @@ function choices(player, table, tableId, line) {
   const seated = table && table.seats.some((s) => s.kind === 'human' && s.player && s.player.id === player.id);
   if (table && table.status === 'open' && seated) {
     groups.push([t('moderation.group.kick'), [['kick', t('moderation.action.kick'),
-      (reason) => ['mod.kick', {table: table.id, player: player.id, reason}, t('moderation.done.kick', {name, table: table.name})]]]]);
+      (reason) => ['mod.kick', {table: table.id, player: player.id, reason}, t('moderation.done.kick', {name, table: tableName(table)})]]]]);
   }
   return groups;
 }

@@ -5,6 +5,7 @@
 import {h, replaceKeepingFocus} from './dom.js';
 import {isTemporary} from './connection.js';
 import {t, tParts} from './i18n.js';
+import {tableName} from './words.js';
 import {dateText} from './time.js';
 import {accountForm, deviceName, field} from './account.js';
 import {
@@ -156,7 +157,7 @@ export class NoticesScreen {
       const id = `pref-game-${table.id}`;
       menus[table.id] = h('select', {id, 'data-testid': id},
         GAME_CHOICES.map(([value, label]) => h('option', {value, selected: value === choiceOfChannels(own[table.id])}, t(label))));
-      return h('p', {class: 'notice-game'}, h('label', {for: id}, table.name), ' ', menus[table.id]);
+      return h('p', {class: 'notice-game'}, h('label', {for: id}, tableName(table)), ' ', menus[table.id]);
     });
     const gamesSet = games.length ? h('fieldset', {class: 'notice-kind', 'data-testid': 'pref-games'},
       h('legend', {}, t('noticeprefs.kinds.games')), ...games) : null;

@@ -7,6 +7,7 @@ import {isTemporary, refusalText} from './connection.js';
 import {gameModule, gameOf} from './games/index.js';
 import {ordinal} from './words.js';
 import {dateText} from './time.js';
+import {playerName} from './seats.js';
 import {formatDate, t, tParts} from './i18n.js';
 
 const PAGE_SIZE = 50;  // rating.leaderboard's largest page
@@ -108,7 +109,7 @@ export function ratingStory(rated, table, names) {
 }
 
 // A player's name leading to their profile.
-export function profileLink(player, text = player.name, attrs = {}) {
+export function profileLink(player, text = playerName(player), attrs = {}) {
   return h('a', {href: `#/player/${player.id}`, class: 'player-link', ...attrs}, text);
 }
 

@@ -4,11 +4,21 @@
 import {t} from './i18n.js';
 
 // Who sits at each seat, for sentences: the player's name, "Bot 2", or "Seat 3" while empty.
+// A player's name as the reader's language says it: the names the server makes for a guest
+// who gave none ("Guest 12") and for a deleted account ("deleted player") are said anew; a
+// chosen name is shown as typed.
+export function playerName(player) {
+  const name = String((player && player.name) || '');
+  if (name === 'deleted player') return t('seats.deleted_player');
+  if (player && name === `Guest ${player.id}`) return t('seats.guest', {n: String(player.id)});
+  return name;
+}
+
 export function seatNames(table, viewer) {
   const names = [];
   for (const seat of table ? table.seats : []) {
     let n;
-    if (seat.player) n = seat.player.name;
+    if (seat.player) n = playerName(seat.player);
     else if (seat.kind === 'bot') n = t('seats.bot_n', {n: String(seat.seat + 1)});
     else n = t('seats.seat_n', {n: String(seat.seat + 1)});
     names[seat.seat] = seat.seat === viewer ? t('seats.you', {name: n}) : n;

@@ -8,7 +8,7 @@ import {EventLog} from './log.js';
 import {isTemporary, refusalText} from './connection.js';
 import {gameModule, gameOf} from './games/index.js';
 import {formerSeat, seatNames} from './seats.js';
-import {queueName} from './words.js';
+import {queueName, tableName} from './words.js';
 import {t} from './i18n.js';
 
 // What changes the page, as a push or an answer leaves it. `table`: the table whose screen
@@ -125,7 +125,7 @@ export class Store {
     let yourTurn = null;
     if (previous && !mine(previous.view) && mine(update.view)) {
       const table = this.tables.get(update.table);
-      yourTurn = {table: update.table, name: table ? table.name : t('store.table_n', {n: String(update.table)}),
+      yourTurn = {table: update.table, name: table ? tableName(table) : t('store.table_n', {n: String(update.table)}),
         what: gameOf(table).decisionText(update.view.decision.kind) || t('store.decide')};
     }
     this.games.set(update.table, {

@@ -162,8 +162,8 @@ export class TournamentScreen {
         parts.push(h('p', {'data-testid': 'register-need-account'},
           ...tParts('tournament.need_account', {link: h('a', {href: '#/account'}, t('tournament.need_account.link'))})));
       } else if (!active) {
-        parts.push(entry && entry.status === 'removed' && entry.reason !== 'unregistered'
-          ? h('p', {}, t('tournament.removed_you', {reason: entry.reason}))
+        parts.push(entry && entry.status === 'removed' && (entry.why ? entry.why === 'removed' : entry.reason !== 'unregistered')
+          ? h('p', {}, t('tournament.removed_you', {reason: entry.director_reason || entry.reason}))
           : h('button', {type: 'button', class: 'primary', 'data-testid': 'register', onClick: async () => {
             if (await this.act('tournament.register', {}, t('tournament.registered'))) return;
             if (!this.app.store.account && this.message.code === 'forbidden') {

@@ -55,20 +55,24 @@ export function stagesText(stages) {
   }).join('; ');
 }
 
-// An entrant's state in words, to them (`mine`) or to others.
+// An entrant's state in words, to them (`mine`) or to others, from the code of why the entry
+// ended (`why`) and the director's own words; a server without codes sends only its English
+// `reason`, shown as it comes.
 export function entryText(e, mine = false) {
-  const reason = e.reason || '';
+  const key = (name) => `tournaments.entry.${name}${mine ? '.mine' : ''}`;
+  const reason = e.director_reason || e.reason || '';
   switch (e.status) {
     case 'registered': return t(e.checked_in_at ? 'tournaments.entry.checked_in' : 'tournaments.entry.registered');
-    case 'playing': return t(mine ? 'tournaments.entry.playing.mine' : 'tournaments.entry.playing');
-    // The server's reasons say who ended the entry: "withdrew", "removed by the director: …",
-    // "replaced by a bot after timeouts in round 2", "did not check in", "unregistered".
-    // They are the server's English, shown as they come.
-    case 'withdrawn': return e.reason === 'withdrew' || !e.reason
-      ? t(mine ? 'tournaments.entry.withdrew.mine' : 'tournaments.entry.withdrew')
-      : t(mine ? 'tournaments.entry.withdrawn.mine' : 'tournaments.entry.withdrawn', {reason});
-    case 'disqualified': return t(mine ? 'tournaments.entry.disqualified.mine' : 'tournaments.entry.disqualified', {reason});
-    case 'removed': return e.reason || t('tournaments.entry.removed');
+    case 'playing': return t(key('playing'));
+    case 'withdrawn':
+      if (e.why === 'timeouts') return t(key('timeouts'), {round: String(e.round ?? '?')});
+      if (e.why === 'no_check_in') return t(key('no_check_in'));
+      return e.why === 'withdrew' || e.reason === 'withdrew' || !e.reason ? t(key('withdrew')) : t(key('withdrawn'), {reason});
+    case 'disqualified': return t(key('disqualified'), {reason});
+    case 'removed':
+      if (e.why === 'unregistered') return t('tournaments.entry.unregistered');
+      if (e.why === 'removed') return t('tournaments.entry.removed_by_director', {reason});
+      return e.reason || t('tournaments.entry.removed');
     default: return e.status;
   }
 }

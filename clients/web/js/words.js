@@ -20,3 +20,16 @@ export function queueName(queue, game = gameModule()) {
 export function ordinal(n) {
   return t('words.ordinal', {n});
 }
+
+// A table's name as the reader's language says it: the names the server makes for a table
+// nobody named ("Table 7"), a play-now table ("Play now · 4p-short/live") and a tournament's
+// board ("Autumn Cup · R2 B3") are said anew; a name someone chose is shown as typed.
+export function tableName(table) {
+  const name = String((table && table.name) || '');
+  if (table && name === `Table ${table.id}`) return t('words.table.unnamed', {table: String(table.id)});
+  const playNow = /^Play now · (.+)$/.exec(name);
+  if (playNow) return t('words.table.play_now', {queue: queueName(playNow[1])});
+  const board = /^(.*) · R(\d+) B(\d+)$/.exec(name);
+  if (board) return t('words.table.board', {tournament: board[1], round: board[2], board: board[3]});
+  return name;
+}

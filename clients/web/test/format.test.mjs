@@ -1,15 +1,16 @@
 // The client's words for times, numbers and names: turn limits and timeouts, countdowns,
 // ordinals, ladders and queues, seats, refusals, tournaments.
 import './english.mjs';
+import {useLanguage} from '../js/i18n.js';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
 import {countdownText, durationText, limitText, policyText, spanText, timeLeft, turnChoices, waitText} from '../js/time.js';
 import {areaName, AreaName, describeEvent, eventTone, involves, ladderName, ladderOf} from '../js/games/elgrande/texts.js';
-import {botLevelName, botLevels, formerSeat, mySeatAt, seatNames, seatNote} from '../js/seats.js';
-import {clockText, ordinal, queueName} from '../js/words.js';
+import {botLevelName, botLevels, formerSeat, playerName, mySeatAt, seatNames, seatNote} from '../js/seats.js';
+import {clockText, ordinal, queueName, tableName} from '../js/words.js';
 import {chatEntryText, removedText} from '../js/log.js';
 import {changeText, changeOf} from '../js/ratings.js';
-import {isStale, isTemporary, refusalText} from '../js/connection.js';
+import {errorText, isStale, isTemporary, refusalText} from '../js/connection.js';
 import {nameBytes} from '../js/identity.js';
 import {
   entryText, formatsText, numberText, playersText, roundNoticeText, roundTimeChoices, seatOrder, stagesText, statusText, tieBreakText,
@@ -155,6 +156,9 @@ test('refusals in words; a temporary problem and a stale answer are told apart',
   assert.equal(refusalText(Object.assign(err('disconnected', 'x'), {reason: 'not_connected'})), 'Not connected to the server.');
   assert.equal(refusalText(Object.assign(err('illegal_command', 'x'), {reason: 'wrong_command'})),
     'The server refused: That move does not answer the decision you owe.');
+  assert.equal(errorText(Object.assign(err('rate_limited', 'x'), {detail: 'too_fast', max: 5})), 'You are chatting too fast: at most 5 lines in 10 seconds.');
+  assert.equal(errorText(Object.assign(err('limit_reached', 'x'), {detail: 'open_tables_per_player', max: 3})),
+    'You host 3 tables that have not finished: finish one first.');
   assert.equal(refusalText(err('no_such_code', 'x')), 'The server refused: The server refused the request (no_such_code).');
   assert.match(refusalText(Object.assign(err('banned', 'x'), {until: Date.UTC(2026, 11, 1, 12), moderatorReason: 'spam'})),
     /^The server refused: A moderator banned this player until Dec 1, 2026 .*: spam$/);
@@ -192,6 +196,11 @@ test('tournaments in words: an entrant\'s state, to them and to others', () => {
   assert.equal(entryText({status: 'registered', checked_in_at: 5}), 'checked in');
   assert.equal(entryText({status: 'playing'}, true), 'You are playing in this event.');
   assert.equal(entryText({status: 'withdrawn', reason: 'withdrew'}), 'withdrew');
+  // The codes of why an entry ended, with the director's own words; the English reason is for logs.
+  assert.equal(entryText({status: 'withdrawn', why: 'timeouts', round: 2, reason: 'x'}), 'replaced by a bot after timeouts in round 2');
+  assert.equal(entryText({status: 'withdrawn', why: 'no_check_in', reason: 'x'}, true), 'You did not check in: you play no more games here.');
+  assert.equal(entryText({status: 'removed', why: 'removed', director_reason: 'registered twice', reason: 'x'}), 'removed by the director: registered twice');
+  assert.equal(entryText({status: 'removed', why: 'unregistered', reason: 'x'}), 'unregistered');
   assert.equal(entryText({status: 'withdrawn', reason: 'did not check in'}, true), 'You play no more games here (did not check in): your results stay.');
   assert.equal(entryText({status: 'disqualified', reason: 'cheating'}), 'disqualified: cheating');
   assert.equal(entryText({status: 'disqualified', reason: 'cheating'}, true), 'You were disqualified: cheating.');
@@ -207,4 +216,27 @@ test('tournaments in words: a board best placed first, a round\'s notice', () =>
   assert.deepEqual(roundNoticeText({tournament: 2, round: 1, bye: true}, null), {text: 'Tournament round 1: you have a bye this round.'});
   assert.deepEqual(roundNoticeText({tournament: 2, round: 2, bye: true}, 'Spring Cup'), {text: 'Spring Cup, round 2: you have a bye this round.'});
   assert.deepEqual(roundNoticeText({tournament: 2, round: 4, table: 41}, null), {text: 'Tournament round 4: your table is ready.', href: '#/table/41'});
+});
+
+test('tables the server named: said in the reader\'s words; a name someone chose, as typed', () => {
+  assert.equal(tableName({id: 7, name: 'Table 7'}), 'Table 7');
+  assert.equal(tableName({id: 7, name: 'Play now · 4p-short/live'}), `Play now · ${queueName('4p-short/live')}`);
+  assert.equal(tableName({id: 9, name: 'Autumn Cup · R2 B3'}), 'Autumn Cup · round 2, board 3');
+  assert.equal(tableName({id: 7, name: 'Table 8'}), 'Table 8', 'another table\'s number is a chosen name');
+  assert.equal(tableName({id: 7, name: 'Friday night'}), 'Friday night');
+});
+
+test('players the server named: a guest who gave no name, a deleted account; chosen names as typed', async () => {
+  assert.equal(playerName({id: 12, name: 'Guest 12'}), 'Guest 12');
+  assert.equal(playerName({id: 12, name: 'deleted player'}), 'deleted player');
+  assert.equal(playerName({id: 12, name: 'Ana'}), 'Ana');
+  assert.deepEqual(seatNames({seats: [{seat: 0, kind: 'human', player: {id: 3, name: 'deleted player'}}]}, null), ['deleted player']);
+  await useLanguage('de');
+  try {
+    assert.equal(playerName({id: 12, name: 'Guest 12'}), 'Gast 12');
+    assert.equal(tableName({id: 7, name: 'Table 7'}), 'Tisch 7');
+    assert.equal(playerName({id: 12, name: 'Ana'}), 'Ana');
+  } finally {
+    await useLanguage('en');
+  }
 });

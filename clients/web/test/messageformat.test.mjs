@@ -36,6 +36,8 @@ test('dates in the language\'s own form', () => {
   const when = Date.UTC(2026, 10, 28, 14, 0);
   assert.match(say('{t, date, long}', {t: when}, 'pl'), /28 listopada 2026/);
   assert.match(say('{t, date, long}', {t: when}, 'hu'), /2026\. november 28\./);
+  // A pattern, as the server's letters use with ICU, parses; the client says it in its medium style.
+  assert.match(say('at {t, date,yyyy-MM-dd HH:mm} UTC', {t: when}), /^at Nov 28, 2026 UTC$/);
 });
 
 test('apostrophes: doubled is one, before a brace it quotes', () => {

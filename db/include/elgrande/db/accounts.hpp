@@ -23,6 +23,7 @@ struct AccountRecord {
   std::string password_hash;  // libsodium's Argon2id string
   std::string role = "player";  // "player", "moderator" or "admin"
   UnixMillis created_at = 0;
+  std::optional<std::string> language{};  // schema 15: a catalog's code ("en", "pl"); none: not chosen
   friend bool operator==(const AccountRecord&, const AccountRecord&) = default;
 };
 
@@ -46,6 +47,9 @@ class AccountStore {
   // Throws Error (constraint) if the username is taken.
   void set_password(std::int64_t player, const std::string& password_hash);
   void set_role(std::int64_t player, std::string_view role);
+  void set_language(std::int64_t player, const std::optional<std::string>& language);
+  // The account's language; none for a guest, or an account that has not chosen one.
+  std::optional<std::string> language(std::int64_t player);
   std::vector<AccountRecord> all();
   std::optional<AccountRecord> find(std::string_view username);  // ignoring case
   bool has_account(std::int64_t player);

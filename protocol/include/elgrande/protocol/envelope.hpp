@@ -115,6 +115,11 @@ std::string error_message(ErrorCode code, std::string_view message,
                           const std::optional<RequestId>& id = std::nullopt,
                           std::string_view reason = {});
 std::string error_message(const EnvelopeError& error);
+// An error with facts the client shows the player in its own words, beside the code and the
+// (English, for logs) message: {"code", "message", ...facts}, e.g. banned's `until` and
+// `moderator_reason`, limit_reached's `limit` (docs/protocol.md#errors).
+std::string error_message_with(ErrorCode code, std::string_view message, const std::optional<RequestId>& id,
+                               const Json& facts);
 // A rate_limited error that says when to try again: {"code", "message", "retry_after_ms"}.
 std::string rate_limited_message(std::string_view message, std::int64_t retry_after_ms,
                                  const std::optional<RequestId>& id = std::nullopt);

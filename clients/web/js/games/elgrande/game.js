@@ -12,6 +12,7 @@ import {errorText, isStale, isTemporary, refusalText} from '../../connection.js'
 import {limitText, policyText} from '../../time.js';
 import {playerButton} from '../../blocks.js';
 import {entryText, removedText} from '../../log.js';
+import {tableName} from '../../words.js';
 import {changeOf, ratingBadge, ratingChangeCell, ratingStory} from '../../ratings.js';
 
 export class GameScreen {
@@ -259,7 +260,7 @@ export class GameScreen {
     if (this.logSticks) this.logBox.scrollTop = this.logBox.scrollHeight;
     const said = [...news, turn].filter(Boolean).join(' ');
     if (said) this.announcer.textContent = said;
-    this.app.pageTitle(this.table ? this.table.name : t('elgrande.a_game'));
+    this.app.pageTitle(this.table ? tableName(this.table) : t('elgrande.a_game'));
   }
 
   // `version`: that of the game.update whose decision is answered, so that the server
@@ -322,7 +323,7 @@ export class GameScreen {
     if (!table) return;
     const policy = policyText(table, true);
     replaceKeepingFocus(this.tableInfo,
-      h('h1', {class: 'table-name', 'data-testid': 'table-name'}, table.name),
+      h('h1', {class: 'table-name', 'data-testid': 'table-name'}, tableName(table)),
       h('div', {class: 'time-rule', 'data-testid': 'time-rule'},
         icon('clock'), ` ${limitText(table)}`,
         policy ? h('span', {class: 'muted'}, t('elgrande.policy', {policy})) : null),
@@ -560,7 +561,7 @@ export function finishedTable(table, rated) {
   const {scores, winners} = table.result;
   const ranking = scores.map((score, seat) => ({score, seat})).sort((a, b) => b.score - a.score);
   return h('div', {class: 'waiting-room panel', 'data-testid': 'final-scores'},
-    h('h1', {}, t('elgrande.final.title', {table: table.name})),
+    h('h1', {}, t('elgrande.final.title', {table: tableName(table)})),
     h('p', {class: 'winner-line'}, t('elgrande.winner_line', {winners: formatList(winners.map((s) => names[s])), n: winners.length})),
     h('table', {class: 'final-table'},
       h('tbody', {}, ranking.map((r, i) => h('tr', {class: winners.includes(r.seat) ? 'winner' : '', 'data-testid': `final-score-${r.seat}`},
