@@ -195,7 +195,7 @@ async function mutedPlayer(page) {
   const error = page.locator('[data-testid=chat-error]');
   await error.waitFor({timeout: 10_000});
   const refusal = await error.textContent();
-  assert.match(refusal, /muted until .*shouting at the table/, refusal);
+  assert.match(refusal, /A moderator muted you until .*: shouting at the table$/, refusal);
   await shot(page, 'moderation-2-muted');
   await audit(page, 'muted at the table');
   say(`Ana is told "${text}" and her next line is refused: "${refusal}"`);
