@@ -62,7 +62,7 @@ export function installLanguage(app) {
   });
 }
 
-// The picker: a select of the languages by their own names. `save` tells the account.
+// The picker: a select of the languages by their own names; `onChosen` gets the new one.
 export function languagePicker(onChosen) {
   const select = h('select', {class: 'language-picker', 'aria-label': t('language.choose'), 'data-testid': 'language',
     onChange: async () => {
