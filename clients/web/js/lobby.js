@@ -220,7 +220,7 @@ export class LobbyScreen {
           g.my_turn && g.deadline ? countdown(g.deadline, 'brief', {'data-testid': `my-game-deadline-${table.id}`}) : null),
         h('div', {class: 'muted'},
           h('span', {class: 'seat-chip mine', style: {'--c': col.fill, '--ink': col.ink}},
-            h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol), t('lobby.game.you_play', {colour: col.name})),
+            h('span', {class: 'seat-symbol', 'aria-hidden': 'true'}, col.symbol), t('lobby.game.you_play', {colour: col.label})),
           ' ', optionsSummary(table),
           note && note.kind === 'missed' ? h('span', {class: 'seat-note missed', 'data-testid': `my-game-missed-${table.id}`}, ' · ', icon('clock'), ' ', t('lobby.game.you_missed', {what: note.text})) : null),
         result),
@@ -398,7 +398,7 @@ export function renderWaitingRoom(app, table, container) {
     }
     return h('li', {class: 'seat-row', 'data-testid': `seat-${seat.seat}`, 'data-kind': seat.kind},
       h('span', {class: 'colour-badge', style: {'--c': col.fill, '--ink': col.ink}, 'aria-hidden': 'true'}, col.symbol),
-      h('span', {class: 'seat-label'}, t('lobby.seat.label', {seat: String(seat.seat + 1), colour: col.name})),
+      h('span', {class: 'seat-label'}, t('lobby.seat.label', {seat: String(seat.seat + 1), colour: col.label})),
       h('span', {class: 'seat-who'}, who),
       h('span', {class: 'seat-actions'}, actions));
   });

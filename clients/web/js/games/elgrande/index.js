@@ -26,8 +26,12 @@ export const elGrande = {
 
   // --- Seats ---------------------------------------------------------------------------------
 
-  // A seat's colour at a table of these options: {name, fill, ink, shape, symbol}.
-  seatColour(seat, options) { return colourOf(seat, options); },
+  // A seat's colour at a table of these options: {name, fill, ink, shape, symbol}, and its
+  // name in the reader's language as `label`.
+  seatColour(seat, options) {
+    const colour = colourOf(seat, options);
+    return {...colour, label: t(`elgrande.colour.${colour.name}`)};
+  },
 
   // --- Ladders (docs/ratings.md) -------------------------------------------------------------
 
