@@ -25,10 +25,14 @@ export function special(panel, d) {
   } else {
     controls = [h('div', {class: 'actions'}, submitButton('submit-special', t('elgrande.special.carry_out'), true, () => panel.send({type: 'perform_special_action'})))];
   }
+  // With nowhere to carry it out, skipping is the answer: shown, revealed and focused as such.
+  const skip = () => panel.send({type: 'skip_special_action'});
+  const onlySkip = Boolean(TARGET_KINDS[kind]) && !(d.targets || []).length;
   return h('div', {class: 'part', 'data-part': 'special', 'data-special': kind},
     controls,
-    h('div', {class: 'actions'},
-      h('button', {type: 'button', class: 'secondary', 'data-testid': 'skip-special', onClick: () => panel.send({type: 'skip_special_action'})}, t('elgrande.special.skip'))));
+    h('div', {class: 'actions'}, onlySkip
+      ? submitButton('skip-special', t('elgrande.special.skip'), true, skip)
+      : h('button', {type: 'button', class: 'secondary', 'data-testid': 'skip-special', onClick: skip}, t('elgrande.special.skip'))));
 }
 
 function targets(panel, d, how) {
