@@ -7,6 +7,7 @@
 #include "elgrande/protocol/codec.hpp"
 #include "elgrande/protocol/envelope.hpp"
 #include "game.hpp"
+#include "replay.hpp"
 #include "snapshot.hpp"
 
 namespace elgrande::el_grande {
@@ -130,22 +131,21 @@ class ElGrande final : public games::GameModule {
     } else {
       start = new_game(read, seed);
     }
-    std::vector<RecordedCommand> commands;
-    commands.reserve(log.size());
-    for (const games::Recorded& recorded : log) {
-      const auto json = protocol::parse_json(recorded.move);
-      auto command = json ? protocol::command_from_json(json.value()) : protocol::Decoded<Command>(json.error());
-      if (!command) {
-        return "command " + std::to_string(start.version + commands.size() + 1) + " is not El Grande's: " +
-               command.error().message;
-      }
-      commands.push_back(RecordedCommand{static_cast<Seat>(recorded.seat), std::move(command.value()), recorded.played_for});
-    }
-    ReplayResult result = replay(std::move(start), commands);
+    auto commands = read_log(log, start.version + 1);
+    if (const auto* refused = std::get_if<std::string>(&commands)) return *refused;
+    ReplayResult result = elgrande::replay(std::move(start), std::get<std::vector<RecordedCommand>>(commands));
     if (result.rejection) {
       return "the engine refuses command " + std::to_string(result.state.version + 1) + ": " + result.rejection->reason;
     }
     return std::make_unique<ElGrandeGame>(read, std::move(result.state), std::move(result.history));
+  }
+
+  std::variant<std::vector<games::ReplayFrame>, std::string> replay(const games::Json& options, std::uint64_t seed,
+                                                                    std::span<const games::Recorded> log,
+                                                                    std::int64_t table, bool secrets) const override {
+    auto commands = read_log(log, 1);
+    if (const auto* refused = std::get_if<std::string>(&commands)) return *refused;
+    return replay_frames(options_of(options), seed, std::get<std::vector<RecordedCommand>>(commands), table, secrets);
   }
 
  private:

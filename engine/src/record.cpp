@@ -17,7 +17,7 @@ ReplayResult replay(GameState start, std::span<const RecordedCommand> commands, 
       result.rejection = std::move(rejection);
       break;
     }
-    if (on_step) on_step(result.state, i);
+    if (on_step) on_step(result.state, i, events);
   }
   return result;
 }

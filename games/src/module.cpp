@@ -29,4 +29,24 @@ std::string_view name(Refusal::Code code) {
   return "illegal";
 }
 
+std::variant<std::vector<ReplayFrame>, std::string> GameModule::replay(const Json& options, std::uint64_t seed,
+                                                                    std::span<const Recorded> log, std::int64_t table,
+                                                                    bool /*secrets*/) const {
+  Started started = setup(options, seed);
+  Game& game = *started.game;
+  const Frame frame{table, false, std::nullopt, false};
+  std::vector<ReplayFrame> frames;
+  frames.reserve(log.size() + 1);
+  frames.push_back({game.update(kSpectator, frame, started.step.said.get(), false, true).patch, {}});
+  for (const Recorded& recorded : log) {
+    const std::string number = "command " + std::to_string(frames.size());
+    auto move = read_move(Json::parse(recorded.move, nullptr, false));
+    if (const auto* why = std::get_if<std::string>(&move)) return number + " is not the game's: " + *why;
+    auto played = game.apply(recorded.seat, *std::get<MovePtr>(move), recorded.played_for);
+    if (const auto* refusal = std::get_if<Refusal>(&played)) return number + " is refused: " + refusal->reason;
+    frames.push_back({game.update(kSpectator, frame, std::get<Step>(played).said.get(), false, true).patch, {}});
+  }
+  return frames;
+}
+
 }  // namespace elgrande::games

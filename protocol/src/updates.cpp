@@ -28,6 +28,15 @@ void EventTexts::append_for(std::string& out, Seat viewer) const {
   out += ']';
 }
 
+EventTexts EventTexts::unredacted() const {
+  EventTexts open;
+  for (const auto& [audience, text] : events_) {
+    if (audience.kind == Audience::Kind::all_but) continue;  // the owner's own copy says it all
+    open.events_.emplace_back(Audience{}, text);
+  }
+  return open;
+}
+
 namespace {
 
 // {"payload":{"base"?,"can_undo"?,"deadline"?,"events","patch"|"view","table","version"},

@@ -14,9 +14,9 @@ TEST_CASE("Replaying a record reproduces the same state hash at every step", "[d
     for (int g = 0; g < games_per_variant(100); ++g) {
       const GameRecord record = play_random_game(variant.options, 7000 + static_cast<std::uint64_t>(g));
       std::vector<std::uint64_t> first;
-      const ReplayResult a = replay(record, [&](const GameState& s, std::size_t) { first.push_back(hash(s)); });
+      const ReplayResult a = replay(record, [&](const GameState& s, std::size_t, const Events&) { first.push_back(hash(s)); });
       std::size_t step = 0;
-      const ReplayResult b = replay(record, [&](const GameState& s, std::size_t i) {
+      const ReplayResult b = replay(record, [&](const GameState& s, std::size_t i, const Events&) {
         REQUIRE(i == step);
         REQUIRE(hash(s) == first[step++]);
       });

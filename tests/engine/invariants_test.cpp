@@ -74,42 +74,42 @@ void play_checked(const Options& options, std::uint64_t seed) {
 }  // namespace
 
 TEST_CASE("Random games keep every invariant: 2 players", "[invariants]") {
-  for (int g = 0; g < games_per_variant(10000); ++g) {
+  for (int g = 0; g < games_per_variant(4000); ++g) {
     play_checked(Options{2, false, false, false}, 20000 + g);
     play_checked(Options{2, true, false, false}, 30000 + g);
   }
 }
 
 TEST_CASE("Random games keep every invariant: 2 players with the automa", "[invariants]") {
-  for (int g = 0; g < games_per_variant(10000); ++g) {
+  for (int g = 0; g < games_per_variant(4000); ++g) {
     play_checked(Options{2, false, true, false}, 40000 + g);
     play_checked(Options{2, true, true, false}, 50000 + g);
   }
 }
 
 TEST_CASE("Random games keep every invariant: 3 players", "[invariants]") {
-  for (int g = 0; g < games_per_variant(10000); ++g) {
+  for (int g = 0; g < games_per_variant(4000); ++g) {
     play_checked(Options{3, false, false, false}, 60000 + g);
     play_checked(Options{3, true, false, false}, 70000 + g);
   }
 }
 
 TEST_CASE("Random games keep every invariant: 3 players with four stacks", "[invariants]") {
-  for (int g = 0; g < games_per_variant(10000); ++g) {
+  for (int g = 0; g < games_per_variant(4000); ++g) {
     play_checked(Options{3, false, false, true}, 80000 + g);
     play_checked(Options{3, true, false, true}, 90000 + g);
   }
 }
 
 TEST_CASE("Random games keep every invariant: 4 players", "[invariants]") {
-  for (int g = 0; g < games_per_variant(10000); ++g) {
+  for (int g = 0; g < games_per_variant(4000); ++g) {
     play_checked(Options{4, false, false, false}, 100000 + g);
     play_checked(Options{4, true, false, false}, 110000 + g);
   }
 }
 
 TEST_CASE("Random games keep every invariant: 5 players", "[invariants]") {
-  for (int g = 0; g < games_per_variant(10000); ++g) {
+  for (int g = 0; g < games_per_variant(4000); ++g) {
     play_checked(Options{5, false, false, false}, 120000 + g);
     play_checked(Options{5, true, false, false}, 130000 + g);
   }
@@ -162,7 +162,7 @@ Command random_garbage(Rng& r) {
 TEST_CASE("A refused command changes nothing, and an accepted one keeps the invariants", "[invariants]") {
   int refused = 0, accepted = 0;
   for (const auto& variant : all_variants()) {
-    for (int g = 0; g < games_per_variant(300); ++g) {
+    for (int g = 0; g < games_per_variant(150); ++g) {
       const std::uint64_t seed = 900000 + static_cast<std::uint64_t>(g);
       GameState state = new_game(variant.options, seed);
       Rng r{seed};
@@ -402,7 +402,7 @@ TEST_CASE("Five special actions list exactly the options apply accepts", "[invar
   std::array<int, kCardKindCount> checked{};
   int accepted_total = 0;
   for (const auto& variant : all_variants()) {
-    for (int g = 0; g < games_per_variant(150); ++g) {
+    for (int g = 0; g < games_per_variant(50); ++g) {
       const std::uint64_t seed = 700000 + static_cast<std::uint64_t>(g);
       GameState state = new_game(variant.options, seed);
       Rng r{seed};
@@ -443,7 +443,7 @@ TEST_CASE("Five special actions list exactly the options apply accepts", "[invar
     }
   }
   // Each of the five kinds (and every moving card) came up many times.
-  const int games = games_per_variant(150) * static_cast<int>(all_variants().size());
+  const int games = games_per_variant(50) * static_cast<int>(all_variants().size());
   for (int k = 0; k < kCardKindCount; ++k) {
     const auto kind = static_cast<CardKind>(k);
     INFO(name(kind));

@@ -120,7 +120,7 @@ TEST_CASE("Seat A's views and events are identical whatever seat B's secrets are
 TEST_CASE("A view holds the viewer's own secrets and nobody else's", "[secrecy]") {
   for (const auto& variant : all_variants()) {
     const GameRecord record = play_random_game(variant.options, 31337);
-    replay(record, [&](const GameState& s, std::size_t) {
+    replay(record, [&](const GameState& s, std::size_t, const Events&) {
       for (Seat viewer = kSpectator; viewer < s.options.players; ++viewer) {
         const View v = view(s, viewer);
         for (Seat p = 0; p < s.options.players; ++p) {

@@ -140,7 +140,7 @@ TEST_CASE("every view and decision of random games decodes to itself") {
   std::set<std::string> kinds, limits;
   int views = 0, decisions = 0, announced = 0, games = 0, freed_first_veto = 0;
   for (const Table& table : tables()) {
-    for (std::uint64_t seed = 1; seed <= games_per_table(30); ++seed) {
+    for (std::uint64_t seed = 1; seed <= games_per_table(15); ++seed) {
       INFO(table.label << ", seed " << seed);
       GameState state = new_game(table.options, seed);
       Rng bots{seed * 977};
@@ -178,7 +178,7 @@ TEST_CASE("every view and decision of random games decodes to itself") {
       ++games;
     }
   }
-  CHECK(games == static_cast<int>(tables().size() * games_per_table(30)));
+  CHECK(games == static_cast<int>(tables().size() * games_per_table(15)));
   CHECK(kinds.size() == std::variant_size_v<DecisionDetail>);
   if (!std::getenv("ELGRANDE_SANITIZED")) {  // situations the full run is known to meet
     CHECK(announced > 100);

@@ -36,7 +36,8 @@ struct ReplayResult {
   std::optional<Rejection> rejection;
 };
 
-using ReplayStep = std::function<void(const GameState&, std::size_t)>;
+// The state after command `index` was accepted, and the events it set off.
+using ReplayStep = std::function<void(const GameState&, std::size_t index, const Events&)>;
 
 // Replays a record; `on_step` (if given) sees the state after each accepted command.
 ReplayResult replay(const GameRecord& record, const ReplayStep& on_step = {});

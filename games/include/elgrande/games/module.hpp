@@ -73,6 +73,15 @@ struct Step {
   std::uint8_t posed = 0;  // bit per seat
 };
 
+// One step of a finished game's replay (docs/replays.md): the game.update a spectator
+// connected from the start was sent after it (protocol 2's: the whole view first, then
+// patches), and, when the replay shows what was hidden, what each seat alone knew then
+// (JSON; empty otherwise).
+struct ReplayFrame {
+  std::string update;
+  std::string secrets;
+};
+
 // A game.update as the server frames it: the parts that are the table's, not the game's.
 struct Frame {
   std::int64_t table = 0;
@@ -202,6 +211,15 @@ class GameModule {
   virtual std::variant<std::unique_ptr<Game>, std::string> restore(const Json& options, std::uint64_t seed,
                                                                    const std::optional<std::string>& snapshot,
                                                                    std::span<const Recorded> log) const = 0;
+  // A game's replay from its setup, every move of `log` replayed through the one replay
+  // path the restore uses: a frame for the setup and one per move, updates framed for
+  // `table`. `secrets`: each frame also says what only each seat knew, and the events read
+  // as their owners read them (only for a finished game whose table keeps nothing closed).
+  // Or why the log does not replay. This one: setup, then apply, each frame the update
+  // Game::update writes for a spectator; a module that can tell its secrets says them.
+  virtual std::variant<std::vector<ReplayFrame>, std::string> replay(const Json& options, std::uint64_t seed,
+                                                                     std::span<const Recorded> log, std::int64_t table,
+                                                                     bool secrets) const;
 };
 
 }  // namespace elgrande::games

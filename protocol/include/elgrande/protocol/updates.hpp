@@ -29,6 +29,9 @@ class EventTexts {
   EventTexts(const Events& events, const Options& options);
   // The JSON array of those `viewer` may see (elgrande::visible_to), in order.
   void append_for(std::string& out, Seat viewer) const;
+  // The events as a replay with its secrets open reads them, to anyone: each hidden one as
+  // its owner read it (the others' redacted copy of it left out).
+  EventTexts unredacted() const;
 
  private:
   std::vector<std::pair<Audience, std::string>> events_;
