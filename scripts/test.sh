@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's test command: installs what is missing, builds, and runs the whole suite
 # twice: optimised, then under AddressSanitizer + UndefinedBehaviorSanitizer (without the
-# browser tests, which check the web client); then builds
-# the libFuzzer targets with clang and runs each a few seconds (docs/fuzzing.md).
+# browser tests, which check the web client; with every fuzz target over its seed corpus).
+# Fuzzing itself, with clang's libFuzzer, is scripts/fuzz.sh's (docs/fuzzing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -22,7 +22,7 @@ failures() {
   done < "$dir/LastTestsFailed.log"
 }
 
-for preset in release asan fuzz; do
+for preset in release asan; do
   echo "== $preset: build"
   cmake --preset "$preset" >/dev/null
   cmake --build --preset "$preset" -j "$jobs"

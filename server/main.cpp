@@ -374,7 +374,7 @@ int lead(const Config& config, Leadership* leadership) {
   services->lobby_requests = {answers, &directory, &table_factory, &accounts, config.open_tables_per_player};
   services->play_requests = {answers, matchmaker.get()};
   services->rating_requests = {answers, &ratings, &identities, &reader};
-  services->history_requests = {answers, &reader};
+  services->history_requests = {answers, &reader, &el_grande::module()};
   services->notice_requests = {answers,          &storage,           &accounts, notices.reach.get(), notices.sender.get(),
                                &account_requests, notices.throttle.get(), notices.mail, config.push_over_http};
   services->tournament_requests = {answers, &tournaments, &accounts,

@@ -60,4 +60,35 @@ protocol::Json export_record(const db::FinishedGame& game, std::span<const db::L
   return json;
 }
 
+std::string replay_document(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands,
+                            const games::GameModule& module) {
+  // A finished game's secrets are open (docs/replays.md#secrets): the seed is in its record too.
+  constexpr bool kSecrets = true;
+  std::vector<games::Recorded> log;
+  log.reserve(commands.size());
+  protocol::Json moves = protocol::Json::array();
+  for (const db::LoggedCommand& logged : commands) {
+    log.push_back({logged.seat, logged.move, logged.source != db::Source::player});
+    moves.push_back({{"seat", logged.seat}, {"source", db::name(logged.source)}, {"time", logged.time}});
+  }
+  auto frames = module.replay(game.table.options, game.table.seed.value_or(0), log, game.table.id, kSecrets);
+  if (const auto* why = std::get_if<std::string>(&frames)) {
+    throw std::runtime_error("the log of game " + std::to_string(game.table.id) + " does not replay: " + *why);
+  }
+  // The frames are JSON texts already: written in as they are.
+  std::string out = R"({"format":"elgrande-replay","version":1,"game":)" + protocol::Json(module.id()).dump() +
+                    R"(,"secrets":)" + (kSecrets ? "true" : "false") + R"(,"table":)" + history_entry(game).dump() +
+                    R"(,"moves":)" + moves.dump() + R"(,"frames":[)";
+  bool first = true;
+  for (const games::ReplayFrame& frame : std::get<std::vector<games::ReplayFrame>>(frames)) {
+    out += first ? "" : ",";
+    first = false;
+    out += R"({"update":)" + frame.update;
+    if (!frame.secrets.empty()) out += R"(,"secrets":)" + frame.secrets;
+    out += '}';
+  }
+  out += "]}";
+  return out;
+}
+
 }  // namespace elgrande::server

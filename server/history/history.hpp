@@ -3,6 +3,7 @@
 #include <span>
 
 #include "elgrande/db/store.hpp"
+#include "elgrande/games/module.hpp"
 #include "elgrande/protocol/codec.hpp"
 
 namespace elgrande::server {
@@ -15,5 +16,12 @@ protocol::Json history_entry(const db::FinishedGame& game);
 // longer secret), every command with who answered it and when, and the table's history
 // entry. elgrande-replay reads it as it is.
 protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands);
+
+// A finished game's replay (docs/replays.md): its history entry, who answered each move
+// and when, and the module's frames (what a spectator connected from the start was sent
+// after each step, and what each seat alone knew then), as JSON text. Throws
+// std::runtime_error naming the move if the log does not replay.
+std::string replay_document(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands,
+                            const games::GameModule& module);
 
 }  // namespace elgrande::server

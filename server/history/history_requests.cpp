@@ -19,16 +19,22 @@ std::string damage_of(const db::Store::LogCheck& check) {
   return std::to_string(check.rows) + " commands stored, " + std::to_string(*check.recorded_length) + " recorded";
 }
 
-// The table id of /api/games/ID/record, if that is the path.
-std::optional<std::int64_t> record_path(std::string_view path) {
+// What is asked of a finished game: its record, or its replay.
+enum class Asked { record, replay };
+
+// The table id of /api/games/ID/record or /api/games/ID/replay, if that is the path.
+std::optional<std::pair<std::int64_t, Asked>> game_path(std::string_view path) {
   static constexpr std::string_view kPrefix = "/api/games/";
-  static constexpr std::string_view kSuffix = "/record";
-  if (!path.starts_with(kPrefix) || !path.ends_with(kSuffix)) return std::nullopt;
-  const std::string_view digits = path.substr(kPrefix.size(), path.size() - kPrefix.size() - kSuffix.size());
+  if (!path.starts_with(kPrefix)) return std::nullopt;
+  path.remove_prefix(kPrefix.size());
+  const std::size_t slash = path.find('/');
+  if (slash == std::string_view::npos) return std::nullopt;
+  const std::string_view what = path.substr(slash + 1);
+  if (what != "record" && what != "replay") return std::nullopt;
   std::int64_t id = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), id);
-  if (error != std::errc() || end != digits.data() + digits.size() || id < 1) return std::nullopt;
-  return id;
+  const auto [end, error] = std::from_chars(path.data(), path.data() + slash, id);
+  if (error != std::errc() || end != path.data() + slash || id < 1) return std::nullopt;
+  return std::pair{id, what == "record" ? Asked::record : Asked::replay};
 }
 
 }  // namespace
@@ -72,8 +78,9 @@ void list_history(const HistoryRequestsEnv& env, Client& client, Request& reques
 
 bool export_game_record(const http::request<http::string_body>& request, const HistoryRequestsEnv& env, Respond respond) {
   const std::string_view target = request.target();
-  const auto id = record_path(target.substr(0, target.find('?')));
-  if (!id || (request.method() != http::verb::get && request.method() != http::verb::head)) return false;
+  const auto asked = game_path(target.substr(0, target.find('?')));
+  if (!asked || (request.method() != http::verb::get && request.method() != http::verb::head)) return false;
+  const auto [id, what] = *asked;
   const bool head = request.method() == http::verb::head;
   const auto answer = [head, version = request.version(), keep_alive = request.keep_alive()](
                           http::status status, std::string_view type, std::string body) {
@@ -88,10 +95,11 @@ bool export_game_record(const http::request<http::string_body>& request, const H
   };
   auto shared_respond = std::make_shared<Respond>(std::move(respond));
   env.reader->read(
-      [id = *id, answer, shared_respond](db::Store& store) {
+      [id, what, answer, shared_respond, game_module = env.game](db::Store& store) {
         auto game = store.finished_game(id);
         if (!game) {
-          // Games in progress are not exported: their seed would reveal every hidden card.
+          // Games in progress are neither exported nor replayed: their seed, and a replay's
+          // secrets, would reveal every hidden card.
           return (*shared_respond)(answer(http::status::not_found, "text/plain; charset=utf-8",
                                           "no finished game " + std::to_string(id) + "\n"));
         }
@@ -101,18 +109,20 @@ bool export_game_record(const http::request<http::string_body>& request, const H
           return (*shared_respond)(answer(
               http::status::internal_server_error, "text/plain; charset=utf-8",
               "the command log of game " + std::to_string(id) + " is damaged (" + damage_of(check) +
-                  "), so its record is not exported; see elgrande-server --check-table " + std::to_string(id) + "\n"));
+                  "), so it is neither exported nor replayed; see elgrande-server --check-table " + std::to_string(id) + "\n"));
         }
         const auto commands = store.commands(id);
+        if (what == Asked::replay) return (*shared_respond)(answer(http::status::ok, "application/json", replay_document(*game, commands, *game_module)));
         auto response = answer(http::status::ok, "application/json", export_record(*game, commands).dump(1) + "\n");
         // A file name for browsers that save it.
         response.set(http::field::content_disposition,
                      "attachment; filename=\"elgrande-" + std::to_string(id) + ".json\"");
         (*shared_respond)(std::move(response));
       },
-      [id = *id, answer, shared_respond](const std::string& why) {
+      [id, what, answer, shared_respond](const std::string& why) {
         (*shared_respond)(answer(http::status::internal_server_error, "text/plain; charset=utf-8",
-                                 "the record of game " + std::to_string(id) + " could not be read: " + why + "\n"));
+                                 std::string(what == Asked::record ? "the record" : "the replay") + " of game " +
+                                     std::to_string(id) + " could not be read: " + why + "\n"));
       });
   return true;
 }

@@ -1,0 +1,97 @@
+// A finished game's replay against the real binary (docs/replays.md): every frame a
+// spectator watching from the start was sent, each seat's secrets as that seat saw them,
+// and nothing of a game still in play.
+
+#include <thread>
+
+#include "elgrande/protocol/codec.hpp"
+#include "game_helpers.hpp"
+
+namespace {
+
+// The view a replay viewer holds at each version: the first frame's, then patch after patch.
+std::vector<Json> replay_views(const Json& replay) {
+  std::vector<Json> views;
+  for (const Json& frame : replay["frames"]) {
+    const Json& update = frame["update"]["payload"];
+    if (views.empty()) {
+      views.push_back(update["view"]);
+    } else {
+      views.push_back(views.back());
+      elgrande::protocol::apply_merge_patch(views.back(), update["patch"]);
+    }
+  }
+  return views;
+}
+
+std::vector<std::string> event_types(const Json& events) {
+  std::vector<std::string> types;
+  for (const Json& event : events) types.push_back(event["type"]);
+  return types;
+}
+
+}  // namespace
+
+TEST_CASE("a finished game replays every frame a spectator watching from the start was sent, with each seat's secrets",
+          "[integration][replay]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  WsClient cy(server.address(), server.port());
+  hello(ana, "Ana");
+  hello(cy, "Cy");
+  const std::int64_t id = create_table(ana, kThreePlayers, 3600)["id"];
+  REQUIRE(request(ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(cy, "table.spectate", {{"table", id}})["type"] == "table.spectate.ok");
+  const std::string replay_path = "/api/games/" + std::to_string(id) + "/replay";
+
+  // Cy watches from the start: every update, whole (protocol 1).
+  std::vector<Json> watched;
+  std::thread watching([&] {
+    for (int i = 0; i < 20000; ++i) {
+      Json message = cy.read();
+      if (message["type"] == "game.update") watched.push_back(message["payload"]);
+      if (message["type"] == "game.over") return;
+    }
+  });
+  std::vector<Json> pushes;
+  REQUIRE(request(ana, "table.start", {{"table", id}}, &pushes)["type"] == "table.start.ok");
+  const Json midway = play_to_end(ana, id, 5, pushes, 25);
+  // A game in play has no replay: its secrets are still secrets.
+  get_json(server, replay_path, http::status::not_found);
+  play_to_end(ana, id, 5, {Json{{"type", "game.update"}, {"payload", midway}}});
+  watching.join();
+
+  const Json replay = get_json(server, replay_path);
+  CHECK(replay["format"] == "elgrande-replay");
+  CHECK(replay["game"] == "el-grande");
+  CHECK(replay["secrets"] == true);
+  CHECK(replay["table"]["id"] == id);
+  const std::vector<Json> views = replay_views(replay);
+  REQUIRE(views.size() == replay["moves"].size() + 1);
+  CHECK(replay["table"]["result"]["scores"].size() == 3);
+
+  // Every update Cy was sent is the replay's at that version: the same board, the same
+  // events (told as their owners read them: a disk's region, a hidden special action).
+  REQUIRE(watched.size() >= 2);
+  for (const Json& update : watched) {
+    const std::size_t version = update["version"];
+    INFO("version " << version);
+    REQUIRE(version < views.size());
+    CHECK(views[version] == update["view"]);
+    CHECK(event_types(replay["frames"][version]["update"]["payload"]["events"]) == event_types(update["events"]));
+  }
+  CHECK(watched.back()["version"] == views.size() - 1);
+
+  // What only Ana knew midway is what her own view showed her then.
+  const std::size_t at = midway["version"];
+  const Json& secrets = replay["frames"][at]["secrets"]["seats"][0];
+  CHECK(secrets["hand"] == midway["view"]["players"][0]["hand"]);
+  CHECK(secrets["castillo"] == midway["view"]["players"][0]["castillo"]);
+  CHECK(replay["moves"][at - 1].contains("seat"));
+
+  // Nothing else answers to the path's neighbours.
+  get_json(server, "/api/games/999/replay", http::status::not_found);
+  get_json(server, "/api/games/" + std::to_string(id) + "/replays", http::status::not_found);
+}
