@@ -35,7 +35,8 @@ protocol::Json history_entry(const db::FinishedGame& game) {
   return entry;
 }
 
-protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands) {
+protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands,
+                             const games::GameModule& module) {
   // The record codec's document (docs/protocol-codecs.md): the options as the table keeps them.
   protocol::Json json = {{"format", std::string(protocol::kRecordFormat)},
                          {"version", protocol::kRecordVersion},
@@ -57,6 +58,7 @@ protocol::Json export_record(const db::FinishedGame& game, std::span<const db::L
     written["time"] = logged.time;
   }
   json["table"] = history_entry(game);
+  json["replay"] = protocol::Json::parse(replay_document(game, commands, module));
   return json;
 }
 

@@ -13,9 +13,11 @@ namespace elgrande::server {
 protocol::Json history_entry(const db::FinishedGame& game);
 
 // The exported record of a finished game (docs/game-record.md): options, the seed (no
-// longer secret), every command with who answered it and when, and the table's history
-// entry. elgrande-replay reads it as it is.
-protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands);
+// longer secret), every command with who answered it and when, the table's history entry,
+// and its replay (replay_document's, for the web client's viewer offline). elgrande-replay
+// reads it as it is.
+protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands,
+                             const games::GameModule& module);
 
 // A finished game's replay (docs/replays.md): its history entry, who answered each move
 // and when, and the module's frames (what a spectator connected from the start was sent

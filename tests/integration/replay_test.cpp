@@ -91,6 +91,9 @@ TEST_CASE("a finished game replays every frame a spectator watching from the sta
   CHECK(secrets["castillo"] == midway["view"]["players"][0]["castillo"]);
   CHECK(replay["moves"][at - 1].contains("seat"));
 
+  // The exported record carries the same replay, for the viewer offline.
+  CHECK(get_json(server, "/api/games/" + std::to_string(id) + "/record")["replay"] == replay);
+
   // Nothing else answers to the path's neighbours.
   get_json(server, "/api/games/999/replay", http::status::not_found);
   get_json(server, "/api/games/" + std::to_string(id) + "/replays", http::status::not_found);
