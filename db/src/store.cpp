@@ -440,4 +440,11 @@ std::optional<FinishedGame> Store::finished_game(std::int64_t table) {
   return finished_game(row);
 }
 
+std::optional<TableRecord> Store::table(std::int64_t id) {
+  Statement row = database_.prepare("SELECT " + std::string(kTableColumns) + " FROM tables WHERE id = ?1");
+  row.bind(1, id);
+  if (!row.step()) return std::nullopt;
+  return read_table(row);
+}
+
 }  // namespace elgrande::db

@@ -82,6 +82,7 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"player.unblock", {Access::identified, &with<kModeration, &unblock>}},
       {"player.blocks", {Access::identified, &with<kModeration, &list_blocks>}},
       {"history.list", {Access::identified, &with<kHistory, &list_history>}},
+      {"table.log", {Access::identified, &with<kHistory, &table_log>}},
       {"rating.leaderboard", {Access::identified, &with<kRatings, &leaderboard>}},
       {"rating.profile", {Access::identified, &with<kRatings, &profile>}},
       {"play.join", {Access::identified, &with<kPlay, &join_play_now>}},

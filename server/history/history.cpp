@@ -62,18 +62,23 @@ protocol::Json export_record(const db::FinishedGame& game, std::span<const db::L
   return json;
 }
 
+std::vector<games::Recorded> recorded_log(std::span<const db::LoggedCommand> commands) {
+  std::vector<games::Recorded> log;
+  log.reserve(commands.size());
+  for (const db::LoggedCommand& logged : commands) log.push_back({logged.seat, logged.move, logged.source != db::Source::player});
+  return log;
+}
+
 std::string replay_document(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands,
                             const games::GameModule& module) {
   // A finished game's secrets are open (docs/replays.md#secrets): the seed is in its record too.
   constexpr bool kSecrets = true;
-  std::vector<games::Recorded> log;
-  log.reserve(commands.size());
   protocol::Json moves = protocol::Json::array();
   for (const db::LoggedCommand& logged : commands) {
-    log.push_back({logged.seat, logged.move, logged.source != db::Source::player});
     moves.push_back({{"seat", logged.seat}, {"source", db::name(logged.source)}, {"time", logged.time}});
   }
-  auto frames = module.replay(game.table.options, game.table.seed.value_or(0), log, game.table.id, kSecrets);
+  auto frames = module.replay(game.table.options, game.table.seed.value_or(0), recorded_log(commands), game.table.id,
+                              kSecrets);
   if (const auto* why = std::get_if<std::string>(&frames)) {
     throw std::runtime_error("the log of game " + std::to_string(game.table.id) + " does not replay: " + *why);
   }

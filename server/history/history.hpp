@@ -19,6 +19,9 @@ protocol::Json history_entry(const db::FinishedGame& game);
 protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands,
                              const games::GameModule& module);
 
+// A table's log as its game module replays it.
+std::vector<games::Recorded> recorded_log(std::span<const db::LoggedCommand> commands);
+
 // A finished game's replay (docs/replays.md): its history entry, who answered each move
 // and when, and the module's frames (what a spectator connected from the start was sent
 // after each step, and what each seat alone knew then), as JSON text. Throws

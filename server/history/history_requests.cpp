@@ -1,6 +1,8 @@
 #include "history/history_requests.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <stdexcept>
 
 #include "history/history.hpp"
 #include "storage/reader.hpp"
@@ -11,6 +13,7 @@ namespace {
 using protocol::ErrorCode;
 
 constexpr int kHistoryPage = 50;  // finished games per history.list answer, at most
+constexpr int kLogPage = 200;     // versions per table.log answer, at most
 
 // Where a damaged log breaks, for the export's refusal.
 std::string damage_of(const db::Store::LogCheck& check) {
@@ -73,6 +76,62 @@ void list_history(const HistoryRequestsEnv& env, Client& client, Request& reques
       [metrics = env.metrics, connection = client.self(), id](const std::string& /*why*/) {
         metrics->count_error(ErrorCode::internal);
         connection->deliver(protocol::error_message(ErrorCode::internal, "the history could not be read; try again", id));
+      });
+}
+
+void table_log(const HistoryRequestsEnv& env, Client& client, Request& request) {
+  const protocol::Json& payload = request.envelope.payload;
+  const auto& id = request.envelope.id;
+  const auto table = payload.find("table");
+  if (table == payload.end() || !table->is_number_integer() || table->get<std::int64_t>() < 1) {
+    return refuse(env, client, ErrorCode::bad_payload, "table: must be a table id", id);
+  }
+  std::optional<std::int64_t> before;
+  if (const auto field = payload.find("before"); field != payload.end()) {
+    if (!field->is_number_integer() || field->get<std::int64_t>() < 1) {
+      return refuse(env, client, ErrorCode::bad_payload, "before: must be a version, 1 or more", id);
+    }
+    before = field->get<std::int64_t>();
+  }
+  int limit = kLogPage;
+  if (const auto field = payload.find("limit"); field != payload.end()) {
+    if (!field->is_number_integer() || field->get<std::int64_t>() < 1 || field->get<std::int64_t>() > kLogPage) {
+      return refuse(env, client, ErrorCode::bad_payload, "limit: 1 to " + std::to_string(kLogPage), id);
+    }
+    limit = field->get<int>();
+  }
+  env.reader->read(
+      [metrics = env.metrics, game_module = env.game, connection = client.self(), id, table_id = table->get<std::int64_t>(),
+       before, limit](db::Store& store) {
+        const auto refuse_from_reader = [&](ErrorCode code, const std::string& why) {
+          metrics->count_error(code);
+          connection->deliver(protocol::error_message(code, why, id));
+        };
+        const auto table = store.table(table_id);
+        if (!table) return refuse_from_reader(ErrorCode::not_found, "no table " + std::to_string(table_id));
+        if (!table->seed) return refuse_from_reader(ErrorCode::wrong_state, "the game at this table has not begun");
+        // Only the moves up to the page's end are replayed; what came after is not read.
+        const std::vector<db::LoggedCommand> commands = store.commands(table_id);
+        const auto versions = static_cast<std::int64_t>(commands.size()) + 1;
+        const std::int64_t end = std::min(before.value_or(versions), versions);
+        const auto log = recorded_log(std::span(commands).first(static_cast<std::size_t>(end - 1)));
+        auto frames = game_module->replay(table->options, *table->seed, log, table_id, false);
+        if (const auto* why = std::get_if<std::string>(&frames)) {
+          throw std::runtime_error("the log of table " + std::to_string(table_id) + " does not replay: " + *why);
+        }
+        const auto& replayed = std::get<std::vector<games::ReplayFrame>>(frames);
+        const std::int64_t first = std::max<std::int64_t>(0, end - limit);
+        protocol::Json entries = protocol::Json::array();
+        for (std::int64_t version = first; version < end; ++version) {
+          protocol::Json update = protocol::Json::parse(replayed[static_cast<std::size_t>(version)].update);
+          entries.push_back({{"version", version}, {"events", std::move(update["payload"]["events"])}});
+        }
+        connection->deliver(protocol::reply_message(
+            "table.log", id, {{"table", table_id}, {"entries", std::move(entries)}, {"more", first > 0}}));
+      },
+      [metrics = env.metrics, connection = client.self(), id](const std::string& /*why*/) {
+        metrics->count_error(ErrorCode::internal);
+        connection->deliver(protocol::error_message(ErrorCode::internal, "the table's log could not be read; try again", id));
       });
 }
 

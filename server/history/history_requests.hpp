@@ -20,6 +20,11 @@ struct HistoryRequestsEnv : RequestEnv {
 // history.list: finished games, the player's or everyone's, newest first, paged.
 void list_history(const HistoryRequestsEnv& env, Client& client, Request& request);
 
+// table.log: a table's public event log from its first move, a page of versions at a time
+// (docs/replays.md#the-public-event-log), for a late spectator or a player coming back:
+// replayed from its log on a reader connection, as a spectator was told it.
+void table_log(const HistoryRequestsEnv& env, Client& client, Request& request);
+
 // GET /api/games/ID/record: the record of a finished game; GET /api/games/ID/replay: its
 // replay (docs/replays.md), built from its log. Both read and built on a reader connection,
 // off the tables' strands and the storage writer. Returns false, without calling `respond`, for any other request; otherwise `respond`

@@ -2,6 +2,8 @@
 // spectator watching from the start was sent, each seat's secrets as that seat saw them,
 // and nothing of a game still in play.
 
+#include <map>
+#include <optional>
 #include <thread>
 
 #include "elgrande/protocol/codec.hpp"
@@ -60,6 +62,27 @@ TEST_CASE("a finished game replays every frame a spectator watching from the sta
   const Json midway = play_to_end(ana, id, 5, pushes, 25);
   // A game in play has no replay: its secrets are still secrets.
   get_json(server, replay_path, http::status::not_found);
+  // Di comes late: the public log from the first move, a page at a time, newest first.
+  WsClient di(server.address(), server.port());
+  hello(di, "Di");
+  std::map<std::int64_t, Json> told;  // version -> events
+  std::optional<std::int64_t> before;
+  int pages = 0;
+  for (bool more = true; more; ++pages) {
+    Json ask = {{"table", id}, {"limit", 10}};
+    if (before) ask["before"] = *before;
+    const Json page = request(di, "table.log", ask);
+    REQUIRE(page["type"] == "table.log.ok");
+    const Json& entries = page["payload"]["entries"];
+    REQUIRE_FALSE(entries.empty());
+    for (const Json& entry : entries) told[entry["version"]] = entry["events"];
+    before = entries[0]["version"].get<std::int64_t>();
+    more = page["payload"]["more"];
+  }
+  CHECK(pages >= 3);
+  REQUIRE(told.begin()->first == 0);
+  CHECK(told.rbegin()->first >= midway["version"].get<std::int64_t>());
+  CHECK(request(di, "table.log", {{"table", 999}})["payload"]["code"] == "not_found");
   play_to_end(ana, id, 5, {Json{{"type", "game.update"}, {"payload", midway}}});
   watching.join();
 
@@ -83,6 +106,14 @@ TEST_CASE("a finished game replays every frame a spectator watching from the sta
     CHECK(event_types(replay["frames"][version]["update"]["payload"]["events"]) == event_types(update["events"]));
   }
   CHECK(watched.back()["version"] == views.size() - 1);
+  // The late spectator's log is what Cy was told, word for word, every version of it.
+  for (const Json& update : watched) {
+    if (const auto entry = told.find(update["version"].get<std::int64_t>()); entry != told.end()) {
+      CHECK(entry->second == update["events"]);
+      told.erase(entry);
+    }
+  }
+  CHECK(told.empty());
 
   // What only Ana knew midway is what her own view showed her then.
   const std::size_t at = midway["version"];

@@ -203,6 +203,8 @@ class Store {
                                            std::optional<std::int64_t> before, int limit);
   // One finished game (its seed may be revealed then); nothing if it is not finished.
   std::optional<FinishedGame> finished_game(std::int64_t table);
+  // One table as last saved, whatever its status (its seed too: for the server's own use).
+  std::optional<TableRecord> table(std::int64_t id);
   // The whole log of a table, finished or not.
   std::vector<LoggedCommand> commands(std::int64_t table);
 
