@@ -171,7 +171,10 @@ bool export_game_record(const http::request<http::string_body>& request, const H
                   "), so it is neither exported nor replayed; see elgrande-server --check-table " + std::to_string(id) + "\n"));
         }
         const auto commands = store.commands(id);
-        if (what == Asked::replay) return (*shared_respond)(answer(http::status::ok, "application/json", replay_document(*game, commands, *game_module)));
+        if (what == Asked::replay) {
+          return (*shared_respond)(
+              answer(http::status::ok, "application/json", replay_document(*game, commands, *game_module)));
+        }
         auto response = answer(http::status::ok, "application/json", export_record(*game, commands, *game_module).dump(1) + "\n");
         // A file name for browsers that save it.
         response.set(http::field::content_disposition,
