@@ -96,8 +96,7 @@ export class ReplayScreen {
     this.firstButton = button('replay.first', '⏮', () => this.show(0), 'replay-first');
     this.prevButton = button('replay.previous', '◀', () => this.show(this.version - 1), 'replay-previous');
     this.playButton = button('replay.play', '▶', () => this.toggle(), 'replay-play');
-    this.nextButton = button('replay.next', '▶', () => this.show(this.version + 1), 'replay-next');
-    this.nextButton.textContent = '▶▶';
+    this.nextButton = button('replay.next', '▶▶', () => this.show(this.version + 1), 'replay-next');
     this.lastButton = button('replay.last', '⏭', () => this.show(this.last), 'replay-last');
     this.slider = h('input', {type: 'range', min: 0, max: this.last, value: this.version, class: 'replay-slider',
       'aria-label': t('replay.slider'), 'data-testid': 'replay-slider', onInput: () => this.show(Number(this.slider.value))});
@@ -176,10 +175,12 @@ export class ReplayScreen {
     this.playButton.title = t('replay.play');
   }
 
-  // ←/→ step, Home/End, space plays or pauses; not while typing or choosing in a field.
+  // ←/→ step, Home/End, space plays or pauses; not while typing or choosing in a field, and
+  // space on a button or link is that control's.
   key(event) {
     if (!this.views || event.altKey || event.ctrlKey || event.metaKey) return;
-    if (event.target.closest && event.target.closest('input, select, textarea')) return;
+    const field = event.target.closest ? event.target.closest('input, select, textarea, button, a') : null;
+    if (field && (field.matches('input, select, textarea') || event.key === ' ')) return;
     const actions = {ArrowLeft: () => this.show(this.version - 1), ArrowRight: () => this.show(this.version + 1),
       Home: () => this.show(0), End: () => this.show(this.last), ' ': () => this.toggle()};
     const action = actions[event.key];
