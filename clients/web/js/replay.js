@@ -61,6 +61,7 @@ export class ReplayScreen {
       if (!response.ok) throw new Error(String(response.status));
       this.open(await response.json());
     } catch {
+      this.status.hidden = false;
       this.status.textContent = t('replay.unavailable');
     }
   }
@@ -75,6 +76,7 @@ export class ReplayScreen {
       this.version = 0;
       this.open(doc);
     }).catch(() => {
+      this.status.hidden = false;
       this.status.textContent = t('replay.bad_file');
     });
   }
@@ -93,11 +95,11 @@ export class ReplayScreen {
     this.mover = h('span', {class: 'muted', 'data-testid': 'replay-mover'});
     const button = (key, icon, onClick, testid) => h('button', {type: 'button', class: 'secondary replay-button',
       'aria-label': t(key), title: t(key), 'data-testid': testid, onClick}, icon);
-    this.firstButton = button('replay.first', '⏮', () => this.show(0), 'replay-first');
+    this.firstButton = button('replay.first', '|◀', () => this.show(0), 'replay-first');
     this.prevButton = button('replay.previous', '◀', () => this.show(this.version - 1), 'replay-previous');
     this.playButton = button('replay.play', '▶', () => this.toggle(), 'replay-play');
     this.nextButton = button('replay.next', '▶▶', () => this.show(this.version + 1), 'replay-next');
-    this.lastButton = button('replay.last', '⏭', () => this.show(this.last), 'replay-last');
+    this.lastButton = button('replay.last', '▶|', () => this.show(this.last), 'replay-last');
     this.slider = h('input', {type: 'range', min: 0, max: this.last, value: this.version, class: 'replay-slider',
       'aria-label': t('replay.slider'), 'data-testid': 'replay-slider', onInput: () => this.show(Number(this.slider.value))});
     this.jump = h('select', {'aria-label': t('replay.jump'), 'data-testid': 'replay-jump', onChange: () => {
@@ -121,6 +123,7 @@ export class ReplayScreen {
           h('h2', {class: 'panel-title'}, t('replay.seats')), this.seats,
           h('h2', {class: 'panel-title'}, t('replay.step_log')), this.log)));
     this.status.textContent = '';
+    this.status.hidden = true;
     this.show(Math.min(this.version, this.last));
   }
 
@@ -161,7 +164,7 @@ export class ReplayScreen {
     clearInterval(this.timer);
     if (this.version === this.last) this.show(0);
     this.timer = setInterval(() => this.show(this.version + 1), this.speed);
-    this.playButton.textContent = '⏸';
+    this.playButton.textContent = '❚❚';
     this.playButton.setAttribute('aria-label', t('replay.pause'));
     this.playButton.title = t('replay.pause');
   }
