@@ -4,7 +4,7 @@
 // bots, so the game plays itself to its end; then "Finished games" links its replay, which
 // is stepped through version by version by the keyboard (the address follows), jumps to a
 // round and plays; a link to a version opens at that version; at 390 px it fits and axe-core
-// finds nothing serious.
+// finds nothing serious; the same replay saved to a file opens in it.
 //
 //   ELGRANDE_SERVER=/path/to/elgrande-server node tests/browser/replay.test.mjs
 
@@ -101,6 +101,13 @@ async function main() {
   await page.setViewportSize({width: 390, height: 844});
   await shot(page, 'replay-phone');
   await audit(page, 'replay', {phone: true});
+
+  // A saved replay opened from a file shows from its start.
+  const saved = await (await fetch(`${url}api/games/${tableId}/replay`)).text();
+  await page.setInputFiles('[data-testid=replay-file]', {name: 'replay.json', mimeType: 'application/json', buffer: Buffer.from(saved)});
+  await page.waitForSelector('[data-testid=replay-version][data-version="0"]');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('[data-testid=replay-version][data-version="1"]');
 
   checkProblems();
 

@@ -31,6 +31,14 @@ export function replaySteps(doc) {
   return {views, marks};
 }
 
+// The replay in a saved file: a replay document, or an exported record that carries one under
+// `replay` (docs/persistence.md); null for anything else.
+export function replayOf(saved) {
+  const doc = saved && saved.format === 'elgrande-record' ? saved.replay : saved;
+  if (!doc || doc.format !== 'elgrande-replay' || !Array.isArray(doc.frames) || !doc.frames.length) return null;
+  return {...doc, table: doc.table || {seats: [], options: doc.frames[0].update.payload.view.options}};
+}
+
 export class ReplayScreen {
   constructor(app, id, version) {
     this.app = app;
@@ -70,8 +78,8 @@ export class ReplayScreen {
     const file = this.file.files[0];
     if (!file) return;
     file.text().then((text) => {
-      const doc = JSON.parse(text);
-      if (doc.format !== 'elgrande-replay' || !Array.isArray(doc.frames) || !doc.frames.length) throw new Error('format');
+      const doc = replayOf(JSON.parse(text));
+      if (!doc) throw new Error('format');
       this.id = null;
       this.version = 0;
       this.open(doc);

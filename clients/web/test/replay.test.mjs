@@ -3,7 +3,7 @@
 import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {replayHash, replaySteps} from '../js/replay.js';
+import {replayHash, replayOf, replaySteps} from '../js/replay.js';
 
 const frame = (payload) => ({update: {type: 'game.update', payload}});
 
@@ -23,4 +23,14 @@ test('each version\'s view is the one before patched; rounds and scorings are ma
   ]);
   assert.equal(replayHash(7), '#/replay/7');
   assert.equal(replayHash(7, 12), '#/replay/7/12');
+});
+
+test('a saved file is a replay, or a record that carries one', () => {
+  const replay = {format: 'elgrande-replay', table: {name: 'T', seats: [], options: {}}, frames: [frame({view: {options: {}}})]};
+  assert.equal(replayOf(replay).table.name, 'T');
+  assert.equal(replayOf({format: 'elgrande-record', replay}).table.name, 'T');
+  assert.deepEqual(replayOf({...replay, table: undefined}).table, {seats: [], options: {}});
+  assert.equal(replayOf({format: 'elgrande-record'}), null);
+  assert.equal(replayOf({format: 'elgrande-replay', frames: []}), null);
+  assert.equal(replayOf(null), null);
 });
