@@ -343,6 +343,8 @@ function historyRow(g, me) {
       })),
       h('div', {class: 'muted'}, optionsSummary(g))),
     h('div', {class: 'table-actions'},
+      h('a', {class: 'button secondary small', href: `#/replay/${g.id}`, 'data-testid': `replay-${g.id}`,
+        'aria-label': t('lobby.history.replay_label', {name: tableName(g)})}, t('lobby.history.replay')),
       h('a', {
         class: 'button secondary small', href: `/api/games/${g.id}/record`, download: `elgrande-${g.id}.json`,
         'data-testid': `record-${g.id}`, 'aria-label': t('lobby.history.download_label', {name: tableName(g)}),

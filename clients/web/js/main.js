@@ -352,6 +352,7 @@ class App {
       case 'ratings': this.showRatings(route.ladder, route.page); break;
       case 'player': this.showScreen(new ProfileScreen(this, route.id), t('shell.title.ratings')); break;
       case 'table': await this.openTable(id); break;
+      case 'replay': import('./replay.js').then((m) => m.showReplay(this, route)); break;
       default: this.showLobby();
     }
   }

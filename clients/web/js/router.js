@@ -11,10 +11,11 @@
 //   #/tournament/ID           one tournament's page
 //   #/ratings[/LADDER[/PAGE]] the leaderboards
 //   #/player/ID               a player's ratings
+//   #/replay/ID[/VERSION]     a finished game's replay, at a version (docs/replays.md)
 
 // {screen, ...} for an address: screen is one of lobby, table (id), account, tournaments,
 // tournament (id), ratings (ladder or null, page from 1), player (id), notices,
-// verify-email and reset-password (token).
+// verify-email and reset-password (token), replay (id, and version when named).
 export function parseRoute(hash) {
   const table = hash.match(/^#\/table\/(\d+)/);
   if (/^#\/account\b/.test(hash)) return {screen: 'account'};
@@ -28,6 +29,8 @@ export function parseRoute(hash) {
   if (ladder) return {screen: 'ratings', ladder: ladder[1] || null, page: Number(ladder[2] || 1)};
   const player = hash.match(/^#\/player\/(\d+)/);
   if (player) return {screen: 'player', id: Number(player[1])};
+  const replay = hash.match(/^#\/replay\/(\d+)(?:\/(\d+))?\/?$/);
+  if (replay) return replay[2] === undefined ? {screen: 'replay', id: Number(replay[1])} : {screen: 'replay', id: Number(replay[1]), version: Number(replay[2])};
   if (table) return {screen: 'table', id: Number(table[1])};
   return {screen: 'lobby'};
 }
@@ -44,7 +47,8 @@ export function sectionOf(route) {
     case 'tournaments': return '#/tournaments';
     case 'ratings':
     case 'player': return '#/ratings';
-    case 'table': return null;
+    case 'table':
+    case 'replay': return null;
     default: return '#/';
   }
 }

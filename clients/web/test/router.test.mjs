@@ -16,6 +16,9 @@ test('every address of the client names its screen', () => {
   assert.deepEqual(parseRoute('#/ratings/2p-automa/3'), {screen: 'ratings', ladder: '2p-automa', page: 3});
   assert.deepEqual(parseRoute('#/player/9'), {screen: 'player', id: 9});
   assert.deepEqual(parseRoute('#/notices'), {screen: 'notices'});
+  assert.deepEqual(parseRoute('#/replay/7'), {screen: 'replay', id: 7});
+  assert.deepEqual(parseRoute('#/replay/7/31'), {screen: 'replay', id: 7, version: 31});
+  assert.equal(sectionOf(parseRoute('#/replay/7/31')), null);
   assert.deepEqual(parseRoute('#/verify-email/Qm9s_ZC-1'), {screen: 'verify-email', token: 'Qm9s_ZC-1'});
   assert.deepEqual(parseRoute('#/reset-password/n3Xw-_9'), {screen: 'reset-password', token: 'n3Xw-_9'});
 });

@@ -6,6 +6,7 @@ import {LADDERS, decisionWords, describeEvent, eventTone, involves, ladderName, 
 import {t} from '../../i18n.js';
 import {colourOf} from './colours.js';
 import {defaultOptions, formOptions, optionsForm, optionsText} from './options.js';
+import {replayBoard, replaySeats} from './replay.js';
 
 export const elGrande = {
   // The game's id, as the server will name it, and its name for people.
@@ -69,4 +70,8 @@ export const elGrande = {
   // The final scores of a finished table whose game is no longer sent; `rated` is its
   // table.rated push or undefined. A node.
   finalScreen(table, rated) { return finishedTable(table, rated); },
+  // A replay's map (docs/replays.md): {root, update(view, names)}.
+  replayBoard() { return replayBoard(); },
+  // A replay's seats at a version, with each one's secrets when given: list items.
+  replaySeats(view, names, secrets) { return replaySeats(view, names, secrets); },
 };
