@@ -3,6 +3,8 @@
 // fresh replay of the log's prefix, and the secrets it may show are each seat's own.
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
+
 #include "elgrande/el_grande/module.hpp"
 #include "elgrande/protocol/codec.hpp"
 
@@ -122,6 +124,9 @@ TEST_CASE("a replay's frames are the updates a spectator connected from the star
 }
 
 TEST_CASE("a replay's view at every version is a fresh replay of the log's prefix, and its secrets each seat's own") {
+  // Each version restores the game afresh for every viewer: under the sanitizers, every
+  // fifth version (and the last) of each game is compared; the patches still apply at all.
+  const std::size_t stride = std::getenv("ELGRANDE_SANITIZED") ? 5 : 1;
   for (const Variant& variant : every_variant()) {
     const Json options = options_for(variant);
     const std::uint64_t seed = 11 + static_cast<std::uint64_t>(variant.players);
@@ -139,6 +144,7 @@ TEST_CASE("a replay's view at every version is a fresh replay of the log's prefi
       } else {
         protocol::apply_merge_patch(held, update["patch"]);
       }
+      if (v % stride != 0 && v + 1 != replay.size()) continue;
       const std::span<const games::Recorded> prefix(watched.log.data(), v);
       REQUIRE(held == view_after(options, seed, prefix, games::kSpectator));
       // What each seat alone knew is what its own view showed it then.
