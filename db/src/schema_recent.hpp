@@ -199,4 +199,35 @@ inline constexpr std::string_view kPostgresVersion15 = R"sql(
 ALTER TABLE accounts ADD COLUMN language TEXT;
 )sql";
 
+// Replays and reviews (docs/replays.md): a table may keep its game's secrets closed after the
+// end (its replay and record then show what spectators saw); the strong bot's second opinion
+// on a decision, kept with the game once asked, and who asked when (the daily limit).
+inline constexpr std::string_view kVersion16 = R"sql(
+ALTER TABLE tables ADD COLUMN secrets_closed INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE reviews (
+  table_id INTEGER NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+  version  INTEGER NOT NULL,  -- the decision's: the move reviewed is the log's entry there
+  level    TEXT NOT NULL,
+  result   TEXT NOT NULL,     -- JSON, as the server answers it
+  asked_by INTEGER REFERENCES players(id) ON DELETE SET NULL,
+  asked_at INTEGER NOT NULL,
+  PRIMARY KEY (table_id, version, level)
+);
+CREATE INDEX reviews_by_asker ON reviews(asked_by, asked_at);
+)sql";
+// As kVersion16.
+inline constexpr std::string_view kPostgresVersion16 = R"sql(
+ALTER TABLE tables ADD COLUMN secrets_closed BIGINT NOT NULL DEFAULT 0;
+CREATE TABLE reviews (
+  table_id BIGINT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+  version  BIGINT NOT NULL,
+  level    TEXT NOT NULL,
+  result   TEXT NOT NULL,
+  asked_by BIGINT REFERENCES players(id) ON DELETE SET NULL,
+  asked_at BIGINT NOT NULL,
+  PRIMARY KEY (table_id, version, level)
+);
+CREATE INDEX reviews_by_asker ON reviews(asked_by, asked_at);
+)sql";
+
 }  // namespace elgrande::db::detail

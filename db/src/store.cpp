@@ -29,7 +29,7 @@ Json options_from(const std::string& text, std::int64_t table) {
 // The columns read_table expects, in order.
 constexpr std::string_view kTableColumns =
     "id, name, host, status, options, turn_seconds, created_at, seed, started_at, finished_at, "
-    "on_timeout, replace_after, auto_start, rated";
+    "on_timeout, replace_after, auto_start, rated, secrets_closed";
 
 }  // namespace
 
@@ -51,16 +51,17 @@ Store::Store(Database& database)
       tournaments_(database),
       ratings_(database),
       notices_(database),
+      reviews_(database),
       insert_player_(database.prepare(
           "INSERT INTO players (id, name, token_hash, created_at) VALUES (?1, ?2, ?3, ?4)")),
       rename_player_(database.prepare("UPDATE players SET name = ?2 WHERE id = ?1")),
       save_table_(database.prepare(
           "INSERT INTO tables (id, name, host, status, options, turn_seconds, created_at, seed, "
-          "started_at, finished_at, on_timeout, replace_after, auto_start, rated) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
+          "started_at, finished_at, on_timeout, replace_after, auto_start, rated, secrets_closed) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) "
           "ON CONFLICT (id) DO UPDATE SET name = ?2, host = ?3, status = ?4, options = ?5, "
           "turn_seconds = ?6, created_at = ?7, seed = ?8, started_at = ?9, finished_at = ?10, "
-          "on_timeout = ?11, replace_after = ?12, auto_start = ?13, rated = ?14")),
+          "on_timeout = ?11, replace_after = ?12, auto_start = ?13, rated = ?14, secrets_closed = ?15")),
       save_seat_(database.prepare(
           "INSERT INTO seats (table_id, seat, kind, player, resigned, deadline, timeouts, replaced, bot_level) "
           "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (table_id, seat) DO UPDATE SET "
@@ -145,7 +146,7 @@ namespace {
 // A table's own row: everything but its seats.
 auto row_of(const TableRecord& t) {
   return std::tie(t.id, t.name, t.host, t.status, t.options, t.turn_seconds, t.on_timeout, t.replace_after,
-                  t.created_at, t.seed, t.started_at, t.finished_at, t.auto_start, t.rated);
+                  t.created_at, t.seed, t.started_at, t.finished_at, t.auto_start, t.rated, t.secrets_closed);
 }
 
 }  // namespace
@@ -166,6 +167,7 @@ void Store::save_table(const TableRecord& table, const TableRecord* saved) {
         .bind(12, table.replace_after)
         .bind(13, table.auto_start ? 1 : 0)
         .bind(14, table.rated ? 1 : 0)
+        .bind(15, table.secrets_closed ? 1 : 0)
         .run();
     if (!saved) new_log_.bind(1, table.id).run();  // a new table's log: empty, and chained
   }
@@ -258,6 +260,7 @@ TableRecord Store::read_table(Statement& row) {
   table.replace_after = static_cast<int>(row.integer(11));
   table.auto_start = row.integer(12) != 0;
   table.rated = row.integer(13) != 0;
+  table.secrets_closed = row.integer(14) != 0;
   table.seats = seats(table.id);
   return table;
 }

@@ -29,7 +29,7 @@ TurnKeeper::Limits limits_of(const TableConfig& config, const TableSettings& set
 TableConfig config_of(const db::TableRecord& record) {
   return TableConfig{record.name, record.options, record.turn_seconds,
                      on_timeout_from(record.on_timeout).value_or(OnTimeout::bot_answers), record.replace_after,
-                     record.rated};
+                     record.rated, record.secrets_closed};
 }
 
 TableChat::Shared chat_shared(TableServices& services) {
@@ -427,6 +427,7 @@ db::TableRecord Table::record() const {
   record.finished_at = finished_at_ms_;
   record.auto_start = auto_start_;
   record.rated = config_.rated.value_or(false);
+  record.secrets_closed = config_.secrets_closed;
   for (int s = 0; s < seating_.size(); ++s) {
     const Seat& seat = seating_[s];
     db::SeatRecord stored;

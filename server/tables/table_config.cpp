@@ -45,8 +45,10 @@ std::optional<OnTimeout> on_timeout_from(std::string_view name) {
 protocol::Decoded<TableConfig> table_config_from_json(const Json& payload, const games::GameModule& game) {
   TableConfig config;
   if (!payload.is_object()) return bad("must be an object");
-  if (const auto key = unknown_key(payload, {"name", "options", "turn_seconds", "on_timeout", "replace_after", "rated"})) {
-    return bad(*key + ": not a table setting (name, options, turn_seconds, on_timeout, replace_after, rated)");
+  if (const auto key = unknown_key(payload, {"name", "options", "turn_seconds", "on_timeout", "replace_after", "rated",
+                                              "secrets_after_end"})) {
+    return bad(*key + ": not a table setting (name, options, turn_seconds, on_timeout, replace_after, rated, "
+                      "secrets_after_end)");
   }
   if (const auto field = payload.find("name"); field != payload.end()) {
     if (!field->is_string()) return bad("name: must be a string");
@@ -88,6 +90,10 @@ protocol::Decoded<TableConfig> table_config_from_json(const Json& payload, const
   if (const auto field = payload.find("rated"); field != payload.end()) {
     if (!field->is_boolean()) return bad("rated: true or false");
     config.rated = field->get<bool>();
+  }
+  if (const auto field = payload.find("secrets_after_end"); field != payload.end()) {
+    if (*field != "open" && *field != "closed") return bad("secrets_after_end: \"open\" or \"closed\"");
+    config.secrets_closed = *field == "closed";
   }
   return config;
 }

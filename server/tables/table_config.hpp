@@ -40,6 +40,9 @@ struct TableConfig {
   // Whether the finished game moves its players' ratings (docs/ratings.md); none: the
   // default of whatever makes the table (the lobby: rated when the host has an account).
   std::optional<bool> rated;
+  // Whether the finished game's replay and record keep each seat's secrets (hands, disks,
+  // the castillo): spectators' information only. Open by default (docs/replays.md#secrets).
+  bool secrets_closed = false;
 };
 
 // The limits every table config is checked against, wherever it comes from.
@@ -52,7 +55,7 @@ inline constexpr int kDefaultReplaceAfter = 3;
 inline constexpr int kMaxReplaceAfter = 10;
 
 // Reads a table config from a request payload (table.create's fields: name, options,
-// turn_seconds, on_timeout, replace_after, rated); `game` reads the options. The error's
+// turn_seconds, on_timeout, replace_after, rated, secrets_after_end); `game` reads the options. The error's
 // message names the field.
 protocol::Decoded<TableConfig> table_config_from_json(const protocol::Json& payload, const games::GameModule& game);
 

@@ -81,6 +81,7 @@ Json Table::description() const {
                 {"spectators", feed_.spectators()}};
   if (const auto why = unrated_reason()) table["unrated"] = *why;
   if (config_.on_timeout == OnTimeout::replace_seat) table["replace_after"] = config_.replace_after;
+  if (config_.secrets_closed) table["secrets_after_end"] = "closed";
   if (status_ == TableStatus::finished) table["result"] = result();
   return table;
 }

@@ -373,7 +373,7 @@ TEST_CASE("schema 15 gives accounts a language, none until chosen, and it reads 
   add_player(*database, 2);
   database->execute("INSERT INTO accounts (player, username, password_hash, created_at) VALUES (1, 'ana', 'h', 10)");
   db::migrate(*database);
-  CHECK(database->user_version() == 15);
+  CHECK(database->user_version() >= 15);
   db::Store store(*database);
   REQUIRE(store.accounts().all().size() == 1);
   CHECK_FALSE(store.accounts().all()[0].language);  // an account from before: not chosen

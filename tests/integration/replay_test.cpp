@@ -129,3 +129,41 @@ TEST_CASE("a finished game replays every frame a spectator watching from the sta
   get_json(server, "/api/games/999/replay", http::status::not_found);
   get_json(server, "/api/games/" + std::to_string(id) + "/replays", http::status::not_found);
 }
+
+TEST_CASE("a table that keeps its secrets after the end: its replay and record show what spectators saw",
+          "[integration][replay]") {
+  TempDir dir;
+  ServerProcess server(server_args(dir));
+  WsClient ana(server.address(), server.port());
+  hello(ana, "Ana");
+  const Json created = request(ana, "table.create", {{"options", kThreePlayers}, {"secrets_after_end", "closed"}});
+  REQUIRE(created["type"] == "table.create.ok");
+  CHECK(created["payload"]["table"]["secrets_after_end"] == "closed");
+  const std::int64_t id = created["payload"]["table"]["id"];
+  REQUIRE(request(ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
+  std::vector<Json> pushes;
+  REQUIRE(request(ana, "table.start", {{"table", id}}, &pushes)["type"] == "table.start.ok");
+  play_to_end(ana, id, 7, pushes);
+
+  const Json replay = get_json(server, "/api/games/" + std::to_string(id) + "/replay");
+  CHECK(replay["secrets"] == false);
+  CHECK(replay["table"]["secrets_after_end"] == "closed");
+  REQUIRE(replay["frames"].size() == replay["moves"].size() + 1);
+  for (const Json& frame : replay["frames"]) {
+    CHECK_FALSE(frame.contains("secrets"));
+    // What a spectator was shown: no seat's hand.
+    if (frame["update"]["payload"].contains("view")) {
+      for (const Json& player : frame["update"]["payload"]["view"]["players"]) CHECK_FALSE(player.contains("hand"));
+    }
+  }
+  // The seed and the moves would replay every hand: the record is the public replay alone.
+  const Json record = get_json(server, "/api/games/" + std::to_string(id) + "/record");
+  CHECK_FALSE(record.contains("seed"));
+  CHECK_FALSE(record.contains("commands"));
+  CHECK(record["secrets_after_end"] == "closed");
+  CHECK(record["replay"] == replay);
+  const Json listed = request(ana, "history.list", Json::object());
+  REQUIRE(listed["type"] == "history.list.ok");
+  CHECK(listed["payload"]["games"][0]["secrets_after_end"] == "closed");
+}

@@ -37,6 +37,16 @@ TEST_CASE("table.create: a key the table settings or their options do not have i
   CHECK(refusal(config_of(Json{{"options", options}})).starts_with("options.short:"));
 }
 
+TEST_CASE("table.create: a game's secrets after the end are open unless the host closes them") {
+  CHECK_FALSE(config_of(Json{{"options", kFourPlayers}}).value().secrets_closed);
+  CHECK_FALSE(config_of(Json{{"options", kFourPlayers}, {"secrets_after_end", "open"}}).value().secrets_closed);
+  CHECK(config_of(Json{{"options", kFourPlayers}, {"secrets_after_end", "closed"}}).value().secrets_closed);
+  CHECK(refusal(config_of(Json{{"options", kFourPlayers}, {"secrets_after_end", "sealed"}}))
+            .starts_with("secrets_after_end:"));
+  CHECK(refusal(config_of(Json{{"options", kFourPlayers}, {"secrets_after_end", false}}))
+            .starts_with("secrets_after_end:"));
+}
+
 TEST_CASE("table.create: the 1995 edition with the automa or four stacks is refused, whatever revision is asked") {
   Json automa = Json::parse(R"({"players": 2, "short_game": false, "automa": true, "four_stacks": false, "edition": "1995"})");
   CHECK(refusal(config_of(Json{{"options", automa}})).find("1995") != std::string::npos);

@@ -15,6 +15,7 @@
 #include "elgrande/db/moderation.hpp"
 #include "elgrande/db/notices.hpp"
 #include "elgrande/db/ratings.hpp"
+#include "elgrande/db/reviews.hpp"
 #include "elgrande/db/tournaments.hpp"
 #include "elgrande/games/module.hpp"
 
@@ -56,6 +57,7 @@ struct TableRecord {
   std::optional<UnixMillis> finished_at;
   bool auto_start = false;  // starts once every seat is filled (schema 3)
   bool rated = false;       // its finished game moves its players' ratings (schema 8)
+  bool secrets_closed = false;  // its replay and record keep the seats' secrets after the end (schema 16)
   std::vector<SeatRecord> seats;
   friend bool operator==(const TableRecord&, const TableRecord&) = default;
 };
@@ -158,6 +160,7 @@ class Store {
   TournamentStore& tournaments() { return tournaments_; }
   RatingStore& ratings() { return ratings_; }
   NoticeStore& notices() { return notices_; }
+  ReviewStore& reviews() { return reviews_; }
 
   // --- Tables. ---
   // Inserts or replaces the table's row and its seats; given `saved`, the table as it was
@@ -250,6 +253,7 @@ class Store {
   TournamentStore tournaments_;
   RatingStore ratings_;
   NoticeStore notices_;
+  ReviewStore reviews_;
   Statement insert_player_;
   Statement rename_player_;
   Statement save_table_;
