@@ -375,6 +375,8 @@ int lead(const Config& config, Leadership* leadership) {
   services->play_requests = {answers, matchmaker.get()};
   services->rating_requests = {answers, &ratings, &identities, &reader};
   services->history_requests = {answers, &reader, &el_grande::module()};
+  Reviews reviews({.per_day = static_cast<int>(config.reviews_per_day)}, reader, storage, bot_workers, el_grande::module());
+  services->review_requests = {answers, &reviews};
   services->notice_requests = {answers,          &storage,           &accounts, notices.reach.get(), notices.sender.get(),
                                &account_requests, notices.throttle.get(), notices.mail, config.push_over_http};
   services->tournament_requests = {answers, &tournaments, &accounts,

@@ -10,7 +10,7 @@ BotWorkers::BotWorkers(BotThinking settings, Metrics& metrics)
 
 BotWorkers::~BotWorkers() { stop(); }
 
-bool BotWorkers::think(games::BotSearch search, Answer answered) {
+bool BotWorkers::post(std::function<void(const games::BotBudget&)> job) {
   if (waiting_.fetch_add(1, std::memory_order_relaxed) >= settings_.max_waiting) {
     waiting_.fetch_sub(1, std::memory_order_relaxed);
     metrics_.bot_decisions_refused.fetch_add(1, std::memory_order_relaxed);
@@ -19,13 +19,20 @@ bool BotWorkers::think(games::BotSearch search, Answer answered) {
   // The limit counts from now: a decision that waited its time for a thread plays what one
   // playout finds, so that no table waits long behind a queue of others.
   const auto until = std::chrono::steady_clock::now() + settings_.think_limit;
-  boost::asio::post(pool_, [this, search = std::move(search), until, answered = std::move(answered)] {
+  boost::asio::post(pool_, [this, job = std::move(job), until] {
     waiting_.fetch_sub(1, std::memory_order_relaxed);
     const auto start = std::chrono::steady_clock::now();
-    const games::BotBudget budget{settings_.iterations, [this, until] {
-                                    return stopping_.load(std::memory_order_relaxed) ||
-                                           std::chrono::steady_clock::now() >= until;
-                                  }};
+    job(games::BotBudget{settings_.iterations, [this, until] {
+                           return stopping_.load(std::memory_order_relaxed) ||
+                                  std::chrono::steady_clock::now() >= until;
+                         }});
+    metrics_.bot_think_time.observe(std::chrono::steady_clock::now() - start);
+  });
+  return true;
+}
+
+bool BotWorkers::think(games::BotSearch search, Answer answered) {
+  return post([search = std::move(search), answered = std::move(answered)](const games::BotBudget& budget) {
     games::MovePtr move;
     try {
       move = search(budget);
@@ -33,10 +40,20 @@ bool BotWorkers::think(games::BotSearch search, Answer answered) {
       // A bug in the search: the table answers at random instead, and play goes on.
       spdlog::error("bot search failed ({}); answering at random", error.what());
     }
-    metrics_.bot_think_time.observe(std::chrono::steady_clock::now() - start);
     answered(std::move(move));
   });
-  return true;
+}
+
+bool BotWorkers::review(games::ReviewSearch search, Reviewed reviewed) {
+  return post([search = std::move(search), reviewed = std::move(reviewed)](const games::BotBudget& budget) {
+    std::optional<games::Review> review;
+    try {
+      review = search(budget);
+    } catch (const std::exception& error) {
+      spdlog::error("a review's search failed ({})", error.what());
+    }
+    reviewed(std::move(review));
+  });
 }
 
 void BotWorkers::stop() {

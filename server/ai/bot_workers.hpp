@@ -39,11 +39,18 @@ class BotWorkers {
   // Queues `search` (the game's, from one seat's view) and hands its move to `answered`, on
   // a worker thread. False (and nothing queued) if too many decisions wait already.
   bool think(games::BotSearch search, Answer answered);
+  // The same for a second opinion on a finished game's decision (docs/replays.md): none if
+  // the search failed. It waits in the same queue as the tables' bots, with the same limit.
+  using Reviewed = std::function<void(std::optional<games::Review>)>;
+  bool review(games::ReviewSearch search, Reviewed reviewed);
   // Cuts the searches under way short (their answers still go out), drops the rest, joins
   // the threads. Idempotent.
   void stop();
 
  private:
+  // Runs `job` on a worker thread with a decision's budget, unless too many wait.
+  bool post(std::function<void(const games::BotBudget&)> job);
+
   const BotThinking settings_;
   Metrics& metrics_;
   boost::asio::thread_pool pool_;

@@ -42,6 +42,7 @@ constexpr auto kLobby = &Services::lobby_requests;
 constexpr auto kPlay = &Services::play_requests;
 constexpr auto kRatings = &Services::rating_requests;
 constexpr auto kHistory = &Services::history_requests;
+constexpr auto kReviews = &Services::review_requests;
 constexpr auto kTournaments = &Services::tournament_requests;
 constexpr auto kNotices = &Services::notice_requests;
 
@@ -83,6 +84,7 @@ const std::unordered_map<std::string_view, Route>& routes() {
       {"player.blocks", {Access::identified, &with<kModeration, &list_blocks>}},
       {"history.list", {Access::identified, &with<kHistory, &list_history>}},
       {"table.log", {Access::identified, &with<kHistory, &table_log>}},
+      {"game.review", {Access::identified, &with<kReviews, &review_decision>}},
       {"rating.leaderboard", {Access::identified, &with<kRatings, &leaderboard>}},
       {"rating.profile", {Access::identified, &with<kRatings, &profile>}},
       {"play.join", {Access::identified, &with<kPlay, &join_play_now>}},

@@ -9,6 +9,7 @@
 
 #include "accounts/account_requests.hpp"
 #include "history/history_requests.hpp"
+#include "history/reviews.hpp"
 #include "matchmaking/play_requests.hpp"
 #include "moderation/moderation_requests.hpp"
 #include "notices/notice_requests.hpp"
@@ -84,6 +85,7 @@ struct Services : RequestEnv {
   PlayRequestsEnv play_requests;
   RatingRequestsEnv rating_requests;
   HistoryRequestsEnv history_requests;
+  ReviewRequestsEnv review_requests;
   TournamentRequestsEnv tournament_requests;
   NoticeRequestsEnv notice_requests;  // its sender is none when notices are off (a follower)
 };

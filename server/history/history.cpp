@@ -59,7 +59,7 @@ protocol::Json history_entry(const db::FinishedGame& game) {
 }
 
 protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands,
-                             const games::GameModule& module) {
+                             const games::GameModule& module, std::span<const db::ReviewRecord> reviews) {
   // The record codec's document (docs/protocol-codecs.md): the options as the table keeps them.
   protocol::Json json = {{"format", std::string(protocol::kRecordFormat)},
                          {"version", protocol::kRecordVersion},
@@ -71,6 +71,8 @@ protocol::Json export_record(const db::FinishedGame& game, std::span<const db::L
   } else {
     json["seed"] = std::to_string(game.table.seed.value_or(0));
     json["commands"] = record_commands(game.table.id, commands);
+    // A review tells what its seat knew then: open with the other secrets, not before.
+    for (const db::ReviewRecord& review : reviews) json["reviews"].push_back(protocol::Json::parse(review.result));
   }
   json["table"] = history_entry(game);
   json["replay"] = protocol::Json::parse(replay_document(game, commands, module));

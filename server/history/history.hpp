@@ -14,10 +14,11 @@ protocol::Json history_entry(const db::FinishedGame& game);
 
 // The exported record of a finished game (docs/game-record.md): options, the seed (no
 // longer secret), every command with who answered it and when, the table's history entry,
-// and its replay (replay_document's, for the web client's viewer offline). elgrande-replay
-// reads it as it is.
+// its replay (replay_document's, for the web client's viewer offline) and the second
+// opinions its players asked for. elgrande-replay reads it as it is. A table that kept its
+// secrets exports its public replay alone.
 protocol::Json export_record(const db::FinishedGame& game, std::span<const db::LoggedCommand> commands,
-                             const games::GameModule& module);
+                             const games::GameModule& module, std::span<const db::ReviewRecord> reviews = {});
 
 // A table's log as its game module replays it.
 std::vector<games::Recorded> recorded_log(std::span<const db::LoggedCommand> commands);

@@ -175,7 +175,7 @@ bool export_game_record(const http::request<http::string_body>& request, const H
           return (*shared_respond)(
               answer(http::status::ok, "application/json", replay_document(*game, commands, *game_module)));
         }
-        auto response = answer(http::status::ok, "application/json", export_record(*game, commands, *game_module).dump(1) + "\n");
+        auto response = answer(http::status::ok, "application/json", export_record(*game, commands, *game_module, store.reviews().of_table(id)).dump(1) + "\n");
         // A file name for browsers that save it.
         response.set(http::field::content_disposition,
                      "attachment; filename=\"elgrande-" + std::to_string(id) + ".json\"");

@@ -258,6 +258,10 @@ void set_tournament_entrants(Config& config, const json& value) {
   config.tournament_entrants = who;
 }
 
+void set_reviews_per_day(Config& config, const json& value) {
+  config.reviews_per_day = static_cast<unsigned>(integer_in(value, 0, 10000));
+}
+
 void set_open_tables_per_player(Config& config, const json& value) {
   config.open_tables_per_player = static_cast<unsigned>(integer_in(value, 0, 1000000));
 }
@@ -334,7 +338,7 @@ std::string show_log_level(const Config& config) {
   return std::string(found->first);
 }
 
-constexpr std::array<Setting, 57> kSettings{{
+constexpr std::array<Setting, 58> kSettings{{
     {"bind_address", "--bind", Kind::text, "IP address to listen on", set_bind_address,
      [](const Config& c) { return c.bind_address; }},
     {"port", "--port", Kind::integer, "TCP port; 0 picks a free one", set_port,
@@ -476,6 +480,9 @@ constexpr std::array<Setting, 57> kSettings{{
      "new guest identities one client address may make in an hour; 0: no cap",
      set_new_identities_per_address_per_hour,
      [](const Config& c) { return std::to_string(c.new_identities_per_address_per_hour); }},
+    {"reviews_per_day", "--reviews-per-day", Kind::integer,
+     "second opinions of the strong bot one player may ask for in 24 hours, 0-10000; 0: none", set_reviews_per_day,
+     [](const Config& c) { return std::to_string(c.reviews_per_day); }},
     {"open_tables_per_player", "--open-tables-per-player", Kind::integer,
      "unfinished tables one player may host at once; 0: no cap", set_open_tables_per_player,
      [](const Config& c) { return std::to_string(c.open_tables_per_player); }},

@@ -72,6 +72,7 @@ struct Config {
   // Caps on creation; 0 switches one off.
   unsigned new_identities_per_address_per_hour = 30;
   unsigned open_tables_per_player = 10;  // tables a player hosts that have not finished
+  unsigned reviews_per_day = 20;  // the strong bot's second opinions a player may ask for (docs/replays.md)
   // The least role whose accounts may create tournaments: "player" (any account),
   // "moderator" or "admin".
   std::string tournament_creators = "player";

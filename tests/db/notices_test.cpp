@@ -386,3 +386,36 @@ TEST_CASE("schema 15 gives accounts a language, none until chosen, and it reads 
   store.accounts().set_language(2, std::nullopt);
   CHECK_FALSE(store.accounts().all()[1].language);
 }
+
+TEST_CASE("schema 16: a table keeps its secrets or not, and a game's reviews are kept once and counted per asker",
+          "[db]") {
+  TestDatabase test;
+  const auto database = test.open();
+  db::migrate(*database, 15);
+  add_player(*database, 1);
+  add_player(*database, 2);
+  add_table(*database, 7, 1);
+  db::migrate(*database);
+  db::Store store(*database);
+  db::TableRecord table = *store.table(7);
+  CHECK_FALSE(table.secrets_closed);  // a table from before: open, as every game was
+  table.secrets_closed = true;
+  store.save_table(table);
+  CHECK(store.table(7)->secrets_closed);
+
+  db::ReviewStore& reviews = store.reviews();
+  CHECK_FALSE(reviews.find(7, 3, "strong"));
+  reviews.save({7, 3, "strong", R"({"v":3})", 1, 1000});
+  reviews.save({7, 3, "strong", R"({"v":"again"})", 2, 2000});  // the first answer stays
+  reviews.save({7, 9, "strong", R"({"v":9})", 1, 5000});
+  CHECK(reviews.find(7, 3, "strong")->result == R"({"v":3})");
+  CHECK(reviews.find(7, 3, "strong")->asked_by == 1);
+  CHECK(reviews.asked_since(1, 0) == 2);
+  CHECK(reviews.asked_since(1, 2000) == 1);
+  CHECK(reviews.asked_since(2, 0) == 0);
+  const auto kept = reviews.of_table(7);
+  REQUIRE(kept.size() == 2);
+  CHECK(kept[0].version == 3);
+  CHECK(kept[1].version == 9);
+  CHECK(reviews.of_table(8).empty());
+}

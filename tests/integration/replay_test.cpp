@@ -167,3 +167,74 @@ TEST_CASE("a table that keeps its secrets after the end: its replay and record s
   REQUIRE(listed["type"] == "history.list.ok");
   CHECK(listed["payload"]["games"][0]["secrets_after_end"] == "closed");
 }
+
+TEST_CASE("a player asks the strong bot about their own decisions in a finished game, a few a day, each kept",
+          "[integration][replay][review]") {
+  TempDir dir;
+  std::vector<std::string> args = server_args(dir);
+  args.insert(args.end(), {"--reviews-per-day", "2", "--bot-iterations", "300"});
+  auto server = std::make_unique<ServerProcess>(args);
+  WsClient ana(server->address(), server->port());
+  WsClient cy(server->address(), server->port());
+  const std::string token = hello(ana, "Ana")["token"];
+  hello(cy, "Cy");
+  const std::int64_t id = create_table(ana, kThreePlayers)["id"];
+  REQUIRE(request(ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
+  REQUIRE(request(ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
+  std::vector<Json> pushes;
+  REQUIRE(request(ana, "table.start", {{"table", id}}, &pushes)["type"] == "table.start.ok");
+  const Json midway = play_to_end(ana, id, 3, pushes, 10);
+  const auto ask = [&](WsClient& who, std::int64_t version) {
+    return request(who, "game.review", {{"table", id}, {"version", version}});
+  };
+  // In play, a second opinion would read the game's secrets to the table.
+  CHECK(code_of(ask(ana, 0)) == "not_found");
+  play_to_end(ana, id, 3, {Json{{"type", "game.update"}, {"payload", midway}}});
+
+  const Json record = get_json(*server, "/api/games/" + std::to_string(id) + "/record");
+  std::vector<std::int64_t> anas;
+  std::optional<std::int64_t> bots;
+  for (std::size_t v = 0; v < record["commands"].size(); ++v) {
+    const Json& logged = record["commands"][v];
+    if (logged["seat"] == 0 && logged["command"]["type"] != "undo") anas.push_back(static_cast<std::int64_t>(v));
+    if (logged["seat"] == 1 && !bots) bots = static_cast<std::int64_t>(v);
+  }
+  REQUIRE(anas.size() >= 3);
+  REQUIRE(bots);
+
+  const Json first = ask(ana, anas[0]);
+  REQUIRE(first["type"] == "game.review.ok");
+  const Json& review = first["payload"];
+  CHECK(review["seat"] == 0);
+  CHECK(review["level"] == "strong");
+  CHECK(review["played"]["command"] == record["commands"][anas[0]]["command"]);
+  CHECK(review["same"] == (review["bot"]["command"] == review["played"]["command"]));
+  for (const char* move : {"played", "bot"}) {
+    CHECK(review[move]["win_share"].get<double>() >= 0.0);
+    CHECK(review[move]["win_share"].get<double>() <= 1.0);
+  }
+  CHECK(review["iterations"].get<int>() > 0);
+  // Asked again: the kept answer, which costs nothing of the day's two.
+  CHECK(ask(ana, anas[0])["payload"] == review);
+  // Only the seat's own player asks about its decisions.
+  CHECK(code_of(ask(cy, anas[0])) == "forbidden");
+  CHECK(code_of(ask(ana, *bots)) == "forbidden");
+  CHECK(code_of(ask(ana, static_cast<std::int64_t>(record["commands"].size()))) == "bad_payload");
+  REQUIRE(ask(ana, anas[1])["type"] == "game.review.ok");
+  const Json third = ask(ana, anas[2]);
+  CHECK(code_of(third) == "limit_reached");
+  CHECK(third["payload"]["limit"] == "reviews_per_day");
+  CHECK(third["payload"]["max"] == 2);
+
+  // Kept with the game: in its record, and across a restart, where the day's count holds too.
+  const Json exported = get_json(*server, "/api/games/" + std::to_string(id) + "/record");
+  REQUIRE(exported["reviews"].size() == 2);
+  CHECK(exported["reviews"][0] == review);
+  server.reset();
+  server = std::make_unique<ServerProcess>(args);
+  WsClient again(server->address(), server->port());
+  REQUIRE(again.request({{"type", "hello"}, {"id", 1}, {"payload", {{"protocol", 1}, {"token", token}}}})["type"] ==
+          "hello.ok");
+  CHECK(ask(again, anas[0])["payload"] == review);
+  CHECK(code_of(ask(again, anas[2])) == "limit_reached");
+}
