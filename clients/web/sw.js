@@ -9,14 +9,14 @@
 // opens the table (or page) of a notification that is clicked.
 
 // Bump the version when the list below changes; contents refresh by themselves.
-const CACHE = 'elgrande-shell-v9';
+const CACHE = 'elgrande-shell-v10';
 const SHELL = [
   'index.html', 'manifest.json', 'css/main.css',
   'img/favicon.svg', 'img/favicon-turn.svg', 'img/icon-maskable.svg',
   'js/theme.js', 'js/main.js', 'js/account.js', 'js/alerts.js', 'js/blocks.js', 'js/connection.js', 'js/controls.js',
   'js/dom.js', 'js/i18n.js', 'js/identity.js', 'js/language.js', 'js/lobby.js', 'js/log.js', 'js/mailedlinks.js', 'js/messageformat.js', 'js/moderation.js', 'js/noticeprefs.js',
   'js/notices.js', 'js/noticewords.js', 'js/playnow.js',
-  'js/ratings.js', 'js/replay.js', 'js/router.js', 'js/seats.js', 'js/settings.js', 'js/store.js', 'js/time.js', 'js/topbar.js',
+  'js/ratings.js', 'js/replay.js', 'js/review.js', 'js/router.js', 'js/seats.js', 'js/settings.js', 'js/store.js', 'js/time.js', 'js/topbar.js',
   'js/tournament.js', 'js/tournaments.js', 'js/tournamentwords.js', 'js/viewpatch.js', 'js/welcome.js', 'js/words.js',
   'js/games/index.js',
   'js/games/elgrande/index.js', 'js/games/elgrande/board.js', 'js/games/elgrande/colours.js',

@@ -3,8 +3,9 @@
 // lets a 1-second turn limit give their seat to a bot at a 5-player short table of random
 // bots, so the game plays itself to its end; then "Finished games" links its replay, which
 // is stepped through version by version by the keyboard (the address follows), jumps to a
-// round and plays; a link to a version opens at that version; at 390 px it fits and axe-core
-// finds nothing serious; the same replay saved to a file opens in it.
+// round and plays; a link to a version opens at that version, where the person asks the strong
+// bot for its second opinion on their seat's move; at 390 px it fits and axe-core finds
+// nothing serious; the same replay saved to a file opens in it.
 //
 //   ELGRANDE_SERVER=/path/to/elgrande-server node tests/browser/replay.test.mjs
 
@@ -94,16 +95,30 @@ async function main() {
   await page.waitForFunction((v) => Number(document.querySelector('[data-testid=replay-version]').dataset.version) >= v + 2, Number(round2), {timeout: 5000});
   await page.click('[data-testid=replay-play]');
 
-  // A link names a version.
-  const middle = Math.floor(last / 2);
-  await page.goto(`${url}#/replay/${tableId}/${middle}`);
-  await page.waitForSelector(`[data-testid=replay-version][data-version="${middle}"]`);
+  // A link names a version: one where Rita's seat answered next (her clock, then her bot,
+  // for her), on a phone, where she asks the strong bot what it would have played.
+  const saved = await (await fetch(`${url}api/games/${tableId}/replay`)).text();
+  const mine = JSON.parse(saved).moves.findIndex((move, v) => move.seat === 0 && v > last / 3);
+  assert.ok(mine > 0, 'Rita\'s seat answered after the first rounds');
+  await page.goto(`${url}#/replay/${tableId}/${mine}`);
+  await page.waitForSelector(`[data-testid=replay-version][data-version="${mine}"]`);
   await page.setViewportSize({width: 390, height: 844});
+  await page.click('[data-testid=review-ask]');
+  await page.waitForSelector('[data-testid=review-played], [data-testid=review-same]', {timeout: 20_000});
+  const opinion = await page.textContent('[data-testid=replay-review]');
+  assert.match(opinion, /You played: .+\(estimated win share \d+%\)|the same: .+\(estimated win share \d+%\)/, opinion);
+  say(`the strong bot's second opinion: ${opinion}`);
+  // Where the next move is another seat's, there is nothing to ask; back at hers, the answer stays.
+  const others = JSON.parse(saved).moves.findIndex((move) => move.seat !== 0);
+  await page.evaluate((v) => { location.hash = v; }, `#/replay/${tableId}/${others}`);
+  await page.waitForSelector(`[data-testid=replay-version][data-version="${others}"]`);
+  assert.equal(await page.locator('[data-testid=review-ask]').count(), 0);
+  await page.evaluate((v) => { location.hash = v; }, `#/replay/${tableId}/${mine}`);
+  await page.waitForSelector('[data-testid=review-played], [data-testid=review-same]');
   await shot(page, 'replay-phone');
   await audit(page, 'replay', {phone: true});
 
   // A saved replay opened from a file shows from its start.
-  const saved = await (await fetch(`${url}api/games/${tableId}/replay`)).text();
   await page.setInputFiles('[data-testid=replay-file]', {name: 'replay.json', mimeType: 'application/json', buffer: Buffer.from(saved)});
   await page.waitForSelector('[data-testid=replay-version][data-version="0"]');
   await page.keyboard.press('ArrowRight');

@@ -9,6 +9,7 @@ import {entryText} from './log.js';
 import {gameModule} from './games/index.js';
 import {seatNames} from './seats.js';
 import {tableName} from './words.js';
+import {reviewPanel} from './review.js';
 
 export const replayHash = (id, version) => (version === undefined ? `#/replay/${id}` : `#/replay/${id}/${version}`);
 
@@ -101,6 +102,7 @@ export class ReplayScreen {
     this.log = h('ol', {class: 'log-list', 'data-testid': 'replay-log'});
     this.counter = h('strong', {'data-testid': 'replay-version'});
     this.mover = h('span', {class: 'muted', 'data-testid': 'replay-mover'});
+    this.review = reviewPanel(this.app, doc, this.id, this.game, this.names);
     const button = (key, icon, onClick, testid) => h('button', {type: 'button', class: 'secondary replay-button',
       'aria-label': t(key), title: t(key), 'data-testid': testid, onClick}, icon);
     this.firstButton = button('replay.first', '|◀', () => this.show(0), 'replay-first');
@@ -125,6 +127,7 @@ export class ReplayScreen {
         this.slider,
         h('div', {class: 'replay-pickers'}, this.jump, this.speedSelect)),
       h('p', {class: 'replay-where'}, this.counter, ' ', this.mover),
+      this.review.root,
       h('div', {class: 'replay-main'},
         h('div', {class: 'replay-map'}, this.board.root),
         h('div', {class: 'replay-side'},
@@ -159,6 +162,7 @@ export class ReplayScreen {
     this.nextButton.disabled = this.lastButton.disabled = v === this.last;
     const mark = this.marks.findLast((m) => m.version <= v);
     this.jump.value = mark && mark.version === v ? String(v) : '';
+    this.review.show(v);
     if (v === this.last) this.stop();
     if (this.id !== null) history.replaceState(null, '', replayHash(this.id, v));
   }

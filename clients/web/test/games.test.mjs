@@ -21,7 +21,7 @@ const MEMBERS = {
   defaultOptions: 'function', optionsForm: 'function', formOptions: 'function', optionsText: 'function',
   seatColour: 'function', ladderGroups: 'function', ladderName: 'function', ladderOf: 'function',
   eventText: 'function', eventTone: 'function', eventInvolves: 'function', decisionText: 'function',
-  createScreen: 'function', finalScreen: 'function', replayBoard: 'function', replaySeats: 'function',
+  createScreen: 'function', finalScreen: 'function', replayBoard: 'function', replaySeats: 'function', describeCommand: 'function',
 };
 
 test('the registry: El Grande by default, by its id and for a table that names no game', () => {

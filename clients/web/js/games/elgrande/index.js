@@ -2,7 +2,7 @@
 // reaches it only through games/index.js; the files beside this one are the game's own.
 
 import {GameScreen, finishedTable} from './game.js';
-import {LADDERS, decisionWords, describeEvent, eventTone, involves, ladderName, ladderOf} from './texts.js';
+import {LADDERS, decisionWords, describeCommand, describeEvent, eventTone, involves, ladderName, ladderOf} from './texts.js';
 import {t} from '../../i18n.js';
 import {colourOf} from './colours.js';
 import {defaultOptions, formOptions, optionsForm, optionsText} from './options.js';
@@ -74,4 +74,6 @@ export const elGrande = {
   replayBoard() { return replayBoard(); },
   // A replay's seats at a version, with each one's secrets when given: list items.
   replaySeats(view, names, secrets) { return replaySeats(view, names, secrets); },
+  // An answer to a decision (a command), in words: the bot's second opinion names moves so.
+  describeCommand(command, ctx) { return describeCommand(command, ctx); },
 };

@@ -160,6 +160,25 @@ export function describeAction(command, ctx) {
   }
 }
 
+// Any answer to a decision, as the bot's second opinion names it (docs/replays.md): a special
+// action as announced, the rest in the words of the decision they answer.
+export function describeCommand(command, ctx) {
+  const caballeros = (court, regions) => court + Object.values(regions || {}).reduce((a, b) => a + b, 0);
+  switch (command.type) {
+    case 'play_power_card': return t('elgrande.command.power_card', {value: String(command.value)});
+    case 'take_action_card': return t('elgrande.command.action_card', {card: card(command.card).title});
+    case 'place_caballeros': {
+      const placed = counts(command.to);
+      return placed.length ? t('elgrande.action.place', {placed: list(placed)}) : t('elgrande.action.place_none');
+    }
+    case 'skip_special_action': return t('elgrande.command.skip');
+    case 'answer_veto': return t(command.veto ? 'elgrande.command.veto' : 'elgrande.command.no_veto');
+    case 'return_caballeros': return t('elgrande.command.return', {n: caballeros(command.from_court, command.from_regions)});
+    case 'set_disk': return t('elgrande.command.disk', {area: areaName(command.region)});
+    default: return describeAction(command, ctx);
+  }
+}
+
 // One event of the log (docs/protocol-codecs.md, Events) as a sentence, or null to leave it out.
 export function describeEvent(e, ctx) {
   const {names, options} = ctx;
