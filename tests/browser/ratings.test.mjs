@@ -291,6 +291,8 @@ async function main() {
   const game = await ana.page.textContent(`[data-testid=rated-game-${tableId}]`);
   assert.match(game, new RegExp(`2 players, short game.*placed 1st.*${seen.Ana[anaSeat].before} → ${seen.Ana[anaSeat].after}`));
   assert.equal(await ana.page.locator('[data-testid=rating-chart] path.rating-line').count(), 1);
+  assert.equal(await ana.page.getAttribute(`[data-testid=rated-game-replay-${tableId}]`, 'href'), `#/replay/${tableId}`,
+    'a rated game of the profile opens in the replay viewer');
   const profile = await json(url, `api/players/${beaId}/ratings`);
   assert.equal(profile.games[0].after, seen.Ana[beaSeat].after, 'Bea\'s change as the API has it');
   await shot(ana.page, 'ratings-6-own-profile');

@@ -250,6 +250,9 @@ async function main() {
   await ana.waitForSelector('[data-testid=tournament][data-status=finished]', {timeout: LIVE_MS});
   await ana.waitForSelector(`[data-testid=tree-player-2-${anaId}].champion`);
   assert.equal(await ana.textContent('[data-testid=tree-round-2] h3'), 'Final table');
+  const finalTable = detail.rounds[1].boards[0].table;
+  assert.equal(await ana.getAttribute('[data-testid=tree-board-2-1] .tree-board-head a', 'href'), `#/replay/${finalTable}`,
+    'a finished board opens in the replay viewer');
   assert.equal(await ana.textContent('[data-testid=my-entry]'), 'You finished 1st of 9: you won the event.');
   await ana.waitForSelector('[data-testid=round-notice]', {state: 'detached'});
   say('the final ended the event: Ana won');

@@ -374,6 +374,8 @@ export class ProfileScreen {
         const delta = g.after - g.before;
         return h('li', {'data-testid': `rated-game-${g.table}`},
           h('a', {href: `#/table/${g.table}`, class: 'game-link'}, t('ratings.table_n', {n: String(g.table)})),
+          h('a', {href: `#/replay/${g.table}`, class: 'small-link', 'data-testid': `rated-game-replay-${g.table}`,
+            'aria-label': t('ratings.replay_label', {n: String(g.table)})}, t('lobby.history.replay')),
           h('span', {class: 'muted'}, ladderName(g.ladder)),
           h('span', {}, t('ratings.placed', {rank: ordinal(g.rank)})),
           h('span', {class: ['rating-change', delta > 0 && 'up', delta < 0 && 'down']}, changeText(g.before, g.after)),

@@ -320,7 +320,8 @@ export class TournamentScreen {
           h('h3', {}, final ? t('tournament.tree.final') : t('tournament.round_n', {n: String(round.round)})),
           h('ol', {class: 'tree-boards'}, round.boards.map((board) => h('li', {class: 'tree-board', 'data-testid': `tree-board-${round.round}-${board.board}`},
             h('div', {class: 'tree-board-head'}, t('tournament.board_n', {n: String(board.board)}),
-              board.table ? h('a', {href: `#/table/${board.table}`, class: 'small-link'}, t(board.result ? 'tournament.tree.replay' : 'tournament.tree.watch')) : null),
+              board.table ? h('a', {href: board.result ? `#/replay/${board.table}` : `#/table/${board.table}`, class: 'small-link'},
+                t(board.result ? 'tournament.tree.replay' : 'tournament.tree.watch')) : null),
             h('ul', {}, seatOrder(board).map(({player, seat}) => {
               const r = board.result;
               const advanced = onward.has(player.id);
@@ -385,7 +386,9 @@ export class TournamentScreen {
       : null;
     return h('li', {class: 'event-board', 'data-testid': `board-${round.round}-${board.board}`, 'data-finished': String(Boolean(r))},
       h('div', {class: 'table-title'}, h('strong', {}, t('tournament.board_n', {n: String(board.board)})),
-        board.table ? h('span', {class: 'muted'}, t('tournament.board.table_n', {n: String(board.table)})) : null, link),
+        board.table ? h('span', {class: 'muted'}, t('tournament.board.table_n', {n: String(board.table)})) : null, link,
+        board.table && r ? h('a', {href: `#/replay/${board.table}`, class: 'button small secondary', 'data-testid': `board-replay-${round.round}-${board.board}`},
+          t('lobby.history.replay')) : null),
       seats, override,
       director && this.detail.status !== 'cancelled' ? this.overrideForm(round, board) : null);
   }
