@@ -117,6 +117,11 @@ async function main() {
   await page.waitForSelector('[data-testid=review-played], [data-testid=review-same]');
   await shot(page, 'replay-phone');
   await audit(page, 'replay', {phone: true});
+  // On the phone, by its buttons.
+  for (const [button, v] of [['replay-next', mine + 1], ['replay-next', mine + 2], ['replay-previous', mine + 1]]) {
+    await page.click(`[data-testid=${button}]`);
+    await page.waitForSelector(`[data-testid=replay-version][data-version="${v}"]`);
+  }
 
   // A saved replay opened from a file shows from its start.
   await page.setInputFiles('[data-testid=replay-file]', {name: 'replay.json', mimeType: 'application/json', buffer: Buffer.from(saved)});
