@@ -29,6 +29,10 @@ std::string_view name(Refusal::Code code) {
   return "illegal";
 }
 
+ReviewSearch Game::review(int /*seat*/, const MovePtr& /*played*/, BotLevel /*level*/, std::uint64_t /*seed*/) const {
+  return {};
+}
+
 std::variant<std::vector<ReplayFrame>, std::string> GameModule::replay(const Json& options, std::uint64_t seed,
                                                                     std::span<const Recorded> log, std::int64_t table,
                                                                     bool /*secrets*/) const {

@@ -105,6 +105,19 @@ struct BotBudget {
 // thread: nothing of what that seat may not see goes with it. Null: no move found.
 using BotSearch = std::function<MovePtr(const BotBudget&)>;
 
+// The bot's second opinion on a move a seat made (docs/replays.md#second-opinion).
+struct Review {
+  MovePtr bot;                  // the bot's answer
+  double bot_win_share = 0.0;   // estimated, in [0, 1]
+  MovePtr played;
+  double played_win_share = 0.0;
+  int iterations = 0;
+  bool same = false;
+};
+// Made on the caller's thread from one seat's view alone and run on a bot thread. None: the
+// search was stopped before it had played the move out once.
+using ReviewSearch = std::function<std::optional<Review>(const BotBudget&)>;
+
 // One game in play (or over), owned by its table.
 class Game {
  public:
@@ -136,6 +149,11 @@ class Game {
   virtual MovePtr random_move(int seat, std::uint64_t seed) const = 0;
   // A searching bot's move for the seat (`level` is not random).
   virtual BotSearch bot(int seat, BotLevel level, std::uint64_t seed) const = 0;
+  // The bot's opinion of `played`, the move `seat` made from this version (the game as it
+  // stood when the seat answered): a search made here from the seat's view alone, to run on
+  // a bot thread. Empty: the module does not review, or the seat owed nothing here (or could
+  // not have made `played`).
+  virtual ReviewSearch review(int seat, const MovePtr& played, BotLevel level, std::uint64_t seed) const;
 
   // The update for `viewer` (a seat or kSpectator) after the step that said `said` (none:
   // nothing new happened), whole and/or as a patch of the view sent to that viewer last.
