@@ -178,9 +178,13 @@ void play_out(GameState& state, Rng& rng, Events& scratch) {
   }
 }
 
-double reward(const GameState& over, Seat seat) {
+double win_share(const GameState& over, Seat seat) {
   const std::uint8_t won = winners(over);
-  const double share = (won >> seat) & 1u ? 1.0 / std::popcount(won) : 0.0;
+  return (won >> seat) & 1u ? 1.0 / std::popcount(won) : 0.0;
+}
+
+double reward(const GameState& over, Seat seat) {
+  const double share = win_share(over, seat);
   int best_other = -1000;
   for (Seat p = 0; p < over.options.players; ++p)
     if (p != seat) best_other = std::max<int>(best_other, over.players[p].score);

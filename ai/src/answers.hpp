@@ -24,6 +24,9 @@ std::vector<Command> candidates(const View& view, int width, Rng& rng);
 // random player leaves half of them in the province, which no player would).
 void play_out(GameState& state, Rng& rng, Events& scratch);
 
+// The seat's share of the win in a finished game: 1/winners if it is among them, else 0.
+double win_share(const GameState& over, Seat seat);
+
 // How good the finished game is for `seat`, in [0, 1]: half for its share of the win, half
 // for its margin over the best other score.
 double reward(const GameState& over, Seat seat);

@@ -56,6 +56,16 @@ class Search {
 
   std::size_t candidates() const { return nodes_[0].edges.size(); }
 
+  // Makes `command` one of the root's answers (after those drawn) and returns its edge.
+  // The caller has checked that the rules take it.
+  std::size_t include(const Command& command) {
+    std::vector<Edge>& edges = nodes_[0].edges;
+    for (std::size_t e = 0; e < edges.size(); ++e)
+      if (edges[e].command == command) return e;
+    edges.push_back(Edge{command, 0, 0.0, 0.0, {}});
+    return edges.size() - 1;
+  }
+
   void iterate() {
     GameState state = determinize(nodes_[0].view, rng_);
     path_.clear();
@@ -74,19 +84,40 @@ class Search {
     }
     play_out(state, rng_, events_);
     const double value = reward(state, me_);
+    const double share = win_share(state, me_);
     for (const auto& [n, e] : path_) {
       ++nodes_[n].visits;
       ++nodes_[n].edges[e].visits;
       nodes_[n].edges[e].total += value;
+      nodes_[n].edges[e].won += share;
     }
+  }
+
+  // The root's answer visited most (the better mean between equals).
+  std::size_t best_edge() const {
+    const std::vector<Edge>& edges = nodes_[0].edges;
+    std::size_t chosen = 0;
+    for (std::size_t e = 0; e < edges.size(); ++e) {
+      const Edge& edge = edges[e];
+      if (edge.visits > edges[chosen].visits || (edge.visits == edges[chosen].visits && mean(edge) > mean(edges[chosen])))
+        chosen = e;
+    }
+    return chosen;
   }
 
   Choice best() const {
     const Node& root = nodes_[0];
-    const Edge* chosen = &root.edges[0];
-    for (const Edge& edge : root.edges)
-      if (edge.visits > chosen->visits || (edge.visits == chosen->visits && mean(edge) > mean(*chosen))) chosen = &edge;
-    return Choice{chosen->command, root.visits, static_cast<int>(root.edges.size()), mean(*chosen)};
+    const Edge& chosen = root.edges[best_edge()];
+    return Choice{chosen.command, root.visits, static_cast<int>(root.edges.size()), mean(chosen)};
+  }
+
+  Review review(std::size_t played) const {
+    const Node& root = nodes_[0];
+    const std::size_t chosen = best_edge();
+    const Edge& bot = root.edges[chosen];
+    const Edge& seat = root.edges[played];
+    return Review{bot.command, win_rate(bot), bot.visits, seat.command, win_rate(seat), seat.visits,
+                  root.visits, static_cast<int>(root.edges.size()), chosen == played};
   }
 
  private:
@@ -97,7 +128,8 @@ class Search {
   struct Edge {
     Command command;
     int visits = 0;
-    double total = 0.0;
+    double total = 0.0;             // of the rewards, which the search chooses by
+    double won = 0.0;               // of the win shares, which a review reports
     std::vector<std::size_t> next;  // nodes
   };
   struct Node {
@@ -108,10 +140,11 @@ class Search {
   };
 
   static double mean(const Edge& edge) { return edge.visits ? edge.total / edge.visits : 0.0; }
+  static double win_rate(const Edge& edge) { return edge.visits ? edge.won / edge.visits : 0.0; }
 
   void expand(std::size_t node) {
     for (Command& command : ai::candidates(nodes_[node].view, settings_.width, rng_))
-      nodes_[node].edges.push_back(Edge{std::move(command), 0, 0.0, {}});
+      nodes_[node].edges.push_back(Edge{std::move(command), 0, 0.0, 0.0, {}});
     nodes_[node].expanded = true;
   }
 
@@ -147,6 +180,15 @@ class Search {
   Events events_;
 };
 
+// The budget's playouts, or the level's; `out_of_time` is asked before each but the first.
+void run(Search& search, const Settings& chosen, const Budget& budget) {
+  const int iterations = budget.iterations > 0 ? budget.iterations : chosen.iterations;
+  for (int i = 0; i < iterations; ++i) {
+    if (i > 0 && budget.out_of_time && budget.out_of_time()) break;
+    search.iterate();
+  }
+}
+
 }  // namespace
 
 Choice choose(const View& view, Level level, std::uint64_t seed, const Budget& budget) {
@@ -158,12 +200,27 @@ Choice choose(const View& view, Level level, std::uint64_t seed, const Budget& b
   const Settings chosen = settings(level);
   Search search(view, chosen, seed);
   if (search.candidates() == 1) return search.best();
-  const int iterations = budget.iterations > 0 ? budget.iterations : chosen.iterations;
-  for (int i = 0; i < iterations; ++i) {
-    if (i > 0 && budget.out_of_time && budget.out_of_time()) break;
-    search.iterate();
-  }
+  run(search, chosen, budget);
   return search.best();
+}
+
+Review review(const View& view, const Command& played, Level level, std::uint64_t seed, const Budget& budget) {
+  if (!view.decision) throw std::invalid_argument("ai::review: the seat owes no decision");
+  if (level == Level::random) throw std::invalid_argument("ai::review: the random level has no opinion");
+  {
+    // Whether the rules take an answer is the view's to say (as for every candidate), so any
+    // state drawn from it will do; drawn apart from the search's generator.
+    Rng drawing{seed};
+    GameState trial = determinize(view, drawing);
+    Events ignored;
+    if (const auto rejection = apply(trial, view.viewer, played, ignored))
+      throw std::invalid_argument("ai::review: the played answer is refused: " + rejection->reason);
+  }
+  const Settings chosen = settings(level);
+  Search search(view, chosen, seed);
+  const std::size_t played_edge = search.include(played);
+  if (search.candidates() > 1) run(search, chosen, budget);
+  return search.review(played_edge);
 }
 
 }  // namespace elgrande::ai

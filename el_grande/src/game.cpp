@@ -111,6 +111,22 @@ games::BotSearch ElGrandeGame::bot(int seat, games::BotLevel level, std::uint64_
   };
 }
 
+games::ReviewSearch ElGrandeGame::review(int seat, const games::MovePtr& played, games::BotLevel level,
+                                        std::uint64_t seed) const {
+  // An undo answers no decision; the random level has no opinion to give.
+  if (!played || played->undoes() || level == games::BotLevel::random) return {};
+  if (seat < 0 || seat >= options_.players || !((waiting_for(state_) >> seat) & 1u) || check(seat, *played)) return {};
+  // The search sees what the seat saw, nothing more: its view and its own move.
+  return [view = view(state_, static_cast<Seat>(seat)), played = command_in(*played), level = level_of(level),
+          seed = Rng{seed}.next()](const games::BotBudget& budget) -> std::optional<games::Review> {
+    const ai::Review review = ai::review(view, played, level, seed, ai::Budget{budget.iterations, budget.stop});
+    // A search stopped before it played the move out has no share of it to show.
+    if (review.candidates > 1 && review.played_visits == 0) return std::nullopt;
+    return games::Review{move_of(review.bot), review.bot_win_share, move_of(review.played),
+                         review.played_win_share, review.iterations, review.same};
+  };
+}
+
 games::Update ElGrandeGame::update(int viewer, const games::Frame& frame, const games::Said* said, bool whole,
                                    bool patch) {
   View now = view(state_, static_cast<Seat>(viewer));

@@ -44,6 +44,8 @@ class ElGrandeGame final : public games::Game {
   std::optional<games::Refusal> check(int seat, const games::Move& move) const override;
   games::MovePtr random_move(int seat, std::uint64_t seed) const override;
   games::BotSearch bot(int seat, games::BotLevel level, std::uint64_t seed) const override;
+  games::ReviewSearch review(int seat, const games::MovePtr& played, games::BotLevel level,
+                             std::uint64_t seed) const override;
   games::Update update(int viewer, const games::Frame& frame, const games::Said* said, bool whole,
                        bool patch) override;
 

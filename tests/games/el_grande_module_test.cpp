@@ -229,6 +229,51 @@ TEST_CASE("a searching bot answers from its seat's view with a move the game tak
   }
 }
 
+TEST_CASE("the strong bot reviews a move of a finished game from the version it was made at") {
+  const Json options = options_for(5);
+  const std::uint64_t seed = 31;
+  const Played played = play_out(options, seed);
+  REQUIRE(played.game->over());
+  Rng pick{seed};
+  int agreed = 0;
+  for (int n = 0; n < 8; ++n) {
+    const auto version = static_cast<std::size_t>(pick.below(static_cast<std::uint32_t>(played.log.size())));
+    const games::Recorded& made = played.log[version];
+    INFO("version " << version << ": seat " << made.seat << " played " << made.move);
+    const auto game = restored(options, seed, std::nullopt, std::span(played.log).first(version));
+    const auto move = game_module().read_move(Json::parse(made.move));
+    const games::ReviewSearch search =
+        game->review(made.seat, std::get<games::MovePtr>(move), games::BotLevel::strong, 77 + version);
+    REQUIRE(search);
+    const std::optional<games::Review> review = search(games::BotBudget{.iterations = 200, .stop = {}});
+    REQUIRE(review);
+    CHECK(review->played->record() == made.move);
+    REQUIRE(review->bot);
+    CHECK_FALSE(game->check(made.seat, *review->bot));
+    CHECK(review->same == (review->bot->record() == made.move));
+    CHECK((review->iterations == 200 || (review->same && review->iterations == 0)));
+    for (double share : {review->bot_win_share, review->played_win_share}) {
+      CHECK(share >= 0.0);
+      CHECK(share <= 1.0);
+    }
+    agreed += review->same;
+  }
+  CHECK(agreed < 8);  // random moves, mostly not the bot's
+}
+
+TEST_CASE("no review for a seat that owed nothing, of a move it could not make, or at the random level") {
+  const auto game = game_module().setup(options_for(4), 9).game;
+  const int owing = first_owing(*game);
+  const int idle = owing == 0 ? 1 : 0;
+  REQUIRE_FALSE((game->owing() >> idle) & 1u);
+  const games::MovePtr move = game->random_move(owing, 1);
+  CHECK(game->review(owing, move, games::BotLevel::strong, 1));
+  CHECK_FALSE(game->review(idle, move, games::BotLevel::strong, 1));
+  CHECK_FALSE(game->review(owing, move, games::BotLevel::random, 1));
+  CHECK_FALSE(game->review(owing, nullptr, games::BotLevel::strong, 1));
+  CHECK_FALSE(game->review(owing, el_grande::move_of(AnswerVeto{true}), games::BotLevel::strong, 1));
+}
+
 TEST_CASE("a record that is not this game's, or a snapshot of another build, is refused with the reason") {
   const Json options = options_for(3);
   Played played = play_out(options, 8);

@@ -45,4 +45,25 @@ struct Choice {
 // The seat's answer to the decision its view shows (view.decision must be set).
 Choice choose(const View& view, Level level, std::uint64_t seed, const Budget& budget = {});
 
+// A second opinion on an answer a seat gave (docs/ai.md#second-opinion-review). A win share
+// is the share of the playouts through an answer that the seat won, a shared win counting
+// 1/winners: unlike a choice's value, the margin does not count.
+struct Review {
+  Command bot;                 // the search's answer
+  double bot_win_share = 0.0;  // share of playouts through it that the seat won (a shared win counts 1/winners)
+  int bot_visits = 0;
+  Command played;
+  double played_win_share = 0.0;
+  int played_visits = 0;
+  int iterations = 0;          // playouts run
+  int candidates = 0;          // answers compared at the root
+  bool same = false;           // the search's answer is the move played
+};
+
+// The search's opinion of `played`, the seat's answer to the decision its view shows: the
+// level's search with `played` always among the answers compared at the root. Throws
+// std::invalid_argument for the random level, a view that owes nothing, or a `played` the
+// rules refuse. With one answer only, no search: it is both answers.
+Review review(const View& view, const Command& played, Level level, std::uint64_t seed, const Budget& budget = {});
+
 }  // namespace elgrande::ai

@@ -114,7 +114,8 @@ struct Review {
   int iterations = 0;
   bool same = false;
 };
-// Made on the caller's thread from one seat's view alone and run on a bot thread.
+// Made on the caller's thread from one seat's view alone and run on a bot thread. None: the
+// search was stopped before it had played the move out once.
 using ReviewSearch = std::function<std::optional<Review>(const BotBudget&)>;
 
 // One game in play (or over), owned by its table.
@@ -150,7 +151,8 @@ class Game {
   virtual BotSearch bot(int seat, BotLevel level, std::uint64_t seed) const = 0;
   // The bot's opinion of `played`, the move `seat` made from this version (the game as it
   // stood when the seat answered): a search made here from the seat's view alone, to run on
-  // a bot thread. Empty: the module does not review, or the seat owed nothing here.
+  // a bot thread. Empty: the module does not review, or the seat owed nothing here (or could
+  // not have made `played`).
   virtual ReviewSearch review(int seat, const MovePtr& played, BotLevel level, std::uint64_t seed) const;
 
   // The update for `viewer` (a seat or kSpectator) after the step that said `said` (none:
