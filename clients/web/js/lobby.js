@@ -12,6 +12,7 @@ import {alertControls} from './alerts.js';
 import {profileLink, ratingBadge, unratedText} from './ratings.js';
 import {MAX_TURN_SECONDS, countdown, turnChoices, dateText, durationText, limitText, policyText} from './time.js';
 import {formatList, t, tParts} from './i18n.js';
+import {createTablePayload, turnSeconds} from './store.js';
 
 // Every 30 s while the lobby shows, "my games" is asked again (deadlines, others' moves).
 const MY_GAMES_PERIOD_MS = 30_000;
@@ -120,6 +121,9 @@ export class LobbyScreen {
     replaceAfter.addEventListener('change', () => {
       f.replace_after = Number(replaceAfter.value);
     });
+    // After the end a replay shows every seat's secrets, unless the host keeps them closed.
+    const keepSecrets = h('input', {type: 'checkbox', id: 'opt-keep-secrets', 'data-testid': 'opt-keep-secrets',
+      checked: f.keep_secrets, 'aria-describedby': 'opt-keep-secrets-note', onChange: () => { f.keep_secrets = keepSecrets.checked; }});
     const name = h('input', {
       type: 'text', id: 'opt-name', maxlength: 64, placeholder: t('lobby.create.name_placeholder'), value: f.name,
       'data-testid': 'opt-name', onInput: (e) => { f.name = e.target.value; },
@@ -134,6 +138,8 @@ export class LobbyScreen {
     h('span', {class: 'note muted', id: 'opt-turn-note'}, t('lobby.create.time_note')),
     custom,
     policy,
+    h('div', {class: 'checks'}, h('label', {for: 'opt-keep-secrets'}, keepSecrets, ` ${t('lobby.create.keep_secrets')}`)),
+    h('span', {class: 'note muted', id: 'opt-keep-secrets-note'}, t('lobby.create.keep_secrets_note')),
     this.formError,
     h('button', {type: 'submit', class: 'primary big', 'data-testid': 'create-table'}, t('lobby.create.submit')));
     sync();
@@ -150,17 +156,8 @@ export class LobbyScreen {
       this.formError.hidden = false;
       return;
     }
-    const payload = {
-      options: gameModule().formOptions(f, 'table'),
-      turn_seconds: seconds,
-    };
-    if (seconds > 0) {
-      payload.on_timeout = f.on_timeout;
-      if (f.on_timeout === 'replace_seat') payload.replace_after = f.replace_after;
-    }
-    if (f.name.trim()) payload.name = f.name.trim();
     try {
-      const reply = await this.app.conn.request('table.create', payload);
+      const reply = await this.app.conn.request('table.create', createTablePayload(f));
       this.app.store.tables.set(reply.table.id, reply.table);
       this.app.navigate(`#/table/${reply.table.id}`);
     } catch (err) {
@@ -296,12 +293,6 @@ export class LobbyScreen {
         onClick: () => { if (!hist.loading) app.store.loadHistory({older: true}); },
       }, t(hist.loading ? 'lobby.loading' : 'lobby.history.older')) : null);
   }
-}
-
-function turnSeconds(f) {
-  if (f.turn !== 'custom') return Number(f.turn);
-  const text = String(f.custom_seconds ?? '').trim();
-  return /^\d+$/.test(text) ? Number(text) : NaN;
 }
 
 // "You scored 61 (1st of 3)": my result at a finished table.

@@ -11,6 +11,27 @@ import {formerSeat, seatNames} from './seats.js';
 import {queueName, tableName} from './words.js';
 import {t} from './i18n.js';
 
+// The seconds of a turn limit the create form holds (NaN: not a number of seconds).
+export function turnSeconds(f) {
+  if (f.turn !== 'custom') return Number(f.turn);
+  const text = String(f.custom_seconds ?? '').trim();
+  return /^\d+$/.test(text) ? Number(text) : NaN;
+}
+
+// The create form as table.create's payload (protocol.md#tablecreate): what the host left at
+// its default is left out, so the server's default holds.
+export function createTablePayload(f) {
+  const seconds = turnSeconds(f);
+  const payload = {options: gameModule().formOptions(f, 'table'), turn_seconds: seconds};
+  if (seconds > 0) {
+    payload.on_timeout = f.on_timeout;
+    if (f.on_timeout === 'replace_seat') payload.replace_after = f.replace_after;
+  }
+  if (f.name.trim()) payload.name = f.name.trim();
+  if (f.keep_secrets) payload.secrets_after_end = 'closed';
+  return payload;
+}
+
 // Versions of the table's public log asked for at a time (protocol.md#tablelog allows 200).
 const LOG_PAGE = 100;
 
@@ -47,7 +68,7 @@ export class Store {
     // What the forms hold while their screens come and go.
     this.createForm = {
       ...gameModule().defaultOptions('table'), name: '',
-      turn: '0', custom_seconds: '', on_timeout: 'bot_answers', replace_after: 3,
+      turn: '0', custom_seconds: '', on_timeout: 'bot_answers', replace_after: 3, keep_secrets: false,
     };
     this.tournamentForm = null;  // tournaments.js
     this.botLevel = null;  // the level the host last chose for a bot (lobby.js)
