@@ -3,10 +3,13 @@
 // playwright-core: a person opens the page, picks a name, creates a 3-player table with two
 // bots and a one-day turn limit, and plays the whole game by clicking only enabled controls;
 // "My games" flags the table as their turn; a reload mid-game must bring the same decision
-// back; a spectator sees the board but no hand, and the chat said before they came; a stale
-// second tab's answer is refused as stale and the tab says so quietly; "Finished games" lists
-// the result with a record to download. Then a second player lets a 1-second turn limit run
-// out: a bot takes the seat and the page turns into a watcher's.
+// back, its log in the order of versions from the first move; a spectator who comes late sees
+// the board but no hand, the chat said before they came, and the game's log from its first
+// move ("Earlier moves" down to the start); a stale second tab's answer is refused as stale
+// and the tab says so quietly; "Finished games" lists the result with a record to download.
+// Then a second player, at a table that keeps its secrets after the end, lets a 1-second
+// turn limit run out: a bot takes the seat, the page turns into a watcher's, and the
+// finished game's replay says the table kept its secrets.
 // Screenshots go to $ELGRANDE_ARTIFACTS.
 //
 //   ELGRANDE_SERVER=/path/to/elgrande-server node tests/browser/play.test.mjs
@@ -299,6 +302,8 @@ async function timeoutReplacesTheSeat(browser, url) {
     assert.equal(await page.textContent('[data-testid=opt-turn-words]'), '= 1 s');
     await page.check('[data-testid=opt-timeout-replace]');
     await page.selectOption('[data-testid=opt-replace-after]', '1');
+    // The host keeps the hands secret after the end too (docs/replays.md#secrets).
+    await page.check('[data-testid=opt-keep-secrets]');
     await page.click('[data-testid=create-table]');
     await page.waitForSelector('[data-testid=waiting-room]');
     const tableId = Number(await page.getAttribute('[data-testid=waiting-room]', 'data-table'));
@@ -324,6 +329,12 @@ async function timeoutReplacesTheSeat(browser, url) {
     await audit(page, 'replaced, final', {phone: true});
     await page.click('[data-testid=back-to-lobby]');
     await page.waitForSelector(`[data-testid=history-${tableId}] .seat-note.replaced`, {timeout: 10_000});
+    // Its replay says the table kept its secrets, and shows no seat's.
+    await page.click(`[data-testid=replay-${tableId}]`);
+    await page.locator('[data-testid=replay-version]').waitFor();
+    assert.equal(await page.textContent('[data-testid=replay-title]'), 'Replay: Blitz');
+    assert.equal(await page.textContent('[data-testid=replay-closed]'), 'The table kept its secrets: this replay shows what spectators saw.');
+    assert.equal(await page.locator('[data-testid^=replay-secrets-]').count(), 0, 'no seat\'s secrets');
     say(`table ${tableId}: a 1-second timeout gave the seat to a bot; the page watched the game to its end`);
   } finally {
     await context.close();
