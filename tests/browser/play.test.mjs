@@ -308,6 +308,7 @@ async function timeoutReplacesTheSeat(browser, url) {
     await page.waitForSelector('[data-testid=waiting-room]');
     const tableId = Number(await page.getAttribute('[data-testid=waiting-room]', 'data-table'));
     assert.match(await page.textContent('[data-testid=time-rule]'), /1 s per decision; when time runs out, a bot answers, and after 1 timeout in a row takes the seat/);
+    assert.match(await page.textContent('[data-testid=secrets-rule]'), /stay secret after the game/);
     await page.click('[data-testid=add-bot-1]');
     await page.locator('[data-testid=start-game]:enabled').click();
     await page.waitForSelector('[data-testid=game-screen]');

@@ -403,6 +403,7 @@ export function renderWaitingRoom(app, table, container) {
       h('p', {class: 'rated-rule', 'data-testid': 'rated-rule', 'data-rated': String(Boolean(table.rated))}, table.rated
         ? [ratedBadge(table), ' ', t('lobby.rated.rule', {ladder: ladderWords(table)})]
         : unratedText(table)),
+      table.secrets_after_end === 'closed' ? h('p', {class: 'muted', 'data-testid': 'secrets-rule'}, t('lobby.secrets_closed_rule')) : null,
       h('p', {class: 'time-rule', 'data-testid': 'time-rule'}, icon('clock'), ' ',
         policy ? t('lobby.time_rule.policy', {limit: limitText(table), policy}) : t('lobby.time_rule.none', {limit: limitText(table)})),
       host && !full ? botLevelChoice(app) : null,
