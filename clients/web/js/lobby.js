@@ -138,7 +138,7 @@ export class LobbyScreen {
     h('span', {class: 'note muted', id: 'opt-turn-note'}, t('lobby.create.time_note')),
     custom,
     policy,
-    h('div', {class: 'checks'}, h('label', {for: 'opt-keep-secrets'}, keepSecrets, ` ${t('lobby.create.keep_secrets')}`)),
+    h('div', {class: 'checks'}, h('label', {}, keepSecrets, ` ${t('lobby.create.keep_secrets')}`)),
     h('span', {class: 'note muted', id: 'opt-keep-secrets-note'}, t('lobby.create.keep_secrets_note')),
     this.formError,
     h('button', {type: 'submit', class: 'primary big', 'data-testid': 'create-table'}, t('lobby.create.submit')));
