@@ -215,14 +215,16 @@ export class Store {
     if (pages.loading || pages.seam === null) return;
     if (pages.fetched !== pages.seam) this.readLog(tableId, pages.seam + 1, pages.seam);
     else if (pages.more && pages.from !== null) this.readLog(tableId, pages.from, null);
+    else return;
+    this.emit({type: 'table.log', table: tableId});
   }
 
-  // `seam`: the seam whose newest page this is; null for an earlier page.
+  // `seam`: the seam whose newest page this is; null for an earlier page. Says nothing when
+  // it starts: openLog is called while the screen draws, which shows the page on its way.
   async readLog(tableId, before, seam) {
     const log = this.logFor(tableId);
     const pages = log.pages;
     Object.assign(pages, {loading: true, failed: false});
-    this.emit({type: 'table.log', table: tableId});
     try {
       const {entries, more} = await this.conn.request('table.log', {table: tableId, before, limit: LOG_PAGE});
       const added = log.merge(entries, (version, event) => this.eventEntry(tableId, version, event));
