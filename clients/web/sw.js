@@ -20,7 +20,7 @@ const SHELL = [
   'js/tournament.js', 'js/tournaments.js', 'js/tournamentwords.js', 'js/viewpatch.js', 'js/welcome.js', 'js/words.js',
   'js/games/index.js',
   'js/games/elgrande/index.js', 'js/games/elgrande/board.js', 'js/games/elgrande/colours.js',
-  'js/games/elgrande/decisionrules.js', 'js/games/elgrande/decisions.js', 'js/games/elgrande/game.js',
+  'js/games/elgrande/decisionrules.js', 'js/games/elgrande/decisions.js', 'js/games/elgrande/game.js', 'js/games/elgrande/logpanel.js',
   'js/games/elgrande/options.js', 'js/games/elgrande/replay.js', 'js/games/elgrande/specials.js', 'js/games/elgrande/texts.js',
   'lang/en.json',
 ];

@@ -3,10 +3,13 @@
 // playwright-core: a person opens the page, picks a name, creates a 3-player table with two
 // bots and a one-day turn limit, and plays the whole game by clicking only enabled controls;
 // "My games" flags the table as their turn; a reload mid-game must bring the same decision
-// back; a spectator sees the board but no hand, and the chat said before they came; a stale
-// second tab's answer is refused as stale and the tab says so quietly; "Finished games" lists
-// the result with a record to download. Then a second player lets a 1-second turn limit run
-// out: a bot takes the seat and the page turns into a watcher's.
+// back, its log in the order of versions from the first move; a spectator who comes late sees
+// the board but no hand, the chat said before they came, and the game's log from its first
+// move ("Earlier moves" down to the start); a stale second tab's answer is refused as stale
+// and the tab says so quietly; "Finished games" lists the result with a record to download.
+// Then a second player, at a table that keeps its secrets after the end, lets a 1-second
+// turn limit run out: a bot takes the seat, the page turns into a watcher's, and the
+// finished game's replay says the table kept its secrets.
 // Screenshots go to $ELGRANDE_ARTIFACTS.
 //
 //   ELGRANDE_SERVER=/path/to/elgrande-server node tests/browser/play.test.mjs
@@ -133,8 +136,77 @@ async function staleTabSaysTheGameMovedOn(context, page, decision) {
 }
 
 
+// What the spectator's page and the server said to each other about the game: the page's
+// table.log requests asked for pages of LOG_PAGE versions, so that a game in its second round
+// takes more than one; the events of each version, from the log's pages and from live updates.
+const LOG_PAGE = 5;
+
+async function recordGameTalk(context, talk) {
+  await context.routeWebSocket(/\/ws$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      const msg = JSON.parse(String(message));
+      if (msg.type === 'table.log') {
+        msg.payload.limit = LOG_PAGE;
+        talk.asked.push(msg.payload);
+        server.send(JSON.stringify(msg));
+        return;
+      }
+      server.send(message);
+    });
+    server.onMessage((message) => {
+      const msg = JSON.parse(String(message));
+      if (msg.type === 'table.log.ok') {
+        for (const entry of msg.payload.entries) talk.events.set(entry.version, entry.events.length);
+      } else if (msg.type === 'game.update') {
+        if (msg.payload.events.length) talk.events.set(msg.payload.version, msg.payload.events.length);
+        if (talk.seam === null) talk.seam = msg.payload.version;
+      }
+      ws.send(message);
+    });
+  });
+}
+
+// The versions of the log's events, in the order shown.
+async function loggedVersions(page) {
+  return page.$$eval('[data-testid=log] li[data-version]', (items) => items.map((li) => li.dataset.version).filter(Boolean).map(Number));
+}
+
+// A late spectator's log tells the game from its first move: the newest page of the table's
+// public log up to the first update, then live updates; "Earlier moves" reads older pages
+// until the start. Each version's events are shown once, as many as the server told, in order.
+async function lateSpectatorsLogFromTheStart(page, talk) {
+  await page.locator('[data-testid=log-earlier], [data-testid=log-start]').first().waitFor({timeout: 10_000});
+  assert.equal(talk.asked[0].before, talk.seam + 1, 'the newest page reaches the first update');
+  let pages = 1;
+  while (await page.locator('[data-testid=log-start]').count() === 0) {
+    assert.ok(pages < 100, 'the pages come to the start');
+    await page.locator('[data-testid=log-earlier][aria-disabled=false]').click();
+    pages++;
+    // While its page loads the button stays, marked busy (games/elgrande/logpanel.js).
+    await page.locator('[data-testid=log-earlier][aria-disabled=false], [data-testid=log-start]').first().waitFor({timeout: 10_000});
+  }
+  assert.equal(talk.asked.length, pages, 'one request per page');
+  assert.ok(pages > 1, `more than one page of the log was read (${talk.seam} versions)`);
+  assert.deepEqual(talk.asked.slice(1).map((p) => p.before), talk.asked.slice(0, -1).map((_, i) => Math.max(0, talk.asked[i].before - LOG_PAGE)),
+    'each earlier page is asked from the oldest version read');
+  // A bot's move may come meanwhile: what the server told first, then what the page shows of it.
+  const told = [...talk.events].filter(([, n]) => n > 0);
+  const last = Math.max(...told.map(([v]) => v));
+  const shown = (await loggedVersions(page)).filter((v) => v <= last);
+  assert.deepEqual(shown, [...shown].sort((a, b) => a - b), 'the events in the order of their versions');
+  const counts = new Map();
+  for (const v of shown) counts.set(v, (counts.get(v) || 0) + 1);
+  assert.deepEqual([...counts].sort((a, b) => a[0] - b[0]), told.sort((a, b) => a[0] - b[0]),
+    'every version the server told, as many events, none twice');
+  assert.ok(shown.includes(1), 'the first move is in the log');
+  assert.match(await page.textContent('[data-testid=log] li[data-version="1"]'), /played power card/, 'the first round, in words');
+  say(`a late spectator read ${pages} pages of the log down to the start: ${shown.length} events`);
+}
+
 async function spectatorSeesBoardButNoHand(browser, url, tableId, chatBefore) {
-  const {context, page} = await personInLobby(browser, url, 'Watcher', 'spectator');
+  const talk = {asked: [], events: new Map(), seam: null};
+  const {context, page} = await personInLobby(browser, url, 'Watcher', 'spectator', {prepare: (c) => recordGameTalk(c, talk)});
   try {
     await page.click(`[data-testid=watch-${tableId}]`);
     await page.waitForSelector('[data-testid=game-screen] [data-testid=map]');
@@ -147,6 +219,7 @@ async function spectatorSeesBoardButNoHand(browser, url, tableId, chatBefore) {
     assert.equal(await page.locator('.player-card[data-testid^="player-"]').count(), 3, 'the spectator sees the three players');
     // Said before they came: the server's chat history brings it.
     await page.waitForSelector(`[data-testid=log] li.chat:has-text("${chatBefore}")`, {timeout: 5000});
+    await lateSpectatorsLogFromTheStart(page, talk);
     await shot(page, '3-spectator');
     await audit(page, 'spectator', {phone: true});
     say('a spectator sees the board, no hand, and the chat said before they came');
@@ -229,10 +302,13 @@ async function timeoutReplacesTheSeat(browser, url) {
     assert.equal(await page.textContent('[data-testid=opt-turn-words]'), '= 1 s');
     await page.check('[data-testid=opt-timeout-replace]');
     await page.selectOption('[data-testid=opt-replace-after]', '1');
+    // The host keeps the hands secret after the end too (docs/replays.md#secrets).
+    await page.check('[data-testid=opt-keep-secrets]');
     await page.click('[data-testid=create-table]');
     await page.waitForSelector('[data-testid=waiting-room]');
     const tableId = Number(await page.getAttribute('[data-testid=waiting-room]', 'data-table'));
     assert.match(await page.textContent('[data-testid=time-rule]'), /1 s per decision; when time runs out, a bot answers, and after 1 timeout in a row takes the seat/);
+    assert.match(await page.textContent('[data-testid=secrets-rule]'), /stay secret after the game/);
     await page.click('[data-testid=add-bot-1]');
     await page.locator('[data-testid=start-game]:enabled').click();
     await page.waitForSelector('[data-testid=game-screen]');
@@ -254,6 +330,12 @@ async function timeoutReplacesTheSeat(browser, url) {
     await audit(page, 'replaced, final', {phone: true});
     await page.click('[data-testid=back-to-lobby]');
     await page.waitForSelector(`[data-testid=history-${tableId}] .seat-note.replaced`, {timeout: 10_000});
+    // Its replay says the table kept its secrets, and shows no seat's.
+    await page.click(`[data-testid=replay-${tableId}]`);
+    await page.locator('[data-testid=replay-version]').waitFor();
+    assert.equal(await page.textContent('[data-testid=replay-title]'), 'Replay: Blitz');
+    assert.equal(await page.textContent('[data-testid=replay-closed]'), 'The table kept its secrets: this replay shows what spectators saw.');
+    assert.equal(await page.locator('[data-testid^=replay-secrets-]').count(), 0, 'no seat\'s secrets');
     say(`table ${tableId}: a 1-second timeout gave the seat to a bot; the page watched the game to its end`);
   } finally {
     await context.close();
@@ -351,6 +433,11 @@ async function main() {
       assert.equal(again.kind, decision.kind, 'the same decision is shown again after the reload');
       assert.equal(await round(page), now, 'same round after the reload');
       assert.ok(await page.locator('[data-testid=log] li').count() > 10, 'the event log is kept across the reload');
+      // The table's log fills what the kept one lacks, each version in its place.
+      await page.locator('[data-testid=log-earlier], [data-testid=log-start]').first().waitFor({timeout: 10_000});
+      const versions = await loggedVersions(page);
+      assert.deepEqual(versions, [...versions].sort((a, b) => a - b), 'the log after the reload in the order of versions');
+      assert.ok(versions.includes(1), 'the log after the reload from the first move');
       await shot(page, '4-after-reload');
       say(`reloaded in round ${now}: ${again.kind} shown again`);
       continue;

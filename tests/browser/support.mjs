@@ -322,8 +322,10 @@ export async function launchBrowser(extraArgs = []) {
 
 // A new window with its own storage, whose person gives `name` and reaches the lobby.
 // `screens`: audit the welcome screen and the lobby (see audit).
-export async function personInLobby(browser, url, name, label, {screens = false, ...options} = {}) {
+// `prepare(context)`: before the page opens (a route of its WebSocket, say).
+export async function personInLobby(browser, url, name, label, {screens = false, prepare = null, ...options} = {}) {
   const context = await browser.newContext({viewport: {width: 1366, height: 768}, ...options});
+  if (prepare) await prepare(context);
   const page = await context.newPage();
   watch(page, label);
   await page.goto(url);

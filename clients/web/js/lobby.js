@@ -12,6 +12,7 @@ import {alertControls} from './alerts.js';
 import {profileLink, ratingBadge, unratedText} from './ratings.js';
 import {MAX_TURN_SECONDS, countdown, turnChoices, dateText, durationText, limitText, policyText} from './time.js';
 import {formatList, t, tParts} from './i18n.js';
+import {createTablePayload, turnSeconds} from './store.js';
 
 // Every 30 s while the lobby shows, "my games" is asked again (deadlines, others' moves).
 const MY_GAMES_PERIOD_MS = 30_000;
@@ -120,6 +121,9 @@ export class LobbyScreen {
     replaceAfter.addEventListener('change', () => {
       f.replace_after = Number(replaceAfter.value);
     });
+    // After the end a replay shows every seat's secrets, unless the host keeps them closed.
+    const keepSecrets = h('input', {type: 'checkbox', id: 'opt-keep-secrets', 'data-testid': 'opt-keep-secrets',
+      checked: f.keep_secrets, 'aria-describedby': 'opt-keep-secrets-note', onChange: () => { f.keep_secrets = keepSecrets.checked; }});
     const name = h('input', {
       type: 'text', id: 'opt-name', maxlength: 64, placeholder: t('lobby.create.name_placeholder'), value: f.name,
       'data-testid': 'opt-name', onInput: (e) => { f.name = e.target.value; },
@@ -134,6 +138,8 @@ export class LobbyScreen {
     h('span', {class: 'note muted', id: 'opt-turn-note'}, t('lobby.create.time_note')),
     custom,
     policy,
+    h('div', {class: 'checks'}, h('label', {}, keepSecrets, ` ${t('lobby.create.keep_secrets')}`)),
+    h('span', {class: 'note muted', id: 'opt-keep-secrets-note'}, t('lobby.create.keep_secrets_note')),
     this.formError,
     h('button', {type: 'submit', class: 'primary big', 'data-testid': 'create-table'}, t('lobby.create.submit')));
     sync();
@@ -150,17 +156,8 @@ export class LobbyScreen {
       this.formError.hidden = false;
       return;
     }
-    const payload = {
-      options: gameModule().formOptions(f, 'table'),
-      turn_seconds: seconds,
-    };
-    if (seconds > 0) {
-      payload.on_timeout = f.on_timeout;
-      if (f.on_timeout === 'replace_seat') payload.replace_after = f.replace_after;
-    }
-    if (f.name.trim()) payload.name = f.name.trim();
     try {
-      const reply = await this.app.conn.request('table.create', payload);
+      const reply = await this.app.conn.request('table.create', createTablePayload(f));
       this.app.store.tables.set(reply.table.id, reply.table);
       this.app.navigate(`#/table/${reply.table.id}`);
     } catch (err) {
@@ -298,12 +295,6 @@ export class LobbyScreen {
   }
 }
 
-function turnSeconds(f) {
-  if (f.turn !== 'custom') return Number(f.turn);
-  const text = String(f.custom_seconds ?? '').trim();
-  return /^\d+$/.test(text) ? Number(text) : NaN;
-}
-
 // "You scored 61 (1st of 3)": my result at a finished table.
 function resultLine(table, seat) {
   const {scores, winners} = table.result;
@@ -412,6 +403,7 @@ export function renderWaitingRoom(app, table, container) {
       h('p', {class: 'rated-rule', 'data-testid': 'rated-rule', 'data-rated': String(Boolean(table.rated))}, table.rated
         ? [ratedBadge(table), ' ', t('lobby.rated.rule', {ladder: ladderWords(table)})]
         : unratedText(table)),
+      table.secrets_after_end === 'closed' ? h('p', {class: 'muted', 'data-testid': 'secrets-rule'}, t('lobby.secrets_closed_rule')) : null,
       h('p', {class: 'time-rule', 'data-testid': 'time-rule'}, icon('clock'), ' ',
         policy ? t('lobby.time_rule.policy', {limit: limitText(table), policy}) : t('lobby.time_rule.none', {limit: limitText(table)})),
       host && !full ? botLevelChoice(app) : null,

@@ -1,10 +1,11 @@
-// The event log of each table, kept in the browser: the server does not replay missed
-// events after a reconnection, so a reload would otherwise start with an empty log.
+// The event log of each table, kept in the browser across reloads, and filled with the
+// table's public log (protocol.md#tablelog) for what this page did not hear live.
 
 import {t} from './i18n.js';
 
 const PREFIX = 'elgrande.log.';
-const MAX_ENTRIES = 400;
+const MAX_ENTRIES = 400;  // kept across reloads; the server gives the rest again
+const MAX_HELD = 4000;  // held while the page is open: a whole game, with its chat
 const MAX_TABLES = 12;
 
 // A chat line as the log shows it.
@@ -37,6 +38,12 @@ export class EventLog {
     this.key = PREFIX + tableId;
     this.entries = [];
     this.revision = 0;
+    this.reordered = 0;  // changes other than entries added at the end: the screen redraws all
+    // The pages of the table's public log: `seam` the version of this connection's first
+    // update (store.js), `fetched` the seam whose newest page came, `from` the lowest version
+    // of the pages read down from it, `more` whether older ones exist; `loads` counts the
+    // earlier pages, `added` the moves the last one added.
+    this.pages = {seam: null, fetched: null, from: null, more: false, loading: false, failed: false, loads: 0, added: 0};
     try {
       const stored = JSON.parse(localStorage.getItem(this.key) || '[]');
       if (Array.isArray(stored)) this.entries = stored;
@@ -55,7 +62,31 @@ export class EventLog {
   add(entry) {
     this.entries.push(entry);
     this.revision++;
-    if (this.entries.length > MAX_ENTRIES) this.entries.splice(0, this.entries.length - MAX_ENTRIES);
+    if (this.entries.length > MAX_HELD) this.entries.splice(0, this.entries.length - MAX_HELD);
+  }
+
+  // Adds the entries of a page of table.log ({version, events}) this log lacks, each event
+  // made an entry by `entryOf(version, event)`; returns how many versions (moves) it added.
+  // A version the log holds already stays as it is: told live, or kept from before a reload,
+  // it may say the viewer's own secrets. A new one goes after the last event of an older
+  // version (at the start if none), so events stay in the order of their versions and chat
+  // said meanwhile stays after them.
+  merge(page, entryOf) {
+    const held = new Set(this.entries.filter((e) => Number.isInteger(e.version)).map((e) => e.version));
+    let added = 0;
+    for (const {version, events} of [...page].sort((a, b) => a.version - b.version)) {
+      if (held.has(version) || !events || !events.length) continue;
+      let at = this.entries.length;
+      while (at > 0 && !(Number.isInteger(this.entries[at - 1].version) && this.entries[at - 1].version < version)) at--;
+      this.entries.splice(at, 0, ...events.map((event) => entryOf(version, event)));
+      held.add(version);
+      added++;
+    }
+    if (added) {
+      this.revision++;
+      this.reordered++;
+    }
+    return added;
   }
 
   // The player's chat lines take their new name; false when none is theirs.
@@ -83,12 +114,21 @@ export class EventLog {
 
   save() {
     try {
-      localStorage.setItem(this.key, JSON.stringify(this.entries));
+      localStorage.setItem(this.key, JSON.stringify(newest(this.entries)));
       pruneOldLogs(this.key);
     } catch {
       // A full storage only costs the log after a reload.
     }
   }
+}
+
+// The newest entries kept across reloads, cut between versions: a version kept in part
+// would keep the page from asking the server for the rest of it (merge).
+function newest(entries) {
+  let at = Math.max(0, entries.length - MAX_ENTRIES);
+  const cut = at > 0 ? entries[at - 1].version : undefined;
+  while (cut !== undefined && at < entries.length && entries[at].version === cut) at++;
+  return entries.slice(at);
 }
 
 function pruneOldLogs(keep) {

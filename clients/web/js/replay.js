@@ -48,11 +48,12 @@ export class ReplayScreen {
     this.timer = null;
     this.speed = 1000;
     this.status = h('p', {class: 'muted', role: 'status', 'data-testid': 'replay-status'}, t('replay.loading'));
+    this.heading = h('h1', {class: 'page-title', 'data-testid': 'replay-title'}, t('replay.title'));
     this.body = h('div', {class: 'replay-body'});
     this.file = h('input', {type: 'file', accept: 'application/json,.json', 'data-testid': 'replay-file',
       'aria-label': t('replay.open_file'), onChange: () => this.loadFile()});
     this.root = h('div', {class: 'replay-screen', 'data-testid': 'replay-screen'},
-      h('h1', {class: 'page-title'}, t('replay.title')), this.status, this.body,
+      this.heading, this.status, this.body,
       h('label', {class: 'replay-file'}, t('replay.open_file'), ' ', this.file));
     this.onKey = (event) => this.key(event);
     document.addEventListener('keydown', this.onKey);
@@ -120,8 +121,9 @@ export class ReplayScreen {
       this.speed = Number(this.speedSelect.value);
       if (this.timer) this.play();
     }}, SPEEDS.map((ms) => h('option', {value: ms, selected: ms === this.speed}, t('replay.speed_step', {seconds: ms / 1000}))));
+    this.heading.textContent = doc.table.name ? t('replay.title_of', {table: tableName(doc.table)}) : t('replay.title');
     clear(this.body).append(
-      h('p', {class: 'replay-name'}, tableName(doc.table)),
+      doc.secrets === false ? h('p', {class: 'replay-closed muted', 'data-testid': 'replay-closed'}, t('replay.secrets_closed')) : null,
       h('div', {class: 'replay-controls', role: 'group', 'aria-label': t('replay.controls')},
         h('div', {class: 'replay-buttons'}, this.firstButton, this.prevButton, this.playButton, this.nextButton, this.lastButton),
         this.slider,

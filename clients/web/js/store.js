@@ -11,6 +11,30 @@ import {formerSeat, seatNames} from './seats.js';
 import {queueName, tableName} from './words.js';
 import {t} from './i18n.js';
 
+// The seconds of a turn limit the create form holds (NaN: not a number of seconds).
+export function turnSeconds(f) {
+  if (f.turn !== 'custom') return Number(f.turn);
+  const text = String(f.custom_seconds ?? '').trim();
+  return /^\d+$/.test(text) ? Number(text) : NaN;
+}
+
+// The create form as table.create's payload (protocol.md#tablecreate): what the host left at
+// its default is left out, so the server's default holds.
+export function createTablePayload(f) {
+  const seconds = turnSeconds(f);
+  const payload = {options: gameModule().formOptions(f, 'table'), turn_seconds: seconds};
+  if (seconds > 0) {
+    payload.on_timeout = f.on_timeout;
+    if (f.on_timeout === 'replace_seat') payload.replace_after = f.replace_after;
+  }
+  if (f.name.trim()) payload.name = f.name.trim();
+  if (f.keep_secrets) payload.secrets_after_end = 'closed';
+  return payload;
+}
+
+// Versions of the table's public log asked for at a time (protocol.md#tablelog allows 200).
+const LOG_PAGE = 100;
+
 // What changes the page, as a push or an answer leaves it. `table`: the table whose screen
 // shows something else now (null: none in particular); `lobby`: the lobby's lists;
 // `myGames` / `history`: "my games" or the finished games are to be asked for again soon;
@@ -44,7 +68,7 @@ export class Store {
     // What the forms hold while their screens come and go.
     this.createForm = {
       ...gameModule().defaultOptions('table'), name: '',
-      turn: '0', custom_seconds: '', on_timeout: 'bot_answers', replace_after: 3,
+      turn: '0', custom_seconds: '', on_timeout: 'bot_answers', replace_after: 3, keep_secrets: false,
     };
     this.tournamentForm = null;  // tournaments.js
     this.botLevel = null;  // the level the host last chose for a bot (lobby.js)
@@ -101,6 +125,7 @@ export class Store {
 
   onGameUpdate(update) {
     const previous = this.games.get(update.table);
+    const full = Boolean(update.view);
     if (!update.view) {
       // A patch of the view this page holds; for another (a lost update), the whole again.
       let view = null;
@@ -141,15 +166,14 @@ export class Store {
     });
     if (update.events && update.events.length) {
       const log = this.logFor(update.table);
-      // Plain names in sentences; the viewer's own entries are marked instead.
-      const table = this.tables.get(update.table);
-      const names = seatNames(table, null);
-      const game = gameOf(table);
-      for (const event of update.events) {
-        const tone = [game.eventTone(event), game.eventInvolves(event, update.view.viewer) ? 'mine' : ''].filter(Boolean).join(' ');
-        log.add({version: update.version, event, names, options: update.view.options, tone});
-      }
+      for (const event of update.events) log.add(this.eventEntry(update.table, update.version, event));
       log.save();
+    }
+    if (full) {
+      // The seam (openLog): the versions a whole view says nothing of.
+      const pages = this.logFor(update.table).pages;
+      const seam = update.events && update.events.length ? update.version - 1 : update.version;
+      if (seam !== pages.seam) Object.assign(pages, {seam, failed: false});
     }
     this.emit({type: 'game.update', table: update.table, myGames: true, yourTurn});
     if (missed) {
@@ -158,6 +182,61 @@ export class Store {
       log.add({key: 'store.resynchronising', tone: 'alert'});
       this.conn.reconnect();
     }
+  }
+
+  // An event as the log keeps it, worded when drawn (log.js): plain names in sentences, the
+  // viewer's own entries marked instead.
+  eventEntry(tableId, version, event) {
+    const table = this.tables.get(tableId);
+    const game = gameOf(table);
+    const view = this.games.get(tableId)?.view || {};
+    const tone = [game.eventTone(event), game.eventInvolves(event, view.viewer) ? 'mine' : ''].filter(Boolean).join(' ');
+    return {version, event, names: seatNames(table, null), options: view.options, tone};
+  }
+
+  // The table's public log (protocol.md#tablelog) for what this connection did not hear, asked
+  // when a game screen shows the table. The rule at the seam: an update with the whole view
+  // (the connection held none: opening, spectating, reconnecting, game.view) carries no
+  // events, so the versions up to its own, the seam, are asked for (`before: seam + 1`), and
+  // every later update tells its own version's events live. Each version comes from one side
+  // only, and the page read down from the seam leaves none out; a version the log holds
+  // already (kept from before a reload) is not added again (EventLog.merge).
+  openLog(tableId) {
+    const log = this.logFor(tableId);
+    const pages = log.pages;
+    if (pages.seam === null || pages.fetched === pages.seam || pages.loading || pages.failed) return;
+    this.readLog(tableId, pages.seam + 1, pages.seam);
+  }
+
+  // The page before the oldest version read so far (the "Earlier moves" button), or the
+  // newest again after a failure.
+  openEarlierLog(tableId) {
+    const pages = this.logFor(tableId).pages;
+    if (pages.loading || pages.seam === null) return;
+    if (pages.fetched !== pages.seam) this.readLog(tableId, pages.seam + 1, pages.seam);
+    else if (pages.more && pages.from !== null) this.readLog(tableId, pages.from, null);
+    else return;
+    this.emit({type: 'table.log', table: tableId});
+  }
+
+  // `seam`: the seam whose newest page this is; null for an earlier page. Says nothing when
+  // it starts: openLog is called while the screen draws, which shows the page on its way.
+  async readLog(tableId, before, seam) {
+    const log = this.logFor(tableId);
+    const pages = log.pages;
+    Object.assign(pages, {loading: true, failed: false});
+    try {
+      const {entries, more} = await this.conn.request('table.log', {table: tableId, before, limit: LOG_PAGE});
+      const added = log.merge(entries, (version, event) => this.eventEntry(tableId, version, event));
+      const from = entries.length ? Math.min(...entries.map((entry) => entry.version)) : before;
+      if (seam !== null) Object.assign(pages, {fetched: seam, from, more});
+      else if (pages.from === before) Object.assign(pages, {from, more, loads: pages.loads + 1, added});
+      log.save();
+    } catch {
+      pages.failed = true;
+    }
+    pages.loading = false;
+    this.emit({type: 'table.log', table: tableId});
   }
 
   onGameOver({table, result}) {

@@ -3,7 +3,7 @@
 import './english.mjs';
 import {test} from 'node:test';
 import assert from 'node:assert/strict';
-import {Store, STORE_PUSHES} from '../js/store.js';
+import {Store, STORE_PUSHES, createTablePayload} from '../js/store.js';
 import {FakeConnection, bot, player, refusal, seated, table} from './fakes.mjs';
 import {entryText} from '../js/log.js';
 import {gameModule} from '../js/games/index.js';
@@ -362,4 +362,18 @@ test('the log is said in the language of the moment: an event logged in English 
   } finally {
     await useLanguage('en');
   }
+});
+
+test('the create form as table.create: defaults left out, the host\'s choices sent', () => {
+  const {store} = given();
+  const form = store.createForm;
+  const plain = createTablePayload(form);
+  assert.equal(plain.turn_seconds, 0);
+  assert.deepEqual(Object.keys(plain).sort(), ['options', 'turn_seconds'], 'no name, no policy without a limit, secrets open');
+  assert.equal(plain.options.players, form.players);
+  const chosen = createTablePayload({...form, name: '  Friday ', turn: 'custom', custom_seconds: '90', on_timeout: 'replace_seat',
+    replace_after: 2, keep_secrets: true});
+  assert.deepEqual({...chosen, options: undefined}, {options: undefined, name: 'Friday', turn_seconds: 90, on_timeout: 'replace_seat',
+    replace_after: 2, secrets_after_end: 'closed'});
+  assert.equal(createTablePayload({...form, keep_secrets: false}).secrets_after_end, undefined, 'open is the default: not sent');
 });

@@ -4,14 +4,14 @@
 import {h, clear, icon, replaceKeepingFocus} from '../../dom.js';
 import {Board} from './board.js';
 import {DecisionPanel} from './decisions.js';
-import {GRANTED, areaName, card, decisionWords, describeEvent, ladderName, ladderOf, phaseName, touchedAreas} from './texts.js';
+import {GRANTED, areaName, card, decisionWords, ladderName, ladderOf, phaseName, touchedAreas} from './texts.js';
 import {formatList, t, tParts} from '../../i18n.js';
 import {colourBadge, colourOf} from './colours.js';
 import {botLevelName, mySeatAt, seatNames, seatNote} from '../../seats.js';
 import {errorText, isStale, isTemporary, refusalText} from '../../connection.js';
 import {limitText, policyText} from '../../time.js';
 import {playerButton} from '../../blocks.js';
-import {entryText, removedText} from '../../log.js';
+import {LogPanel} from './logpanel.js';
 import {tableName} from '../../words.js';
 import {changeOf, ratingBadge, ratingChangeCell, ratingStory} from '../../ratings.js';
 
@@ -26,8 +26,6 @@ export class GameScreen {
     this.handMode = null;
     this.offerMode = null;
     this.board = new Board();
-    this.lastLog = null;
-    this.lastLogRevision = -1;
 
     this.statusBar = h('div', {class: 'status-bar', 'data-testid': 'status'});
     this.tableInfo = h('div', {class: 'table-info', 'data-testid': 'table-info'});
@@ -36,15 +34,7 @@ export class GameScreen {
     this.offerPanel = h('div', {class: 'offer', 'data-testid': 'offer'});
     this.handPanel = h('div', {class: 'hand-area'});
     this.decisionBox = h('div', {class: 'decision', 'aria-labelledby': 'decision-title'});
-    this.logList = h('ol', {class: 'log-list', 'data-testid': 'log'});
-    // The log follows the newest entry unless the reader scrolled up to read older ones. It
-    // scrolls by itself, so it takes focus for the keyboard's arrows; new entries are told by
-    // the announcer, not by the list (a live list would repeat itself on every redraw).
-    this.logBox = h('div', {class: 'log', tabindex: 0, role: 'region', 'aria-labelledby': 'log-title'}, this.logList);
-    this.logSticks = true;
-    this.logBox.addEventListener('scroll', () => {
-      this.logSticks = this.logBox.scrollHeight - this.logBox.scrollTop - this.logBox.clientHeight < 30;
-    });
+    this.log = new LogPanel(app, tableId);
     // New events in words, and that a decision is mine, said politely (without interrupting).
     this.announcer = h('div', {class: 'sr-only', role: 'status', 'aria-live': 'polite', 'data-testid': 'announcer'});
     // On a phone the map is drawn at the screen's width; enlarged, it scrolls at full size.
@@ -115,7 +105,7 @@ export class GameScreen {
         this.decisionBox,
         h('div', {class: 'log-section'},
           h('h2', {class: 'panel-title', id: 'log-title'}, t('elgrande.screen.log')),
-          this.logBox,
+          this.log.box,
           this.chat,
           this.chatError)));
     this.decisionBox.tabIndex = -1;
@@ -256,8 +246,8 @@ export class GameScreen {
       errorTemporary: this.errorTemporary, note: this.note,
       rated: this.app.store.rated.get(this.tableId) || null,
     });
-    const news = this.renderLog();
-    if (this.logSticks) this.logBox.scrollTop = this.logBox.scrollHeight;
+    const news = this.log.render();
+    if (this.log.sticks) this.log.box.scrollTop = this.log.box.scrollHeight;
     const said = [...news, turn].filter(Boolean).join(' ');
     if (said) this.announcer.textContent = said;
     this.app.pageTitle(this.table ? tableName(this.table) : t('elgrande.a_game'));
@@ -492,62 +482,7 @@ export class GameScreen {
         h('div', {class: 'hand-cards'}, cards.length ? cards : h('p', {class: 'muted'}, t('elgrande.hand.empty'))),
         discards.size ? h('p', {class: 'muted discards'}, t('elgrande.hand.played', {values: [...discards].join(', ')})) : null));
   }
-
-  // Draws the log; returns the texts of entries added since the last call, to be announced.
-  // Entries only added are appended; anything else (a rename, a removed line, a block, another
-  // table's log) redraws the list and announces nothing.
-  renderLog() {
-    const log = this.app.store.logFor(this.tableId);
-    // A block hides the player's lines already here; the server sends no new ones.
-    const blocks = this.app.blocks;
-    if (log === this.lastLog && log.revision === this.lastLogRevision && blocks.revision === this.lastBlocksRevision) return [];
-    const at = log === this.lastLog && blocks.revision === this.lastBlocksRevision ? log.entries.lastIndexOf(this.lastLogEntry) : -1;
-    // Each entry added counts one revision (log.js); any other change counts too.
-    const added = at >= 0 && log.revision - this.lastLogRevision === log.entries.length - 1 - at ? log.entries.slice(at + 1) : null;
-    const shown = (entry) => !(entry.from && blocks.has(entry.from.id));
-    if (added) {
-      for (const entry of added.filter(shown)) this.logList.append(this.logLine(entry));
-      while (this.logList.children.length > LOG_SHOWN) this.logList.firstElementChild.remove();
-    } else {
-      clear(this.logList);
-      if (!log.entries.length) {
-        this.logList.append(h('li', {class: 'log-entry muted'},
-          t(this.mySeat === null ? 'elgrande.log.watching' : 'elgrande.log.empty')));
-      }
-      for (const entry of log.entries.slice(-LOG_SHOWN).filter(shown)) this.logList.append(this.logLine(entry));
-    }
-    this.lastLog = log;
-    this.lastLogRevision = log.revision;
-    this.lastLogEntry = log.entries.at(-1);
-    this.lastBlocksRevision = blocks.revision;
-    return added ? added.filter(shown).map((entry) => entryText(entry, WORDS)) : [];
-  }
-
-  logLine(entry) {
-    // Lines stored by an older client may lack `said`: those keep their stored words.
-    const chat = entry.chat && entry.from && (entry.said !== undefined || entry.removed);
-    return chat ? this.chatLine(entry)
-      : h('li', {class: `log-entry ${entry.tone || ''}`, 'data-version': String(entry.version ?? '')}, entryText(entry, WORDS));
-  }
-
-  // The name with its ⋯ menu (which can remove a line that still says something), then
-  // what was said, or that a moderator removed it.
-  chatLine(entry) {
-    const line = entry.removed || entry.line === undefined ? null : {id: entry.line, said: entry.said};
-    const menu = playerButton(this.app, entry.from, this.tableId, line);
-    const name = h('span', {class: 'chat-name'}, entry.from.name);
-    const said = entry.removed
-      ? tParts('elgrande.chat.removed_line', {name, menu, removed: h('span', {class: 'chat-removed muted'}, removedText())})
-      : tParts('elgrande.chat.line', {name, menu, said: entry.said});
-    return h('li', {class: `log-entry chat${entry.removed ? ' removed' : ''}`, 'data-line': String(entry.line ?? '')}, ...said);
-  }
 }
-
-// What log.js needs to say this game's events.
-const WORDS = {eventText: describeEvent};
-
-// The log shows the newest entries (log.js keeps more across reloads).
-const LOG_SHOWN = 200;
 
 function stat(label, value, title) {
   return h('div', {class: 'stat', title},
