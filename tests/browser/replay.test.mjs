@@ -49,6 +49,7 @@ async function main() {
   assert.ok(last > 50, `a whole game has many versions (${last})`);
   assert.equal(await page.locator('[data-testid^=replay-seat-]').count(), 5);
   assert.ok(await page.locator('[data-testid=replay-secrets-0]').count(), 'the seats\' secrets are shown');
+  assert.doesNotMatch(await page.textContent('[data-testid=replay-screen]'), /\bnull\b|\bundefined\b/, 'no placeholder words');
   await shot(page, 'replay-0');
 
   // Every version by the keyboard, forwards; the address and the board follow.
@@ -106,7 +107,7 @@ async function main() {
   await page.click('[data-testid=review-ask]');
   await page.waitForSelector('[data-testid=review-played], [data-testid=review-same]', {timeout: 20_000});
   const opinion = await page.textContent('[data-testid=replay-review]');
-  assert.match(opinion, /You played: .+\(estimated win share \d+%\)|the same: .+\(estimated win share \d+%\)/, opinion);
+  assert.match(opinion, /(You played|Played for you, by your seat’s bot or clock): .+\(estimated win share \d+%\)|the same: .+\(estimated win share \d+%\)/, opinion);
   say(`the strong bot's second opinion: ${opinion}`);
   // Where the next move is another seat's, there is nothing to ask; back at hers, the answer stays.
   const others = JSON.parse(saved).moves.findIndex((move) => move.seat !== 0);

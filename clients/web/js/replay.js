@@ -123,7 +123,7 @@ export class ReplayScreen {
     }}, SPEEDS.map((ms) => h('option', {value: ms, selected: ms === this.speed}, t('replay.speed_step', {seconds: ms / 1000}))));
     this.heading.textContent = doc.table.name ? t('replay.title_of', {table: tableName(doc.table)}) : t('replay.title');
     clear(this.body).append(
-      doc.secrets === false ? h('p', {class: 'replay-closed muted', 'data-testid': 'replay-closed'}, t('replay.secrets_closed')) : null,
+      ...(doc.secrets === false ? [h('p', {class: 'replay-closed muted', 'data-testid': 'replay-closed'}, t('replay.secrets_closed'))] : []),
       h('div', {class: 'replay-controls', role: 'group', 'aria-label': t('replay.controls')},
         h('div', {class: 'replay-buttons'}, this.firstButton, this.prevButton, this.playButton, this.nextButton, this.lastButton),
         this.slider,

@@ -17,9 +17,11 @@ export function reviewPanel(app, doc, id, game, names) {
   const ctx = {names, options: doc.table.options};
 
   const words = (move) => t('replay.review.move', {move: game.describeCommand(move.command, ctx), share: move.win_share});
+  // The move reviewed was the seat's, but perhaps made for its player by their bot or clock.
+  const playedKey = (v) => (doc.moves[v].source === 'player' ? 'replay.review.played' : 'replay.review.played_for');
   const answer = (a) => (a.same
     ? [h('p', {'data-testid': 'review-same'}, t('replay.review.same', {move: words(a.bot)}))]
-    : [h('p', {'data-testid': 'review-played'}, t('replay.review.played', {move: words(a.played)})),
+    : [h('p', {'data-testid': 'review-played'}, t(playedKey(a.version), {move: words(a.played)})),
       h('p', {'data-testid': 'review-bot'}, t('replay.review.bot', {move: words(a.bot)}))])
     .concat(h('p', {class: 'muted'}, t('replay.review.how', {n: a.iterations})));
 
