@@ -14,6 +14,7 @@
 #include "elgrande/el_grande/module.hpp"
 #include "elgrande/engine/rng.hpp"
 #include "elgrande/protocol/codec.hpp"
+#include "random_games.hpp"
 
 namespace {
 
@@ -22,17 +23,7 @@ using Clock = std::chrono::steady_clock;
 
 double microseconds(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
 
-double quantile(std::vector<double> values, double q) {
-  std::sort(values.begin(), values.end());
-  return values[static_cast<std::size_t>(q * static_cast<double>(values.size() - 1))];
-}
-
-int first_owing(const games::Game& game) {
-  for (int s = 0; s < games::kMaxSeats; ++s) {
-    if ((game.owing() >> s) & 1u) return s;
-  }
-  return -1;
-}
+using bench::quantile;
 
 }  // namespace
 
@@ -51,14 +42,7 @@ int main(int argc, char** argv) {
   Rng pick{7};
   for (int g = 0; g < games_wanted; ++g) {
     const std::uint64_t seed = 1000 + static_cast<std::uint64_t>(g);
-    std::vector<games::Recorded> log;
-    auto game = module.setup(json, seed).game;
-    for (std::uint64_t n = 0; !game->over(); ++n) {
-      const int seat = first_owing(*game);
-      const games::MovePtr move = game->random_move(seat, seed * 7919 + n);
-      game->apply(seat, *move);
-      log.push_back({seat, move->record(), false});
-    }
+    const std::vector<games::Recorded> log = bench::random_game(module, json, seed).log;
     moves += log.size();
     for (int i = 0; i < versions; ++i) {
       const auto version = static_cast<std::size_t>(pick.below(static_cast<std::uint32_t>(log.size()) + 1));

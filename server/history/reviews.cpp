@@ -46,7 +46,8 @@ std::optional<Reviews::Refusal> Reviews::begin(PlayerId player, int asked_today)
   const std::lock_guard lock(mutex_);
   if (asked_today + under_way_[player] >= limits_.per_day) {
     return Refusal{ErrorCode::limit_reached,
-                   "at most " + std::to_string(limits_.per_day) + " reviews a day; a decision reviewed before is answered again without counting",
+                   "at most " + std::to_string(limits_.per_day) +
+                       " reviews a day; a decision reviewed before is answered again without counting",
                    {{"limit", "reviews_per_day"}, {"max", limits_.per_day}}};
   }
   if (all_under_way_ >= limits_.at_once) {
