@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -217,7 +218,14 @@ TEST_CASE("past the file-size limit writes fail and are retried, and the server 
   for (int seat = 1; seat < 5; ++seat) {
     REQUIRE(request(ana, "table.add_bot", {{"table", id}})["type"] == "table.add_bot.ok");
   }
-  REQUIRE(request(ana, "table.start", {{"table", id}})["type"] == "table.start.ok");
+  std::vector<Json> pushes;
+  REQUIRE(request(ana, "table.start", {{"table", id}}, &pushes)["type"] == "table.start.ok");
+  // The game waits for Ana once an update gives her a decision. (Watching the log's size
+  // alone did not do: on a busy machine the bots' first commits came after it had settled.)
+  const auto owes_ana = [](const Json& message) {
+    return message["type"] == "game.update" && message["payload"]["view"].contains("decision");
+  };
+  while (std::none_of(pushes.begin(), pushes.end(), owes_ana)) pushes.push_back(read(ana));
 
   // Once the bots have played their first power cards and the game waits for Ana, the
   // write-ahead log may grow by 48 KiB more (ulimit -f): room for her resignation's commit
@@ -236,8 +244,12 @@ TEST_CASE("past the file-size limit writes fail and are retried, and the server 
   limit.rlim_cur = written + 48 * 1024;
   REQUIRE(::prlimit(server.pid(), RLIMIT_FSIZE, &limit, nullptr) == 0);
 
-  // Bots play every seat from now on, as fast as they can, until the log cannot grow.
-  REQUIRE(request(ana, "game.resign", {{"table", id}})["type"] == "game.resign.ok");
+  // Bots play every seat from now on, as fast as they can, until the log cannot grow. The
+  // resignation's reply waits for its commit, which may also carry the bots' first
+  // commands and so not fit: it is read at the end.
+  const Json resign = {{"type", "game.resign"}, {"id", "resign"}, {"payload", {{"table", id}}}};
+  check_schema(resign, "client");
+  ana.send(resign);
 
   // The server lives on, and says why it takes no changes.
   HttpResponse full;
@@ -263,10 +275,20 @@ TEST_CASE("past the file-size limit writes fail and are retried, and the server 
   const rlimit lifted{current.rlim_max, current.rlim_max};  // the hard limit was left as it was
   REQUIRE(::prlimit(server.pid(), RLIMIT_FSIZE, &lifted, nullptr) == 0);
   CHECK(readiness_until(server, ready, 5s).result() == http::status::ok);
-  // And the game plays on to its end (however many updates come first).
-  Json message = read(ana);
-  while (message["type"] != "game.over") message = read(ana);
-  CHECK(message["payload"]["table"] == id);
+  // The resignation is acknowledged, and the game plays on to its end (however many
+  // updates come first).
+  bool acknowledged = false;
+  Json over;
+  while (!acknowledged || over.is_null()) {
+    const Json message = read(ana);
+    if (message.value("id", Json()) == "resign") {
+      CHECK(message["type"] == "game.resign.ok");
+      acknowledged = true;
+    } else if (message["type"] == "game.over") {
+      over = message["payload"];
+    }
+  }
+  CHECK(over["table"] == id);
 }
 
 TEST_CASE("a database the server may not write stops the start with the reason", "[sqlite][integration][startup]") {
