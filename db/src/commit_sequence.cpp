@@ -10,6 +10,6 @@ std::int64_t CommitSequence::read() {
   return row.step() ? row.integer(0) : 0;
 }
 
-void CommitSequence::write(std::int64_t n) { write_.bind(1, n).run(); }
+void CommitSequence::write(std::int64_t n) { write_.bind(1, n).send(); }
 
 }  // namespace elgrande::db

@@ -32,6 +32,16 @@ void Statement::run() {
   reset();
 }
 
+void Statement::send() {
+  try {
+    prepared_->send();
+  } catch (...) {
+    reset();
+    throw;
+  }
+  reset();
+}
+
 Transaction::Transaction(Database& database) : database_(database) { database_.begin(); }
 
 Transaction::~Transaction() {

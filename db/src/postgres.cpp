@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -55,6 +56,7 @@ class PostgresStatement final : public Database::Prepared {
     }
     return ++row_ < PQntuples(result_.get());
   }
+  void send() override { database_.send(sql_, parameters_); }
   void reset() override {
     result_.reset();
     parameters_.clear();
@@ -149,7 +151,10 @@ PostgresDatabase::~PostgresDatabase() { PQfinish(connection_); }
 void PostgresDatabase::connect() {
   PQfinish(connection_);
   prepared_.clear();
+  unconfirmed_.clear();
   in_transaction_ = false;
+  pipelining_ = false;
+  unread_ = 0;
   // Defaults first: whatever the URL says comes later and wins.
   const char* keys[] = {"connect_timeout", "application_name", "dbname", nullptr};
   const char* values[] = {"10", "elgrande-server", url_.c_str(), nullptr};
@@ -201,36 +206,160 @@ PostgresDatabase::Result PostgresDatabase::checked(pg_result* raw, std::string_v
     changes_ = changed[0] != '\0' ? std::stoll(changed) : 0;
     return result;
   }
-  if (PQstatus(connection_) != CONNECTION_OK) throw connection_error(what);
-  const char* sqlstate = result ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
-  const std::string message = result ? trimmed(PQresultErrorMessage(result.get())) : trimmed(PQerrorMessage(connection_));
-  throw Error(kind_of(sqlstate ? sqlstate : ""), 0, std::string(what) + ": " + message);
+  throw failure_of(result.get(), what);
+}
+
+Error PostgresDatabase::failure_of(const pg_result* result, std::string_view what) const {
+  if (PQstatus(connection_) != CONNECTION_OK) return connection_error(what);
+  const char* sqlstate = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : nullptr;
+  const std::string message = result ? trimmed(PQresultErrorMessage(result)) : trimmed(PQerrorMessage(connection_));
+  return Error(kind_of(sqlstate ? sqlstate : ""), 0, std::string(what) + ": " + message);
 }
 
 void PostgresDatabase::execute(const std::string& sql) {
   ensure_connected();
+  // Several statements in one text need the simple protocol, which a pipeline cannot carry.
+  const bool pipelined = pipelining_;
+  if (pipelined) {
+    sync(sql);
+    leave_pipeline();
+  }
   checked(PQexec(connection_, sql.c_str()), "SQL failed on " + describe());
+  if (pipelined) enter_pipeline();
 }
 
-PostgresDatabase::Result PostgresDatabase::run(const std::string& sql, const std::vector<Parameter>& parameters) {
-  ensure_connected();
+const std::string& PostgresDatabase::statement_name(const std::string& sql) {
   auto found = prepared_.find(sql);
-  if (found == prepared_.end()) {
-    const std::string name = "s" + std::to_string(prepared_.size() + 1);
+  if (found != prepared_.end()) return found->second;
+  const std::string name = "s" + std::to_string(++names_given_);
+  if (pipelining_) {
+    if (PQsendPrepare(connection_, name.c_str(), sql.c_str(), 0, nullptr) != 1) {
+      throw connection_error("cannot send '" + sql + "'");
+    }
+    ++unread_;
+    unconfirmed_.push_back(sql);
+  } else {
     checked(PQprepare(connection_, name.c_str(), sql.c_str(), 0, nullptr), "cannot prepare '" + sql + "'");
-    found = prepared_.emplace(sql, name).first;
   }
+  return prepared_.emplace(sql, name).first->second;
+}
+
+namespace {
+
+struct Values {
   std::vector<const char*> values;
   std::vector<int> lengths;
   std::vector<int> formats;
-  for (const Parameter& p : parameters) {
-    values.push_back(p.null ? nullptr : p.value.data());
-    lengths.push_back(static_cast<int>(p.value.size()));
-    formats.push_back(p.binary ? 1 : 0);
+
+  explicit Values(const std::vector<PostgresDatabase::Parameter>& parameters) {
+    for (const PostgresDatabase::Parameter& p : parameters) {
+      values.push_back(p.null ? nullptr : p.value.data());
+      lengths.push_back(static_cast<int>(p.value.size()));
+      formats.push_back(p.binary ? 1 : 0);
+    }
   }
-  return checked(PQexecPrepared(connection_, found->second.c_str(), static_cast<int>(parameters.size()),
-                                values.data(), lengths.data(), formats.data(), 0),
+  int count() const { return static_cast<int>(values.size()); }
+};
+
+// Answers a pipeline may owe before it is read: a bound far below what the sockets'
+// buffers hold, so that neither side ever blocks writing while the other does too.
+constexpr int kMostUnread = 256;
+
+}  // namespace
+
+PostgresDatabase::Result PostgresDatabase::run(const std::string& sql, const std::vector<Parameter>& parameters) {
+  ensure_connected();
+  if (pipelining_) {
+    queue(sql, parameters);
+    return sync(sql);
+  }
+  const std::string& name = statement_name(sql);
+  const Values v(parameters);
+  return checked(PQexecPrepared(connection_, name.c_str(), v.count(), v.values.data(), v.lengths.data(),
+                                v.formats.data(), 0),
                  sql);
+}
+
+void PostgresDatabase::send(const std::string& sql, const std::vector<Parameter>& parameters) {
+  if (!pipelining_) {
+    run(sql, parameters);
+    return;
+  }
+  ensure_connected();
+  queue(sql, parameters);
+  if (unread_ >= kMostUnread) sync(sql);
+}
+
+void PostgresDatabase::queue(const std::string& sql, const std::vector<Parameter>& parameters) {
+  const std::string& name = statement_name(sql);
+  const Values v(parameters);
+  if (PQsendQueryPrepared(connection_, name.c_str(), v.count(), v.values.data(), v.lengths.data(), v.formats.data(),
+                          0) != 1) {
+    throw connection_error("cannot send '" + sql + "'");
+  }
+  ++unread_;
+}
+
+void PostgresDatabase::queue_text(const char* sql) {
+  if (PQsendQueryParams(connection_, sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1) {
+    throw connection_error(std::string("cannot send ") + sql);
+  }
+  ++unread_;
+}
+
+PostgresDatabase::Result PostgresDatabase::sync(std::string_view what) {
+  if (PQpipelineSync(connection_) != 1) throw connection_error(what);
+  Result last;
+  std::optional<Error> failure;
+  // Each statement's answer, then the null that ends it; after the first failure the
+  // rest come back aborted.
+  for (; unread_ > 0; --unread_) {
+    Result result(PQgetResult(connection_));
+    if (!result) {
+      failure = connection_error(what);
+      break;
+    }
+    while (pg_result* more = PQgetResult(connection_)) PQclear(more);
+    const ExecStatusType status = PQresultStatus(result.get());
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+      const char* changed = PQcmdTuples(result.get());
+      changes_ = changed[0] != '\0' ? std::stoll(changed) : 0;
+      last = std::move(result);
+    } else if (status != PGRES_PIPELINE_ABORTED && !failure) {
+      failure = failure_of(result.get(), what);
+    }
+  }
+  const Result synced(failure && unread_ > 0 ? nullptr : PQgetResult(connection_));
+  unread_ = 0;
+  if (!synced || PQresultStatus(synced.get()) != PGRES_PIPELINE_SYNC) {
+    // The answers are out of step: this connection cannot be trusted with another.
+    if (!failure) failure = connection_error(what);
+    PQfinish(connection_);
+    connection_ = nullptr;
+  }
+  if (failure) {
+    for (const std::string& sql : unconfirmed_) prepared_.erase(sql);
+    unconfirmed_.clear();
+    throw *failure;
+  }
+  unconfirmed_.clear();
+  return last;
+}
+
+void PostgresDatabase::enter_pipeline() {
+  if (PQenterPipelineMode(connection_) != 1) throw connection_error("cannot enter pipeline mode");
+  pipelining_ = true;
+}
+
+void PostgresDatabase::leave_pipeline() noexcept {
+  if (!pipelining_) return;
+  pipelining_ = false;
+  unread_ = 0;
+  // Answers left unread (a connection that failed while sending): it cannot be trusted.
+  if (connection_ != nullptr && PQexitPipelineMode(connection_) != 1) {
+    PQfinish(connection_);
+    connection_ = nullptr;
+  }
 }
 
 std::unique_ptr<Database::Prepared> PostgresDatabase::prepare_statement(std::string_view sql) {
@@ -251,7 +380,13 @@ void PostgresDatabase::set_user_version(int version) {
 
 void PostgresDatabase::begin() {
   ensure_connected();
-  execute("BEGIN");
+  try {
+    enter_pipeline();
+    queue_text("BEGIN");
+  } catch (...) {
+    leave_pipeline();
+    throw;
+  }
   in_transaction_ = true;
 }
 
@@ -261,7 +396,15 @@ void PostgresDatabase::commit() {
   // commit whose answer is lost with the connection may or may not have happened; it is
   // reported as failed (io), like a commit that failed.
   if (PQstatus(connection_) != CONNECTION_OK) throw connection_error("PostgreSQL connection lost before COMMIT");
-  const Result result = checked(PQexec(connection_, "COMMIT"), "COMMIT on " + describe());
+  Result result;
+  try {
+    queue_text("COMMIT");
+    result = sync("COMMIT on " + describe());
+  } catch (...) {
+    leave_pipeline();
+    throw;
+  }
+  leave_pipeline();
   // A transaction that failed part-way ends in ROLLBACK even when asked to commit.
   if (std::strcmp(PQcmdStatus(result.get()), "COMMIT") != 0) {
     throw Error(Error::Kind::other, 0, "COMMIT on " + describe() + " rolled back: the transaction had failed");
@@ -270,6 +413,13 @@ void PostgresDatabase::commit() {
 
 void PostgresDatabase::rollback() noexcept {
   in_transaction_ = false;
+  if (pipelining_) {
+    try {
+      sync("ROLLBACK");
+    } catch (...) {  // the failure that brought us here was reported already
+    }
+    leave_pipeline();
+  }
   if (PQstatus(connection_) == CONNECTION_OK) PQclear(PQexec(connection_, "ROLLBACK"));
 }
 

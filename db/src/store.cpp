@@ -96,10 +96,9 @@ Store::Store(Database& database)
       player_name_(database.prepare("SELECT name FROM players WHERE id = ?1")),
       ring_put_(database.prepare(
           "INSERT INTO command_ring (slot, n, table_id, seq, seat, command, source, time, chain) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")),
-      ring_overwrite_(database.prepare(
-          "UPDATE command_ring SET n = ?2, table_id = ?3, seq = ?4, seat = ?5, command = ?6, source = ?7, "
-          "time = ?8, chain = ?9 WHERE slot = ?1")),
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (slot) DO UPDATE SET n = excluded.n, "
+          "table_id = excluded.table_id, seq = excluded.seq, seat = excluded.seat, command = excluded.command, "
+          "source = excluded.source, time = excluded.time, chain = excluded.chain")),
       insert_commands_(kCopyRows) {}
 
 // --- Identities. ---
@@ -168,8 +167,8 @@ void Store::save_table(const TableRecord& table, const TableRecord* saved) {
         .bind(13, table.auto_start ? 1 : 0)
         .bind(14, table.rated ? 1 : 0)
         .bind(15, table.secrets_closed ? 1 : 0)
-        .run();
-    if (!saved) new_log_.bind(1, table.id).run();  // a new table's log: empty, and chained
+        .send();
+    if (!saved) new_log_.bind(1, table.id).send();  // a new table's log: empty, and chained
   }
   for (std::size_t s = 0; s < table.seats.size(); ++s) {
     const SeatRecord& seat = table.seats[s];
@@ -183,13 +182,13 @@ void Store::save_table(const TableRecord& table, const TableRecord* saved) {
         .bind(7, seat.timeouts)
         .bind(8, seat.replaced ? 1 : 0)
         .bind(9, seat.bot_level)
-        .run();
+        .send();
   }
 }
 
 void Store::save_result(const GameResult& result) {
   for (const SeatResult& seat : result.seats) {
-    save_result_.bind(1, result.table).bind(2, seat.seat).bind(3, seat.player).bind(4, seat.score).bind(5, seat.rank).run();
+    save_result_.bind(1, result.table).bind(2, seat.seat).bind(3, seat.player).bind(4, seat.score).bind(5, seat.rank).send();
   }
 }
 
@@ -221,10 +220,10 @@ void Store::save_snapshot(std::int64_t table, std::int64_t seq, const std::strin
       .bind(3, row.format)
       .bind(4, std::as_bytes(std::span(row.state.data(), row.state.size())))
       .bind(5, row.checksum)
-      .run();
+      .send();
 }
 
-void Store::delete_snapshot(std::int64_t table) { delete_snapshot_.bind(1, table).run(); }
+void Store::delete_snapshot(std::int64_t table) { delete_snapshot_.bind(1, table).send(); }
 
 std::int64_t Store::max_table_id() {
   Statement row = database_.prepare("SELECT coalesce(max(id), 0) FROM tables");
@@ -375,7 +374,7 @@ void Store::add_chat(std::int64_t table, const ChatLine& line) {
       .bind(4, line.text)
       .bind(5, line.time);
   if (line.id != 0) insert.bind(6, line.id);
-  insert.run();
+  insert.send();
 }
 
 void Store::remove_chat(std::int64_t table, std::int64_t line, std::int64_t moderator) {

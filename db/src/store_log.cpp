@@ -85,24 +85,21 @@ void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> c
     }
     // The slot's row is overwritten in place; only a slot never written (or emptied with
     // its table) takes a new one.
-    for (Statement* put : {&ring_overwrite_, &ring_put_}) {
-      put->bind(1, row.slot)
-          .bind(2, n)
-          .bind(3, table)
-          .bind(4, row.seq)
-          .bind(5, row.seat)
-          .bind(6, row.command)
-          .bind(7, row.source)
-          .bind(8, row.time)
-          .bind(9, row.chain)
-          .run();
-      if (database_.changes() == 1) break;
-    }
+    ring_put_.bind(1, row.slot)
+        .bind(2, n)
+        .bind(3, table)
+        .bind(4, row.seq)
+        .bind(5, row.seat)
+        .bind(6, row.command)
+        .bind(7, row.source)
+        .bind(8, row.time)
+        .bind(9, row.chain)
+        .send();
     ring.uncopied_owner[static_cast<std::size_t>(row.slot)] = table;
     ring.uncopied[table].push_back(std::move(row));
     log.length = logged.seq;
   }
-  set_log_head_.bind(1, table).bind(2, *log.length).bind(3, log.head).run();
+  set_log_head_.bind(1, table).bind(2, *log.length).bind(3, log.head).send();
 }
 
 Store::Ring& Store::ring() {
@@ -158,7 +155,7 @@ void Store::copy_to_log(Ring& ring, std::int64_t table) {
           .bind(p + 4, row.time)
           .bind(p + 5, row.chain);
     }
-    insert.run();
+    insert.send();
   }
   ring.release(table);
 }

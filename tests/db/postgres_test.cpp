@@ -75,3 +75,61 @@ TEST_CASE("PostgreSQL's failures arrive as typed errors, and a lost connection i
     CHECK(store.players().size() == 1);  // Bea was never committed
   }
 }
+
+TEST_CASE("writes sent without waiting in a transaction: read back in it, all or none committed, the first failure told",
+          "[db][postgresql]") {
+  TestDatabase test;
+  REQUIRE(test.postgresql());
+  const auto database = test.open();
+  database->execute("CREATE TABLE moves (n BIGINT PRIMARY KEY, text TEXT NOT NULL)");
+  db::Statement put = database->prepare("INSERT INTO moves (n, text) VALUES (?1, ?2)");
+  const auto count = [&] {
+    db::Statement rows = database->prepare("SELECT count(*) FROM moves");
+    rows.step();
+    return rows.integer(0);
+  };
+
+  SECTION("a read in the transaction sees what was sent before it, and more writes than are held unread commit") {
+    db::Transaction transaction(*database);
+    put.bind(1, 1).bind(2, "first").send();
+    CHECK(count() == 1);
+    for (int n = 2; n <= 1000; ++n) put.bind(1, n).bind(2, "move").send();
+    transaction.commit();
+    CHECK(count() == 1000);
+  }
+  SECTION("a write that fails fails the commit with its own error, and nothing of the transaction stays") {
+    put.bind(1, 1).bind(2, "kept").send();  // outside a transaction: at once
+    {
+      db::Transaction transaction(*database);
+      put.bind(1, 2).bind(2, "lost").send();
+      put.bind(1, 1).bind(2, "twice").send();  // refused, but not told yet
+      put.bind(1, 3).bind(2, "lost too").send();
+      try {
+        transaction.commit();
+        FAIL("a transaction with a refused write committed");
+      } catch (const db::Error& error) {
+        CHECK(error.kind() == db::Error::Kind::constraint);
+        CHECK_THAT(error.what(), Catch::Contains("moves_pkey"));
+      }
+    }
+    CHECK(count() == 1);
+    // The connection goes on, in and out of transactions.
+    db::Transaction again(*database);
+    put.bind(1, 2).bind(2, "second").send();
+    again.commit();
+    CHECK(count() == 2);
+  }
+  SECTION("a statement first prepared in a failed pipeline is prepared again after it") {
+    {
+      db::Transaction transaction(*database);
+      put.bind(1, 1).bind(2, "a").send();
+      put.bind(1, 1).bind(2, "a again").send();  // refused: the server skips what follows
+      database->prepare("INSERT INTO moves (n, text) VALUES (?1, 'b')").bind(1, 2).send();  // never prepared
+      CHECK_THROWS_AS(transaction.commit(), db::Error);
+    }
+    db::Transaction transaction(*database);
+    database->prepare("INSERT INTO moves (n, text) VALUES (?1, 'b')").bind(1, 5).send();
+    transaction.commit();
+    CHECK(count() == 1);
+  }
+}

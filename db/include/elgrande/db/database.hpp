@@ -130,6 +130,11 @@ class Database {
     virtual void bind(int index, std::span<const std::byte> blob) = 0;
     virtual void bind_null(int index) = 0;
     virtual bool step() = 0;
+    // Runs a statement whose rows and count are not read (Statement::send).
+    virtual void send() {
+      while (step()) {
+      }
+    }
     virtual void reset() = 0;
     virtual bool is_null(int column) const = 0;
     virtual std::int64_t integer(int column) const = 0;
@@ -168,6 +173,10 @@ class Statement {
   bool step() { return prepared_->step(); }
   // Runs a statement that returns no rows, then resets it for the next use.
   void run();
+  // Like run(), for a write whose count of changed rows is not read either: in a
+  // PostgreSQL transaction it is sent without waiting for its answer (libpq's pipeline),
+  // and a failure of it is thrown by the next statement that waits, or by the commit.
+  void send();
   void reset() { prepared_->reset(); }
 
   bool is_null(int column) const { return prepared_->is_null(column); }

@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "elgrande/db/database.hpp"
 
@@ -19,6 +20,11 @@ namespace elgrande::db {
 // fetched whole when it first steps, so that other statements may run while it is read.
 // A connection lost between transactions is opened again at the next use; one lost in a
 // transaction fails it (Error::Kind::io, transient) and the caller runs it again.
+//
+// A transaction runs in libpq's pipeline mode: BEGIN and the writes sent with
+// Statement::send go out without waiting, and their answers are read together at the next
+// statement whose rows or count are read, or at COMMIT. A transaction of writes alone costs
+// one round trip to the server instead of one per statement.
 class PostgresDatabase final : public Database {
  public:
   // `url`: postgresql://user@host:port/database?options... (libpq's connection URI).
@@ -50,6 +56,8 @@ class PostgresDatabase final : public Database {
   };
   using Result = std::unique_ptr<pg_result, ResultDeleter>;
   Result run(const std::string& sql, const std::vector<Parameter>& parameters);
+  // The same, not waiting for the answer in a transaction (Statement::send).
+  void send(const std::string& sql, const std::vector<Parameter>& parameters);
 
  protected:
   std::unique_ptr<Prepared> prepare_statement(std::string_view sql) override;
@@ -60,15 +68,30 @@ class PostgresDatabase final : public Database {
   void ensure_connected();
   // The result, or the error it carries (or the connection's) as db::Error.
   Result checked(pg_result* result, std::string_view what);
+  Error failure_of(const pg_result* result, std::string_view what) const;
   Error connection_error(std::string_view what) const;
+  // The statement's name on this connection, prepared first if need be (queued, in the pipeline).
+  const std::string& statement_name(const std::string& sql);
+  // Sends a statement into the pipeline, its answer unread.
+  void queue(const std::string& sql, const std::vector<Parameter>& parameters);
+  void queue_text(const char* sql);
+  // Reads every answer the pipeline owes; the last one, or the first failure among them.
+  Result sync(std::string_view what);
+  void enter_pipeline();
+  void leave_pipeline() noexcept;
 
   const std::string url_;
   const OpenOptions options_;
   pg_conn* connection_ = nullptr;
   bool in_transaction_ = false;
+  bool pipelining_ = false;
+  int unread_ = 0;  // statements in the pipeline whose answers are not read yet
   // The statements prepared on this connection, by their SQL: a bounded set, the
-  // server's own texts.
+  // server's own texts. Those whose preparing is still in the pipeline are forgotten if
+  // it fails (their names are never used again).
   std::unordered_map<std::string, std::string> prepared_;
+  std::vector<std::string> unconfirmed_;
+  std::int64_t names_given_ = 0;
   std::int64_t changes_ = 0;
 };
 

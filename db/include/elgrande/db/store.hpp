@@ -294,8 +294,7 @@ class Store {
     void release(std::int64_t table);
   };
   std::optional<Ring> ring_;
-  Statement ring_put_;
-  Statement ring_overwrite_;
+  Statement ring_put_;  // a slot's row, new or overwritten
   Ring& ring();
   void copy_to_log(Ring& ring, std::int64_t table);
   // INSERT INTO commands of `rows` rows (1 to kCopyRows), prepared when first needed.
