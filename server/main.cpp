@@ -15,7 +15,6 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <condition_variable>
 #include <csignal>
 #include <cstdint>
 #include <cstring>
@@ -23,7 +22,6 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <stop_token>
@@ -35,6 +33,7 @@
 
 #include "app/hello.hpp"
 #include "app/services.hpp"
+#include "common/wait_or_stop.hpp"
 #include "config_check.hpp"
 #include "database_start.hpp"
 #include "elgrande/notices/catalogs.hpp"
@@ -112,15 +111,6 @@ std::optional<std::string> own_address(const Config& config) {
   if (!config.cluster_address.empty()) return config.cluster_address;
   if (config.port == 0) return std::nullopt;
   return reachable(tcp::endpoint(net::ip::make_address(config.bind_address), config.port));
-}
-
-// Waits that long, or less if the thread is asked to stop: false then.
-bool wait_or_stop(const std::stop_token& stop, std::chrono::milliseconds how_long) {
-  std::mutex mutex;
-  std::condition_variable_any wake;
-  std::unique_lock lock(mutex);
-  wake.wait_for(lock, stop, how_long, [] { return false; });
-  return !stop.stop_requested();
 }
 
 // How long shutdown waits for WebSocket peers to complete the close handshake.

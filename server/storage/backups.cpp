@@ -6,15 +6,14 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <condition_variable>
 #include <ctime>
-#include <mutex>
 #include <system_error>
 #include <utility>
 #include <vector>
 
 #include "elgrande/db/database.hpp"
 #include "elgrande/db/log_check.hpp"
+#include "common/wait_or_stop.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -37,15 +36,6 @@ void sync_path(const std::filesystem::path& path, bool directory) {
   const int error = errno;
   ::close(fd);
   if (synced != 0) throw std::system_error(error, std::generic_category(), "cannot sync " + path.string());
-}
-
-// Waits `how_long`, or less if stopped: false then.
-bool wait_or_stop(const std::stop_token& stop, std::chrono::seconds how_long) {
-  std::mutex mutex;
-  std::condition_variable_any wake;
-  std::unique_lock lock(mutex);
-  wake.wait_for(lock, stop, how_long, [] { return false; });
-  return !stop.stop_requested();
 }
 
 }  // namespace
