@@ -46,6 +46,17 @@ void check_combinations(const Config& config) {
   }
 }
 
+// An action's value, from "--flag value" or "--flag=value" (empty when missing), or
+// nothing when `argument` is another flag.
+std::optional<std::string> action_value(std::string_view argument, std::string_view flag, int& i, int argc,
+                                        const char* const argv[]) {
+  if (argument == flag) return i + 1 < argc ? std::string(argv[++i]) : std::string();
+  if (argument.starts_with(flag) && argument.substr(flag.size()).starts_with('=')) {
+    return std::string(argument.substr(flag.size() + 1));
+  }
+  return std::nullopt;
+}
+
 struct Override {
   const Setting* setting;
   std::string value;
@@ -65,41 +76,23 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
       invocation.help = true;
       return invocation;
     }
-    if (argument == "--backup-to" || argument.starts_with("--backup-to=")) {
-      std::string target;
-      if (argument.starts_with("--backup-to=")) {
-        target = std::string(argument.substr(12));
-      } else if (i + 1 < argc) {
-        target = argv[++i];
-      }
-      if (target.empty()) throw ConfigError("--backup-to: missing file name");
-      invocation.backup_to = std::filesystem::path(target);
+    if (const auto target = action_value(argument, "--backup-to", i, argc, argv)) {
+      if (target->empty()) throw ConfigError("--backup-to: missing file name");
+      invocation.backup_to = std::filesystem::path(*target);
       continue;
     }
-    if (argument == "--check-table" || argument.starts_with("--check-table=")) {
-      std::string id;
-      if (argument.starts_with("--check-table=")) {
-        id = std::string(argument.substr(14));
-      } else if (i + 1 < argc) {
-        id = argv[++i];
-      }
+    if (const auto id = action_value(argument, "--check-table", i, argc, argv)) {
       std::int64_t table = 0;
-      const auto [end, error] = std::from_chars(id.data(), id.data() + id.size(), table);
-      if (id.empty() || error != std::errc() || end != id.data() + id.size() || table < 1) {
+      const auto [end, error] = std::from_chars(id->data(), id->data() + id->size(), table);
+      if (id->empty() || error != std::errc() || end != id->data() + id->size() || table < 1) {
         throw ConfigError("--check-table: expects a table id");
       }
       invocation.check_table = table;
       continue;
     }
-    if (argument == "--verify-backup" || argument.starts_with("--verify-backup=")) {
-      std::string file;
-      if (argument.starts_with("--verify-backup=")) {
-        file = std::string(argument.substr(16));
-      } else if (i + 1 < argc) {
-        file = argv[++i];
-      }
-      if (file.empty()) throw ConfigError("--verify-backup: missing file name");
-      invocation.verify_backup = std::filesystem::path(file);
+    if (const auto file = action_value(argument, "--verify-backup", i, argc, argv)) {
+      if (file->empty()) throw ConfigError("--verify-backup: missing file name");
+      invocation.verify_backup = std::filesystem::path(*file);
       continue;
     }
     if (argument == "--check-config" || argument.starts_with("--check-config=")) {
@@ -117,15 +110,9 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
       (argument == "--recompute-ratings" ? invocation.recompute_ratings : invocation.config.accept_lost_commits) = true;
       continue;
     }
-    if (argument == "--create-admin" || argument.starts_with("--create-admin=")) {
-      std::string username;
-      if (argument.starts_with("--create-admin=")) {
-        username = std::string(argument.substr(15));
-      } else if (i + 1 < argc) {
-        username = argv[++i];
-      }
-      if (username.empty()) throw ConfigError("--create-admin: missing username");
-      invocation.create_admin = std::move(username);
+    if (auto username = action_value(argument, "--create-admin", i, argc, argv)) {
+      if (username->empty()) throw ConfigError("--create-admin: missing username");
+      invocation.create_admin = std::move(*username);
       continue;
     }
 
