@@ -6,7 +6,8 @@
 # on how much of the machine the load generator takes.
 # Usage: scripts/load.sh [TABLES] [PLAYERS] [elgrande-load flags: --rate, --seconds,
 #        --spectators, --idle, --threads, --short...]
-# SERVER_FLAGS adds server options, e.g. SERVER_FLAGS="--durability normal".
+# SERVER_FLAGS adds server options, e.g. SERVER_FLAGS="--durability normal"; SERVER another
+# server binary (a copy of the build before a change).
 # TLS=1: the server serves WSS with a certificate of a CA made for the run
 # (tests/integration/make_certificates.py), and every client speaks TLS to it.
 set -euo pipefail
@@ -29,7 +30,7 @@ if [[ ${TLS:-0} == 1 ]]; then
   client_flags=(--ca-file "$data/tls/ca.pem" --server-name localhost)
   scheme=wss
 fi
-./build/release/server/elgrande-server --config config/server.json --port 0 --data-dir "$data" \
+"${SERVER:-./build/release/server/elgrande-server}" --config config/server.json --port 0 --data-dir "$data" \
   --log-level warn --bot-delay-ms 0 --messages-per-second 100000 --message-burst 100000 \
   --new-identities-per-address-per-hour 0 --open-tables-per-player 0 \
   "${server_flags[@]}" >"$out" &
