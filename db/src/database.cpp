@@ -20,11 +20,11 @@ void Database::backup_to(const std::filesystem::path& /*target*/) {
   throw std::runtime_error("a backup copies a SQLite database; back up " + describe() + " with its own tools");
 }
 
-void Statement::run() {
+template <class Work>
+void Statement::reset_after(Work work) {
   // reset() also clears a statement's sticky error, so it must follow a failure too.
   try {
-    while (step()) {
-    }
+    work();
   } catch (...) {
     reset();
     throw;
@@ -32,14 +32,15 @@ void Statement::run() {
   reset();
 }
 
+void Statement::run() {
+  reset_after([this] {
+    while (step()) {
+    }
+  });
+}
+
 void Statement::send() {
-  try {
-    prepared_->send();
-  } catch (...) {
-    reset();
-    throw;
-  }
-  reset();
+  reset_after([this] { prepared_->send(); });
 }
 
 Transaction::Transaction(Database& database) : database_(database) { database_.begin(); }

@@ -200,13 +200,16 @@ void PostgresDatabase::ensure_connected() {
 
 PostgresDatabase::Result PostgresDatabase::checked(pg_result* raw, std::string_view what) {
   Result result(raw);
-  const ExecStatusType status = result ? PQresultStatus(result.get()) : PGRES_FATAL_ERROR;
-  if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
-    const char* changed = PQcmdTuples(result.get());
-    changes_ = changed[0] != '\0' ? std::stoll(changed) : 0;
-    return result;
-  }
+  if (succeeded(result.get())) return result;
   throw failure_of(result.get(), what);
+}
+
+bool PostgresDatabase::succeeded(pg_result* result) {
+  const ExecStatusType status = result ? PQresultStatus(result) : PGRES_FATAL_ERROR;
+  if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return false;
+  const char* changed = PQcmdTuples(result);
+  changes_ = changed[0] != '\0' ? std::stoll(changed) : 0;
+  return true;
 }
 
 Error PostgresDatabase::failure_of(const pg_result* result, std::string_view what) const {
@@ -320,12 +323,9 @@ PostgresDatabase::Result PostgresDatabase::sync(std::string_view what) {
       break;
     }
     while (pg_result* more = PQgetResult(connection_)) PQclear(more);
-    const ExecStatusType status = PQresultStatus(result.get());
-    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
-      const char* changed = PQcmdTuples(result.get());
-      changes_ = changed[0] != '\0' ? std::stoll(changed) : 0;
+    if (succeeded(result.get())) {
       last = std::move(result);
-    } else if (status != PGRES_PIPELINE_ABORTED && !failure) {
+    } else if (PQresultStatus(result.get()) != PGRES_PIPELINE_ABORTED && !failure) {
       failure = failure_of(result.get(), what);
     }
   }

@@ -192,6 +192,9 @@ class Statement {
   }
 
  private:
+  template <class Work>
+  void reset_after(Work work);
+
   std::unique_ptr<Database::Prepared> prepared_;
 };
 

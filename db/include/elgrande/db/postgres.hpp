@@ -68,6 +68,8 @@ class PostgresDatabase final : public Database {
   void ensure_connected();
   // The result, or the error it carries (or the connection's) as db::Error.
   Result checked(pg_result* result, std::string_view what);
+  // Whether a statement worked; if so, its count of changed rows is kept for changes().
+  bool succeeded(pg_result* result);
   Error failure_of(const pg_result* result, std::string_view what) const;
   Error connection_error(std::string_view what) const;
   // The statement's name on this connection, prepared first if need be (queued, in the pipeline).
