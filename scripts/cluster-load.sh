@@ -4,7 +4,8 @@
 # games' seats over all of them. Prints elgrande-load's JSON (the servers' CPU and memory
 # summed over the processes). With FAILOVER=N, instead kills the leader N times while
 # bots play, and prints the milliseconds from each kill until another process leads and
-# answers on its port.
+# answers on its port. SERVER names another server binary (a copy of the build before a
+# change), as for load.sh.
 # Usage: scripts/cluster-load.sh [PROCESSES] [TABLES] [PLAYERS] [elgrande-load flags]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +32,7 @@ url=$(cat "$state/url")
 base=$((20000 + RANDOM % 20000))
 start() {
   local i=$1
-  ./build/release/server/elgrande-server --config config/server.json --database "$url" --port $((base + i)) \
+  "${SERVER:-./build/release/server/elgrande-server}" --config config/server.json --database "$url" --port $((base + i)) \
     --data-dir "$state/data$i" --log-level warn --bot-delay-ms 0 --messages-per-second 100000 \
     --message-burst 100000 --new-identities-per-address-per-hour 0 --open-tables-per-player 0 \
     >"$state/out$i" 2>>"$state/log$i" &

@@ -270,7 +270,8 @@ int lead(const Config& config, Leadership* leadership) {
   }
   // Declared after the io_context, so they stop first: their completions post to strands.
   Storage storage(std::move(database), metrics, 100'000,
-                  leadership != nullptr ? leadership->fence() : Storage::Fence{},
+                  leadership != nullptr ? Storage::Fence{leadership->fence(), leadership->confirm_fence()}
+                                        : Storage::Fence{},
                   std::chrono::microseconds{config.commit_delay_us}, std::move(ledger));
   Reader reader(config.database_location());
   // On a thread and a read connection of their own: no I/O thread or commit waits for one.

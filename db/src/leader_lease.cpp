@@ -44,6 +44,16 @@ std::optional<std::string> LeaderLease::leader_address() {
   return row.text(0);
 }
 
+void LeaderLease::require_epoch(Database& database, std::int64_t epoch) {
+  // An error, not an empty answer, so that the commit's own answer carries it: a failed
+  // statement aborts the rest of the pipeline, COMMIT included. The text is the error's.
+  database
+      .prepare("SELECT CAST(CASE WHEN EXISTS (SELECT FROM leader WHERE id = 1 AND epoch = ?1 FOR SHARE) "
+               "THEN '1' ELSE 'another process took over as leader' END AS BIGINT)")
+      .bind(1, epoch)
+      .send();
+}
+
 bool LeaderLease::current_epoch(Database& database, std::int64_t epoch) {
   Statement row = database.prepare("SELECT 1 FROM leader WHERE id = 1 AND epoch = ?1 FOR SHARE");
   row.bind(1, epoch);

@@ -64,6 +64,10 @@ void Leadership::resign() {
 }
 
 std::function<void(db::Database&)> Leadership::fence() const {
+  return [epoch = epoch_.load()](db::Database& database) { db::LeaderLease::require_epoch(database, epoch); };
+}
+
+std::function<void(db::Database&)> Leadership::confirm_fence() const {
   return [epoch = epoch_.load()](db::Database& database) {
     if (!db::LeaderLease::current_epoch(database, epoch)) {
       step_down("another process took over as leader (epoch " + std::to_string(epoch) + " is over)");

@@ -48,9 +48,12 @@ class Leadership {
   // the connection anyway.
   void resign();
 
-  // Runs first in every transaction of the leader's database thread: refuses it (and
-  // ends the process, whose clients go to the new leader) once another process has taken over.
+  // Runs first in every transaction of the leader's database thread, without waiting for
+  // an answer: the transaction fails once another process has taken over.
   std::function<void(db::Database&)> fence() const;
+  // After a commit failed: ends the process, whose clients go to the new leader, if the
+  // fence was why.
+  std::function<void(db::Database&)> confirm_fence() const;
 
  private:
   std::mutex mutex_;  // the connection is used by one thread at a time

@@ -127,19 +127,28 @@ void Storage::run() {
 void Storage::settle_log() {
   try {
     db::Transaction transaction(*database_);
-    if (fence_) fence_(*database_);
-    count_commit();
+    start_commit();
     store_->settle_log();
     transaction.commit();
     counted_commit();
   } catch (const std::exception& error) {
     store_->forget_log_ring();
+    confirm_fence();
     spdlog::warn("the newest commands stay in the command ring, for the next start to copy: {}", error.what());
   }
 }
 
-void Storage::count_commit() {
+void Storage::start_commit() {
+  if (fence_.check) fence_.check(*database_);
   if (sequence_) sequence_->write(committed_ + 1);
+}
+
+void Storage::confirm_fence() noexcept {
+  if (!fence_.confirm) return;
+  try {
+    fence_.confirm(*database_);
+  } catch (const std::exception&) {  // unreachable too: the commit's failure says so
+  }
 }
 
 void Storage::counted_commit() noexcept {
@@ -173,14 +182,14 @@ void Storage::commit(std::vector<Job>& writes) {
   for (;;) {
     try {
       db::Transaction transaction(*database_);
-      if (fence_) fence_(*database_);
-      count_commit();
+      start_commit();
       for (Job& job : writes) job.work(*store_);
       transaction.commit();
       counted_commit();
       break;
     } catch (const db::Error& error) {
       store_->forget_log_ring();  // what it knew may be what the transaction undid
+      confirm_fence();
       metrics_->db_errors.fetch_add(1, std::memory_order_relaxed);
       if (error.transient() && !(stopping() && Clock::now() - started > kShutdownPatience)) {
         note_failure(error.what());
@@ -202,8 +211,7 @@ void Storage::commit(std::vector<Job>& writes) {
       if (job.stream == kNoStream || !abandoned_.contains(job.stream)) {
         try {
           db::Transaction transaction(*database_);
-          if (fence_) fence_(*database_);
-          count_commit();
+          start_commit();
           job.work(*store_);
           transaction.commit();
           counted_commit();

@@ -37,9 +37,13 @@ class Storage {
   using Stream = std::int64_t;
   static constexpr Stream kNoStream = 0;
 
-  // Runs first in every transaction; throws (or ends the process) to refuse it: a leader
-  // of several processes checks that it still leads (cluster/leadership.hpp).
-  using Fence = std::function<void(db::Database&)>;
+  // A leader of several processes proves in every transaction that it still leads
+  // (cluster/leadership.hpp): `check` runs first in each and makes it fail if not, and
+  // after a failed commit, `confirm` asks outright (and ends the process if that was why).
+  struct Fence {
+    std::function<void(db::Database&)> check;
+    std::function<void(db::Database&)> confirm;
+  };
 
   // Under load, the thread waits `commit_delay` before it gathers the next transaction,
   // so that more writes share its sync to the disk: a sync costs about the same CPU for
@@ -105,9 +109,12 @@ class Storage {
   void finish(Job& job, bool committed);
   bool stopping();
   void note_failure(const std::string& reason);
-  // In each transaction, after the fence; and once it has committed.
-  void count_commit();
+  // First in each transaction: the fence's check and the commit's number; and once it
+  // has committed.
+  void start_commit();
   void counted_commit() noexcept;
+  // After a failed commit: ends the process if the fence refused it.
+  void confirm_fence() noexcept;
 
   std::unique_ptr<db::Database> database_;
   std::unique_ptr<db::Store> store_;

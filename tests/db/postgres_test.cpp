@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "elgrande/db/leader_lease.hpp"
 #include "elgrande/db/postgres.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
@@ -132,4 +133,46 @@ TEST_CASE("writes sent without waiting in a transaction: read back in it, all or
     transaction.commit();
     CHECK(count() == 1);
   }
+}
+
+TEST_CASE("a leader whose epoch is over commits nothing: its fence fails the transaction in the commit's answer",
+          "[db][postgresql]") {
+  TestDatabase test;
+  REQUIRE(test.postgresql());
+  const auto database = test.open();
+  db::migrate(*database);
+  db::LeaderLease lease(*database);
+  const std::int64_t first = lease.take_over("first", 1);
+  db::Store store(*database);
+  const auto players = [&] {
+    db::Statement rows = database->prepare("SELECT count(*) FROM players");
+    rows.step();
+    return rows.integer(0);
+  };
+
+  db::Transaction leading(*database);
+  db::LeaderLease::require_epoch(*database, first);
+  store.insert_player(player(1, "Ana"));
+  leading.commit();
+  REQUIRE(players() == 1);
+
+  const std::int64_t second = lease.take_over("second", 2);
+  REQUIRE(second == first + 1);
+  CHECK_FALSE(db::LeaderLease::current_epoch(*database, first));
+  CHECK(db::LeaderLease::current_epoch(*database, second));
+  // The refusal comes with the first answer waited for: the commit's, or a statement's
+  // that reads one.
+  const auto late_commit = [&] {
+    db::Transaction late(*database);
+    db::LeaderLease::require_epoch(*database, first);
+    store.insert_player(player(2, "Bea"));
+    late.commit();
+  };
+  CHECK_THROWS_WITH(late_commit(), Catch::Contains("another process took over as leader"));
+  CHECK(players() == 1);
+  db::Transaction current(*database);
+  db::LeaderLease::require_epoch(*database, second);
+  store.insert_player(player(2, "Bea"));
+  current.commit();
+  CHECK(players() == 2);
 }

@@ -201,6 +201,29 @@ TEST_CASE("killing any of three processes under load loses no acknowledged comma
   CHECK(duplicated == 0);
 }
 
+TEST_CASE("a leader whose epoch has passed to another process acknowledges nothing more and stops",
+          "[integration][postgresql][cluster]") {
+  TempDir dir;
+  Cluster cluster(dir, 1);
+  WsClient ana(cluster[0].address(), cluster[0].port());
+  hello(ana, "Ana");
+  create_table(ana, kTwoPlayers);
+  // What a take-over by a process that found the lock free does to the row (a leader that
+  // lost its lock's connection without noticing): its next commit is refused.
+  const auto database = db::open(database_args(dir)[3]);
+  database->execute("UPDATE leader SET epoch = epoch + 1");
+  ana.send({{"type", "table.create"}, {"id", "late"}, {"payload", {{"options", kTwoPlayers}}}});
+  CHECK(cluster[0].wait_for_exit(10s) == 75);
+  for (int i = 0; i < 100; ++i) {
+    const auto message = ana.read_any();
+    if (message.error) break;
+    CHECK(message.text.find("\"late\"") == std::string::npos);  // no answer, right or wrong
+  }
+  db::Statement tables = database->prepare("SELECT count(*) FROM tables");
+  REQUIRE(tables.step());
+  CHECK(tables.integer(0) == 1);
+}
+
 TEST_CASE("a turn clock and a bot are driven by the leader, and by the next one after it is killed",
           "[integration][postgresql][cluster]") {
   TempDir dir;

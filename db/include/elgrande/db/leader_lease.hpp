@@ -32,8 +32,11 @@ class LeaderLease {
   void announce(std::int64_t epoch, const std::string& address);
   std::optional<std::string> leader_address();
 
-  // In a leader's transaction: whether `epoch` still leads, holding the row against a
-  // take-over until the transaction ends.
+  // First in a leader's transaction, sent without waiting for its answer: fails the
+  // transaction unless `epoch` still leads, and holds the row against a take-over until
+  // the transaction ends.
+  static void require_epoch(Database& database, std::int64_t epoch);
+  // Whether `epoch` still leads, asked outright (after a commit failed).
   static bool current_epoch(Database& database, std::int64_t epoch);
 
  private:
