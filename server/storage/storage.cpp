@@ -41,6 +41,7 @@ void Storage::write(Stream stream, Work work, Done done) {
   pending_.fetch_add(1, std::memory_order_relaxed);
   {
     const std::lock_guard lock(mutex_);
+    if (queue_.empty()) oldest_waiting_ = Clock::now();
     queue_.push_back(Job{stream, std::move(work), done ? std::move(done) : Done([](bool) {})});
   }
   wake_.notify_one();
@@ -111,8 +112,9 @@ void Storage::run() {
       if (commit_delay_.count() > 0 && last_batch >= kCommitSiblings && !stopping_) {
         // Asleep rather than waiting on wake_: the writes that come meanwhile need not
         // wake this thread, they only queue.
+        const Clock::time_point until = oldest_waiting_ + commit_delay_;
         lock.unlock();
-        std::this_thread::sleep_for(commit_delay_);
+        std::this_thread::sleep_until(until);
         lock.lock();
       }
       batch.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));

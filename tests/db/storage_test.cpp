@@ -120,6 +120,45 @@ TEST_CASE("under load a commit waits the commit delay and takes the writes that 
   CHECK(metrics->db_commits == commits + 1);
 }
 
+TEST_CASE("under load a write waits for company at most the commit delay from when it was asked for, time behind "
+          "the commit under way included",
+          "[storage]") {
+  TestDatabase test;
+  auto metrics = std::make_shared<server::Metrics>();
+  constexpr auto kDelay = 1s;
+  server::Storage storage(migrated(test), metrics, 100'000, {}, kDelay);
+  std::atomic<int> committed{0};
+  const auto write = [&](std::int64_t id) {
+    storage.write([id](db::Store& store) { store.insert_player(player(id)); }, [&](bool ok) {
+      CHECK(ok);
+      ++committed;
+    });
+  };
+  const auto wait_for = [&](int count) {
+    const auto until = std::chrono::steady_clock::now() + 10s;
+    while (committed < count && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(1ms);
+    return committed >= count;
+  };
+
+  // Two writes in one commit, held open by the first: the server is under load after it.
+  std::promise<void> gate;
+  std::atomic<bool> held{false};
+  storage.write([&held, opened = gate.get_future().share()](db::Store&) { held = true, opened.wait(); },
+                [&](bool) { ++committed; });
+  write(1);
+  while (!held) std::this_thread::sleep_for(1ms);
+  // Asked for while that commit is under way, which lasts the whole delay.
+  write(2);
+  write(3);
+  std::this_thread::sleep_for(kDelay);
+  const auto opened = std::chrono::steady_clock::now();
+  gate.set_value();
+  REQUIRE(wait_for(4));
+  // They waited their delay behind the commit already: theirs follows at once.
+  CHECK(std::chrono::steady_clock::now() - opened < kDelay / 2.0);
+  CHECK(metrics->db_commits == 2);
+}
+
 TEST_CASE("reads run on their own connection: they see what is committed and never wait for the writer",
           "[storage]") {
   TestDatabase test;
