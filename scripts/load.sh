@@ -36,7 +36,7 @@ fi
   "${server_flags[@]}" >"$out" &
 server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null; rm -rf "$data"' EXIT
-for _ in $(seq 100); do grep -q "listening on" "$out" && break; sleep 0.1; done
+for _ in $(seq 100); do grep -qs "listening on" "$out" && break; sleep 0.1; done
 where=$(sed -n 's/^listening on //p' "$out")
 ./build/release/clients/elgrande-load --url "$scheme://$where/ws" "${client_flags[@]}" --tables "$tables" \
   --players "$players" --server-pid "$server" "$@"
