@@ -40,7 +40,7 @@ for run in $(seq "$runs"); do
   loads=()
   for i in 0 1; do
     data="$work/${sides[$i]}$run"
-    for _ in $(seq 100); do grep -q "listening on" "$data/stdout" && break; sleep 0.1; done
+    for _ in $(seq 100); do grep -qs "listening on" "$data/stdout" && break; sleep 0.1; done
     where=$(sed -n 's/^listening on //p' "$data/stdout")
     ./build/release/clients/elgrande-load --url "ws://$where/ws" --tables "$tables" --players 4 \
       --server-pid "${servers[$i]}" --seconds 12 "$@" >"$data.json" &

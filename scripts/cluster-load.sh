@@ -37,7 +37,7 @@ start() {
     --message-burst 100000 --new-identities-per-address-per-hour 0 --open-tables-per-player 0 \
     >"$state/out$i" 2>>"$state/log$i" &
   pids[$i]=$!
-  for _ in $(seq 200); do grep -q "listening on" "$state/out$i" && return; sleep 0.05; done
+  for _ in $(seq 200); do grep -qs "listening on" "$state/out$i" && return; sleep 0.05; done
   echo "process $i did not start" >&2
   exit 1
 }

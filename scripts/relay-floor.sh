@@ -21,7 +21,7 @@ for run in $(seq "$runs"); do
   out="$results/relay-$run.out"
   ./build/release/clients/elgrande-relay >"$out" &
   relay=$!
-  for _ in $(seq 100); do grep -q "listening on" "$out" && break; sleep 0.1; done
+  for _ in $(seq 100); do grep -qs "listening on" "$out" && break; sleep 0.1; done
   where=$(sed -n 's/^listening on //p' "$out")
   ./build/release/clients/elgrande-load --relay --url "ws://$where/ws" --tables "$tables" --players 4 --seconds 15 \
     --command-bytes "$command" --ack-bytes "$ack" --update-bytes "$update" --server-pid "$relay" "$@" >"$results/relay-$run.json"
