@@ -149,7 +149,7 @@ void Storage::confirm_fence() noexcept {
   if (!fence_.confirm) return;
   try {
     fence_.confirm(*database_);
-  } catch (const std::exception&) {  // unreachable too: the commit's failure says so
+  } catch (const std::exception&) {  // the database cannot be asked: the commit's own failure is reported
   }
 }
 
