@@ -77,8 +77,6 @@ Store::Store(Database& database)
       new_log_(database.prepare(
           "INSERT INTO log_heads (table_id, length, head) VALUES (?1, 0, 0) ON CONFLICT (table_id) DO NOTHING")),
       log_head_(database.prepare("SELECT length, head FROM log_heads WHERE table_id = ?1")),
-      set_log_head_(database.prepare("INSERT INTO log_heads (table_id, length, head) VALUES (?1, ?2, ?3) "
-                                     "ON CONFLICT (table_id) DO UPDATE SET length = excluded.length, head = excluded.head")),
       delete_table_(database.prepare("DELETE FROM tables WHERE id = ?1")),
       save_snapshot_(database.prepare(
           "INSERT INTO snapshots (table_id, seq, format, state, hash) VALUES (?1, ?2, ?3, ?4, ?5) "
@@ -94,11 +92,8 @@ Store::Store(Database& database)
           "SELECT c.player, p.name, c.seat, c.text, c.time, c.id, c.removed_by IS NOT NULL "
           "FROM chat c JOIN players p ON p.id = c.player WHERE c.table_id = ?1 ORDER BY c.id DESC LIMIT ?2")),
       player_name_(database.prepare("SELECT name FROM players WHERE id = ?1")),
-      ring_put_(database.prepare(
-          "INSERT INTO command_ring (slot, n, table_id, seq, seat, command, source, time, chain) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (slot) DO UPDATE SET n = excluded.n, "
-          "table_id = excluded.table_id, seq = excluded.seq, seat = excluded.seat, command = excluded.command, "
-          "source = excluded.source, time = excluded.time, chain = excluded.chain")),
+      put_rows_(kPowersOfTwo),
+      put_heads_(kPowersOfTwo),
       insert_commands_(kCopyRows) {}
 
 // --- Identities. ---
@@ -206,6 +201,7 @@ std::optional<GameResult> Store::result(std::int64_t table) {
 }
 
 void Store::delete_table(std::int64_t id) {
+  flush_log();  // rows of the table would not find it
   delete_table_.bind(1, id).run();
   if (ring_) {  // its rows left the ring with it
     ring_->release(id);
@@ -277,6 +273,7 @@ std::optional<Store::SnapshotBytes> Store::snapshot_of(std::int64_t table, std::
 }
 
 std::vector<games::Recorded> Store::read_log(std::int64_t table, std::int64_t from, const LogHead& head) {
+  flush_log();
   Statement log = database_.prepare(
       "SELECT seq, seat, command, source, time, chain FROM " + log_of_table() + " WHERE seq >= ?2 ORDER BY seq");
   log.bind(1, table).bind(2, std::max<std::int64_t>(from, 1));

@@ -2,6 +2,8 @@
 // `commands` in batches, chained by a hash, read back and checked.
 
 #include <algorithm>
+#include <bit>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -83,23 +85,94 @@ void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> c
     if (const std::int64_t owner = ring.uncopied_owner[static_cast<std::size_t>(row.slot)]; owner != 0) {
       copy_to_log(ring, owner);
     }
-    // The slot's row is overwritten in place; only a slot never written (or emptied with
-    // its table) takes a new one.
-    ring_put_.bind(1, row.slot)
-        .bind(2, n)
-        .bind(3, table)
-        .bind(4, row.seq)
-        .bind(5, row.seat)
-        .bind(6, row.command)
-        .bind(7, row.source)
-        .bind(8, row.time)
-        .bind(9, row.chain)
-        .send();
+    held_rows_.push_back({n, table, row});
     ring.uncopied_owner[static_cast<std::size_t>(row.slot)] = table;
     ring.uncopied[table].push_back(std::move(row));
     log.length = logged.seq;
   }
-  set_log_head_.bind(1, table).bind(2, *log.length).bind(3, log.head).send();
+  held_heads_[table] = log;
+  if (!hold_log_writes_ || held_rows_.size() >= kMostHeld) flush_log();
+}
+
+void Store::flush_log() {
+  // In statements of a power of two rows each, so that few are prepared.
+  const auto largest = [](std::size_t left) {
+    std::size_t rows = kHeldRows;
+    while (rows > left) rows /= 2;
+    return rows;
+  };
+  for (std::size_t first = 0; first < held_rows_.size();) {
+    const std::size_t count = largest(held_rows_.size() - first);
+    Statement& put = put_rows(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      const HeldRow& held = held_rows_[first + i];
+      const int p = 1 + 9 * static_cast<int>(i);
+      put.bind(p, held.row.slot)
+          .bind(p + 1, held.n)
+          .bind(p + 2, held.table)
+          .bind(p + 3, held.row.seq)
+          .bind(p + 4, held.row.seat)
+          .bind(p + 5, held.row.command)
+          .bind(p + 6, held.row.source)
+          .bind(p + 7, held.row.time)
+          .bind(p + 8, held.row.chain);
+    }
+    put.send();
+    first += count;
+  }
+  held_rows_.clear();
+  for (auto head = held_heads_.begin(); head != held_heads_.end();) {
+    const std::size_t count = largest(static_cast<std::size_t>(std::distance(head, held_heads_.end())));
+    Statement& put = put_heads(count);
+    for (std::size_t i = 0; i < count; ++i, ++head) {
+      const int p = 1 + 3 * static_cast<int>(i);
+      put.bind(p, head->first).bind(p + 1, *head->second.length).bind(p + 2, head->second.head);
+    }
+    put.send();
+  }
+  held_heads_.clear();
+}
+
+// The statements of flush_log: `rows` rows each, in place of those there (a ring slot
+// overwritten, a log head moved on).
+namespace {
+
+std::string values(std::size_t rows, int columns) {
+  std::string sql;
+  int p = 1;
+  for (std::size_t i = 0; i < rows; ++i) {
+    sql += i ? ", (" : "(";
+    for (int c = 0; c < columns; ++c) sql += (c ? ", ?" : "?") + std::to_string(p++);
+    sql += ')';
+  }
+  return sql;
+}
+
+std::size_t power_of(std::size_t rows) { return static_cast<std::size_t>(std::countr_zero(rows)); }
+
+}  // namespace
+
+Statement& Store::put_rows(std::size_t rows) {
+  std::optional<Statement>& statement = put_rows_[power_of(rows)];
+  if (!statement) {
+    statement.emplace(database_.prepare(
+        "INSERT INTO command_ring (slot, n, table_id, seq, seat, command, source, time, chain) VALUES " +
+        values(rows, 9) +
+        " ON CONFLICT (slot) DO UPDATE SET n = excluded.n, table_id = excluded.table_id, seq = excluded.seq, "
+        "seat = excluded.seat, command = excluded.command, source = excluded.source, time = excluded.time, "
+        "chain = excluded.chain"));
+  }
+  return *statement;
+}
+
+Statement& Store::put_heads(std::size_t rows) {
+  std::optional<Statement>& statement = put_heads_[power_of(rows)];
+  if (!statement) {
+    statement.emplace(database_.prepare(
+        "INSERT INTO log_heads (table_id, length, head) VALUES " + values(rows, 3) +
+        " ON CONFLICT (table_id) DO UPDATE SET length = excluded.length, head = excluded.head"));
+  }
+  return *statement;
 }
 
 Store::Ring& Store::ring() {
@@ -168,6 +241,7 @@ void Store::Ring::release(std::int64_t table) {
 }
 
 void Store::settle_log() {
+  flush_log();
   ring_.reset();  // read from the database: another process may have appended last
   Ring& ring = this->ring();
   while (!ring.uncopied.empty()) copy_to_log(ring, ring.uncopied.begin()->first);
@@ -186,6 +260,7 @@ Store::LogHead Store::log_head(std::int64_t table) {
 }
 
 Store::LogCheck Store::check_log(std::int64_t table) {
+  flush_log();
   LogCheck check;
   Statement row = database_.prepare("SELECT status FROM tables WHERE id = ?1");
   row.bind(1, table);
@@ -213,6 +288,7 @@ Store::LogCheck Store::check_log(std::int64_t table) {
 }
 
 std::vector<LoggedCommand> Store::commands(std::int64_t table) {
+  flush_log();
   Statement rows =
       database_.prepare("SELECT seq, seat, command, source, time FROM " + log_of_table() + " ORDER BY seq");
   rows.bind(1, table);

@@ -25,7 +25,11 @@ Storage::Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics
                  std::size_t max_pending, Fence fence, std::chrono::microseconds commit_delay,
                  std::unique_ptr<CommitLedger> ledger)
     : database_(std::move(database)),
-      store_(std::make_unique<db::Store>(*database_)),
+      store_([this] {
+        auto store = std::make_unique<db::Store>(*database_);
+        store->hold_log_writes(true);  // flushed before each commit
+        return store;
+      }()),
       metrics_(std::move(metrics)),
       max_pending_(max_pending),
       fence_(std::move(fence)),
@@ -186,6 +190,7 @@ void Storage::commit(std::vector<Job>& writes) {
       db::Transaction transaction(*database_);
       start_commit();
       for (Job& job : writes) job.work(*store_);
+      store_->flush_log();
       transaction.commit();
       counted_commit();
       break;
@@ -215,6 +220,7 @@ void Storage::commit(std::vector<Job>& writes) {
           db::Transaction transaction(*database_);
           start_commit();
           job.work(*store_);
+          store_->flush_log();
           transaction.commit();
           counted_commit();
           committed = true;

@@ -91,13 +91,20 @@ struct Fixture {
   TestDatabase db;
   std::unique_ptr<db::Database> database;
   std::optional<db::Store> store;
+  bool holding = false;  // the log's writes held until a flush, as the database thread's
 
-  Fixture() { open(); }
+  explicit Fixture(bool hold = false) : holding(hold) { open(); }
   void open() {
     store.reset();
     database = db.open();
     db::migrate(*database);
     store.emplace(*database);
+    store->hold_log_writes(holding);
+  }
+  // As the database thread commits: what the Store holds written first.
+  void commit(db::Transaction& transaction) {
+    store->flush_log();
+    transaction.commit();
   }
   void add_player(std::int64_t id, const std::string& name) {
     store->insert_player({id, name, token_hash(static_cast<std::uint8_t>(id)), 100 * id});
@@ -763,9 +770,11 @@ PlayingTables save_playing_tables(Fixture& f, const Options& options, std::int64
 }
 
 TEST_CASE("through several turns of the command ring, across a reopen and a transaction rolled back, every "
-          "table's log reads back whole",
+          "table's log reads back whole, its writes held to the commit or not",
           "[db]") {
-  Fixture f;
+  const bool holding = GENERATE(false, true);
+  INFO((holding ? "held to the commit" : "written at once"));
+  Fixture f(holding);
   const Options options{3, false, false, false};
   constexpr std::int64_t kTables = 40;
   constexpr std::size_t kCommands = 120;  // 4,800 rows: the ring of 4,096 turns over
@@ -789,7 +798,9 @@ TEST_CASE("through several turns of the command ring, across a reopen and a tran
     }
     db::Transaction transaction(*f.database);
     append_round(round);
-    transaction.commit();
+    // Read in the transaction, a log has what was appended, held or not.
+    if (round == 50) CHECK(f.store->commands(kTables).size() == round + 1);
+    f.commit(transaction);
     if (round == 106) f.open();  // another Store on the database, as after a restart without a stop
   }
   db::Statement copied = f.database->prepare("SELECT count(*) FROM commands");
@@ -922,7 +933,9 @@ TEST_CASE("a backup is a complete copy, taken while the database is in use", "[d
 
 TEST_CASE("a table deleted with rows in the command ring takes them along, and the ring turns over past them",
           "[db]") {
-  Fixture f;
+  const bool holding = GENERATE(false, true);
+  INFO((holding ? "held to the commit" : "written at once"));
+  Fixture f(holding);
   const Options options{3, false, false, false};
   constexpr std::int64_t kTables = 36;
   constexpr std::size_t kCommands = 120;  // 4,320 rows: the ring of 4,096 turns over
@@ -933,7 +946,7 @@ TEST_CASE("a table deleted with rows in the command ring takes them along, and t
       f.store->append_commands(id, std::span(logs[static_cast<std::size_t>(id - 1)]).subspan(round, 1));
     }
     if (round == 9) f.store->delete_table(1);  // its ten rows were the ring's first
-    transaction.commit();
+    f.commit(transaction);
   }
   CHECK(f.store->commands(1).empty());
   for (std::int64_t id = 2; id <= kTables; ++id) {

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -179,7 +180,18 @@ class Store {
   void settle_log();
   // After a transaction rolled back: what this Store knew of the ring may be what the
   // transaction did, so it is read again before the next append.
-  void forget_log_ring() noexcept { ring_.reset(); }
+  void forget_log_ring() noexcept {
+    ring_.reset();
+    held_rows_.clear();
+    held_heads_.clear();
+  }
+  // Holding, the ring's rows and log heads that append_commands writes wait for
+  // flush_log() (or a read of a log, or a table's deletion) and then go in a few
+  // statements for many commands: fewer for the database to run, which PostgreSQL runs in
+  // the commit's round trip. The database thread's Store holds, and flushes before each
+  // commit. Not holding (the default), each append writes at once.
+  void hold_log_writes(bool hold) { hold_log_writes_ = hold; }
+  void flush_log();
   // Keeps only the latest snapshot of each table: `bytes` (games::Game::snapshot()) taken at
   // version `seq`, under a checksum of them. Their layout is their module's.
   void save_snapshot(std::int64_t table, std::int64_t seq, const std::string& bytes);
@@ -262,7 +274,6 @@ class Store {
   Statement results_;
   Statement new_log_;
   Statement log_head_;
-  Statement set_log_head_;
   Statement delete_table_;
   Statement save_snapshot_;
   Statement delete_snapshot_;
@@ -294,7 +305,23 @@ class Store {
     void release(std::int64_t table);
   };
   std::optional<Ring> ring_;
-  Statement ring_put_;  // a slot's row, new or overwritten
+  // Written by flush_log: each row with its slot's n and its table, and each table's head.
+  struct HeldRow {
+    std::int64_t n = 0;
+    std::int64_t table = 0;
+    RingRow row;
+  };
+  bool hold_log_writes_ = false;
+  std::vector<HeldRow> held_rows_;
+  std::map<std::int64_t, LogHead> held_heads_;  // by table
+  // Rows a statement writes: 1, 2, 4, ... kHeldRows, prepared when first needed.
+  static constexpr std::size_t kHeldRows = 64;
+  static constexpr std::size_t kPowersOfTwo = 7;  // 1 to kHeldRows
+  static constexpr std::size_t kMostHeld = 1024;  // then written at once: a bound on the memory held
+  std::vector<std::optional<Statement>> put_rows_;
+  std::vector<std::optional<Statement>> put_heads_;
+  Statement& put_rows(std::size_t rows);
+  Statement& put_heads(std::size_t rows);
   Ring& ring();
   void copy_to_log(Ring& ring, std::int64_t table);
   // INSERT INTO commands of `rows` rows (1 to kCopyRows), prepared when first needed.
