@@ -15,7 +15,7 @@ constexpr int kClasses = 6;
 // thread passes kBatch blocks to a pool both share, and an empty one takes them from there.
 constexpr int kKept = 32;
 constexpr int kBatch = 16;
-constexpr int kPooled = 1024;
+constexpr int kPooled = 128;
 
 int size_class(std::size_t bytes) {
   if (bytes <= kSmallestClass) return 0;

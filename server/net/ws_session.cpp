@@ -91,8 +91,13 @@ void WsSession::on_accept(beast::error_code ec) {
 }
 
 void WsSession::do_read() {
-  ws_.async_read(buffer_, net::bind_allocator(HandlerAllocator<void>{},
-                                              beast::bind_front_handler(&WsSession::on_read, shared_from_this())));
+  // A message's first read takes at most kFirstReadBytes, rather than the 1,536 Beast asks
+  // of an empty buffer: the buffer is allocated when the read begins, so an idle connection
+  // holds it while it waits. Longer messages (1% of those a game sends) read on from there.
+  const std::size_t limit = buffer_.size() == 0 ? kFirstReadBytes : 0;
+  ws_.async_read_some(buffer_, limit,
+                      net::bind_allocator(HandlerAllocator<void>{},
+                                          beast::bind_front_handler(&WsSession::on_read, shared_from_this())));
 }
 
 void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
@@ -104,6 +109,7 @@ void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
   }
   if (ec) return fail(ec, "websocket read");
   if (closing_) return;
+  if (!ws_.is_message_done()) return do_read();
   const auto received = Clock::now();
   services_->metrics->messages_in.fetch_add(1, std::memory_order_relaxed);
 
@@ -128,6 +134,8 @@ void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
     }
     buffer_.consume(buffer_.size());
   }
+  // A long message's storage goes back rather than stay with the connection while it idles.
+  if (buffer_.capacity() > kFirstReadBytes) buffer_.shrink_to_fit();
   if (!closing_ && !reading_paused_) do_read();
 }
 

@@ -101,6 +101,9 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   // Cuts the TCP connection without a close handshake, for a peer that stopped reading.
   void drop(std::string_view why);
 
+  // Covers 99% of the messages a game sends (commands, at most a few hundred bytes).
+  static constexpr std::size_t kFirstReadBytes = 256;
+
   websocket::stream<Transport, false> ws_;  // false: no permessage-deflate, which we never offer
   beast::flat_buffer buffer_;
   std::shared_ptr<const Services> services_;
