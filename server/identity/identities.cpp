@@ -9,13 +9,6 @@
 #include "common/unix_time.hpp"
 
 namespace elgrande::server {
-namespace {
-
-std::string key_of(const db::TokenHash& hash) {
-  return std::string(reinterpret_cast<const char*>(hash.data()), hash.size());
-}
-
-}  // namespace
 
 // Unguessable, and printable for clients to keep in local storage.
 std::string new_token() {
@@ -46,9 +39,8 @@ Identities::Identities(Storage& storage) : storage_(storage) {}
 void Identities::restore(const std::vector<db::PlayerRecord>& players) {
   const std::lock_guard lock(mutex_);
   for (const db::PlayerRecord& record : players) {
-    players_[record.id] = Player{record.id, record.name};
-    by_token_[key_of(record.token_hash)] = record.id;
-    token_of_[record.id] = key_of(record.token_hash);
+    players_[record.id] = Known{Player{record.id, record.name}, record.token_hash};
+    by_token_[record.token_hash] = record.id;
     next_id_ = std::max(next_id_, record.id + 1);
   }
 }
@@ -61,9 +53,8 @@ void Identities::create(std::optional<std::string> name, Saved saved) {
     const std::lock_guard lock(mutex_);
     const PlayerId id = next_id_++;
     player = Player{id, name ? std::move(*name) : "Guest " + std::to_string(id)};
-    players_[id] = player;
-    by_token_[key_of(hash)] = id;
-    token_of_[id] = key_of(hash);
+    players_[id] = Known{player, hash};
+    by_token_[hash] = id;
   }
   db::PlayerRecord record{player.id, player.name, hash, unix_milliseconds()};
   storage_.write([record = std::move(record)](db::Store& store) { store.insert_player(record); },
@@ -73,24 +64,24 @@ void Identities::create(std::optional<std::string> name, Saved saved) {
 }
 
 std::optional<Player> Identities::find_by_token(std::string_view token) const {
-  const std::string key = key_of(hash_token(token));
+  const db::TokenHash key = hash_token(token);
   const std::lock_guard lock(mutex_);
   const auto found = by_token_.find(key);
   if (found == by_token_.end()) return std::nullopt;
-  return players_.at(found->second);
+  return players_.at(found->second).player;
 }
 
 std::optional<Player> Identities::find(PlayerId id) const {
   const std::lock_guard lock(mutex_);
   const auto found = players_.find(id);
   if (found == players_.end()) return std::nullopt;
-  return found->second;
+  return found->second.player;
 }
 
 void Identities::rename(PlayerId id, std::string name, Storage::Done saved) {
   {
     const std::lock_guard lock(mutex_);
-    if (const auto found = players_.find(id); found != players_.end()) found->second.name = name;
+    if (const auto found = players_.find(id); found != players_.end()) found->second.player.name = name;
   }
   storage_.write([id, name = std::move(name)](db::Store& store) { store.rename_player(id, name); },
                  std::move(saved));
@@ -98,9 +89,11 @@ void Identities::rename(PlayerId id, std::string name, Storage::Done saved) {
 
 void Identities::retire_token(PlayerId id) {
   const std::lock_guard lock(mutex_);
-  if (const auto found = token_of_.find(id); found != token_of_.end()) {
-    by_token_.erase(found->second);
-    token_of_.erase(found);
+  // Only while the hash still names this player: a second retirement finds nothing.
+  if (const auto found = players_.find(id); found != players_.end()) {
+    if (const auto named = by_token_.find(found->second.token_hash); named != by_token_.end() && named->second == id) {
+      by_token_.erase(named);
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstring>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -48,12 +49,26 @@ class Identities {
   std::size_t size() const;
 
  private:
+  // A SHA-256's first bytes are as good a hash as any.
+  struct HashOfHash {
+    std::size_t operator()(const db::TokenHash& hash) const noexcept {
+      std::size_t value = 0;
+      std::memcpy(&value, hash.data(), sizeof value);
+      return value;
+    }
+  };
+  struct Known {
+    Player player;
+    db::TokenHash token_hash;  // its key in by_token_, while its token works
+  };
+
   Storage& storage_;
   mutable std::mutex mutex_;
   PlayerId next_id_ = 1;
-  std::unordered_map<std::string, PlayerId> by_token_;  // by the bytes of the token's hash
-  std::unordered_map<PlayerId, Player> players_;
-  std::unordered_map<PlayerId, std::string> token_of_;  // the key in by_token_
+  // Two maps of fixed-size entries, not three with the hash copied into strings: every
+  // identity ever made is kept, about 130 bytes less each.
+  std::unordered_map<db::TokenHash, PlayerId, HashOfHash> by_token_;
+  std::unordered_map<PlayerId, Known> players_;
 };
 
 }  // namespace elgrande::server

@@ -13,9 +13,11 @@ constexpr int kClasses = 6;
 // Each thread keeps up to kKept blocks a class. An operation often ends on another I/O
 // thread than the one that started it, so one thread frees what the other takes: a full
 // thread passes kBatch blocks to a pool both share, and an empty one takes them from there.
+// The pool keeps a few batches a class: what a burst frees beyond them (a thousand hellos
+// answered at once) goes back to the heap, where 1,024 blocks kept 1 MB for good.
 constexpr int kKept = 32;
 constexpr int kBatch = 16;
-constexpr int kPooled = 1024;
+constexpr int kPooled = 128;
 
 int size_class(std::size_t bytes) {
   if (bytes <= kSmallestClass) return 0;

@@ -38,7 +38,6 @@ WsSession::~WsSession() {
 }
 
 void WsSession::run(http::request<http::string_body> upgrade, std::optional<std::string> forwarded_client) {
-  upgrade_ = std::move(upgrade);
   beast::error_code ec;
   const tcp::endpoint endpoint = beast::get_lowest_layer(ws_).remote_endpoint(ec);
   // A forwarding process's PROXY line names the peer it saw, which may itself be a trusted
@@ -47,9 +46,11 @@ void WsSession::run(http::request<http::string_body> upgrade, std::optional<std:
   const net::ip::address peer = forwarded_client ? net::ip::make_address(*forwarded_client, unnamed) : endpoint.address();
   address = forwarded_client && unnamed ? *forwarded_client
             : ec && !forwarded_client   ? std::string("unknown")
-                                        : client_address(peer, upgrade_["X-Forwarded-For"], services_->trusted_proxies);
+                                        : client_address(peer, upgrade["X-Forwarded-For"], services_->trusted_proxies);
   peer_ = address + ":" + (ec ? std::string("?") : std::to_string(endpoint.port()));
-  net::dispatch(ws_.get_executor(), [self = shared_from_this()] {
+  // The request travels with the handshake rather than stay in the session: Beast reads it
+  // only to build the response, and an idle connection would keep its 120 bytes.
+  net::dispatch(ws_.get_executor(), [self = shared_from_this(), upgrade = std::move(upgrade)] {
     // Shutdown has begun: a connection that upgrades now is simply not served.
     if (!self->services_->sessions->join(self)) return;
 
@@ -60,7 +61,7 @@ void WsSession::run(http::request<http::string_body> upgrade, std::optional<std:
     }));
     // Beast fails a read past this size with message_too_big and closes with 1009.
     self->ws_.read_message_max(self->services_->ws_limits.max_message_bytes);
-    self->ws_.async_accept(self->upgrade_, beast::bind_front_handler(&WsSession::on_accept, self));
+    self->ws_.async_accept(upgrade, beast::bind_front_handler(&WsSession::on_accept, self));
   });
 }
 
@@ -72,7 +73,7 @@ void WsSession::go_away() {
       beast::get_lowest_layer(self->ws_).close(ignored);
       return;
     }
-    if (self->closing_ && self->close_when_flushed_ == std::nullopt) return;  // already closing
+    if (self->closing_ && !self->close_when_flushed_) return;  // already closing
     // Replies still queued would only delay the goodbye; the one in flight must finish.
     if (self->queued() > 1) {
       self->queue_.erase(self->queue_.begin() + static_cast<std::ptrdiff_t>(self->queue_front_) + 1, self->queue_.end());
@@ -86,13 +87,17 @@ void WsSession::on_accept(beast::error_code ec) {
   accepted_ = true;
   services_->metrics->connections_total.fetch_add(1, std::memory_order_relaxed);
   spdlog::debug("websocket {}: connected", peer_);
-  upgrade_ = {};
   do_read();
 }
 
 void WsSession::do_read() {
-  ws_.async_read(buffer_, net::bind_allocator(HandlerAllocator<void>{},
-                                              beast::bind_front_handler(&WsSession::on_read, shared_from_this())));
+  // A message's first read takes at most kFirstReadBytes, rather than the 1,536 Beast asks
+  // of an empty buffer: the buffer is allocated when the read begins, so an idle connection
+  // holds it while it waits. Longer messages (1% of those a game sends) read on from there.
+  const std::size_t limit = buffer_.size() == 0 ? kFirstReadBytes : 0;
+  ws_.async_read_some(buffer_, limit,
+                      net::bind_allocator(HandlerAllocator<void>{},
+                                          beast::bind_front_handler(&WsSession::on_read, shared_from_this())));
 }
 
 void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
@@ -104,6 +109,7 @@ void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
   }
   if (ec) return fail(ec, "websocket read");
   if (closing_) return;
+  if (!ws_.is_message_done()) return do_read();
   const auto received = Clock::now();
   services_->metrics->messages_in.fetch_add(1, std::memory_order_relaxed);
 
@@ -128,6 +134,8 @@ void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
     }
     buffer_.consume(buffer_.size());
   }
+  // A long message's storage goes back rather than stay with the connection while it idles.
+  if (buffer_.capacity() > kFirstReadBytes) buffer_.shrink_to_fit();
   if (!closing_ && !reading_paused_) do_read();
 }
 
@@ -233,13 +241,13 @@ void WsSession::on_write(beast::error_code ec, std::size_t /*bytes*/) {
     queue_front_ = 0;
   }
   if (queued() > 0) return do_write();
-  if (close_when_flushed_) do_close(*std::exchange(close_when_flushed_, std::nullopt));
+  if (close_when_flushed_) do_close(*std::exchange(close_when_flushed_, nullptr));
 }
 
 void WsSession::close_after_flush(websocket::close_reason reason) {
   closing_ = true;
   if (queued() == 0) return do_close(reason);
-  close_when_flushed_ = reason;
+  close_when_flushed_ = std::make_unique<websocket::close_reason>(std::move(reason));
 }
 
 void WsSession::do_close(websocket::close_reason reason) {

@@ -101,11 +101,13 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   // Cuts the TCP connection without a close handshake, for a peer that stopped reading.
   void drop(std::string_view why);
 
+  // Covers 99% of the messages a game sends (commands, at most a few hundred bytes).
+  static constexpr std::size_t kFirstReadBytes = 256;
+
   websocket::stream<Transport, false> ws_;  // false: no permessage-deflate, which we never offer
   beast::flat_buffer buffer_;
   std::shared_ptr<const Services> services_;
   ConnectionLimit::Slot slot_;
-  http::request<http::string_body> upgrade_;
   std::string peer_;  // for the log: the client's address and port
 
   // Messages to send, oldest first; the front one is being written. A vector and the index
@@ -114,7 +116,8 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   std::vector<std::shared_ptr<const std::string>> queue_;
   std::size_t queue_front_ = 0;
   std::size_t queued() const { return queue_.size() - queue_front_; }
-  std::optional<websocket::close_reason> close_when_flushed_;
+  // On the heap, as few connections ever close this way: a close_reason is 128 bytes.
+  std::unique_ptr<websocket::close_reason> close_when_flushed_;
   bool accepted_ = false;
   bool closing_ = false;         // no more reads or replies
   bool reading_paused_ = false;  // an answer waits (hello saving an identity)
