@@ -109,18 +109,4 @@ Decisions pending(const GameState& s) {
   return out;
 }
 
-std::uint8_t waiting_for(const GameState& s) {
-  switch (s.phase) {
-    case Phase::power_cards: return seat_bit(s.power_seat);
-    case Phase::take_caballeros:
-    case Phase::choose_action_card:
-    case Phase::use_action_card: return seat_bit(active_seat(s));
-    case Phase::veto_window: return s.veto_owed;
-    case Phase::returning: return seat_bit(s.returners[0]);
-    case Phase::disk_setting: return s.disks_owed;
-    case Phase::game_over: return 0;
-  }
-  return 0;
-}
-
 }  // namespace elgrande

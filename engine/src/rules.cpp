@@ -15,8 +15,8 @@ AreaMask placement_areas(const GameState& s) {
 
 AreaCounts takeable_regions(const GameState& s, Colour colour) {
   AreaCounts counts;
-  for (int r = 0; r < kRegionCount; ++r)
-    if (area_at(r) != s.king) counts.n[r] = s.caballeros[r][colour];
+  for (int r = 0; r < kRegionCount; ++r) counts.n[r] = s.caballeros[r][colour];
+  counts[s.king] = 0;  // nothing leaves the king's region: one store, not a test per region
   return counts;
 }
 
@@ -521,8 +521,6 @@ std::optional<Rejection> apply(GameState& state, Seat seat, const Command& comma
   advance(state, events);
   return std::nullopt;
 }
-
-bool is_over(const GameState& s) { return s.phase == Phase::game_over; }
 
 std::uint8_t winners(const GameState& s) {
   if (s.phase != Phase::game_over) return 0;

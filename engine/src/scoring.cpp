@@ -19,9 +19,11 @@ void score_area(GameState& s, Area area, int places, Events& ev) {
   const int colours = colour_count(s);
   for (Colour c = 0; c < colours; ++c) scored.caballeros[c] = s.caballeros[index(area)][c];
 
+  const Colour automa = automa_colour(s);
   int place = 1;
   int above = 1000;  // the count of the group ranked just above
-  for (;;) {
+  // Groups ranked below the last scoring place earn nothing (and no bonus): not walked.
+  while (place == 1 || place <= places) {
     int count = 0;
     for (Colour c = 0; c < colours; ++c)
       if (scored.caballeros[c] < above) count = std::max<int>(count, scored.caballeros[c]);
@@ -33,8 +35,8 @@ void score_area(GameState& s, Area area, int places, Events& ev) {
     const int scored_place = tied == 1 ? place : place + 1;
     const int points = scored_place <= places ? values.place(scored_place) : 0;
     for (Colour c = 0; c < colours; ++c)
-      if (scored.caballeros[c] == count && !is_automa(s, c)) scored.points[c] = static_cast<std::uint8_t>(points);
-    if (tied == 1 && place == 1 && !is_automa(s, sole)) {
+      if (scored.caballeros[c] == count && c != automa) scored.points[c] = static_cast<std::uint8_t>(points);
+    if (tied == 1 && place == 1 && sole != automa) {
       if (area == s.king) {
         scored.points[sole] = static_cast<std::uint8_t>(scored.points[sole] + 2);
         scored.king_bonus = sole;
