@@ -163,7 +163,8 @@ void play_out(GameState& state, Rng& rng, Events& scratch) {
   for (int commands = 0; !is_over(state); ++commands) {
     if (commands == kMaxCommands) throw std::logic_error("play_out: the game did not end");
     const auto seat = static_cast<Seat>(std::countr_zero(waiting_for(state)));
-    const Decision decision = *decision_for(state, seat);
+    const std::optional<Decision> owed = decision_for(state, seat);  // not copied out of its optional
+    const Decision& decision = *owed;
     Command command;
     if (const auto* to_take = std::get_if<CaballerosToTake>(&decision.detail)) {
       command = take(to_take->up_to, to_take->province, to_take->regions, rng);
