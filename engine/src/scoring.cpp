@@ -36,12 +36,13 @@ void score_area(GameState& s, Area area, int places, Events& ev) {
     const int count = std::bit_width(counts) - 1;
     counts &= ~(std::uint64_t{1} << count);
     std::uint32_t group = 0;  // the colours that hold `count`, as bits
-    for (Colour c = 0; c < colours; ++c)
+    // Over every slot (those past the colours hold 0): a fixed count the compiler unrolls.
+    for (Colour c = 0; c < kMaxColours; ++c)
       if (scored.caballeros[c] == count) group |= 1u << c;
     const bool sole = (group & (group - 1)) == 0;
     const int scored_place = sole ? place : place + 1;
     const int points = scored_place <= places ? values.place(scored_place) : 0;
-    for (Colour c = 0; c < colours; ++c)
+    for (Colour c = 0; c < kMaxColours; ++c)
       if ((group >> c & 1u) && c != automa) scored.points[c] = static_cast<std::uint8_t>(points);
     const auto first = static_cast<Colour>(std::countr_zero(group));
     if (sole && place == 1 && first != automa) {
@@ -56,7 +57,8 @@ void score_area(GameState& s, Area area, int places, Events& ev) {
     }
     place += sole ? 1 : 2;
   }
-  for (Seat p = 0; p < s.options.players; ++p) s.players[p].score = static_cast<std::int16_t>(s.players[p].score + scored.points[p]);
+  // Seats past the players' have no points here: adding 0 leaves them as they are.
+  for (Seat p = 0; p < kMaxPlayers; ++p) s.players[p].score = static_cast<std::int16_t>(s.players[p].score + scored.points[p]);
   ev.push_back(to_all(scored));
 }
 
