@@ -18,8 +18,9 @@ void add(std::vector<Command>& out, Command command) {
 
 FixedVector<Area, kAreaCount> areas_in(AreaMask mask) {
   FixedVector<Area, kAreaCount> areas;
-  for (int a = 0; a < kAreaCount; ++a)
-    if (contains(mask, area_at(a))) areas.push_back(area_at(a));
+  // The set bits, lowest first: the areas in their order.
+  for (auto left = static_cast<std::uint32_t>(mask & ((1u << kAreaCount) - 1)); left; left &= left - 1)
+    areas.push_back(area_at(std::countr_zero(left)));
   return areas;
 }
 

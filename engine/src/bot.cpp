@@ -22,11 +22,20 @@ int colour_count(const Options& options) {
   return std::min(options.players + (options.automa ? 1 : 0), kMaxColours);
 }
 
+// Set bits of a mask, inline: without -mpopcnt (a build flag not every build may use)
+// std::popcount is a call into libgcc, and a random move asks for it several times.
+constexpr std::uint32_t bits_set(std::uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+static_assert(bits_set(0) == 0 && bits_set(0x1FFFu) == 13 && bits_set(0xFFFFFFFFu) == 32);
+
 // A uniformly chosen set bit of a non-empty mask.
 int pick_bit(std::uint32_t mask, Rng& rng) {
   if (!mask) no_choice();
   // The skip-th set bit: clear the lowest set bit skip times.
-  for (auto skip = rng.below(static_cast<std::uint32_t>(std::popcount(mask))); skip > 0; --skip) mask &= mask - 1;
+  for (auto skip = rng.below(bits_set(mask)); skip > 0; --skip) mask &= mask - 1;
   return std::countr_zero(mask);
 }
 
