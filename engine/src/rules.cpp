@@ -25,11 +25,10 @@ int returnable(const GameState& s, Seat seat) {
 }
 
 PowerCards played_mask(const GameState& s) {
-  PowerCards mask = 0;
-  for (Seat p = 0; p < s.options.players; ++p)
-    if (s.players[p].played) mask |= power_bit(s.players[p].played);
-  if (s.automa.played) mask |= power_bit(s.automa.played);
-  return mask;
+  // Without a test per seat: "none yet" (0) sets bit 0, which no power card uses.
+  PowerCards mask = power_bit(s.automa.played);
+  for (Seat p = 0; p < s.options.players; ++p) mask |= power_bit(s.players[p].played);
+  return static_cast<PowerCards>(mask & ~power_bit(0));
 }
 
 std::optional<Rejection> check_take(const GameState& s, Seat seat, const TakeCaballeros& c,
