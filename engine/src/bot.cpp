@@ -76,28 +76,25 @@ TakeCaballeros random_take(int up_to, int at_least, int province, const AreaCoun
 std::optional<Command> random_moves(const Options& options, Seat actor, const MoveLimits& limits,
                                     const CaballerosByColour& sources, AreaMask destinations, Rng& rng) {
   const int colours = colour_count(options);
-  auto movable = [&](int region, Colour c) { return static_cast<int>(sources[c].n[region]); };
+  // The actor's and the others' caballeros that may move, per region and in all, so that a
+  // draw skips whole regions: the same caballero as walking colour by colour, fewer steps.
+  std::array<int, kRegionCount> own_left{}, opposing_left{};
+  for (Colour c = 0; c < colours; ++c)
+    for (int r = 0; r < kRegionCount; ++r) (c == actor ? own_left : opposing_left)[r] += sources[c].n[r];
   AreaMask usable = 0;
   for (int r = 0; r < kRegionCount; ++r)
-    for (Colour c = 0; c < colours; ++c)
-      if (movable(r, c)) usable |= bit(area_at(r));
+    if (own_left[r] + opposing_left[r]) usable |= bit(area_at(r));
   if (!usable) return std::nullopt;
   const AreaMask only_from = limits.single_source ? bit(pick_area(usable, rng)) : usable;
-
-  std::array<std::array<int, kMaxColours>, kRegionCount> left{};
-  int pool = 0;
-  for (int r = 0; r < kRegionCount; ++r)
-    for (Colour c = 0; c < colours; ++c)
-      if (contains(only_from, area_at(r))) pool += left[r][c] = movable(r, c);
-  if (limits.total == 0) return std::nullopt;
-  const int wanted = 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(std::min<int>(limits.total, pool))));
-  // The actor's and the others' caballeros left, per region and in all, so that a draw
-  // skips whole regions: the same caballero as walking colour by colour, fewer steps.
-  std::array<int, kRegionCount> own_left{}, opposing_left{};
   int own_pool = 0, opposing_pool = 0;
-  for (int r = 0; r < kRegionCount; ++r)
-    for (Colour c = 0; c < colours; ++c) (c == actor ? own_left : opposing_left)[r] += left[r][c];
-  for (int r = 0; r < kRegionCount; ++r) own_pool += own_left[r], opposing_pool += opposing_left[r];
+  for (int r = 0; r < kRegionCount; ++r) {
+    if (!contains(only_from, area_at(r))) own_left[r] = opposing_left[r] = 0;  // never drawn from
+    own_pool += own_left[r], opposing_pool += opposing_left[r];
+  }
+  if (limits.total == 0) return std::nullopt;
+  const int pool = own_pool + opposing_pool;
+  const int wanted = 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(std::min<int>(limits.total, pool))));
+  CaballerosByColour left = sources;  // drawn only in the regions counted above
   int own = 0, opposing = 0;
   MoveCaballeros command;
   for (int i = 0; i < wanted; ++i) {
@@ -114,11 +111,11 @@ std::optional<Command> random_moves(const Options& options, Seat actor, const Mo
     }
     for (Colour c = 0; c < colours; ++c) {
       if (!(c == actor ? own_allowed : opposing_allowed)) continue;
-      if (which >= left[r][c]) {
-        which -= left[r][c];
+      if (which >= left[c].n[r]) {
+        which -= left[c].n[r];
         continue;
       }
-      --left[r][c];
+      --left[c].n[r];
       if (c == actor) {
         ++own, --own_left[r], --own_pool;
       } else {
