@@ -65,7 +65,7 @@ void take(GameState& s, Seat seat, const TakeCaballeros& c, Events& ev) {
   player.province = static_cast<std::uint8_t>(player.province - c.from_province);
   for (int r = 0; r < kRegionCount; ++r) s.caballeros[r][seat] = static_cast<std::uint8_t>(s.caballeros[r][seat] - c.from_regions.n[r]);
   player.court = static_cast<std::uint8_t>(player.court + c.from_province + c.from_regions.total());
-  ev.push_back(to_all(CaballerosTaken{seat, c.from_province, c.from_regions}));
+  tell_all(ev, CaballerosTaken{seat, c.from_province, c.from_regions});
 }
 
 void return_to_province(GameState& s, Colour colour, std::uint8_t from_court,
@@ -79,7 +79,7 @@ void return_to_province(GameState& s, Colour colour, std::uint8_t from_court,
     player.court = static_cast<std::uint8_t>(player.court - from_court);
     player.province = static_cast<std::uint8_t>(player.province + count);
   }
-  ev.push_back(to_all(CaballerosReturned{colour, from_court, from_regions}));
+  tell_all(ev, CaballerosReturned{colour, from_court, from_regions});
 }
 
 AreaCounts only(Area area, std::uint8_t count) {
@@ -127,8 +127,8 @@ void open_disks(GameState& s, DiskPurpose purpose, std::uint8_t seats, Events& e
     if (std::popcount(allowed) == 1) {
       // A forced pick needs no question.
       s.players[p].disk = area_at(std::countr_zero(allowed));
-      ev.push_back(to_only(p, DiskSet{p, s.players[p].disk}));
-      ev.push_back(to_all_but(p, DiskSet{p, std::nullopt}));
+      tell_only(ev, p, DiskSet{p, s.players[p].disk});
+      tell_all_but(ev, p, DiskSet{p, std::nullopt});
     } else {
       s.disks_owed = static_cast<std::uint8_t>(s.disks_owed | seat_bit(p));
     }
@@ -146,7 +146,7 @@ void resolve_disks(GameState& s, Events& ev) {
     general_scoring(s, revealed, ev);
     return;
   }
-  ev.push_back(to_all(revealed));
+  tell_all(ev, revealed);
   AreaMask picked_once = 0, picked_more = 0;
   for (Seat p = 0; p < s.options.players; ++p) {
     if (!revealed.disks[p]) continue;
@@ -171,7 +171,7 @@ void resolve_disks(GameState& s, Events& ev) {
           to = region;
           here = static_cast<std::uint8_t>(here + count);
         }
-        ev.push_back(to_all(CaballerosEvicted{p, s.evicted_from, to, count}));
+        tell_all(ev, CaballerosEvicted{p, s.evicted_from, to, count});
         break;
       }
       case DiskPurpose::secret_scoring:
@@ -212,7 +212,7 @@ static void automa_turn(GameState& s, Events& ev) {
       }
     }
   }
-  if (taken) ev.push_back(to_all(ActionCardTaken{automa_colour(s), *taken}));
+  if (taken) tell_all(ev, ActionCardTaken{automa_colour(s), *taken});
 }
 
 void advance(GameState& s, Events& ev) {
@@ -265,7 +265,7 @@ void advance(GameState& s, Events& ev) {
               }
             }
             s.veto_yes = 0;
-            ev.push_back(to_all(SpecialActionVetoed{actor, by}));
+            tell_all(ev, SpecialActionVetoed{actor, by});
           } else {
             perform_special(s, actor, action_card(*s.turn.card).kind, announced, ev);
           }
@@ -436,10 +436,10 @@ void begin_turns(GameState& s) {
 void announce_special(GameState& s, Seat seat, const Command& command, Events& ev) {
   const Command shown = public_part(command);
   if (shown == command) {
-    ev.push_back(to_all(SpecialActionAnnounced{seat, *s.turn.card, command}));
+    tell_all(ev, SpecialActionAnnounced{seat, *s.turn.card, command});
   } else {
-    ev.push_back(to_only(seat, SpecialActionAnnounced{seat, *s.turn.card, command}));
-    ev.push_back(to_all_but(seat, SpecialActionAnnounced{seat, *s.turn.card, shown}));
+    tell_only(ev, seat, SpecialActionAnnounced{seat, *s.turn.card, command});
+    tell_all_but(ev, seat, SpecialActionAnnounced{seat, *s.turn.card, shown});
   }
   const std::uint8_t holders = live_veto_holders(s, seat);
   if (holders) {
@@ -461,7 +461,7 @@ void execute(GameState& s, Seat seat, const Command& command, Events& ev) {
           player.hand = static_cast<PowerCards>(player.hand & ~power_bit(c.value));
           player.discards = static_cast<PowerCards>(player.discards | power_bit(c.value));
           player.played = c.value;
-          ev.push_back(to_all(PowerCardPlayed{seat, c.value}));
+          tell_all(ev, PowerCardPlayed{seat, c.value});
           s.power_seat = next_seat(s, seat);
           if (s.power_seat == s.first_player) begin_turns(s);
         } else if constexpr (std::is_same_v<C, TakeCaballeros>) {
@@ -480,7 +480,7 @@ void execute(GameState& s, Seat seat, const Command& command, Events& ev) {
           }
           s.turn.card = c.card;
           s.phase = Phase::use_action_card;
-          ev.push_back(to_all(ActionCardTaken{seat, c.card}));
+          tell_all(ev, ActionCardTaken{seat, c.card});
           if (action_card(c.card).kind == CardKind::veto && s.options.rules_revision >= 2) {
             lay_veto(s, seat, ev);  // taken is laid: not a special action to skip or veto
             s.turn.special_done = true;
@@ -489,10 +489,10 @@ void execute(GameState& s, Seat seat, const Command& command, Events& ev) {
           for (int a = 0; a < kAreaCount; ++a) s.caballeros[a][seat] = static_cast<std::uint8_t>(s.caballeros[a][seat] + c.to.n[a]);
           player.court = static_cast<std::uint8_t>(player.court - c.to.total());
           s.turn.placed = true;
-          ev.push_back(to_all(CaballerosPlaced{seat, c.to}));
+          tell_all(ev, CaballerosPlaced{seat, c.to});
         } else if constexpr (std::is_same_v<C, SkipSpecialAction>) {
           s.turn.special_done = true;
-          ev.push_back(to_all(SpecialActionSkipped{seat}));
+          tell_all(ev, SpecialActionSkipped{seat});
         } else if constexpr (std::is_same_v<C, AnswerVeto>) {
           s.veto_owed = static_cast<std::uint8_t>(s.veto_owed & ~seat_bit(seat));
           if (c.veto) s.veto_yes = static_cast<std::uint8_t>(s.veto_yes | seat_bit(seat));
@@ -502,8 +502,8 @@ void execute(GameState& s, Seat seat, const Command& command, Events& ev) {
         } else if constexpr (std::is_same_v<C, SetDisk>) {
           player.disk = c.region;
           s.disks_owed = static_cast<std::uint8_t>(s.disks_owed & ~seat_bit(seat));
-          ev.push_back(to_only(seat, DiskSet{seat, c.region}));
-          ev.push_back(to_all_but(seat, DiskSet{seat, std::nullopt}));
+          tell_only(ev, seat, DiskSet{seat, c.region});
+          tell_all_but(ev, seat, DiskSet{seat, std::nullopt});
         } else {
           announce_special(s, seat, command, ev);
         }

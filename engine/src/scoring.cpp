@@ -59,7 +59,7 @@ void score_area(GameState& s, Area area, int places, Events& ev) {
   }
   // Seats past the players' have no points here: adding 0 leaves them as they are.
   for (Seat p = 0; p < kMaxPlayers; ++p) s.players[p].score = static_cast<std::int16_t>(s.players[p].score + scored.points[p]);
-  ev.push_back(to_all(scored));
+  tell_all(ev, scored);
 }
 
 void score_areas(GameState& s, AreaMask areas, int places, Events& ev) {
