@@ -20,9 +20,12 @@ AreaCounts takeable_regions(const GameState& s, Colour colour) {
   return counts;
 }
 
-int returnable(const GameState& s, Seat seat) {
-  return s.players[seat].court + takeable_regions(s, seat).total();
+int takeable_count(const GameState& s, Colour colour) {
+  // All the regions' but the king's (the castillo is no region).
+  return caballeros_in_regions(s, colour) - (is_region(s.king) ? s.caballeros[index(s.king)][colour] : 0);
 }
+
+int returnable(const GameState& s, Seat seat) { return s.players[seat].court + takeable_count(s, seat); }
 
 PowerCards played_mask(const GameState& s) {
   // Without a test per seat: "none yet" (0) sets bit 0, which no power card uses.
@@ -228,11 +231,11 @@ void advance(GameState& s, Events& ev) {
         const Player& player = s.players[colour];
         const int granted = caballeros_granted(player.played);
         const int at_least = taken_in_full(s, colour);
-        if (granted == 0 || player.province + takeable_regions(s, colour).total() == 0) {
+        if (granted == 0 || player.province + takeable_count(s, colour) == 0) {
           s.phase = Phase::choose_action_card;
           continue;
         }
-        if (at_least == std::min(granted, player.province + takeable_regions(s, colour).total())) {
+        if (at_least == std::min(granted, player.province + takeable_count(s, colour))) {
           // The 1995 take with nothing left to choose: the province holds them all.
           take(s, colour, TakeCaballeros{static_cast<std::uint8_t>(at_least), {}}, ev);
           s.phase = Phase::choose_action_card;

@@ -54,6 +54,7 @@ AreaMask placement_areas(const GameState& s);
 int returnable(const GameState& s, Seat seat);  // court + regions other than the king's
 AreaMask disk_allowed(const GameState& s, Seat seat, DiskPurpose purpose);
 AreaCounts takeable_regions(const GameState& s, Colour colour);  // not the king's, not castillo
+int takeable_count(const GameState& s, Colour colour);  // their total, summed in place
 // `at_least` from the province: the 1995 rules' take in full (taken_in_full), else 0.
 std::optional<Rejection> check_take(const GameState& s, Seat seat, const TakeCaballeros& c,
                                     int up_to, int at_least = 0);

@@ -10,7 +10,7 @@ namespace {
 std::uint8_t opponents_on_board(const GameState& s, Seat actor) {
   std::uint8_t mask = 0;
   for (Seat p = 0; p < s.options.players; ++p)
-    if (p != actor && takeable_regions(s, p).total() > 0) mask = static_cast<std::uint8_t>(mask | seat_bit(p));
+    if (p != actor && takeable_count(s, p) > 0) mask = static_cast<std::uint8_t>(mask | seat_bit(p));
   return mask;
 }
 
