@@ -18,8 +18,9 @@ void add(std::vector<Command>& out, Command command) {
 
 FixedVector<Area, kAreaCount> areas_in(AreaMask mask) {
   FixedVector<Area, kAreaCount> areas;
-  for (int a = 0; a < kAreaCount; ++a)
-    if (contains(mask, area_at(a))) areas.push_back(area_at(a));
+  // The set bits, lowest first: the areas in their order.
+  for (auto left = static_cast<std::uint32_t>(mask & ((1u << kAreaCount) - 1)); left; left &= left - 1)
+    areas.push_back(area_at(std::countr_zero(left)));
   return areas;
 }
 
@@ -163,7 +164,8 @@ void play_out(GameState& state, Rng& rng, Events& scratch) {
   for (int commands = 0; !is_over(state); ++commands) {
     if (commands == kMaxCommands) throw std::logic_error("play_out: the game did not end");
     const auto seat = static_cast<Seat>(std::countr_zero(waiting_for(state)));
-    const Decision decision = *decision_for(state, seat);
+    const std::optional<Decision> owed = decision_for(state, seat);  // not copied out of its optional
+    const Decision& decision = *owed;
     Command command;
     if (const auto* to_take = std::get_if<CaballerosToTake>(&decision.detail)) {
       command = take(to_take->up_to, to_take->province, to_take->regions, rng);

@@ -22,11 +22,20 @@ int colour_count(const Options& options) {
   return std::min(options.players + (options.automa ? 1 : 0), kMaxColours);
 }
 
+// Set bits of a mask, inline: without -mpopcnt (a build flag not every build may use)
+// std::popcount is a call into libgcc, and a random move asks for it several times.
+constexpr std::uint32_t bits_set(std::uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+static_assert(bits_set(0) == 0 && bits_set(0x1FFFu) == 13 && bits_set(0xFFFFFFFFu) == 32);
+
 // A uniformly chosen set bit of a non-empty mask.
 int pick_bit(std::uint32_t mask, Rng& rng) {
   if (!mask) no_choice();
   // The skip-th set bit: clear the lowest set bit skip times.
-  for (auto skip = rng.below(static_cast<std::uint32_t>(std::popcount(mask))); skip > 0; --skip) mask &= mask - 1;
+  for (auto skip = rng.below(bits_set(mask)); skip > 0; --skip) mask &= mask - 1;
   return std::countr_zero(mask);
 }
 
@@ -67,51 +76,61 @@ TakeCaballeros random_take(int up_to, int at_least, int province, const AreaCoun
 std::optional<Command> random_moves(const Options& options, Seat actor, const MoveLimits& limits,
                                     const CaballerosByColour& sources, AreaMask destinations, Rng& rng) {
   const int colours = colour_count(options);
-  auto movable = [&](int region, Colour c) { return static_cast<int>(sources[c].n[region]); };
+  // The actor's and the others' caballeros that may move, per region and in all, so that a
+  // draw skips whole regions: the same caballero as walking colour by colour, fewer steps.
+  std::array<int, kRegionCount> own_left{}, opposing_left{};
+  for (Colour c = 0; c < colours; ++c)
+    for (int r = 0; r < kRegionCount; ++r) (c == actor ? own_left : opposing_left)[r] += sources[c].n[r];
   AreaMask usable = 0;
   for (int r = 0; r < kRegionCount; ++r)
-    for (Colour c = 0; c < colours; ++c)
-      if (movable(r, c)) usable |= bit(area_at(r));
+    if (own_left[r] + opposing_left[r]) usable |= bit(area_at(r));
   if (!usable) return std::nullopt;
   const AreaMask only_from = limits.single_source ? bit(pick_area(usable, rng)) : usable;
-
-  std::array<std::array<int, kMaxColours>, kRegionCount> left{};
-  int pool = 0;
-  for (int r = 0; r < kRegionCount; ++r)
-    for (Colour c = 0; c < colours; ++c)
-      if (contains(only_from, area_at(r))) pool += left[r][c] = movable(r, c);
+  int own_pool = 0, opposing_pool = 0;
+  for (int r = 0; r < kRegionCount; ++r) {
+    if (!contains(only_from, area_at(r))) own_left[r] = opposing_left[r] = 0;  // never drawn from
+    own_pool += own_left[r], opposing_pool += opposing_left[r];
+  }
   if (limits.total == 0) return std::nullopt;
+  const int pool = own_pool + opposing_pool;
   const int wanted = 1 + static_cast<int>(rng.below(static_cast<std::uint32_t>(std::min<int>(limits.total, pool))));
+  CaballerosByColour left = sources;  // drawn only in the regions counted above
   int own = 0, opposing = 0;
   MoveCaballeros command;
   for (int i = 0; i < wanted; ++i) {
     // Caballeros still allowed by the own/opposing limits.
-    int choices = 0;
-    for (int r = 0; r < kRegionCount; ++r)
-      for (Colour c = 0; c < colours; ++c)
-        if (c == actor ? own < limits.own : opposing < limits.opposing) choices += left[r][c];
+    const bool own_allowed = own < limits.own, opposing_allowed = opposing < limits.opposing;
+    const int choices = (own_allowed ? own_pool : 0) + (opposing_allowed ? opposing_pool : 0);
     if (choices == 0) break;
     int which = static_cast<int>(rng.below(static_cast<std::uint32_t>(choices)));
-    for (int r = 0; r < kRegionCount && which >= 0; ++r) {
-      for (Colour c = 0; c < colours && which >= 0; ++c) {
-        if (!(c == actor ? own < limits.own : opposing < limits.opposing)) continue;
-        if (which >= left[r][c]) {
-          which -= left[r][c];
-          continue;
-        }
-        which = -1;
-        --left[r][c];
-        (c == actor ? own : opposing) += 1;
-        const Area from = area_at(r);
-        const Area to = pick_area(static_cast<AreaMask>(destinations & ~bit(from)), rng);
-        bool merged = false;
-        for (Move& m : command.moves)
-          if (m.colour == c && m.from == from && m.to == to) ++m.count, merged = true;
-        if (!merged) {
-          if (command.moves.full()) return command;
-          command.moves.push_back(Move{c, from, to, 1});
-        }
+    int r = 0;
+    for (;; ++r) {
+      const int here = (own_allowed ? own_left[r] : 0) + (opposing_allowed ? opposing_left[r] : 0);
+      if (which < here) break;
+      which -= here;
+    }
+    for (Colour c = 0; c < colours; ++c) {
+      if (!(c == actor ? own_allowed : opposing_allowed)) continue;
+      if (which >= left[c].n[r]) {
+        which -= left[c].n[r];
+        continue;
       }
+      --left[c].n[r];
+      if (c == actor) {
+        ++own, --own_left[r], --own_pool;
+      } else {
+        ++opposing, --opposing_left[r], --opposing_pool;
+      }
+      const Area from = area_at(r);
+      const Area to = pick_area(static_cast<AreaMask>(destinations & ~bit(from)), rng);
+      bool merged = false;
+      for (Move& m : command.moves)
+        if (m.colour == c && m.from == from && m.to == to) ++m.count, merged = true;
+      if (!merged) {
+        if (command.moves.full()) return command;
+        command.moves.push_back(Move{c, from, to, 1});
+      }
+      break;
     }
   }
   return command;

@@ -1,5 +1,6 @@
 #include "elgrande/engine/cards.hpp"
 
+#include <array>
 #include <stdexcept>
 
 namespace elgrande {
@@ -83,7 +84,9 @@ int caballeros_granted(int power_value) {
 const ActionCard& action_card(CardId id) { return kDeck[id]; }
 const std::array<ActionCard, kActionCardCount>& classic_deck() { return kDeck; }
 
-std::optional<MoveLimits> move_limits(CardKind kind) {
+namespace {
+
+constexpr std::optional<MoveLimits> limits_of(CardKind kind) {
   switch (kind) {
     case move_all_own_from_region:
     case place_two_or_move_all_own:
@@ -97,6 +100,18 @@ std::optional<MoveLimits> move_limits(CardKind kind) {
     default: return std::nullopt;
   }
 }
+
+// Read from a table: returned from the switch, the limits were written a byte at a time and
+// read back whole by the caller, a stalled store on every action card's decision.
+constexpr auto kMoveLimits = [] {
+  std::array<std::optional<MoveLimits>, kCardKindCount> table{};
+  for (int k = 0; k < kCardKindCount; ++k) table[static_cast<std::size_t>(k)] = limits_of(static_cast<CardKind>(k));
+  return table;
+}();
+
+}  // namespace
+
+std::optional<MoveLimits> move_limits(CardKind kind) { return kMoveLimits[static_cast<std::size_t>(kind)]; }
 
 SpecialAnswer special_answer(CardKind kind) {
   switch (kind) {

@@ -17,16 +17,15 @@ CaballerosToTake to_take(const GameState& s, Seat seat, int limit, int at_least 
   return take;
 }
 
-ActionCardUse card_use(const GameState& s, Seat seat) {
+void fill_card_use(const GameState& s, Seat seat, ActionCardUse& use) {
   const ActionCard& card = action_card(*s.turn.card);
-  ActionCardUse use;
   use.card = card.id;
   use.special = card.kind;
   use.may_place = !s.turn.placed;
   use.place_up_to = use.may_place ? static_cast<std::uint8_t>(std::min<int>(card.stack, s.players[seat].court)) : 0;
   use.place_into = placement_areas(s);
   use.may_act = !s.turn.special_done;
-  if (!use.may_act) return use;
+  if (!use.may_act) return;
 
   const Player& player = s.players[seat];
   const AreaMask not_king = static_cast<AreaMask>(kAllRegions & ~bit(s.king));
@@ -65,7 +64,15 @@ ActionCardUse card_use(const GameState& s, Seat seat) {
     case power_cards: use.take_back = player.discards; break;
     default: break;
   }
-  return use;
+}
+
+// The use is built where it is returned: it is 138 bytes, asked twice a turn, and copying
+// it out through the variant and the optional cost more than working it out.
+std::optional<Decision> card_use(const GameState& s, Seat seat) {
+  std::optional<Decision> owed{std::in_place};
+  owed->seat = seat;
+  fill_card_use(s, seat, owed->detail.emplace<ActionCardUse>());
+  return owed;
 }
 
 }  // namespace
@@ -87,7 +94,7 @@ std::optional<Decision> decision_for(const GameState& s, Seat seat) {
       return Decision{seat, choice};
     }
     case Phase::use_action_card:
-      return Decision{seat, card_use(s, seat)};
+      return card_use(s, seat);
     case Phase::veto_window:
       return Decision{seat, VetoChoice{active_seat(s), *s.turn.card}};
     case Phase::returning:
@@ -107,20 +114,6 @@ Decisions pending(const GameState& s) {
   for (Seat p = 0; p < s.options.players; ++p)
     if (owing & seat_bit(p)) out.push_back(*decision_for(s, p));
   return out;
-}
-
-std::uint8_t waiting_for(const GameState& s) {
-  switch (s.phase) {
-    case Phase::power_cards: return seat_bit(s.power_seat);
-    case Phase::take_caballeros:
-    case Phase::choose_action_card:
-    case Phase::use_action_card: return seat_bit(active_seat(s));
-    case Phase::veto_window: return s.veto_owed;
-    case Phase::returning: return seat_bit(s.returners[0]);
-    case Phase::disk_setting: return s.disks_owed;
-    case Phase::game_over: return 0;
-  }
-  return 0;
 }
 
 }  // namespace elgrande

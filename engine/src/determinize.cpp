@@ -1,6 +1,7 @@
 #include "elgrande/engine/determinize.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <stdexcept>
 
@@ -107,13 +108,16 @@ GameState determinize(const View& v, Rng& rng) {
       s.stacks[stack_of(action_card(id), merged)].revealed = id;
     }
   }
+  // Every stack's pool in one pass over the deck (each in deck order), then drawn stack by stack.
+  std::array<FixedVector<CardId, kActionCardCount>, 4> pools;
+  for (const ActionCard& card : classic_deck()) {
+    if (card.id == kKingCard || card.id == v.card) continue;
+    if (std::find(v.offered.begin(), v.offered.end(), card.id) != v.offered.end()) continue;
+    const int i = stack_of(card, merged);
+    if (i < s.stack_count) pools[static_cast<std::size_t>(i)].push_back(card.id);
+  }
   for (int i = 0; i < s.stack_count; ++i) {
-    FixedVector<CardId, kActionCardCount> pool;
-    for (const ActionCard& card : classic_deck()) {
-      if (card.id == kKingCard || stack_of(card, merged) != i || card.id == v.card) continue;
-      if (std::find(v.offered.begin(), v.offered.end(), card.id) != v.offered.end()) continue;
-      pool.push_back(card.id);
-    }
+    FixedVector<CardId, kActionCardCount>& pool = pools[static_cast<std::size_t>(i)];
     rng.shuffle(pool);
     for (std::size_t n = 0; n < std::size_t{v.stack_sizes[i]} && n < pool.size(); ++n) s.stacks[i].face_down.push_back(pool[n]);
   }

@@ -15,21 +15,23 @@ AreaMask placement_areas(const GameState& s) {
 
 AreaCounts takeable_regions(const GameState& s, Colour colour) {
   AreaCounts counts;
-  for (int r = 0; r < kRegionCount; ++r)
-    if (area_at(r) != s.king) counts.n[r] = s.caballeros[r][colour];
+  for (int r = 0; r < kRegionCount; ++r) counts.n[r] = s.caballeros[r][colour];
+  counts[s.king] = 0;  // nothing leaves the king's region: one store, not a test per region
   return counts;
 }
 
-int returnable(const GameState& s, Seat seat) {
-  return s.players[seat].court + takeable_regions(s, seat).total();
+int takeable_count(const GameState& s, Colour colour) {
+  // All the regions' but the king's (the castillo is no region).
+  return caballeros_in_regions(s, colour) - (is_region(s.king) ? s.caballeros[index(s.king)][colour] : 0);
 }
 
+int returnable(const GameState& s, Seat seat) { return s.players[seat].court + takeable_count(s, seat); }
+
 PowerCards played_mask(const GameState& s) {
-  PowerCards mask = 0;
-  for (Seat p = 0; p < s.options.players; ++p)
-    if (s.players[p].played) mask |= power_bit(s.players[p].played);
-  if (s.automa.played) mask |= power_bit(s.automa.played);
-  return mask;
+  // Without a test per seat: "none yet" (0) sets bit 0, which no power card uses.
+  PowerCards mask = power_bit(s.automa.played);
+  for (Seat p = 0; p < s.options.players; ++p) mask |= power_bit(s.players[p].played);
+  return static_cast<PowerCards>(mask & ~power_bit(0));
 }
 
 std::optional<Rejection> check_take(const GameState& s, Seat seat, const TakeCaballeros& c,
@@ -66,7 +68,7 @@ void take(GameState& s, Seat seat, const TakeCaballeros& c, Events& ev) {
   player.province = static_cast<std::uint8_t>(player.province - c.from_province);
   for (int r = 0; r < kRegionCount; ++r) s.caballeros[r][seat] = static_cast<std::uint8_t>(s.caballeros[r][seat] - c.from_regions.n[r]);
   player.court = static_cast<std::uint8_t>(player.court + c.from_province + c.from_regions.total());
-  ev.push_back(to_all(CaballerosTaken{seat, c.from_province, c.from_regions}));
+  tell_all(ev, CaballerosTaken{seat, c.from_province, c.from_regions});
 }
 
 void return_to_province(GameState& s, Colour colour, std::uint8_t from_court,
@@ -80,7 +82,7 @@ void return_to_province(GameState& s, Colour colour, std::uint8_t from_court,
     player.court = static_cast<std::uint8_t>(player.court - from_court);
     player.province = static_cast<std::uint8_t>(player.province + count);
   }
-  ev.push_back(to_all(CaballerosReturned{colour, from_court, from_regions}));
+  tell_all(ev, CaballerosReturned{colour, from_court, from_regions});
 }
 
 AreaCounts only(Area area, std::uint8_t count) {
@@ -128,8 +130,8 @@ void open_disks(GameState& s, DiskPurpose purpose, std::uint8_t seats, Events& e
     if (std::popcount(allowed) == 1) {
       // A forced pick needs no question.
       s.players[p].disk = area_at(std::countr_zero(allowed));
-      ev.push_back(to_only(p, DiskSet{p, s.players[p].disk}));
-      ev.push_back(to_all_but(p, DiskSet{p, std::nullopt}));
+      tell_only(ev, p, DiskSet{p, s.players[p].disk});
+      tell_all_but(ev, p, DiskSet{p, std::nullopt});
     } else {
       s.disks_owed = static_cast<std::uint8_t>(s.disks_owed | seat_bit(p));
     }
@@ -147,7 +149,7 @@ void resolve_disks(GameState& s, Events& ev) {
     general_scoring(s, revealed, ev);
     return;
   }
-  ev.push_back(to_all(revealed));
+  tell_all(ev, revealed);
   AreaMask picked_once = 0, picked_more = 0;
   for (Seat p = 0; p < s.options.players; ++p) {
     if (!revealed.disks[p]) continue;
@@ -172,7 +174,7 @@ void resolve_disks(GameState& s, Events& ev) {
           to = region;
           here = static_cast<std::uint8_t>(here + count);
         }
-        ev.push_back(to_all(CaballerosEvicted{p, s.evicted_from, to, count}));
+        tell_all(ev, CaballerosEvicted{p, s.evicted_from, to, count});
         break;
       }
       case DiskPurpose::secret_scoring:
@@ -213,7 +215,7 @@ static void automa_turn(GameState& s, Events& ev) {
       }
     }
   }
-  if (taken) ev.push_back(to_all(ActionCardTaken{automa_colour(s), *taken}));
+  if (taken) tell_all(ev, ActionCardTaken{automa_colour(s), *taken});
 }
 
 void advance(GameState& s, Events& ev) {
@@ -229,11 +231,11 @@ void advance(GameState& s, Events& ev) {
         const Player& player = s.players[colour];
         const int granted = caballeros_granted(player.played);
         const int at_least = taken_in_full(s, colour);
-        if (granted == 0 || player.province + takeable_regions(s, colour).total() == 0) {
+        if (granted == 0 || player.province + takeable_count(s, colour) == 0) {
           s.phase = Phase::choose_action_card;
           continue;
         }
-        if (at_least == std::min(granted, player.province + takeable_regions(s, colour).total())) {
+        if (at_least == std::min(granted, player.province + takeable_count(s, colour))) {
           // The 1995 take with nothing left to choose: the province holds them all.
           take(s, colour, TakeCaballeros{static_cast<std::uint8_t>(at_least), {}}, ev);
           s.phase = Phase::choose_action_card;
@@ -266,7 +268,7 @@ void advance(GameState& s, Events& ev) {
               }
             }
             s.veto_yes = 0;
-            ev.push_back(to_all(SpecialActionVetoed{actor, by}));
+            tell_all(ev, SpecialActionVetoed{actor, by});
           } else {
             perform_special(s, actor, action_card(*s.turn.card).kind, announced, ev);
           }
@@ -437,10 +439,10 @@ void begin_turns(GameState& s) {
 void announce_special(GameState& s, Seat seat, const Command& command, Events& ev) {
   const Command shown = public_part(command);
   if (shown == command) {
-    ev.push_back(to_all(SpecialActionAnnounced{seat, *s.turn.card, command}));
+    tell_all(ev, SpecialActionAnnounced{seat, *s.turn.card, command});
   } else {
-    ev.push_back(to_only(seat, SpecialActionAnnounced{seat, *s.turn.card, command}));
-    ev.push_back(to_all_but(seat, SpecialActionAnnounced{seat, *s.turn.card, shown}));
+    tell_only(ev, seat, SpecialActionAnnounced{seat, *s.turn.card, command});
+    tell_all_but(ev, seat, SpecialActionAnnounced{seat, *s.turn.card, shown});
   }
   const std::uint8_t holders = live_veto_holders(s, seat);
   if (holders) {
@@ -462,7 +464,7 @@ void execute(GameState& s, Seat seat, const Command& command, Events& ev) {
           player.hand = static_cast<PowerCards>(player.hand & ~power_bit(c.value));
           player.discards = static_cast<PowerCards>(player.discards | power_bit(c.value));
           player.played = c.value;
-          ev.push_back(to_all(PowerCardPlayed{seat, c.value}));
+          tell_all(ev, PowerCardPlayed{seat, c.value});
           s.power_seat = next_seat(s, seat);
           if (s.power_seat == s.first_player) begin_turns(s);
         } else if constexpr (std::is_same_v<C, TakeCaballeros>) {
@@ -481,7 +483,7 @@ void execute(GameState& s, Seat seat, const Command& command, Events& ev) {
           }
           s.turn.card = c.card;
           s.phase = Phase::use_action_card;
-          ev.push_back(to_all(ActionCardTaken{seat, c.card}));
+          tell_all(ev, ActionCardTaken{seat, c.card});
           if (action_card(c.card).kind == CardKind::veto && s.options.rules_revision >= 2) {
             lay_veto(s, seat, ev);  // taken is laid: not a special action to skip or veto
             s.turn.special_done = true;
@@ -490,10 +492,10 @@ void execute(GameState& s, Seat seat, const Command& command, Events& ev) {
           for (int a = 0; a < kAreaCount; ++a) s.caballeros[a][seat] = static_cast<std::uint8_t>(s.caballeros[a][seat] + c.to.n[a]);
           player.court = static_cast<std::uint8_t>(player.court - c.to.total());
           s.turn.placed = true;
-          ev.push_back(to_all(CaballerosPlaced{seat, c.to}));
+          tell_all(ev, CaballerosPlaced{seat, c.to});
         } else if constexpr (std::is_same_v<C, SkipSpecialAction>) {
           s.turn.special_done = true;
-          ev.push_back(to_all(SpecialActionSkipped{seat}));
+          tell_all(ev, SpecialActionSkipped{seat});
         } else if constexpr (std::is_same_v<C, AnswerVeto>) {
           s.veto_owed = static_cast<std::uint8_t>(s.veto_owed & ~seat_bit(seat));
           if (c.veto) s.veto_yes = static_cast<std::uint8_t>(s.veto_yes | seat_bit(seat));
@@ -503,8 +505,8 @@ void execute(GameState& s, Seat seat, const Command& command, Events& ev) {
         } else if constexpr (std::is_same_v<C, SetDisk>) {
           player.disk = c.region;
           s.disks_owed = static_cast<std::uint8_t>(s.disks_owed & ~seat_bit(seat));
-          ev.push_back(to_only(seat, DiskSet{seat, c.region}));
-          ev.push_back(to_all_but(seat, DiskSet{seat, std::nullopt}));
+          tell_only(ev, seat, DiskSet{seat, c.region});
+          tell_all_but(ev, seat, DiskSet{seat, std::nullopt});
         } else {
           announce_special(s, seat, command, ev);
         }
@@ -521,8 +523,6 @@ std::optional<Rejection> apply(GameState& state, Seat seat, const Command& comma
   advance(state, events);
   return std::nullopt;
 }
-
-bool is_over(const GameState& s) { return s.phase == Phase::game_over; }
 
 std::uint8_t winners(const GameState& s) {
   if (s.phase != Phase::game_over) return 0;

@@ -54,7 +54,7 @@ GameState new_game(const Options& options, std::uint64_t seed, Events* events) {
                        ? static_cast<Seat>(options.first_player)
                        : static_cast<Seat>(s.rng.below(static_cast<std::uint32_t>(options.players)));
   started.first_player = s.first_player;
-  ev.push_back(to_all(started));
+  tell_all(ev, started);
   start_round(s, options.short_game ? 2 : 1, ev);
   return s;
 }
@@ -75,7 +75,7 @@ void start_round(GameState& s, std::uint8_t round, Events& ev) {
     started.offered.push_back(*stack.revealed);
   }
   started.offered.push_back(kKingCard);
-  ev.push_back(to_all(started));
+  tell_all(ev, started);
 
   if (s.options.automa) {
     // The automa draws two region cards and puts two caballeros in each, never into the
@@ -88,11 +88,11 @@ void start_round(GameState& s, std::uint8_t round, Events& ev) {
       const auto count = std::min<std::uint8_t>(2, s.automa.supply);
       s.automa.supply = static_cast<std::uint8_t>(s.automa.supply - count);
       s.caballeros[index(region)][automa] = static_cast<std::uint8_t>(s.caballeros[index(region)][automa] + count);
-      ev.push_back(to_all(AutomaPlacedCaballeros{region, count}));
+      tell_all(ev, AutomaPlacedCaballeros{region, count});
     }
     s.automa.played = s.automa.power_deck.back();
     s.automa.power_deck.pop_back();
-    ev.push_back(to_all(AutomaPowerCardFlipped{s.automa.played}));
+    tell_all(ev, AutomaPowerCardFlipped{s.automa.played});
   }
 
   s.phase = Phase::power_cards;
@@ -114,17 +114,17 @@ void end_round(GameState& s, Events& ev) {
 
   for (VetoCard& veto : s.vetoes) {
     if (veto.holder >= 0 && veto.expires_after <= s.rounds_played) {
-      ev.push_back(to_all(VetoExpired{veto.holder}));
+      tell_all(ev, VetoExpired{veto.holder});
       veto.holder = -1;
     }
   }
-  ev.push_back(to_all(RoundEnded{s.round, s.first_player}));
+  tell_all(ev, RoundEnded{s.round, s.first_player});
   s.turn_order.clear();
   s.turn_index = 0;
   s.turn = Turn{};
 
   if (s.round % 3 == 0) {
-    ev.push_back(to_all(GeneralScoringStarted{static_cast<std::uint8_t>(s.general_scorings + 1)}));
+    tell_all(ev, GeneralScoringStarted{static_cast<std::uint8_t>(s.general_scorings + 1)});
     open_disks(s, DiskPurpose::general_scoring, all_seats(s), ev);
     return;
   }
@@ -145,7 +145,7 @@ static void finish_general_scoring(GameState& s, Events& ev) {
     s.phase = Phase::game_over;
     GameEnded ended{.winners = winners(s)};
     for (Seat p = 0; p < s.options.players; ++p) ended.scores[p] = s.players[p].score;
-    ev.push_back(to_all(ended));
+    tell_all(ev, ended);
     return;
   }
   std::uint8_t next = static_cast<std::uint8_t>(s.round + 1);
@@ -158,7 +158,7 @@ void general_scoring(GameState& s, const DisksRevealed& disks, Events& ev) {
   // (the king's region sends them back to the court), (d) every region is scored.
   const int places = places_scored(s);
   score_area(s, Area::castillo, places, ev);
-  ev.push_back(to_all(disks));
+  tell_all(ev, disks);
   auto& castillo = s.caballeros[index(Area::castillo)];
   for (Colour c = 0; c < colour_count(s); ++c) {
     const std::uint8_t count = castillo[c];
@@ -174,7 +174,7 @@ void general_scoring(GameState& s, const DisksRevealed& disks, Events& ev) {
       to = disks.disks[c];
       s.caballeros[index(*to)][c] = static_cast<std::uint8_t>(s.caballeros[index(*to)][c] + count);
     }
-    ev.push_back(to_all(CastilloEmptied{c, count, to}));
+    tell_all(ev, CastilloEmptied{c, count, to});
   }
   score_areas(s, kAllRegions, places, ev);
   finish_general_scoring(s, ev);

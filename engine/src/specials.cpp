@@ -10,7 +10,7 @@ namespace {
 std::uint8_t opponents_on_board(const GameState& s, Seat actor) {
   std::uint8_t mask = 0;
   for (Seat p = 0; p < s.options.players; ++p)
-    if (p != actor && takeable_regions(s, p).total() > 0) mask = static_cast<std::uint8_t>(mask | seat_bit(p));
+    if (p != actor && takeable_count(s, p) > 0) mask = static_cast<std::uint8_t>(mask | seat_bit(p));
   return mask;
 }
 
@@ -206,7 +206,7 @@ void lay_veto(GameState& s, Seat actor, Events& ev) {
       break;
     }
   }
-  ev.push_back(to_all(VetoLaid{actor}));
+  tell_all(ev, VetoLaid{actor});
 }
 
 void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, Events& ev) {
@@ -229,11 +229,11 @@ void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, 
           s.caballeros[index(move.from)][move.colour] = static_cast<std::uint8_t>(s.caballeros[index(move.from)][move.colour] - move.count);
           s.caballeros[index(move.to)][move.colour] = static_cast<std::uint8_t>(s.caballeros[index(move.to)][move.colour] + move.count);
         }
-        ev.push_back(to_all(CaballerosMoved{actor, m->moves}));
+        tell_all(ev, CaballerosMoved{actor, m->moves});
       } else if (auto* p = as<PlaceExtraCaballeros>(c)) {
         for (int a = 0; a < kAreaCount; ++a) s.caballeros[a][actor] = static_cast<std::uint8_t>(s.caballeros[a][actor] + p->to.n[a]);
         player.court = static_cast<std::uint8_t>(player.court - p->to.total());
-        ev.push_back(to_all(CaballerosPlaced{actor, p->to}));
+        tell_all(ev, CaballerosPlaced{actor, p->to});
       }
       return;
     case veto:  // rules revision 1; since 2 the card is laid as it is taken
@@ -310,20 +310,20 @@ void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, 
     case scoreboard: {
       const auto& p = std::get<PlaceScoreboard>(c);
       auto& at = s.scoreboards[static_cast<int>(p.board)];
-      ev.push_back(to_all(ScoreboardPlaced{p.board, at, p.to}));
+      tell_all(ev, ScoreboardPlaced{p.board, at, p.to});
       at = p.to;
       return;
     }
     case royal_advisor:
     case king: {
       const Area to = std::get<MoveKing>(c).to;
-      ev.push_back(to_all(KingMoved{s.king, to}));
+      tell_all(ev, KingMoved{s.king, to});
       s.king = to;
       return;
     }
     case grande: {
       const Area to = std::get<MoveGrande>(c).to;
-      ev.push_back(to_all(GrandeMoved{actor, player.grande, to}));
+      tell_all(ev, GrandeMoved{actor, player.grande, to});
       player.grande = to;
       return;
     }
@@ -331,8 +331,8 @@ void perform_special(GameState& s, Seat actor, CardKind kind, const Command& c, 
       const std::uint8_t value = std::get<TakeBackPowerCard>(c).value;
       player.discards = static_cast<PowerCards>(player.discards & ~power_bit(value));
       player.hand = static_cast<PowerCards>(player.hand | power_bit(value));
-      ev.push_back(to_only(actor, PowerCardTakenBack{actor, value}));
-      ev.push_back(to_all_but(actor, PowerCardTakenBack{actor, 0}));
+      tell_only(ev, actor, PowerCardTakenBack{actor, value});
+      tell_all_but(ev, actor, PowerCardTakenBack{actor, 0});
       return;
     }
     case court:

@@ -20,29 +20,6 @@ std::optional<std::string> check(const Options& o) {
   return std::nullopt;
 }
 
-int colour_count(const GameState& s) { return s.options.players + (s.options.automa ? 1 : 0); }
-
-bool is_automa(const GameState& s, Colour c) { return s.options.automa && c == s.options.players; }
-
-Colour automa_colour(const GameState& s) {
-  return s.options.automa ? static_cast<Colour>(s.options.players) : Colour{-1};
-}
-
-Seat active_seat(const GameState& s) {
-  switch (s.phase) {
-    case Phase::take_caballeros:
-    case Phase::choose_action_card:
-    case Phase::use_action_card:
-    case Phase::veto_window:
-    case Phase::returning:
-      return s.turn_order[s.turn_index];
-    case Phase::disk_setting:
-      return s.disk_purpose == DiskPurpose::general_scoring ? Seat{-1} : s.turn_order[s.turn_index];
-    default:
-      return -1;
-  }
-}
-
 int places_scored(const GameState& s) {
   if (s.options.players >= 4) return 3;
   if (s.options.players == 3 || s.options.automa) return 2;

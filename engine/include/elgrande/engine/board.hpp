@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -65,10 +66,18 @@ struct AreaCounts {
   std::array<std::uint8_t, kAreaCount> n{};
   std::uint8_t& operator[](Area a) { return n[static_cast<std::size_t>(index(a))]; }
   std::uint8_t operator[](Area a) const { return n[static_cast<std::size_t>(index(a))]; }
+  // Asked on every take, placement and check of a command: the ten bytes are summed as
+  // words, pairwise, then the four words at once (exact for any byte values, any byte order).
   int total() const {
-    int t = 0;
-    for (auto c : n) t += c;
-    return t;
+    static_assert(kAreaCount == 10);
+    std::uint64_t first8 = 0;
+    std::uint16_t last2 = 0;
+    std::memcpy(&first8, n.data(), 8);
+    std::memcpy(&last2, n.data() + 8, 2);
+    constexpr std::uint64_t kLowBytes = 0x00FF00FF00FF00FFull;
+    first8 = (first8 & kLowBytes) + ((first8 >> 8) & kLowBytes);  // four words of at most 510
+    const auto words = static_cast<int>((first8 * 0x0001000100010001ull) >> 48);  // their sum, at most 2040
+    return words + (last2 & 0xFF) + (last2 >> 8);
   }
   friend bool operator==(const AreaCounts&, const AreaCounts&) = default;
 };

@@ -93,6 +93,20 @@ using Decisions = FixedVector<Decision, kMaxPlayers>;
 Decisions pending(const GameState& state);
 // The seat's own pending decision, if it owes one (what `pending` lists for it).
 std::optional<Decision> decision_for(const GameState& state, Seat seat);
-std::uint8_t waiting_for(const GameState& state);  // the same seats as a bit mask
+// The same seats as a bit mask; asked before every command, so inline.
+inline std::uint8_t waiting_for(const GameState& s) {
+  const auto seat = [](Seat p) { return static_cast<std::uint8_t>(1u << p); };
+  switch (s.phase) {
+    case Phase::power_cards: return seat(s.power_seat);
+    case Phase::take_caballeros:
+    case Phase::choose_action_card:
+    case Phase::use_action_card: return seat(active_seat(s));
+    case Phase::veto_window: return s.veto_owed;
+    case Phase::returning: return seat(s.returners[0]);
+    case Phase::disk_setting: return s.disks_owed;
+    case Phase::game_over: return 0;
+  }
+  return 0;
+}
 
 }  // namespace elgrande

@@ -37,7 +37,7 @@ GameState new_game(const Options& options, std::uint64_t seed, Events* events = 
 std::optional<Rejection> apply(GameState& state, Seat seat, const Command& command,
                                Events& events);
 
-bool is_over(const GameState& state);
+inline bool is_over(const GameState& s) { return s.phase == Phase::game_over; }
 std::uint8_t winners(const GameState& state);  // bit per seat, once over
 
 // A stable 64-bit digest of the whole state (secrets included), the same on every build.

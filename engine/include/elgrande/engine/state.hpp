@@ -120,10 +120,27 @@ struct GameState {
   friend bool operator==(const GameState&, const GameState&) = default;
 };
 
-int colour_count(const GameState& state);      // players, plus 1 with the automa
-bool is_automa(const GameState& state, Colour colour);
-Colour automa_colour(const GameState& state);  // -1 without the automa
-Seat active_seat(const GameState& state);      // whose turn it is, -1 outside turns
+// The next four are asked many times a command, by the rules and the playouts: inline.
+// Players, plus 1 with the automa:
+inline int colour_count(const GameState& s) { return s.options.players + (s.options.automa ? 1 : 0); }
+inline bool is_automa(const GameState& s, Colour c) { return s.options.automa && c == s.options.players; }
+inline Colour automa_colour(const GameState& s) {  // -1 without the automa
+  return s.options.automa ? static_cast<Colour>(s.options.players) : Colour{-1};
+}
+inline Seat active_seat(const GameState& s) {  // whose turn it is, -1 outside turns
+  switch (s.phase) {
+    case Phase::take_caballeros:
+    case Phase::choose_action_card:
+    case Phase::use_action_card:
+    case Phase::veto_window:
+    case Phase::returning:
+      return s.turn_order[s.turn_index];
+    case Phase::disk_setting:
+      return s.disk_purpose == DiskPurpose::general_scoring ? Seat{-1} : s.turn_order[s.turn_index];
+    default:
+      return -1;
+  }
+}
 int places_scored(const GameState& state);     // 3, 2 or 1 places score
 Values current_values(const GameState& state, Area area);
 int caballeros_in_regions(const GameState& state, Colour colour);  // outside the castillo
