@@ -408,7 +408,7 @@ constexpr std::array<Setting, 58> kSettings{{
      set_durability,
      [](const Config& c) { return std::string(c.durability == db::Durability::full ? "full" : "normal"); }},
     {"commit_delay_us", "--commit-delay-us", Kind::integer,
-     "under load, how long writes are gathered before each commit shares one sync to the disk, 0-100000 us; 0: off",
+     "under load, how long a write may wait for others to share its commit's sync to the disk, 0-100000 us; 0: off",
      set_commit_delay_us, [](const Config& c) { return std::to_string(c.commit_delay_us); }},
     {"integrity_check", "--integrity-check", Kind::text,
      "quick: check every page of the database at start (about 1 s per 100 MB); off: skip",

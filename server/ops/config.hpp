@@ -51,7 +51,7 @@ struct Config {
   unsigned bot_iterations = 0;
   db::Durability durability = db::Durability::full;
   // Under load, how long the storage thread gathers writes before a commit (Storage).
-  unsigned commit_delay_us = 1000;
+  unsigned commit_delay_us = 2000;
   bool integrity_check = true;  // the database's integrity check before anything else
   // Scheduled backups of a SQLite database (docs/persistence.md#backups): every this many
   // seconds (0: none), keeping this many verified ones, in this folder (empty: `backups`

@@ -47,6 +47,9 @@ void Storage::write(Stream stream, Work work, Done done) {
     const std::lock_guard lock(mutex_);
     if (queue_.empty()) oldest_waiting_ = Clock::now();
     queue_.push_back(Job{stream, std::move(work), done ? std::move(done) : Done([](bool) {})});
+    // The thread waits for the first write, and under load for the one that fills a
+    // commit; the others need not wake it.
+    if (queue_.size() != 1 && queue_.size() != kFullCommit) return;
   }
   wake_.notify_one();
 }
@@ -113,13 +116,10 @@ void Storage::run() {
       std::unique_lock lock(mutex_);
       wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) break;  // stopping, and nothing left to do
-      if (commit_delay_.count() > 0 && last_batch >= kCommitSiblings && !stopping_) {
-        // Asleep rather than waiting on wake_: the writes that come meanwhile need not
-        // wake this thread, they only queue.
-        const Clock::time_point until = oldest_waiting_ + commit_delay_;
-        lock.unlock();
-        std::this_thread::sleep_until(until);
-        lock.lock();
+      if (commit_delay_.count() > 0 && last_batch >= kCommitSiblings) {
+        // Only the write that fills the commit wakes this thread early (write()).
+        wake_.wait_until(lock, oldest_waiting_ + commit_delay_,
+                         [this] { return stopping_ || queue_.size() >= kFullCommit; });
       }
       batch.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
       queue_.clear();

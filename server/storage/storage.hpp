@@ -56,6 +56,9 @@ class Storage {
   // a commit took so little time that few carried four, and each command paid a sync of
   // its own (docs/performance.md, step 10).
   static constexpr std::size_t kCommitSiblings = 2;
+  // Nor does a commit wait once this many writes share it: the sync's share of each is
+  // already small, and at saturation a wait would only slow the tables down.
+  static constexpr std::size_t kFullCommit = 16;
 
   // Takes over the connection, which must be migrated already. Past `max_pending` writes
   // waiting, accepting() turns false until the queue drains. Given a ledger (SQLite), every

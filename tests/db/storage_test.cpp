@@ -121,7 +121,7 @@ TEST_CASE("under load a commit waits the commit delay and takes the writes that 
 }
 
 TEST_CASE("under load a write waits for company at most the commit delay from when it was asked for, time behind "
-          "the commit under way included",
+          "the commit under way included, and not once a commit is full",
           "[storage]") {
   TestDatabase test;
   auto metrics = std::make_shared<server::Metrics>();
@@ -157,6 +157,12 @@ TEST_CASE("under load a write waits for company at most the commit delay from wh
   // They waited their delay behind the commit already: theirs follows at once.
   CHECK(std::chrono::steady_clock::now() - opened < kDelay / 2.0);
   CHECK(metrics->db_commits == 2);
+
+  // Still under load; a commit that enough writes share waits no more.
+  const auto full_start = std::chrono::steady_clock::now();
+  for (int id = 10; id < 10 + static_cast<int>(server::Storage::kFullCommit); ++id) write(id);
+  REQUIRE(wait_for(4 + static_cast<int>(server::Storage::kFullCommit)));
+  CHECK(std::chrono::steady_clock::now() - full_start < kDelay / 2.0);
 }
 
 TEST_CASE("reads run on their own connection: they see what is committed and never wait for the writer",
