@@ -5,7 +5,7 @@
 # summed over the processes). With FAILOVER=N, instead kills the leader N times while
 # bots play, and prints the milliseconds from each kill until another process leads and
 # answers on its port. SERVER names another server binary (a copy of the build before a
-# change), as for load.sh.
+# change) and SERVER_FLAGS adds server options, as for load.sh.
 # Usage: scripts/cluster-load.sh [PROCESSES] [TABLES] [PLAYERS] [elgrande-load flags]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +35,7 @@ start() {
   "${SERVER:-./build/release/server/elgrande-server}" --config config/server.json --database "$url" --port $((base + i)) \
     --data-dir "$state/data$i" --log-level warn --bot-delay-ms 0 --messages-per-second 100000 \
     --message-burst 100000 --new-identities-per-address-per-hour 0 --open-tables-per-player 0 \
-    >"$state/out$i" 2>>"$state/log$i" &
+    ${SERVER_FLAGS:-} >"$state/out$i" 2>>"$state/log$i" &
   pids[$i]=$!
   for _ in $(seq 200); do grep -qs "listening on" "$state/out$i" && return; sleep 0.05; done
   echo "process $i did not start" >&2
