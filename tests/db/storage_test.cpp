@@ -73,26 +73,37 @@ TEST_CASE("writes queued while a commit runs go to the disk together, each repor
   CHECK(storage.healthy());
 }
 
-TEST_CASE("under load a commit waits the commit delay and takes the writes that came meanwhile, and a lone write "
-          "does not wait",
-          "[storage]") {
+// A writer with a commit delay, and players written through it, counted as they commit.
+struct DelayedStorage {
   TestDatabase test;
-  auto metrics = std::make_shared<server::Metrics>();
-  // Long enough that a write that waited for it could not be mistaken for one that did not.
-  constexpr auto kDelay = 3s;
-  server::Storage storage(migrated(test), metrics, 100'000, {}, kDelay);
+  std::shared_ptr<server::Metrics> metrics = std::make_shared<server::Metrics>();
+  server::Storage storage;
   std::atomic<int> committed{0};
-  const auto write = [&](std::int64_t id) {
-    storage.write([id](db::Store& store) { store.insert_player(player(id)); }, [&](bool ok) {
+
+  explicit DelayedStorage(std::chrono::microseconds delay)
+      : storage(migrated(test), metrics, 100'000, {}, delay) {}
+  void write(std::int64_t id) {
+    storage.write([id](db::Store& store) { store.insert_player(player(id)); }, [this](bool ok) {
       CHECK(ok);
       ++committed;
     });
-  };
-  const auto wait_for = [&](int count, std::chrono::milliseconds patience) {
+  }
+  bool wait_for(int count, std::chrono::milliseconds patience) {
     const auto until = std::chrono::steady_clock::now() + patience;
     while (committed < count && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(1ms);
     return committed >= count;
-  };
+  }
+};
+
+TEST_CASE("under load a commit waits the commit delay and takes the writes that came meanwhile, and a lone write "
+          "does not wait",
+          "[storage]") {
+  // Long enough that a write that waited for it could not be mistaken for one that did not.
+  constexpr auto kDelay = 3s;
+  DelayedStorage delayed(kDelay);
+  auto& [test, metrics, storage, committed] = delayed;
+  const auto write = [&](std::int64_t id) { delayed.write(id); };
+  const auto wait_for = [&](int count, std::chrono::milliseconds patience) { return delayed.wait_for(count, patience); };
 
   // Quiet: each write commits at once, alone.
   const auto quiet_start = std::chrono::steady_clock::now();
@@ -123,22 +134,11 @@ TEST_CASE("under load a commit waits the commit delay and takes the writes that 
 TEST_CASE("under load a write waits for company at most the commit delay from when it was asked for, time behind "
           "the commit under way included, and not once a commit is full",
           "[storage]") {
-  TestDatabase test;
-  auto metrics = std::make_shared<server::Metrics>();
   constexpr auto kDelay = 1s;
-  server::Storage storage(migrated(test), metrics, 100'000, {}, kDelay);
-  std::atomic<int> committed{0};
-  const auto write = [&](std::int64_t id) {
-    storage.write([id](db::Store& store) { store.insert_player(player(id)); }, [&](bool ok) {
-      CHECK(ok);
-      ++committed;
-    });
-  };
-  const auto wait_for = [&](int count) {
-    const auto until = std::chrono::steady_clock::now() + 10s;
-    while (committed < count && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(1ms);
-    return committed >= count;
-  };
+  DelayedStorage delayed(kDelay);
+  auto& [test, metrics, storage, committed] = delayed;
+  const auto write = [&](std::int64_t id) { delayed.write(id); };
+  const auto wait_for = [&](int count) { return delayed.wait_for(count, 10s); };
 
   // Two writes in one commit, held open by the first: the server is under load after it.
   std::promise<void> gate;
