@@ -163,9 +163,14 @@ async function pushedNotice(page, url) {
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
   const cdp = await page.context().newCDPSession(page);
   const registrationId = await registrationOf(cdp, scope);
-  await cdp.send('ServiceWorker.deliverPushMessage', {origin: new URL(url).origin, registrationId, data: JSON.stringify(PUSHED)});
+  // DevTools hands the message to the worker as a push service would, once: on a busy
+  // machine a worker still starting has dropped it, so it is delivered again (a push
+  // service also retries), each time under the same tag, which one notification keeps.
   let shown = [];
   for (let tries = 0; tries < 50 && shown.length === 0; tries++) {
+    if (tries % 10 === 0) {
+      await cdp.send('ServiceWorker.deliverPushMessage', {origin: new URL(url).origin, registrationId, data: JSON.stringify(PUSHED)});
+    }
     shown = await page.evaluate(async (tag) => {
       const registration = await navigator.serviceWorker.ready;
       return (await registration.getNotifications({tag})).map((n) => ({title: n.title, body: n.body, tag: n.tag, data: n.data, icon: n.icon}));
