@@ -325,7 +325,8 @@ const std::vector<std::string_view>& migrations() {
   static const std::vector<std::string_view> kMigrations{kVersion1, kVersion2, kVersion3, kVersion4, kVersion5,
                                                          kVersion6, kVersion7, kVersion8, kVersion9, kVersion10,
                                                          kVersion11, detail::kVersion12, detail::kVersion13,
-                                                         detail::kVersion14, detail::kVersion15, detail::kVersion16};
+                                                         detail::kVersion14, detail::kVersion15, detail::kVersion16,
+                                                         detail::kVersion17};
   return kMigrations;
 }
 
@@ -365,7 +366,7 @@ const std::vector<std::string_view>& postgres_migrations() {
   static const std::vector<std::string_view> kMigrations{detail::kPostgresVersion10, detail::kPostgresVersion11,
                                                          detail::kPostgresVersion12, detail::kPostgresVersion13,
                                                          detail::kPostgresVersion14, detail::kPostgresVersion15,
-                                                         detail::kPostgresVersion16};
+                                                         detail::kPostgresVersion16, detail::kPostgresVersion17};
   return kMigrations;
 }
 

@@ -230,4 +230,20 @@ CREATE TABLE reviews (
 CREATE INDEX reviews_by_asker ON reviews(asked_by, asked_at);
 )sql";
 
+// Which server process writes for each table when several share one PostgreSQL database
+// (docs/scaling.md, issue 47): taking a table adds one to its epoch, and every transaction
+// of its owner first checks the epochs of the tables it writes (elgrande/db/table_owners.hpp).
+// A SQLite database has one process: nothing to record.
+inline constexpr std::string_view kVersion17 = R"sql(
+-- table_owners: PostgreSQL's only
+)sql";
+inline constexpr std::string_view kPostgresVersion17 = R"sql(
+CREATE TABLE table_owners (
+  table_id BIGINT PRIMARY KEY REFERENCES tables(id) ON DELETE CASCADE,
+  process  TEXT NOT NULL,    -- host name and process id, for operators
+  epoch    BIGINT NOT NULL,  -- 1 when first taken, one more each time since
+  since    BIGINT NOT NULL   -- when it was taken (Unix ms)
+);
+)sql";
+
 }  // namespace elgrande::db::detail

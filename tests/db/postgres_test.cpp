@@ -7,6 +7,7 @@
 #include "elgrande/db/postgres.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
+#include "elgrande/db/table_owners.hpp"
 #include "support/test_database.hpp"
 
 using namespace elgrande;
@@ -18,6 +19,18 @@ db::PlayerRecord player(std::int64_t id, const std::string& name) {
   db::PlayerRecord record{id, name, {}, 10 * id};
   record.token_hash[0] = static_cast<std::byte>(id);  // unique, as hashes are
   return record;
+}
+
+db::TableRecord open_table(std::int64_t id) {
+  db::TableRecord table;
+  table.id = id;
+  table.name = "Table " + std::to_string(id);
+  table.host = 1;
+  table.status = "open";
+  table.options = R"({"players":2})";
+  table.turn_seconds = 86400;
+  table.created_at = 1000;
+  return table;
 }
 
 }  // namespace
@@ -175,4 +188,68 @@ TEST_CASE("a leader whose epoch is over commits nothing: its fence fails the tra
   store.insert_player(player(2, "Bea"));
   current.commit();
   CHECK(players() == 2);
+}
+
+TEST_CASE("a process that lost a table commits nothing more for it, and its other tables commit without it",
+          "[db][postgresql]") {
+  TestDatabase test;
+  REQUIRE(test.postgresql());
+  const auto database = test.open();
+  db::migrate(*database);
+  db::Store store(*database);
+  store.insert_player(player(1, "Ana"));
+  for (const std::int64_t id : {1, 2}) store.save_table(open_table(id));
+  const auto taken = [&](const std::vector<std::int64_t>& tables, const std::string& process) {
+    db::Transaction transaction(*database);
+    auto epochs = db::take_tables(*database, tables, process, 5);
+    transaction.commit();
+    return epochs;
+  };
+  const auto renamed = [&](std::span<const db::TableEpoch> held, const std::string& name) {
+    db::Transaction transaction(*database);
+    db::require_tables(*database, held);
+    for (const db::TableEpoch& table : held) {
+      database->prepare("UPDATE tables SET name = ?2 WHERE id = ?1").bind(1, table.table).bind(2, name).send();
+    }
+    transaction.commit();
+  };
+  const auto name_of = [&](std::int64_t table) {
+    db::Statement row = database->prepare("SELECT name FROM tables WHERE id = ?1");
+    row.bind(1, table).step();
+    return row.text(0);
+  };
+
+  const std::vector<db::TableEpoch> first = taken({1, 2}, "first");
+  CHECK(first == std::vector<db::TableEpoch>{{1, 1}, {2, 1}});
+  renamed(first, "by first");
+  CHECK(name_of(1) == "by first");
+  CHECK(db::tables_lost(*database, first).empty());
+
+  // Another process takes table 2: the first one's transaction that writes both commits
+  // nothing, and says why in the commit's answer; table 1 alone still commits.
+  CHECK(taken({2}, "second") == std::vector<db::TableEpoch>{{2, 2}});
+  CHECK(db::table_owner(*database, 2) == "second");
+  CHECK_THROWS_WITH(renamed(first, "late"), Catch::Contains("a table moved to another process"));
+  CHECK(name_of(1) == "by first");
+  CHECK(name_of(2) == "by first");
+  CHECK(db::tables_lost(*database, first) == std::vector<std::int64_t>{2});
+  renamed(std::span(first).first(1), "first alone");
+  CHECK(name_of(1) == "first alone");
+  renamed(std::vector<db::TableEpoch>{{2, 2}}, "by second");
+  CHECK(name_of(2) == "by second");
+
+  SECTION("a take waits for the owner's transaction that checked the table to end") {
+    db::Transaction owner(*database);
+    db::require_tables(*database, std::vector<db::TableEpoch>{{2, 2}});
+    database->prepare("SELECT 1").step();  // the check has been answered: its row is held
+    const auto other = test.open();
+    other->execute("SET lock_timeout = '300ms'");
+    db::Transaction taking(*other);
+    CHECK_THROWS_WITH(db::take_tables(*other, std::vector<std::int64_t>{2}, "third", 6),
+                      Catch::Contains("lock timeout"));
+  }
+  SECTION("a deleted table's owner goes with it") {
+    store.delete_table(2);
+    CHECK_FALSE(db::table_owner(*database, 2));
+  }
 }
