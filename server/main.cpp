@@ -54,6 +54,7 @@
 #include "ai/bot_workers.hpp"
 #include "cluster/forwarder.hpp"
 #include "cluster/leadership.hpp"
+#include "cluster/table_claims.hpp"
 #include "identity/identities.hpp"
 #include "moderation/block_lists.hpp"
 #include "moderation/sanctions.hpp"
@@ -168,6 +169,8 @@ int lead(const Config& config, Leadership* leadership) {
   const auto loading = std::chrono::steady_clock::now();
   std::unique_ptr<CommitLedger> ledger;
   std::unique_ptr<db::Database> database = open_database(config, &ledger);
+  // A process of a cluster writes only for the tables it holds (docs/scaling.md).
+  const auto claims = leadership != nullptr ? std::make_unique<TableClaims>(leadership->process()) : nullptr;
   db::Restored restored;
   std::vector<std::int64_t> damaged_logs;
   std::vector<db::PlayerRecord> players;
@@ -201,6 +204,7 @@ int lead(const Config& config, Leadership* leadership) {
     const auto finished_since = std::chrono::system_clock::now() - table_settings.finished_lifetime;
     restored = store.live_tables(unix_milliseconds(finished_since), el_grande::module());
     damaged_logs = scrub_logs(*database, restored);
+    if (claims) claims->take_restored(*database, restored.tables);
     highest_table = store.max_table_id();
     tournaments_stored = store.tournaments().all();
     highest_tournament = store.tournaments().max_id();
@@ -270,8 +274,7 @@ int lead(const Config& config, Leadership* leadership) {
   }
   // Declared after the io_context, so they stop first: their completions post to strands.
   Storage storage(std::move(database), metrics, 100'000,
-                  leadership != nullptr ? Storage::Fence{leadership->fence(), leadership->confirm_fence()}
-                                        : Storage::Fence{},
+                  leadership != nullptr ? cluster_fence(*leadership, *claims) : Storage::Fence{},
                   std::chrono::microseconds{config.commit_delay_us}, std::move(ledger));
   Reader reader(config.database_location());
   // On a thread and a read connection of their own: no I/O thread or commit waits for one.
@@ -323,6 +326,7 @@ int lead(const Config& config, Leadership* leadership) {
   tournaments.listen(bus);
   directory.listen(bus);
   matchmaker->listen(bus);
+  if (claims) claims->listen(bus);
   Notices notices = start_notices(config, storage, *metrics, presence, bus, tournaments);
   services->storage = &storage;
   services->game = &el_grande::module();

@@ -32,6 +32,7 @@ class Leadership {
   // Tries to lead; true once this process holds the lock and the new epoch is committed.
   bool try_lead();
   bool leading() const { return epoch_ != 0; }
+  const std::string& process() const { return process_; }
   std::int64_t epoch() const { return epoch_; }
 
   // The leader, once it listens: tells the others where to forward their clients.

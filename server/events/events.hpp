@@ -61,6 +61,13 @@ struct SavingTurns {
   db::Store& store;
 };
 
+// A new table's first save, inside its transaction on the database's writer thread: a
+// process of a cluster takes the table it creates (cluster/table_claims.hpp).
+struct SavingNewTable {
+  std::int64_t table = 0;
+  db::Store& store;
+};
+
 // A tournament's board has its table, inside the table's first transaction on the database's
 // writer thread: its players are told where they play (notices), with the table.
 struct BoardSeated {

@@ -133,26 +133,26 @@ void Storage::run() {
 void Storage::settle_log() {
   try {
     db::Transaction transaction(*database_);
-    start_commit();
+    start_commit({});
     store_->settle_log();
     transaction.commit();
     counted_commit();
   } catch (const std::exception& error) {
     store_->forget_log_ring();
-    confirm_fence();
+    confirm_fence({});
     spdlog::warn("the newest commands stay in the command ring, for the next start to copy: {}", error.what());
   }
 }
 
-void Storage::start_commit() {
-  if (fence_.check) fence_.check(*database_);
+void Storage::start_commit(std::span<const Stream> streams) {
+  if (fence_.check) fence_.check(*database_, streams);
   if (sequence_) sequence_->write(committed_ + 1);
 }
 
-void Storage::confirm_fence() noexcept {
+void Storage::confirm_fence(std::span<const Stream> streams) noexcept {
   if (!fence_.confirm) return;
   try {
-    fence_.confirm(*database_);
+    fence_.confirm(*database_, streams);
   } catch (const std::exception&) {  // the database cannot be asked: the commit's own failure is reported
   }
 }
@@ -184,11 +184,14 @@ void Storage::commit(std::vector<Job>& writes) {
     std::atomic<std::int64_t>& since;
     ~Finished() { since.store(0, std::memory_order_relaxed); }
   } finished{committing_since_};
+  std::vector<Stream> streams;
+  streams.reserve(writes.size());
+  for (const Job& job : writes) streams.push_back(job.stream);
   auto wait = kFirstRetry;
   for (;;) {
     try {
       db::Transaction transaction(*database_);
-      start_commit();
+      start_commit(streams);
       for (Job& job : writes) job.work(*store_);
       store_->flush_log();
       transaction.commit();
@@ -196,7 +199,7 @@ void Storage::commit(std::vector<Job>& writes) {
       break;
     } catch (const db::Error& error) {
       store_->forget_log_ring();  // what it knew may be what the transaction undid
-      confirm_fence();
+      confirm_fence(streams);
       metrics_->db_errors.fetch_add(1, std::memory_order_relaxed);
       if (error.transient() && !(stopping() && Clock::now() - started > kShutdownPatience)) {
         note_failure(error.what());
@@ -218,7 +221,7 @@ void Storage::commit(std::vector<Job>& writes) {
       if (job.stream == kNoStream || !abandoned_.contains(job.stream)) {
         try {
           db::Transaction transaction(*database_);
-          start_commit();
+          start_commit(std::span(&job.stream, 1));
           job.work(*store_);
           store_->flush_log();
           transaction.commit();

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <thread>
 
@@ -37,12 +38,14 @@ class Storage {
   using Stream = std::int64_t;
   static constexpr Stream kNoStream = 0;
 
-  // A leader of several processes proves in every transaction that it still leads
-  // (cluster/leadership.hpp): `check` runs first in each and makes it fail if not, and
-  // after a failed commit, `confirm` asks outright (and ends the process if that was why).
+  // A process of several on one database proves in every transaction that it still leads
+  // and still owns the tables it writes, given their streams (cluster/table_claims.hpp):
+  // `check` runs first in each and makes it fail if not, and after a failed commit,
+  // `confirm` asks outright (and ends the process, or lets the tables it lost go, if that
+  // was why).
   struct Fence {
-    std::function<void(db::Database&)> check;
-    std::function<void(db::Database&)> confirm;
+    std::function<void(db::Database&, std::span<const Stream> streams)> check;
+    std::function<void(db::Database&, std::span<const Stream> streams)> confirm;
   };
 
   // Under load, a write waits for company until `commit_delay` after it was asked for (the
@@ -114,12 +117,12 @@ class Storage {
   void finish(Job& job, bool committed);
   bool stopping();
   void note_failure(const std::string& reason);
-  // First in each transaction: the fence's check and the commit's number; and once it
-  // has committed.
-  void start_commit();
+  // First in each transaction: the fence's check for the streams written and the
+  // commit's number; and once it has committed.
+  void start_commit(std::span<const Stream> streams);
   void counted_commit() noexcept;
-  // After a failed commit: ends the process if the fence refused it.
-  void confirm_fence() noexcept;
+  // After a failed commit: what the fence does if it refused it.
+  void confirm_fence(std::span<const Stream> streams) noexcept;
 
   std::unique_ptr<db::Database> database_;
   std::unique_ptr<db::Store> store_;

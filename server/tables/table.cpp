@@ -49,7 +49,10 @@ Table::Table(Strand strand, TableServices& services, TableId id, TableSpec spec)
       id_(id),
       config_(named_config(spec.config, id)),
       auto_start_(spec.auto_start),
-      first_save_(std::move(spec.first_save)),
+      first_save_([also = std::move(spec.first_save), bus = services.bus](db::Store& store, TableId table) {
+        if (bus) bus->publish(SavingNewTable{table, store});
+        if (also) also(store, table);
+      }),
       created_at_ms_(unix_milliseconds()),
       seating_(Seating::from(spec, services.game.seats(spec.config.options), services.settings.bot_level)),
       chat_(chat_shared(services)),

@@ -224,6 +224,49 @@ TEST_CASE("a leader whose epoch has passed to another process acknowledges nothi
   CHECK(tables.integer(0) == 1);
 }
 
+TEST_CASE("a table another process takes stops at its old owner, whose other tables play on",
+          "[integration][postgresql][cluster]") {
+  TempDir dir;
+  Cluster cluster(dir, 1);
+  WsClient ana(cluster[0].address(), cluster[0].port());
+  hello(ana, "Ana");
+  const std::int64_t taken = create_table(ana, kTwoPlayers)["id"];
+  const std::int64_t kept = create_table(ana, kTwoPlayers)["id"];
+  const auto database = db::open(database_args(dir)[3]);
+  const auto number = [&](const std::string& sql) {
+    db::Statement row = database->prepare(sql);
+    REQUIRE(row.step());
+    return row.integer(0);
+  };
+  const auto epoch = [&](std::int64_t table) {
+    return number("SELECT epoch FROM table_owners WHERE table_id = " + std::to_string(table));
+  };
+  const auto bots = [&](std::int64_t table) {
+    return number("SELECT count(*) FROM seats WHERE kind = 'bot' AND table_id = " + std::to_string(table));
+  };
+  // Each table is the leader's from its first transaction.
+  CHECK(epoch(taken) == 1);
+  CHECK(epoch(kept) == 1);
+
+  // What another process does when it takes a table (issue 47's plan): the epoch moves on.
+  database->execute("UPDATE table_owners SET epoch = epoch + 1, process = 'elsewhere' WHERE table_id = " +
+                    std::to_string(taken));
+  CHECK(code_of(request(ana, "table.add_bot", {{"table", taken}})) == "internal");
+  CHECK(request(ana, "table.add_bot", {{"table", kept}})["type"] == "table.add_bot.ok");
+  CHECK(bots(taken) == 0);
+  CHECK(bots(kept) == 1);
+  CHECK(request(ana, "table.add_bot", {{"table", taken}})["type"] == "error");  // it stays stopped here
+  CHECK(bots(taken) == 0);
+  create_table(ana, kTwoPlayers);  // the process leads on: it lost a table, not the lead
+
+  // A process that starts takes every table it restores, once each.
+  cluster.kill(0);
+  cluster.start(0);
+  REQUIRE(cluster.wait_for_leader() == cluster.port(0));
+  CHECK(epoch(kept) == 2);
+  CHECK(epoch(taken) == 3);
+}
+
 TEST_CASE("a turn clock and a bot are driven by the leader, and by the next one after it is killed",
           "[integration][postgresql][cluster]") {
   TempDir dir;

@@ -1,0 +1,79 @@
+#include "cluster/table_claims.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "common/unix_time.hpp"
+#include "events/events.hpp"
+
+namespace elgrande::server {
+
+void TableClaims::take(db::Database& database, std::span<const std::int64_t> tables, std::int64_t now) {
+  const std::vector<db::TableEpoch> taken = db::take_tables(database, tables, process_, now);
+  const std::lock_guard lock(mutex_);
+  // Recorded before the commit: a transaction tried again takes the table again, and one
+  // that fails for good stops the table, whose writes then never reach the fence.
+  for (const db::TableEpoch& table : taken) epochs_[table.table] = table.epoch;
+}
+
+void TableClaims::take_restored(db::Database& database, const std::vector<db::RestoredTable>& restored) {
+  std::vector<std::int64_t> tables;
+  for (const db::RestoredTable& table : restored) tables.push_back(table.table.id);
+  db::Transaction taking(database);
+  take(database, tables, unix_milliseconds());
+  taking.commit();
+}
+
+void TableClaims::listen(Bus& bus) {
+  bus.subscribe<SavingNewTable>([this](const SavingNewTable& saving) {
+    take(saving.store.database(), std::span(&saving.table, 1), unix_milliseconds());
+  });
+}
+
+std::vector<db::TableEpoch> TableClaims::epochs_of(std::span<const Storage::Stream> streams) const {
+  std::vector<db::TableEpoch> held;
+  const std::lock_guard lock(mutex_);
+  for (const Storage::Stream stream : streams) {
+    // A table's writes are its stream; a new table's first has no epoch yet (it is taken
+    // in that very transaction), and a tournament's stream is its negative id.
+    const auto found = epochs_.find(stream);
+    if (found == epochs_.end()) continue;
+    const db::TableEpoch table{stream, found->second};
+    if (std::find(held.begin(), held.end(), table) == held.end()) held.push_back(table);
+  }
+  return held;
+}
+
+void TableClaims::require(db::Database& database, std::span<const Storage::Stream> streams) const {
+  db::require_tables(database, epochs_of(streams));
+}
+
+void TableClaims::confirm(db::Database& database, std::span<const Storage::Stream> streams) const {
+  // The epoch is kept: a write for the table checked against none would pass the fence.
+  // Storage abandons the table's writes from here on anyway.
+  for (const std::int64_t table : db::tables_lost(database, epochs_of(streams))) {
+    spdlog::critical("table {} was taken by another process: this one writes nothing more for it", table);
+  }
+}
+
+std::size_t TableClaims::held() const {
+  const std::lock_guard lock(mutex_);
+  return epochs_.size();
+}
+
+Storage::Fence cluster_fence(const Leadership& leadership, TableClaims& tables) {
+  return {
+      [leader = leadership.fence(), &tables](db::Database& database, std::span<const Storage::Stream> streams) {
+        leader(database);
+        tables.require(database, streams);
+      },
+      [leader = leadership.confirm_fence(), &tables](db::Database& database,
+                                                     std::span<const Storage::Stream> streams) {
+        leader(database);  // ends the process if the leader's epoch is over
+        tables.confirm(database, streams);
+      },
+  };
+}
+
+}  // namespace elgrande::server
