@@ -1,5 +1,7 @@
 #include "elgrande/db/leader_lease.hpp"
 
+#include "elgrande/db/write_fence.hpp"
+
 namespace elgrande::db {
 namespace {
 
@@ -22,6 +24,9 @@ void LeaderLease::unlock() { connection_.prepare(std::string("SELECT pg_advisory
 
 std::int64_t LeaderLease::take_over(const std::string& process, std::int64_t now) {
   Transaction transaction(connection_);
+  Statement before = connection_.prepare("SELECT process FROM leader WHERE id = 1 FOR UPDATE");
+  if (before.step()) wait_for_writes(connection_, before.text(0));
+  before.reset();
   Statement bump = connection_.prepare(
       "INSERT INTO leader (id, epoch, process, address, since) VALUES (1, 1, ?1, '', ?2) "
       "ON CONFLICT (id) DO UPDATE SET epoch = leader.epoch + 1, process = excluded.process, address = '', "
@@ -48,14 +53,14 @@ void LeaderLease::require_epoch(Database& database, std::int64_t epoch) {
   // An error, not an empty answer, so that the commit's own answer carries it: a failed
   // statement aborts the rest of the pipeline, COMMIT included. The text is the error's.
   database
-      .prepare("SELECT CAST(CASE WHEN EXISTS (SELECT FROM leader WHERE id = 1 AND epoch = ?1 FOR SHARE) "
+      .prepare("SELECT CAST(CASE WHEN EXISTS (SELECT FROM leader WHERE id = 1 AND epoch = ?1) "
                "THEN '1' ELSE 'another process took over as leader' END AS BIGINT)")
       .bind(1, epoch)
       .send();
 }
 
 bool LeaderLease::current_epoch(Database& database, std::int64_t epoch) {
-  Statement row = database.prepare("SELECT 1 FROM leader WHERE id = 1 AND epoch = ?1 FOR SHARE");
+  Statement row = database.prepare("SELECT 1 FROM leader WHERE id = 1 AND epoch = ?1");
   row.bind(1, epoch);
   return row.step();
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/unix_time.hpp"
+#include "elgrande/db/write_fence.hpp"
 #include "events/events.hpp"
 
 namespace elgrande::server {
@@ -27,7 +28,9 @@ void TableClaims::take_restored(db::Database& database, const std::vector<db::Re
 
 void TableClaims::listen(Bus& bus) {
   bus.subscribe<SavingNewTable>([this](const SavingNewTable& saving) {
-    take(saving.store.database(), std::span(&saving.table, 1), unix_milliseconds());
+    db::take_new_table(saving.store.database(), saving.table, process_, unix_milliseconds());
+    const std::lock_guard lock(mutex_);
+    epochs_[saving.table] = db::kFirstEpoch;  // as take(): before the commit
   });
 }
 
@@ -64,7 +67,9 @@ std::size_t TableClaims::held() const {
 
 Storage::Fence cluster_fence(const Leadership& leadership, TableClaims& tables) {
   return {
-      [leader = leadership.fence(), &tables](db::Database& database, std::span<const Storage::Stream> streams) {
+      [leader = leadership.fence(), process = leadership.process(), &tables](
+          db::Database& database, std::span<const Storage::Stream> streams) {
+        db::hold_writes(database, process);  // before the checks: their snapshots come after it
         leader(database);
         tables.require(database, streams);
       },

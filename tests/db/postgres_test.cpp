@@ -3,11 +3,15 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
+#include <future>
+
 #include "elgrande/db/leader_lease.hpp"
 #include "elgrande/db/postgres.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/db/table_owners.hpp"
+#include "elgrande/db/write_fence.hpp"
 #include "support/test_database.hpp"
 
 using namespace elgrande;
@@ -164,6 +168,7 @@ TEST_CASE("a leader whose epoch is over commits nothing: its fence fails the tra
   };
 
   db::Transaction leading(*database);
+  db::hold_writes(*database, "first");
   db::LeaderLease::require_epoch(*database, first);
   store.insert_player(player(1, "Ana"));
   leading.commit();
@@ -177,6 +182,7 @@ TEST_CASE("a leader whose epoch is over commits nothing: its fence fails the tra
   // that reads one.
   const auto late_commit = [&] {
     db::Transaction late(*database);
+    db::hold_writes(*database, "first");
     db::LeaderLease::require_epoch(*database, first);
     store.insert_player(player(2, "Bea"));
     late.commit();
@@ -184,10 +190,21 @@ TEST_CASE("a leader whose epoch is over commits nothing: its fence fails the tra
   CHECK_THROWS_WITH(late_commit(), Catch::Contains("another process took over as leader"));
   CHECK(players() == 1);
   db::Transaction current(*database);
+  db::hold_writes(*database, "second");
   db::LeaderLease::require_epoch(*database, second);
   store.insert_player(player(2, "Bea"));
   current.commit();
   CHECK(players() == 2);
+
+  // A take-over waits for the leader's transactions under way.
+  db::Transaction under_way(*database);
+  db::hold_writes(*database, "second");
+  db::LeaderLease::require_epoch(*database, second);
+  database->prepare("SELECT 1").step();  // answered: the leader's lock is held
+  const auto other = test.open();
+  other->execute("SET lock_timeout = '300ms'");
+  db::LeaderLease third(*other);
+  CHECK_THROWS_WITH(third.take_over("third", 3), Catch::Contains("lock timeout"));
 }
 
 TEST_CASE("a process that lost a table commits nothing more for it, and its other tables commit without it",
@@ -205,8 +222,10 @@ TEST_CASE("a process that lost a table commits nothing more for it, and its othe
     transaction.commit();
     return epochs;
   };
-  const auto renamed = [&](std::span<const db::TableEpoch> held, const std::string& name) {
+  const auto renamed = [&](std::span<const db::TableEpoch> held, const std::string& name,
+                           const std::string& owner = "first") {
     db::Transaction transaction(*database);
+    db::hold_writes(*database, owner);
     db::require_tables(*database, held);
     for (const db::TableEpoch& table : held) {
       database->prepare("UPDATE tables SET name = ?2 WHERE id = ?1").bind(1, table.table).bind(2, name).send();
@@ -235,18 +254,41 @@ TEST_CASE("a process that lost a table commits nothing more for it, and its othe
   CHECK(db::tables_lost(*database, first) == std::vector<std::int64_t>{2});
   renamed(std::span(first).first(1), "first alone");
   CHECK(name_of(1) == "first alone");
-  renamed(std::vector<db::TableEpoch>{{2, 2}}, "by second");
+  renamed(std::vector<db::TableEpoch>{{2, 2}}, "by second", "second");
   CHECK(name_of(2) == "by second");
 
-  SECTION("a take waits for the owner's transaction that checked the table to end") {
+  SECTION("a take waits for the owner's transactions under way") {
     db::Transaction owner(*database);
+    db::hold_writes(*database, "second");
     db::require_tables(*database, std::vector<db::TableEpoch>{{2, 2}});
-    database->prepare("SELECT 1").step();  // the check has been answered: its row is held
+    database->prepare("SELECT 1").step();  // answered: the owner's lock is held
     const auto other = test.open();
     other->execute("SET lock_timeout = '300ms'");
     db::Transaction taking(*other);
     CHECK_THROWS_WITH(db::take_tables(*other, std::vector<std::int64_t>{2}, "third", 6),
                       Catch::Contains("lock timeout"));
+  }
+  SECTION("the owner's transaction that begins during a take waits for it, then sees the table gone") {
+    const auto other = test.open();
+    db::Transaction taking(*other);
+    CHECK(db::take_tables(*other, std::vector<std::int64_t>{2}, "third", 6) == std::vector<db::TableEpoch>{{2, 3}});
+    auto late = std::async(std::launch::async, [&] { renamed(std::vector<db::TableEpoch>{{2, 2}}, "late", "second"); });
+    CHECK(late.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout);  // held back
+    taking.commit();
+    CHECK_THROWS_WITH(late.get(), Catch::Contains("a table moved to another process"));
+    CHECK(name_of(2) == "by second");
+  }
+  SECTION("a new table whose id a process owns already is not taken from it: its transaction fails") {
+    store.save_table(open_table(3));
+    const auto create = [&](std::int64_t table) {
+      db::Transaction creating(*database);
+      db::take_new_table(*database, table, "third", 6);
+      creating.commit();
+    };
+    create(3);
+    CHECK(db::table_owner(*database, 3) == "third");
+    CHECK_THROWS_AS(create(2), db::Error);
+    CHECK(db::table_owner(*database, 2) == "second");
   }
   SECTION("a deleted table's owner goes with it") {
     store.delete_table(2);

@@ -11,7 +11,7 @@ namespace elgrande::db {
 // The statements of leading a cluster of server processes on one PostgreSQL database
 // (docs/scaling.md): an advisory lock held by a connection of its own, which PostgreSQL lets
 // go when that connection ends, and the `leader` row whose epoch fences the commits of a
-// leader that lost the lock. One lock per database schema, so that test servers on schemas
+// leader that lost the lock (write_fence.hpp says how). One lock per database schema, so that test servers on schemas
 // of one database do not meet. The policy (when to try, what to do on losing) is the
 // server's (server/cluster/leadership). Not locked: its owner uses it from one thread at a time.
 class LeaderLease {
@@ -25,16 +25,15 @@ class LeaderLease {
   void unlock();
 
   // In its own transaction, after the lock is taken: one more than the last leader's epoch,
-  // with who leads now and since when; waits for the commits of the leader before, which
-  // hold the row (current_epoch). Returns the new epoch.
+  // with who leads now and since when; waits for the transactions of the leader before
+  // under way (write_fence.hpp). Returns the new epoch.
   std::int64_t take_over(const std::string& process, std::int64_t now);
   // Where the leader can be reached: set once it listens, cleared when it lets go.
   void announce(std::int64_t epoch, const std::string& address);
   std::optional<std::string> leader_address();
 
-  // First in a leader's transaction, sent without waiting for its answer: fails the
-  // transaction unless `epoch` still leads, and holds the row against a take-over until
-  // the transaction ends.
+  // In a leader's transaction, after hold_writes (write_fence.hpp), sent without waiting
+  // for its answer: fails the transaction unless `epoch` still leads.
   static void require_epoch(Database& database, std::int64_t epoch);
   // Whether `epoch` still leads, asked outright (after a commit failed).
   static bool current_epoch(Database& database, std::int64_t epoch);
