@@ -92,7 +92,9 @@ Store::Store(Database& database)
           "SELECT c.player, p.name, c.seat, c.text, c.time, c.id, c.removed_by IS NOT NULL "
           "FROM chat c JOIN players p ON p.id = c.player WHERE c.table_id = ?1 ORDER BY c.id DESC LIMIT ?2")),
       player_name_(database.prepare("SELECT name FROM players WHERE id = ?1")),
+      ring_in_use_(database.backend() == Backend::sqlite),
       put_rows_(kPowersOfTwo),
+      put_commands_(kPowersOfTwo),
       put_heads_(kPowersOfTwo),
       insert_commands_(kCopyRows) {}
 

@@ -78,6 +78,11 @@ void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> c
   for (const LoggedCommand& logged : commands) {
     RingRow row{0, logged.seq, logged.seat, logged.move, name(logged.source), logged.time, 0};
     row.chain = log.head = log_chain(log.head, row.seq, row.seat, row.command, row.source, row.time);
+    log.length = logged.seq;
+    if (!ring_in_use_) {
+      held_rows_.push_back({0, table, std::move(row)});
+      continue;
+    }
     const std::int64_t n = ring.next++;
     row.slot = n % kRingSlots;
     // The row in this slot is about to be overwritten: its table's rows go to its log
@@ -88,7 +93,6 @@ void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> c
     held_rows_.push_back({n, table, row});
     ring.uncopied_owner[static_cast<std::size_t>(row.slot)] = table;
     ring.uncopied[table].push_back(std::move(row));
-    log.length = logged.seq;
   }
   held_heads_[table] = log;
   if (!hold_log_writes_ || held_rows_.size() >= kMostHeld) flush_log();
@@ -103,19 +107,22 @@ void Store::flush_log() {
   };
   for (std::size_t first = 0; first < held_rows_.size();) {
     const std::size_t count = largest(held_rows_.size() - first);
-    Statement& put = put_rows(count);
+    Statement& put = ring_in_use_ ? put_rows(count) : put_commands(count);
+    const int columns = ring_in_use_ ? 9 : 7;
     for (std::size_t i = 0; i < count; ++i) {
       const HeldRow& held = held_rows_[first + i];
-      const int p = 1 + 9 * static_cast<int>(i);
-      put.bind(p, held.row.slot)
-          .bind(p + 1, held.n)
-          .bind(p + 2, held.table)
-          .bind(p + 3, held.row.seq)
-          .bind(p + 4, held.row.seat)
-          .bind(p + 5, held.row.command)
-          .bind(p + 6, held.row.source)
-          .bind(p + 7, held.row.time)
-          .bind(p + 8, held.row.chain);
+      int p = 1 + columns * static_cast<int>(i);
+      if (ring_in_use_) {
+        put.bind(p, held.row.slot).bind(p + 1, held.n);
+        p += 2;
+      }
+      put.bind(p, held.table)
+          .bind(p + 1, held.row.seq)
+          .bind(p + 2, held.row.seat)
+          .bind(p + 3, held.row.command)
+          .bind(p + 4, held.row.source)
+          .bind(p + 5, held.row.time)
+          .bind(p + 6, held.row.chain);
     }
     put.send();
     first += count;
@@ -161,6 +168,15 @@ Statement& Store::put_rows(std::size_t rows) {
         " ON CONFLICT (slot) DO UPDATE SET n = excluded.n, table_id = excluded.table_id, seq = excluded.seq, "
         "seat = excluded.seat, command = excluded.command, source = excluded.source, time = excluded.time, "
         "chain = excluded.chain"));
+  }
+  return *statement;
+}
+
+Statement& Store::put_commands(std::size_t rows) {
+  std::optional<Statement>& statement = put_commands_[power_of(rows)];
+  if (!statement) {
+    statement.emplace(database_.prepare("INSERT INTO commands (table_id, seq, seat, command, source, time, chain) VALUES " +
+                                        values(rows, 7)));
   }
   return *statement;
 }

@@ -312,15 +312,21 @@ class Store {
     RingRow row;
   };
   bool hold_log_writes_ = false;
-  std::vector<HeldRow> held_rows_;
+  // PostgreSQL's commands go straight into `commands`: a shared ring's slots would be
+  // written by every process that owns tables (docs/scaling.md), and PostgreSQL does not
+  // keep a table's rows together in pages, which is what the ring saves SQLite.
+  const bool ring_in_use_;
+  std::vector<HeldRow> held_rows_;  // each with its slot's n and row on SQLite; its table's log row on PostgreSQL
   std::map<std::int64_t, LogHead> held_heads_;  // by table
   // Rows a statement writes: 1, 2, 4, ... kHeldRows, prepared when first needed.
   static constexpr std::size_t kHeldRows = 64;
   static constexpr std::size_t kPowersOfTwo = 7;  // 1 to kHeldRows
   static constexpr std::size_t kMostHeld = 1024;  // then written at once: a bound on the memory held
   std::vector<std::optional<Statement>> put_rows_;
+  std::vector<std::optional<Statement>> put_commands_;
   std::vector<std::optional<Statement>> put_heads_;
   Statement& put_rows(std::size_t rows);
+  Statement& put_commands(std::size_t rows);  // PostgreSQL's, straight into the log
   Statement& put_heads(std::size_t rows);
   Ring& ring();
   void copy_to_log(Ring& ring, std::int64_t table);
