@@ -10,27 +10,23 @@
 
 namespace elgrande::server {
 
-void TableClaims::take(db::Database& database, std::span<const std::int64_t> tables, std::int64_t now) {
-  const std::vector<db::TableEpoch> taken = db::take_tables(database, tables, process_, now);
-  const std::lock_guard lock(mutex_);
-  // Recorded before the commit: a transaction tried again takes the table again, and one
-  // that fails for good stops the table, whose writes then never reach the fence.
-  for (const db::TableEpoch& table : taken) epochs_[table.table] = table.epoch;
-}
-
 void TableClaims::take_restored(db::Database& database, const std::vector<db::RestoredTable>& restored) {
   std::vector<std::int64_t> tables;
   for (const db::RestoredTable& table : restored) tables.push_back(table.table.id);
   db::Transaction taking(database);
-  take(database, tables, unix_milliseconds());
+  const std::vector<db::TableEpoch> taken = db::take_tables(database, tables, process_, unix_milliseconds());
   taking.commit();
+  const std::lock_guard lock(mutex_);
+  for (const db::TableEpoch& table : taken) epochs_[table.table] = table.epoch;
 }
 
 void TableClaims::listen(Bus& bus) {
   bus.subscribe<SavingNewTable>([this](const SavingNewTable& saving) {
     db::take_new_table(saving.store.database(), saving.table, process_, unix_milliseconds());
+    // Recorded before the commit: a transaction tried again takes the table again, and
+    // one that fails for good stops the table, whose writes then never reach the fence.
     const std::lock_guard lock(mutex_);
-    epochs_[saving.table] = db::kFirstEpoch;  // as take(): before the commit
+    epochs_[saving.table] = db::kFirstEpoch;
   });
 }
 
@@ -58,11 +54,6 @@ void TableClaims::confirm(db::Database& database, std::span<const Storage::Strea
   for (const std::int64_t table : db::tables_lost(database, epochs_of(streams))) {
     spdlog::critical("table {} was taken by another process: this one writes nothing more for it", table);
   }
-}
-
-std::size_t TableClaims::held() const {
-  const std::lock_guard lock(mutex_);
-  return epochs_.size();
 }
 
 Storage::Fence cluster_fence(const Leadership& leadership, TableClaims& tables) {

@@ -27,10 +27,8 @@ class TableClaims {
  public:
   explicit TableClaims(std::string process) : process_(std::move(process)) {}
 
-  // In the caller's transaction: takes `tables`, once the transactions of their owner
-  // before that checked them have ended.
-  void take(db::Database& database, std::span<const std::int64_t> tables, std::int64_t now);
-  // At start, in a transaction of its own: every table restored.
+  // At start, in a transaction of its own: every table restored, once the transactions
+  // of their owners under way have ended.
   void take_restored(db::Database& database, const std::vector<db::RestoredTable>& restored);
   // Takes each table in its first transaction (SavingNewTable).
   void listen(Bus& bus);
@@ -39,8 +37,6 @@ class TableClaims {
   // and after a failed commit, the tables lost, named in the log.
   void require(db::Database& database, std::span<const Storage::Stream> streams) const;
   void confirm(db::Database& database, std::span<const Storage::Stream> streams) const;
-
-  std::size_t held() const;
 
  private:
   std::vector<db::TableEpoch> epochs_of(std::span<const Storage::Stream> streams) const;
