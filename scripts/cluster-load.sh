@@ -2,7 +2,7 @@
 # The figures of docs/scaling.md: PROCESSES release servers on one PostgreSQL server of
 # their own (scripts/postgres.sh), the first leading, and elgrande-load spreading TABLES
 # games' seats over all of them. Prints elgrande-load's JSON (the servers' CPU and memory
-# summed over the processes). With FAILOVER=N, instead kills the leader N times while
+# summed over the processes, and PostgreSQL's CPU as "database"). With FAILOVER=N, instead kills the leader N times while
 # bots play, and prints the milliseconds from each kill until another process leads and
 # answers on its port. SERVER names another server binary (a copy of the build before a
 # change) and SERVER_FLAGS adds server options, as for load.sh.
@@ -53,6 +53,10 @@ done
 if [[ -z "${FAILOVER:-}" ]]; then
   server_pids=()
   for pid in "${pids[@]}"; do server_pids+=(--server-pid "$pid"); done
+  # PostgreSQL's own CPU apart ("database"): the postmaster and its processes, the servers'
+  # connections among them.
+  postmaster=$(head -1 "$(cat "$state/data")/postmaster.pid")
+  for pid in "$postmaster" $(pgrep -P "$postmaster"); do server_pids+=(--database-pid "$pid"); done
   ./build/release/clients/elgrande-load "${urls[@]}" --tables "$tables" --players "$players" "${server_pids[@]}" "$@"
   exit 0
 fi

@@ -72,6 +72,7 @@ struct Arguments {
   double warmup = 3;   // not counted
   bool short_game = false;
   std::vector<int> server_pids;  // their CPU and memory are summed
+  std::vector<int> database_pids;  // a database server's processes: their CPU, summed apart
   // Against elgrande-relay: the frame sizes a real run measured (its "frames").
   bool relay = false;
   std::size_t command_bytes = 0, ack_bytes = 0, update_bytes = 0;
@@ -84,6 +85,7 @@ struct Arguments {
                "                     [--tables N] [--players N] [--spectators N]\n"
                "                     [--idle N] [--threads N] [--sources N] [--rate COMMANDS_PER_S]\n"
                "                     [--seconds S] [--warmup S] [--short] [--server-pid PID ...]\n"
+               "                     [--database-pid PID ...]\n"
                "                     [--relay --command-bytes N --ack-bytes N --update-bytes N]\n",
                problem);
   std::exit(2);
@@ -133,6 +135,8 @@ Arguments parse(int argc, char** argv) {
       a.short_game = true;
     } else if (flag == "--server-pid") {
       a.server_pids.push_back(std::stoi(value()));
+    } else if (flag == "--database-pid") {
+      a.database_pids.push_back(std::stoi(value()));
     } else if (flag == "--relay") {
       a.relay = true;
     } else if (flag == "--command-bytes") {
@@ -284,12 +288,14 @@ int main(int argc, char** argv) {
 
   tally.measuring = true;
   const double cpu_start = server_cpu_seconds(args.server_pids);
+  const double database_cpu_start = server_cpu_seconds(args.database_pids);
   const double own_cpu_start = cpu_seconds(getpid());
   const auto started = Clock::now();
   std::this_thread::sleep_for(std::chrono::duration<double>(args.seconds));
   tally.measuring = false;
   const double elapsed = std::chrono::duration<double>(Clock::now() - started).count();
   const double cpu_used = server_cpu_seconds(args.server_pids) - cpu_start;
+  const double database_cpu_used = server_cpu_seconds(args.database_pids) - database_cpu_start;
   const double own_cpu_used = cpu_seconds(getpid()) - own_cpu_start;
   const long rss_end = server_rss_kb(args.server_pids);
   const std::size_t held = tally.open;
@@ -343,6 +349,11 @@ int main(int argc, char** argv) {
   // not there for the server.
   report["generator"] = {{"cpu_us_per_command", commands ? own_cpu_used * 1e6 / static_cast<double>(commands) : 0.0},
                          {"cpu_share", own_cpu_used / elapsed}};
+  if (!args.database_pids.empty()) {
+    report["database"] = {
+        {"cpu_us_per_command", commands ? database_cpu_used * 1e6 / static_cast<double>(commands) : 0.0},
+        {"cpu_share", database_cpu_used / elapsed}};
+  }
   if (!args.server_pids.empty()) {
     report["server"] = {{"cpu_us_per_command", commands ? cpu_used * 1e6 / static_cast<double>(commands) : 0.0},
                         {"cpu_share", cpu_used / elapsed},
