@@ -16,6 +16,7 @@
 #include "elgrande/db/postgres.hpp"
 #include "elgrande/db/store.hpp"
 #include "game_helpers.hpp"
+#include "tournament_helpers.hpp"
 
 namespace elgrande::test {
 namespace {
@@ -322,6 +323,67 @@ TEST_CASE("a turn clock and a bot are driven by the leader, and by the next one 
   CHECK(log.head_matches);
   const auto metrics = http_request(cluster[1], http::verb::get, "/metrics");
   CHECK(metrics.body().find("elgrande_timeouts_total 0\n") == std::string::npos);
+}
+
+TEST_CASE("a tournament's rounds, its ratings and play-now go on when the leader is killed mid-round",
+          "[integration][postgresql][cluster]") {
+  TempDir dir;
+  Cluster cluster(dir, 2);
+  // Everyone reaches the process that does not lead, which takes over once the leader is killed.
+  Account director;
+  director.username = "Director";
+  connect(director, cluster[1], true);
+  std::vector<Account> players(4);
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    players[i].username = "Player_" + std::to_string(i + 1);
+    connect(players[i], cluster[1], true);
+  }
+  const Json settings = {
+      {"stages", {{{"format", "swiss"}, {"rounds", 2}, {"table_sizes", {{"preferred", 4}, {"minimum", 4}}}}}},
+      {"game", {{"short_game", true}}}};
+  const Json created = tournament_request(director, "create", {{"name", "Winter Cup"}, {"settings", settings}});
+  REQUIRE(created["type"] == "tournament.create.ok");
+  const std::int64_t id = created["payload"]["tournament"]["id"];
+  for (Account& p : players) REQUIRE(tournament_request(p, "register", {{"tournament", id}})["type"] == "tournament.register.ok");
+  REQUIRE(tournament_request(director, "start", {{"tournament", id}})["type"] == "tournament.start.ok");
+  wait_for(director, id, [](const Json& t) { return t["rounds"].size() == 1 && t["rounds"][0]["boards"][0]["table"].is_number(); });
+
+  cluster.kill(0);  // round 1 is being played
+  REQUIRE(cluster.wait_for_leader() == cluster.port(1));
+  connect(director, cluster[1], false);
+  for (Account& p : players) connect(p, cluster[1], false);
+
+  // The new leader carries the event on: round 1's game ends (resigned at once, so not
+  // rated), round 2 is paired and played out, rated.
+  for (Account& p : players) resign_games(p);
+  Json now = wait_for(director, id, [](const Json& t) {
+    return t["rounds"].size() == 2 && t["rounds"][1]["boards"][0]["table"].is_number();
+  });
+  CHECK(now["rounds"][0]["finished_at"].is_number());
+  const std::int64_t second = now["rounds"][1]["boards"][0]["table"];
+  // Each one's first update may have come while resigning read its answers: asked again.
+  std::vector<std::vector<Json>> earlier(players.size());
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    CHECK(request(*players[i].ws, "game.view", {{"table", second}}, &earlier[i])["type"] == "game.view.ok");
+  }
+  std::vector<std::thread> playing;
+  for (std::size_t i = 0; i < players.size(); ++i) {
+    playing.emplace_back([&, i] { play_to_end(*players[i].ws, second, 40 + i, earlier[i]); });
+  }
+  for (std::thread& plays : playing) plays.join();
+  now = wait_for(director, id, [](const Json& t) { return t["status"] == "finished"; });
+  CHECK(now["standings"].size() == 4);
+  const Json profile = request(*players[0].ws, "rating.profile", {{"player", players[0].id}})["payload"];
+  INFO(profile.dump());
+  std::int64_t rated = 0;
+  for (const Json& ladder : profile["ratings"]) rated += ladder.value("games", 0);
+  CHECK(rated == 1);
+
+  // Play-now pairs players on the new leader.
+  const Json two = {{"players", 2}, {"short_game", true}};
+  for (std::size_t i = 0; i < 2; ++i) REQUIRE(request(*players[i].ws, "play.join", two)["type"] == "play.join.ok");
+  const Json matched = push(*players[0].ws, "play.matched");
+  CHECK(push(*players[1].ws, "play.matched")["table"] == matched["table"]);
 }
 
 }  // namespace elgrande::test

@@ -317,8 +317,10 @@ inline Json play_to_end(WsClient& client, std::int64_t table, std::uint64_t seed
       client.send(message);
     }
     const Json message = read(client);
-    if (message["type"] == "game.over") return message["payload"];
-    if (message["type"] == "game.update") latest = message["payload"];
+    // Another table's news (a game of the player's that ended before) is not this one's.
+    const bool this_table = message["payload"].is_object() && message["payload"].value("table", table) == table;
+    if (message["type"] == "game.over" && this_table) return message["payload"];
+    if (message["type"] == "game.update" && this_table) latest = message["payload"];
     if (in_flight != 0 && message.value("id", Json()) == in_flight) {
       in_flight = 0;
       if (message["type"] == "game.command.ok") {
