@@ -317,10 +317,11 @@ inline Json play_to_end(WsClient& client, std::int64_t table, std::uint64_t seed
       client.send(message);
     }
     const Json message = read(client);
-    // Another table's news (a game of the player's that ended before) is not this one's.
-    const bool this_table = message["payload"].is_object() && message["payload"].value("table", table) == table;
-    if (message["type"] == "game.over" && this_table) return message["payload"];
-    if (message["type"] == "game.update" && this_table) latest = message["payload"];
+    // Another table's game (one of the player's that ended before) is not this one.
+    const bool game_here = (message["type"] == "game.over" || message["type"] == "game.update") &&
+                           message["payload"]["table"] == table;
+    if (game_here && message["type"] == "game.over") return message["payload"];
+    if (game_here) latest = message["payload"];
     if (in_flight != 0 && message.value("id", Json()) == in_flight) {
       in_flight = 0;
       if (message["type"] == "game.command.ok") {
