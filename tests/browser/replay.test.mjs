@@ -74,7 +74,9 @@ async function main() {
     if (now.board || now.seats) seen++;
   }
   assert.ok(changes >= 6, `the board changes as the game goes (${changes} of ${last} steps)`);
-  assert.ok(seen > last / 2, `the board or the seats change at most steps (${seen} of ${last})`);
+  // How many steps show on the map or the seats depends on the bots' game (CI once saw
+  // exactly half); a viewer that stops following the steps shows next to none.
+  assert.ok(seen > last / 3, `the board or the seats change at many steps (${seen} of ${last})`);
   assert.ok(page.url().endsWith(`#/replay/${tableId}/${last}`), `the address names the version: ${page.url()}`);
   await page.keyboard.press('ArrowRight');
   assert.equal(await version.getAttribute('data-version'), String(last), 'no step past the end');
