@@ -74,6 +74,7 @@
 #include "ratings/ratings.hpp"
 #include "storage/backups.hpp"
 #include "storage/checkpointer.hpp"
+#include "storage/id_reservations.hpp"
 #include "storage/reader.hpp"
 #include "storage/start_checks.hpp"
 #include "storage/storage.hpp"
@@ -180,6 +181,8 @@ int lead(const Config& config, Leadership* leadership) {
   std::vector<std::pair<PlayerId, PlayerId>> blocks_stored;
   std::int64_t last_chat_line = 0;
   std::int64_t highest_table = 0;
+  // Processes sharing PostgreSQL hand out ids from blocks they reserve (docs/scaling.md).
+  FirstIds first;
   std::vector<db::StoredTournament> tournaments_stored;
   std::int64_t highest_tournament = 0;
   std::vector<db::RatingRecord> ratings_stored;
@@ -209,6 +212,7 @@ int lead(const Config& config, Leadership* leadership) {
     tournaments_stored = store.tournaments().all();
     highest_tournament = store.tournaments().max_id();
     ratings_stored = store.ratings().all();
+    first = first_ids(*database);
   }
   for (const db::Unrestorable& failed : restored.failed) {
     spdlog::critical("table {} cannot be restored and stays out of play: {}; see elgrande-server --check-table {}",
@@ -292,12 +296,12 @@ int lead(const Config& config, Leadership* leadership) {
         io.get_executor(), WebhookSettings{.url = config.webhook_url, .ca_file = config.webhook_ca_file},
         metrics);
   }
-  Identities identities(storage);
+  Identities identities(storage, id_supply(storage, db::IdKind::player, first.players, 0));
   NewIdentityQuota new_identity_quota(config.new_identities_per_address_per_hour);
   Accounts accounts(storage, identities, session_idle_limit);
   SignInThrottle sign_in_throttle({.per_username = config.sign_in_failures_per_username,
                                    .per_address = config.sign_in_failures_per_address});
-  std::atomic<std::int64_t> chat_line_ids{last_chat_line};
+  IdSupply chat_line_ids = id_supply(storage, db::IdKind::chat_line, first.chat_lines, last_chat_line);
   Sanctions sanctions(storage);
   BlockLists block_lists(storage);
   // After what its jobs use, so that it stops first.
@@ -316,7 +320,8 @@ int lead(const Config& config, Leadership* leadership) {
                                &chat_line_ids, &ratings,
                                [&accounts](PlayerId player) { return accounts.has_account(player); },
                                &bot_workers};
-  TableFactory table_factory(io.get_executor(), table_services);
+  TableFactory table_factory(io.get_executor(), table_services,
+                             id_supply(storage, db::IdKind::table, first.tables, highest_table));
   TournamentServices tournament_services{storage, table_factory, directory, presence, identities,
                                          *services->metrics, &ratings, &bus};
   Tournaments tournaments(io.get_executor(), tournament_services);

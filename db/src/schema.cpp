@@ -326,7 +326,7 @@ const std::vector<std::string_view>& migrations() {
                                                          kVersion6, kVersion7, kVersion8, kVersion9, kVersion10,
                                                          kVersion11, detail::kVersion12, detail::kVersion13,
                                                          detail::kVersion14, detail::kVersion15, detail::kVersion16,
-                                                         detail::kVersion17};
+                                                         detail::kVersion17, detail::kVersion18};
   return kMigrations;
 }
 
@@ -366,7 +366,8 @@ const std::vector<std::string_view>& postgres_migrations() {
   static const std::vector<std::string_view> kMigrations{detail::kPostgresVersion10, detail::kPostgresVersion11,
                                                          detail::kPostgresVersion12, detail::kPostgresVersion13,
                                                          detail::kPostgresVersion14, detail::kPostgresVersion15,
-                                                         detail::kPostgresVersion16, detail::kPostgresVersion17};
+                                                         detail::kPostgresVersion16, detail::kPostgresVersion17,
+                                                         detail::kPostgresVersion18};
   return kMigrations;
 }
 

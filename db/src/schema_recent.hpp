@@ -246,4 +246,19 @@ CREATE TABLE table_owners (
 );
 )sql";
 
+// The ids several processes on one PostgreSQL database hand out come in blocks reserved
+// here (elgrande/db/id_blocks.hpp), so no two give the same. A reservation starts above
+// the highest id stored too, so ids stored before this version, or by `--create-admin`,
+// are never given again. A SQLite database has one process, which counts on in memory.
+inline constexpr std::string_view kVersion18 = R"sql(
+-- id_blocks: PostgreSQL's only
+)sql";
+inline constexpr std::string_view kPostgresVersion18 = R"sql(
+CREATE TABLE id_blocks (
+  kind TEXT PRIMARY KEY,  -- 'table', 'player', 'chat line'
+  next BIGINT NOT NULL    -- the first id of this kind no process has reserved
+);
+INSERT INTO id_blocks (kind, next) VALUES ('table', 1), ('player', 1), ('chat line', 1);
+)sql";
+
 }  // namespace elgrande::db::detail

@@ -34,24 +34,26 @@ db::TokenHash hash_token(std::string_view token) {
   return hash;
 }
 
-Identities::Identities(Storage& storage) : storage_(storage) {}
+Identities::Identities(Storage& storage, IdSupply ids) : storage_(storage), ids_(std::move(ids)) {}
 
 void Identities::restore(const std::vector<db::PlayerRecord>& players) {
   const std::lock_guard lock(mutex_);
   for (const db::PlayerRecord& record : players) {
     players_[record.id] = Known{Player{record.id, record.name}, record.token_hash};
     by_token_[record.token_hash] = record.id;
-    next_id_ = std::max(next_id_, record.id + 1);
+    ids_.skip_past(record.id);
   }
 }
 
 void Identities::create(std::optional<std::string> name, Saved saved) {
+  const std::optional<PlayerId> taken = ids_.take();
+  if (!taken) return saved({}, false);
+  const PlayerId id = *taken;
   std::string token = new_token();
   const db::TokenHash hash = hash_token(token);
   Player player;
   {
     const std::lock_guard lock(mutex_);
-    const PlayerId id = next_id_++;
     player = Player{id, name ? std::move(*name) : "Guest " + std::to_string(id)};
     players_[id] = Known{player, hash};
     by_token_[hash] = id;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "common/id_supply.hpp"
 #include "common/player.hpp"
 #include "elgrande/db/store.hpp"
 #include "storage/storage.hpp"
@@ -24,7 +25,8 @@ db::TokenHash hash_token(std::string_view token);
 // today; accounts will live here. Internally locked; nothing blocks under the lock.
 class Identities {
  public:
-  explicit Identities(Storage& storage);
+  // New identities' ids from `ids`.
+  explicit Identities(Storage& storage, IdSupply ids = IdSupply::after(0));
   Identities(const Identities&) = delete;
   Identities& operator=(const Identities&) = delete;
 
@@ -36,7 +38,8 @@ class Identities {
     std::string token;  // the secret a client keeps to come back as this player
   };
   // A new guest, named `name` or "Guest <id>". `saved` runs once it is in the database
-  // (on the database thread): only then may the token be handed out.
+  // (on the database thread): only then may the token be handed out. Not saved, at once,
+  // when no id is at hand (IdSupply::take).
   using Saved = std::function<void(const Issued&, bool saved)>;
   void create(std::optional<std::string> name, Saved saved);
   std::optional<Player> find_by_token(std::string_view token) const;
@@ -64,7 +67,7 @@ class Identities {
 
   Storage& storage_;
   mutable std::mutex mutex_;
-  PlayerId next_id_ = 1;
+  IdSupply ids_;
   // Two maps of fixed-size entries, not three with the hash copied into strings: every
   // identity ever made is kept, about 130 bytes less each.
   std::unordered_map<db::TokenHash, PlayerId, HashOfHash> by_token_;

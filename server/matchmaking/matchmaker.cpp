@@ -199,17 +199,19 @@ void Matchmaker::seat(const std::string& queue, const std::vector<PlayerId>& pla
   spec.config.rated = true;  // for its players with accounts
   spec.auto_start = true;
   std::vector<std::weak_ptr<Client>> told;
+  const auto waiting_as = [&waiting](PlayerId id) {
+    return std::ranges::find(waiting, id, [](const Waiting& w) { return w.player.id; });
+  };
   for (const PlayerId id : players) {
-    const auto at = std::ranges::find(waiting, id, [](const Waiting& w) { return w.player.id; });
+    const auto at = waiting_as(id);
     spec.seats.push_back({TableSpec::SeatSpec::Kind::player, at->player});
     told.push_back(at->client);
-    waiting.erase(at);
   }
   for (int b = 0; b < bots; ++b) spec.seats.push_back({TableSpec::SeatSpec::Kind::bot, std::nullopt});
   spec.host = players.front();
   // Its players hear of the table once it is saved: on this strand, so after `id` is set.
   auto id = std::make_shared<TableId>(0);
-  *id = tables_.create(std::move(spec), std::make_shared<WhenTableSaved>([self = shared_from_this(), id, told, queue, spread] {
+  const auto table = tables_.create(std::move(spec), std::make_shared<WhenTableSaved>([self = shared_from_this(), id, told, queue, spread] {
           net::post(self->strand_, [id, told, queue, spread] {
             for (std::size_t seat = 0; seat < told.size(); ++seat) {
               if (const auto client = told[seat].lock()) {
@@ -218,7 +220,11 @@ void Matchmaker::seat(const std::string& queue, const std::vector<PlayerId>& pla
               }
             }
           });
-        }))->id();
+        }));
+  // No table id at hand: they stay in the queue, and are matched again at the next pass.
+  if (!table) return;
+  *id = table->id();
+  for (const PlayerId player : players) waiting.erase(waiting_as(player));
   spdlog::info("play now: table {} for {} players and {} bots in {}, rating spread {}", *id, players.size(), bots,
                queue, spread);
 }

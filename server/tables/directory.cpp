@@ -55,16 +55,6 @@ TableStatus TableListing::status() const {
   return entry_.status;
 }
 
-TableId TableDirectory::next_id() {
-  const std::lock_guard lock(mutex_);
-  return next_id_++;
-}
-
-void TableDirectory::restored_up_to(TableId highest) {
-  const std::lock_guard lock(mutex_);
-  next_id_ = std::max(next_id_, highest + 1);
-}
-
 void TableDirectory::add(const std::shared_ptr<Table>& table) {
   const std::lock_guard lock(mutex_);
   tables_[table->id()] = table;

@@ -73,8 +73,6 @@ class TableDirectory {
   TableDirectory(const TableDirectory&) = delete;
   TableDirectory& operator=(const TableDirectory&) = delete;
 
-  TableId next_id();
-  void restored_up_to(TableId highest);  // ids from the database are not handed out again
   void add(const std::shared_ptr<Table>& table);
   std::shared_ptr<Table> find(TableId id) const;
   // The table's members, host or description changed: re-indexed, and pushed to subscribers.
@@ -109,7 +107,6 @@ class TableDirectory {
   void forget_hosted(PlayerId host, TableId id);  // under the lock
 
   mutable std::mutex mutex_;
-  TableId next_id_ = 1;
   std::map<TableId, std::shared_ptr<Table>> tables_;  // ordered: the listing shows tables oldest first
   std::unordered_map<TableId, std::vector<PlayerId>> members_;
   std::unordered_map<PlayerId, std::vector<TableId>> tables_by_player_;

@@ -55,6 +55,7 @@ void create_table(const LobbyRequestsEnv& env, Client& client, Request& request)
   if (refuse_while_storage_refuses(env, client, request.envelope.id)) return;
   const auto table = env.table_factory->create(TableSpec::hosted_by(*client.player, config.value(), env.table_factory->game().seats(config.value().options)),
                                                     client.self(), request.envelope.id);
+  if (!table) return refuse(env, client, ErrorCode::unavailable, kNoIdAtHand, request.envelope.id);
   spdlog::debug("player {} created table {}", client.player->id, table->id());
 }
 

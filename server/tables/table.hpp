@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 
+#include "common/id_supply.hpp"
 #include "common/player.hpp"
 #include "common/recipient.hpp"
 #include "common/strand_actor.hpp"
@@ -57,9 +58,9 @@ struct TableServices {
   ChatLimits chat_limits;  // one for all tables: a player's lines count wherever they are said
   const Sanctions* sanctions = nullptr;  // who is muted; none: nobody
   const BlockLists* block_lists = nullptr;  // whom each player blocks; none: nobody blocks
-  // The last chat line's id, across tables: lines are numbered here, before they are saved,
-  // so that a moderator can name one to remove.
-  std::atomic<std::int64_t>* chat_line_ids = nullptr;
+  // Chat lines' ids, across tables: lines are numbered here, before they are saved, so
+  // that a moderator can name one to remove.
+  IdSupply* chat_line_ids = nullptr;
   // Everyone's current ratings, shown beside names; none: no one is shown one.
   const Ratings* ratings = nullptr;
   // Whether a player has an account now: only account holders are rated, so only they are

@@ -39,7 +39,12 @@ std::variant<db::ChatLine, Refusal> TableChat::say(const Player& speaker, std::o
     case ChatLimits::Verdict::repeated:
       return Refusal{ErrorCode::rate_limited, "you said that just now", {{"why", "repeated"}}};
   }
-  const std::int64_t id = shared_.line_ids ? ++*shared_.line_ids : 0;
+  std::int64_t id = 0;
+  if (shared_.line_ids) {
+    const auto taken = shared_.line_ids->take();
+    if (!taken) return Refusal{ErrorCode::unavailable, kNoIdAtHand};
+    id = *taken;
+  }
   db::ChatLine line{speaker.id, speaker.name, seat, text.get<std::string>(), now_ms, id};
   recent_.push_back(line);
   if (recent_.size() > static_cast<std::size_t>(db::kRecentChat)) recent_.pop_front();

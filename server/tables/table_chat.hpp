@@ -1,6 +1,5 @@
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -8,6 +7,7 @@
 #include <variant>
 #include <vector>
 
+#include "common/id_supply.hpp"
 #include "common/player.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/protocol/envelope.hpp"
@@ -29,7 +29,7 @@ class TableChat {
     ChatLimits& limits;
     const Sanctions* sanctions = nullptr;     // who is muted; none: nobody
     const BlockLists* block_lists = nullptr;  // whom each player blocks; none: nobody blocks
-    std::atomic<std::int64_t>* line_ids = nullptr;  // none: the database numbers them
+    IdSupply* line_ids = nullptr;  // none: the database numbers them
   };
   static constexpr std::size_t kMaxBytes = 500;
 

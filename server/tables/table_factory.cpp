@@ -4,20 +4,21 @@
 
 namespace elgrande::server {
 
-TableFactory::TableFactory(net::io_context::executor_type executor, TableServices& services)
-    : executor_(std::move(executor)), services_(services) {}
+TableFactory::TableFactory(net::io_context::executor_type executor, TableServices& services, IdSupply table_ids)
+    : executor_(std::move(executor)), services_(services), table_ids_(std::move(table_ids)) {}
 
 std::shared_ptr<Table> TableFactory::create(TableSpec spec, RecipientPtr creator,
                                             std::optional<protocol::RequestId> request_id) {
-  const TableId id = services_.directory.next_id();
-  auto table = std::make_shared<Table>(net::make_strand(executor_), services_, id, std::move(spec));
+  const std::optional<TableId> id = table_ids_.take();
+  if (!id) return nullptr;
+  auto table = std::make_shared<Table>(net::make_strand(executor_), services_, *id, std::move(spec));
   services_.directory.add(table);
   table->open(std::move(creator), std::move(request_id));
   return table;
 }
 
 void TableFactory::restore(std::vector<db::RestoredTable> restored, TableId highest_id, const FindPlayer& find_player) {
-  services_.directory.restored_up_to(highest_id);
+  table_ids_.skip_past(highest_id);
   std::vector<std::shared_ptr<Table>> tables;
   for (db::RestoredTable& record : restored) {
     std::vector<Seat> seats;

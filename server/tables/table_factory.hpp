@@ -18,23 +18,26 @@ namespace elgrande::server {
 // strand of its own and is listed in the directory before it serves anyone.
 class TableFactory {
  public:
-  TableFactory(net::io_context::executor_type executor, TableServices& services);
+  TableFactory(net::io_context::executor_type executor, TableServices& services,
+               IdSupply table_ids = IdSupply::after(0));
 
   // Listed, saved, and (with `creator`) answered with table.create.ok to `request_id`.
+  // None when no table id is at hand (IdSupply::take): nothing was made, try again shortly.
   std::shared_ptr<Table> create(TableSpec spec, RecipientPtr creator = nullptr,
                                 std::optional<protocol::RequestId> request_id = std::nullopt);
 
-  // Lists the restored tables and restarts their games' bots and clocks; `find_player`
-  // names the seats' players.
   // The game its tables play, for what makes a table's spec (the lobby, play now, tournaments).
   const games::GameModule& game() const { return services_.game; }
 
+  // Lists the restored tables and restarts their games' bots and clocks; `find_player`
+  // names the seats' players. No id up to `highest_id` is given to a new table.
   using FindPlayer = std::function<std::optional<Player>(PlayerId)>;
   void restore(std::vector<db::RestoredTable> tables, TableId highest_id, const FindPlayer& find_player);
 
  private:
   net::io_context::executor_type executor_;
   TableServices& services_;
+  IdSupply table_ids_;
 };
 
 // Stands in for a table's creator when the server makes the table: the table answers its

@@ -42,7 +42,8 @@ Tournament::Tournament(net::any_io_executor strand, TournamentServices& services
       settings_(std::move(settings)),
       stored_(std::move(stored)),
       start_timer_(strand_),
-      round_timer_(strand_) {
+      round_timer_(strand_),
+      tables_timer_(strand_) {
   refresh();
 }
 
@@ -91,6 +92,7 @@ void Tournament::close() {
   net::post(strand_, [self = shared_from_this()] {
     self->start_timer_.cancel();
     self->round_timer_.cancel();
+    self->tables_timer_.cancel();
   });
 }
 

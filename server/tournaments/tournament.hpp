@@ -158,6 +158,7 @@ class Tournament : public std::enable_shared_from_this<Tournament>,
   db::StoredTournament stored_;
   net::steady_timer start_timer_;
   net::steady_timer round_timer_;
+  net::steady_timer tables_timer_;  // boards left without a table when no table id was at hand
   int saves_in_flight_ = 0;  // asked of storage, not yet reported
 
   mutable std::mutex snapshot_mutex_;

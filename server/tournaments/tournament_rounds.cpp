@@ -28,6 +28,8 @@ using protocol::Json;
 
 // A timer that finds storage not taking changes waits this long before it tries again.
 constexpr auto kRetryAfterOutage = std::chrono::seconds(5);
+// Boards that found no table id at hand try again after this: ids come within a commit.
+constexpr auto kTablesAgain = std::chrono::milliseconds(200);
 
 bool has_result(const db::StoredTournament& stored, int round, int board) {
   return std::any_of(stored.results.begin(), stored.results.end(),
@@ -232,7 +234,7 @@ void Tournament::create_tables(db::RoundRecord& round) {
       if (bus) bus->publish(BoardSeated{tournament, event_name, round, table, table_name, players, store});
     };
     // The round is saved before (storage commits in the order asked), so the link finds it.
-    const auto table = services_.table_factory.create(
+    const auto made = services_.table_factory.create(
         std::move(spec), std::make_shared<WhenTableSaved>([self = shared_from_this(), round = round.round,
                                                            number = board.board] {
           net::post(self->strand_, [self, round, number] {
@@ -244,14 +246,23 @@ void Tournament::create_tables(db::RoundRecord& round) {
             }
           });
         }));
-    board.table = table->id();
-    registry_.note_table(table->id(), id_);
+    if (!made) {
+      tables_timer_.expires_after(kTablesAgain);
+      return tables_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+        if (ec || self->stored_.rounds.back().finished_at) return;
+        self->create_tables(self->stored_.rounds.back());
+        self->refresh();
+      });
+    }
+    board.table = made->id();
+    registry_.note_table(made->id(), id_);
   }
 }
 
 void Tournament::finish(TournamentStatus status) {
   start_timer_.cancel();
   round_timer_.cancel();
+  tables_timer_.cancel();
   stored_.tournament.status = status;
   stored_.tournament.finished_at = unix_milliseconds();
   spdlog::info("tournament {} {}", id_, db::name(status));

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <future>
 
+#include "elgrande/db/id_blocks.hpp"
 #include "elgrande/db/leader_lease.hpp"
 #include "elgrande/db/postgres.hpp"
 #include "elgrande/db/schema.hpp"
@@ -294,4 +295,53 @@ TEST_CASE("a process that lost a table commits nothing more for it, and its othe
     store.delete_table(2);
     CHECK_FALSE(db::table_owner(*database, 2));
   }
+}
+
+TEST_CASE("processes on one database reserve blocks of ids that never meet, above every id stored",
+          "[db][postgresql]") {
+  TestDatabase test;
+  REQUIRE(test.postgresql());
+  const auto first = test.open();
+  db::migrate(*first);
+  const auto second = test.open();
+  const auto reserved = [](db::Database& database, db::IdKind kind, std::int64_t count) {
+    db::Transaction transaction(database);
+    const db::IdBlock block = db::reserve_ids(database, kind, count);
+    transaction.commit();
+    return block;
+  };
+  CHECK(reserved(*first, db::IdKind::table, 1000) == db::IdBlock{1, 1001});
+  CHECK(reserved(*second, db::IdKind::table, 1000) == db::IdBlock{1001, 2001});
+  CHECK(reserved(*first, db::IdKind::table, 10) == db::IdBlock{2001, 2011});
+  CHECK(reserved(*second, db::IdKind::chat_line, 5) == db::IdBlock{1, 6});  // each kind counts alone
+
+  // A player stored without a block (`--create-admin` takes the highest id plus one, and
+  // a database from before blocks has its ids): the next block starts above it.
+  db::Store store(*first);
+  store.insert_player(player(7000, "Admin"));
+  CHECK(reserved(*second, db::IdKind::player, 100) == db::IdBlock{7001, 7101});
+  CHECK(reserved(*first, db::IdKind::player, 100) == db::IdBlock{7101, 7201});
+
+  SECTION("a reservation waits for another under way, then starts after it") {
+    db::Transaction under_way(*first);
+    CHECK(db::reserve_ids(*first, db::IdKind::table, 100) == db::IdBlock{2011, 2111});
+    auto waiting = std::async(std::launch::async, [&] { return reserved(*second, db::IdKind::table, 100); });
+    CHECK(waiting.wait_for(std::chrono::milliseconds(300)) == std::future_status::timeout);
+    under_way.commit();
+    CHECK(waiting.get() == db::IdBlock{2111, 2211});
+  }
+  SECTION("a reservation rolled back is given again: nothing was handed out from it") {
+    {
+      db::Transaction abandoned(*first);
+      CHECK(db::reserve_ids(*first, db::IdKind::table, 100) == db::IdBlock{2011, 2111});
+    }
+    CHECK(reserved(*second, db::IdKind::table, 100) == db::IdBlock{2011, 2111});
+  }
+}
+
+TEST_CASE("SQLite's one process counts its ids itself: no blocks there", "[db][sqlite]") {
+  TestDatabase test;
+  const auto database = test.open();
+  db::migrate(*database);
+  CHECK_THROWS_AS(db::reserve_ids(*database, db::IdKind::table, 10), std::logic_error);
 }

@@ -91,6 +91,24 @@ TEST_CASE("Players close in rating who ask for the same game sit together at onc
   CHECK(d->answer(14)->at("payload")["waiting"] == 1);
 }
 
+TEST_CASE("Matched players whom no table id awaits stay in the queue, and sit together once ids come") {
+  World world(kPlayers);
+  world.hold_table_ids(true);
+  world.table_ids.take();
+  world.table_ids.take();  // the block in hand used up, the next one held back
+  const auto a = join(world, ana, kThreeShort, 11);
+  const auto b = join(world, ben, kThreeShort, 12);
+  const auto c = join(world, cid, kThreeShort, 13);
+  REQUIRE(world.run_until([&] { return c->answer(13).has_value(); }));
+  world.run_for(1500ms);  // a pass at the join and the once-a-second one
+  CHECK_FALSE(matched(*a));
+  REQUIRE_FALSE(a->of_type("play.waiting").empty());
+  CHECK(a->of_type("play.waiting").back()["payload"]["waiting"] == 3);
+  world.hold_table_ids(false);
+  REQUIRE(world.run_until([&] { return matched(*a) && matched(*b) && matched(*c); }));
+  CHECK(a->of_type("play.matched").front()["payload"]["table"] == 3);  // the first of the next block
+}
+
 TEST_CASE("A player far from the others in rating keeps waiting while closer players are seated") {
   World world(kPlayers);
   rate(world, ana.id, "3p-short", 1000);

@@ -214,7 +214,7 @@ struct TakeAwayServer {
   Storage storage;
   Presence presence;
   TableDirectory directory;
-  std::atomic<std::int64_t> chat_line_ids{0};
+  IdSupply chat_line_ids = IdSupply::after(0);
   TableServices services{take_away,
                          storage,
                          *metrics,

@@ -212,8 +212,30 @@ class World {
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> keep_running_ =
       boost::asio::make_work_guard(io);
   server::Storage storage_;
-  std::atomic<std::int64_t> chat_line_ids_{0};
+  server::IdSupply chat_line_ids_ = server::IdSupply::after(0);
   bool down_ = false;
+  // Table ids come in blocks of two, as from PostgreSQL (common/id_supply.hpp): granted at
+  // once, one block after another, unless a test holds them back.
+  bool table_ids_held_ = false;
+  std::int64_t next_table_ids_ = 3;
+  std::vector<server::IdSupply::Granted> table_ids_asked_;
+
+ public:
+  server::IdSupply table_ids{{1, 3},
+                             [this](std::int64_t /*count*/, server::IdSupply::Granted granted) {
+                               table_ids_asked_.push_back(std::move(granted));
+                               if (!table_ids_held_) hold_table_ids(false);
+                             },
+                             2};
+  // Held, the blocks asked for wait; let go, they are granted.
+  void hold_table_ids(bool held) {
+    table_ids_held_ = held;
+    if (held) return;
+    for (auto& granted : std::exchange(table_ids_asked_, {})) {
+      granted(elgrande::db::IdBlock{next_table_ids_, next_table_ids_ + 2});
+      next_table_ids_ += 2;
+    }
+  }
 
  public:
   server::Presence presence;
@@ -243,7 +265,7 @@ class World {
                                         nullptr};
 
  public:
-  server::TableFactory factory{io.get_executor(), table_services_};
+  server::TableFactory factory{io.get_executor(), table_services_, table_ids};
   std::shared_ptr<server::Matchmaker> matchmaker =
       std::make_shared<server::Matchmaker>(io.get_executor(), factory, ratings);
 

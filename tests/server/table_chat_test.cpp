@@ -22,7 +22,7 @@ struct ChatRoom {
   ChatLimits limits;
   Sanctions sanctions{storage};
   BlockLists block_lists{storage};
-  std::atomic<std::int64_t> line_ids{100};
+  IdSupply line_ids = IdSupply::after(100);
   TableChat chat{TableChat::Shared{limits, &sanctions, &block_lists, &line_ids}};
   ChatLimits::Clock::time_point now = ChatLimits::Clock::now();
 

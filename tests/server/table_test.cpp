@@ -83,7 +83,7 @@ struct Server {
   Storage storage;
   Presence presence;
   TableDirectory directory;
-  std::atomic<std::int64_t> chat_line_ids{0};
+  IdSupply chat_line_ids = IdSupply::after(0);
   std::vector<db::GameResult> finished;
   // What another connection found in the database when GameFinished was published.
   std::vector<std::optional<db::GameResult>> on_disk_when_finished;

@@ -254,6 +254,33 @@ TEST_CASE("A Swiss event runs: tables told to their players, a pause holds the n
   CHECK(code_of(event.ask(ana, &Tournament::resume_play, "tournament.resume")) == "wrong_state");
 }
 
+TEST_CASE("A round whose boards find no table id at hand gets their tables once ids come") {
+  World world(members());
+  Event event(world);
+  const std::vector<Player> entrants{ben, cid, dee, eva, fay, gil};
+  for (const Player& p : entrants) REQUIRE(event.enrol(p)["type"] == "tournament.register.ok");
+  world.hold_table_ids(true);
+  world.table_ids.take();  // one id left in hand: one board of two gets a table
+  REQUIRE(event.ask(ana, &Tournament::start, "tournament.start")["type"] == "tournament.start.ok");
+  world.run_for(std::chrono::milliseconds(500));
+  json now = event.detail();
+  REQUIRE(now["rounds"].size() == 1);
+  REQUIRE(now["rounds"][0]["boards"].size() == 2);
+  CHECK(now["rounds"][0]["boards"][0]["table"] == 2);
+  CHECK(now["rounds"][0]["boards"][1]["table"].is_null());
+  const auto told = [&] {
+    return std::count_if(entrants.begin(), entrants.end(),
+                         [&](const Player& p) { return !event.client(p)->of_type("tournament.round").empty(); });
+  };
+  CHECK(told() == 3);
+
+  world.hold_table_ids(false);
+  REQUIRE(world.run_until([&] { return told() == 6; }));
+  now = event.detail();
+  CHECK(now["rounds"][0]["boards"][1]["table"] == 3);
+  CHECK(world.directory.find(3));
+}
+
 TEST_CASE("The director removes a registration before the start, and the removed cannot come back") {
   World world(members());
   Event event(world);
