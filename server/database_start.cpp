@@ -99,11 +99,11 @@ void keep_write_ahead_log(const std::filesystem::path& database) {
                log.string(), log_size, copy.string());
 }
 
-// This process's name among several on one database, for operators: host and pid.
 std::string process_name() {
   char host[256] = {};
   ::gethostname(host, sizeof host - 1);
-  return std::string(host) + ":" + std::to_string(::getpid());
+  static const std::int64_t started = unix_milliseconds();
+  return std::string(host) + ":" + std::to_string(::getpid()) + ":" + std::to_string(started);
 }
 
 

@@ -44,7 +44,8 @@ class DatabaseOwnership {
   std::unique_ptr<Leadership> leadership_;
 };
 
-// This process's name among several on one database, for operators: host and pid.
+// This process's name among several on one database: host, pid and when it started (Unix
+// ms), since a container restarted runs as the same host and pid.
 std::string process_name();
 
 // SQLite takes a missing or empty database file for a new database and deletes a

@@ -34,11 +34,13 @@
 #include "app/hello.hpp"
 #include "app/services.hpp"
 #include "common/wait_or_stop.hpp"
+#include "cluster_start.hpp"
 #include "config_check.hpp"
 #include "database_start.hpp"
 #include "elgrande/notices/catalogs.hpp"
 #include "notices_start.hpp"
 #include "operator_commands.hpp"
+#include "serving_start.hpp"
 #include "events/bus.hpp"
 #include "ratings/rating_listener.hpp"
 #include "common/unix_time.hpp"
@@ -52,7 +54,6 @@
 #include "accounts/password_workers.hpp"
 #include "accounts/sign_in_throttle.hpp"
 #include "ai/bot_workers.hpp"
-#include "cluster/forwarder.hpp"
 #include "cluster/leadership.hpp"
 #include "cluster/table_claims.hpp"
 #include "identity/identities.hpp"
@@ -92,76 +93,15 @@ void set_up_logging(spdlog::level::level_enum level) {
   spdlog::set_level(level);
 }
 
-std::string describe(const tcp::endpoint& endpoint) {
-  const std::string address = endpoint.address().to_string();
-  // An IPv6 literal is bracketed so that its colons are not read as the port's.
-  return (endpoint.address().is_v6() ? "[" + address + "]" : address) + ":" +
-         std::to_string(endpoint.port());
-}
-
-// Where other processes reach this one: a wildcard bind is reached on loopback.
-std::string reachable(const tcp::endpoint& endpoint) {
-  if (!endpoint.address().is_unspecified()) return describe(endpoint);
-  return describe(tcp::endpoint(endpoint.address().is_v6() ? net::ip::address(net::ip::address_v6::loopback())
-                                                         : net::ip::address(net::ip::address_v4::loopback()),
-                                endpoint.port()));
-}
-
-// Where this process tells the others to forward to, when known before it listens (with
-// port 0 the kernel chooses the port then).
-std::optional<std::string> own_address(const Config& config) {
-  if (!config.cluster_address.empty()) return config.cluster_address;
-  if (config.port == 0) return std::nullopt;
-  return reachable(tcp::endpoint(net::ip::make_address(config.bind_address), config.port));
-}
-
 // How long shutdown waits for WebSocket peers to complete the close handshake.
 constexpr std::chrono::seconds kShutdownGrace{5};
 // Sign-ins waiting for a password worker before more are refused: at the default cost,
 // about a few seconds of one core's work.
 constexpr std::size_t kMaxWaitingPasswordHashes = 64;
 
-// A handler that throws is a bug, but it should cost one connection, not the server.
-void run_io(net::io_context& io) {
-  for (;;) {
-    try {
-      io.run();
-      return;
-    } catch (const std::exception& error) {
-      spdlog::error("unhandled exception in an I/O thread: {}", error.what());
-    }
-  }
-}
-
-// How many connections to serve at once. The soft descriptor limit is raised to the hard
-// one first (distributions often set 1,024 soft beside far more hard), and the connections
-// are what is left of it after the reserve; a configured max_connections above that is
-// lowered to it, since running out of descriptors would stall the database and health checks.
-std::size_t connection_limit(const Config& config) {
-  rlimit descriptors{};
-  if (::getrlimit(RLIMIT_NOFILE, &descriptors) != 0) {
-    spdlog::warn("cannot read the descriptor limit: {}", std::strerror(errno));
-    return config.max_connections != 0 ? config.max_connections : 1000;
-  }
-  if (descriptors.rlim_cur < descriptors.rlim_max) {
-    const rlim_t soft = descriptors.rlim_cur;
-    descriptors.rlim_cur = descriptors.rlim_max;
-    if (::setrlimit(RLIMIT_NOFILE, &descriptors) != 0) descriptors.rlim_cur = soft;
-  }
-  const std::size_t allowed = connections_allowed(static_cast<std::size_t>(descriptors.rlim_cur));
-  if (config.max_connections > allowed) {
-    spdlog::warn("max_connections {} needs more file descriptors than the limit of {} allows; serving {} "
-                 "(raise it with ulimit -n or LimitNOFILE=)",
-                 config.max_connections, descriptors.rlim_cur, allowed);
-  }
-  const std::size_t limit = config.max_connections != 0 ? std::min<std::size_t>(config.max_connections, allowed) : allowed;
-  spdlog::info("serving up to {} connections at once (file descriptor limit {})", limit, descriptors.rlim_cur);
-  return limit;
-}
-
 // Serves as the only process on its database, or as the leader of several
 // (docs/scaling.md): `leadership` is then held, and fences every commit.
-int lead(const Config& config, Leadership* leadership) {
+int lead(const Config& config, Leadership* leadership, const Listening& listening) {
   const std::shared_ptr<TlsCertificate> certificate = load_certificate(config);  // before the long restore
   TableSettings table_settings;
   table_settings.bot_delay = std::chrono::milliseconds(config.bot_delay_ms);
@@ -428,9 +368,7 @@ int lead(const Config& config, Leadership* leadership) {
   std::cout << "listening on " << where << std::endl;
 
   // A leader tells the other processes where it is.
-  if (leadership != nullptr) {
-    leadership->announce(config.cluster_address.empty() ? reachable(listener->local_endpoint()) : config.cluster_address);
-  }
+  if (listening) listening(config.cluster_address.empty() ? reachable(listener->local_endpoint()) : config.cluster_address);
 
   listener->run();
   if (redirect) redirect->run();
@@ -451,101 +389,14 @@ int lead(const Config& config, Leadership* leadership) {
   return 0;
 }
 
-enum class Followed : std::uint8_t { took_over, stopped };
-
-// Serves while another process leads: forwards every client to it (cluster/forwarder.hpp),
-// and four times a second tries to take over, which succeeds once the leader is gone. The
-// tries run on a thread of their own: a database that is slow to answer must not hold up
-// the forwarding. With port 0, `config.port` becomes the port the kernel chose, for the
-// leader to keep.
-Followed follow(Config& config, Leadership& leadership) {
-  connection_limit(config);  // raises the descriptor limit: each client takes two
-  const unsigned threads = config.io_threads();
-  net::io_context io(static_cast<int>(threads));
-  Forwarder forwarder(io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port));
-  std::atomic<bool> stopped = false;
-  net::signal_set signals(io, SIGINT, SIGTERM);
-  net::signal_set hangup(io, SIGHUP);  // the leader holds the certificate: nothing here to reload
-  reload_on_hangup(hangup, nullptr);
-  signals.async_wait([&](beast::error_code ec, int signal) {
-    if (ec) return;
-    spdlog::info("received signal {}, shutting down", signal);
-    stopped = true;
-    forwarder.stop();
-    io.stop();
-  });
-  config.port = forwarder.local_endpoint().port();
-  forwarder.set_leader(leadership.leader_address());  // before anyone is told where to connect
-  const std::string where = describe(forwarder.local_endpoint());
-  spdlog::info("listening on {}; another process leads this database, and clients are forwarded to it", where);
-  std::cout << "listening on " << where << std::endl;
-  std::jthread looking([&](std::stop_token stop) {
-    LogThrottle failures(std::chrono::seconds(10));
-    do {
-      try {
-        if (leadership.try_lead()) {
-          spdlog::info("the leader is gone: taking over (epoch {})", leadership.epoch());
-          net::post(io, [&] {
-            forwarder.stop();
-            signals.cancel();
-            io.stop();
-          });
-          return;
-        }
-        forwarder.set_leader(leadership.leader_address());
-      } catch (const std::exception& error) {
-        if (failures.occurred(std::chrono::steady_clock::now())) spdlog::error("looking for the leader: {}", error.what());
-      }
-    } while (wait_or_stop(stop, std::chrono::milliseconds(250)));
-  });
-  forwarder.run();
-  std::vector<std::thread> workers;
-  for (unsigned i = 1; i < threads; ++i) workers.emplace_back([&io] { run_io(io); });
-  run_io(io);
-  for (std::thread& worker : workers) worker.join();
-  looking.request_stop();
-  looking.join();
-  return stopped ? Followed::stopped : Followed::took_over;
-}
-
 int serve(const Config& config) {
-  if (!config.postgresql()) {
-    const DatabaseOwnership ownership(config);
-    return lead(config, nullptr);
+  if (config.postgresql()) {
+    return serve_cluster(config, [](const Config& serving, Leadership& leadership, const Listening& listening) {
+      return lead(serving, &leadership, listening);
+    });
   }
-  open_database(config);  // migrated before any process leads
-  load_certificate(config);  // a follower forwards TLS bytes untouched, but may lead later
-  Leadership leadership(config.database, process_name(), true);
-  Config serving = config;
-  bool restarted_in_place = false;
-  while (!leadership.try_lead()) {
-    // The leader named is this very address: this process restarts in place of one that
-    // ended (kill -9, a crash) and whose lock PostgreSQL has not let go of yet. Forwarding
-    // to itself would loop; it waits for the lock, not listening meanwhile.
-    const std::optional<std::string> own = own_address(serving);
-    if (own && leadership.leader_address() == own) {
-      if (!std::exchange(restarted_in_place, true))
-        spdlog::info("the leader's address is this process's own ({}): waiting for its lock to be let go", *own);
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
-      continue;
-    }
-    if (follow(serving, leadership) == Followed::stopped) return 0;
-  }
-  spdlog::info("leading the server processes on this database (epoch {})", leadership.epoch());
-  // From now on, once a second: is the lock still held? One whose connection to PostgreSQL
-  // was lost may have been replaced, and stops (its commits would be refused by the fence
-  // anyway). The question also keeps the lock's connection from falling silent, during
-  // the restore too.
-  std::jthread watchdog([&leadership](std::stop_token stop) {
-    while (wait_or_stop(stop, std::chrono::seconds(1))) {
-      if (!leadership.still_leading()) step_down("the connection that held the leader's lock was lost");
-    }
-  });
-  const int status = lead(serving, &leadership);
-  watchdog.request_stop();
-  watchdog.join();
-  leadership.resign();
-  return status;
+  const DatabaseOwnership ownership(config);
+  return lead(config, nullptr, {});
 }
 
 }  // namespace

@@ -249,9 +249,11 @@ CREATE TABLE table_owners (
 // The ids several processes on one PostgreSQL database hand out come in blocks reserved
 // here (elgrande/db/id_blocks.hpp), so no two give the same. A reservation starts above
 // the highest id stored too, so ids stored before this version, or by `--create-admin`,
-// are never given again. A SQLite database has one process, which counts on in memory.
+// are never given again. And the processes themselves (elgrande/db/processes.hpp): a row
+// each, live while its advisory lock is held. A SQLite database has one process, which
+// counts on in memory.
 inline constexpr std::string_view kVersion18 = R"sql(
--- id_blocks: PostgreSQL's only
+-- id_blocks and processes: PostgreSQL's only
 )sql";
 inline constexpr std::string_view kPostgresVersion18 = R"sql(
 CREATE TABLE id_blocks (
@@ -259,6 +261,12 @@ CREATE TABLE id_blocks (
   next BIGINT NOT NULL    -- the first id of this kind no process has reserved
 );
 INSERT INTO id_blocks (kind, next) VALUES ('table', 1), ('player', 1), ('chat line', 1);
+CREATE TABLE processes (
+  id         TEXT PRIMARY KEY,               -- host name, process id and start time
+  address    TEXT NOT NULL,                  -- where the others reach it
+  registered BIGINT NOT NULL,                -- when it joined (Unix ms)
+  draining   BOOLEAN NOT NULL DEFAULT false  -- handing its tables over before it exits
+);
 )sql";
 
 }  // namespace elgrande::db::detail

@@ -5,10 +5,12 @@
 
 #include <chrono>
 #include <future>
+#include <thread>
 
 #include "elgrande/db/id_blocks.hpp"
 #include "elgrande/db/leader_lease.hpp"
 #include "elgrande/db/postgres.hpp"
+#include "elgrande/db/processes.hpp"
 #include "elgrande/db/schema.hpp"
 #include "elgrande/db/store.hpp"
 #include "elgrande/db/table_owners.hpp"
@@ -344,4 +346,47 @@ TEST_CASE("SQLite's one process counts its ids itself: no blocks there", "[db][s
   const auto database = test.open();
   db::migrate(*database);
   CHECK_THROWS_AS(db::reserve_ids(*database, db::IdKind::table, 10), std::logic_error);
+}
+
+TEST_CASE("the processes on one database are listed while their connections hold their locks, and those gone are removed",
+          "[db][postgresql]") {
+  TestDatabase test;
+  REQUIRE(test.postgresql());
+  const auto coordinator = test.open();
+  db::migrate(*coordinator);
+  auto a = test.open();
+  auto b = test.open();
+  db::join_processes(*a, "host:1:100", "127.0.0.1:8081", 100);
+  db::join_processes(*b, "host:2:200", "127.0.0.1:8082", 200);
+  CHECK_THROWS_WITH(db::join_processes(*coordinator, "host:2:200", "elsewhere", 300),
+                    Catch::Contains("another process holds the lock"));
+  auto listed = db::processes(*coordinator);
+  REQUIRE(listed.size() == 2);
+  CHECK(listed[0].id == "host:1:100");
+  CHECK(listed[0].address == "127.0.0.1:8081");
+  CHECK(listed[1].registered == 200);
+  CHECK((listed[0].live && listed[1].live && !listed[1].draining));
+  CHECK(db::holds_membership(*a, "host:1:100"));
+  CHECK_FALSE(db::holds_membership(*a, "host:2:200"));
+  CHECK(db::remove_gone_processes(*coordinator).empty());
+
+  b.reset();  // its connection ends, as when the process dies
+  const auto gone = [&] {
+    for (int tries = 0; tries < 50; ++tries) {  // PostgreSQL lets the lock go as the session ends
+      const auto now = db::processes(*coordinator);
+      if (now.size() == 2 && !now[1].live) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+  };
+  REQUIRE(gone());
+  CHECK(db::remove_gone_processes(*coordinator) == std::vector<std::string>{"host:2:200"});
+  CHECK(db::processes(*coordinator).size() == 1);
+
+  // Joining again (a connection lost and opened again) keeps the row and takes the lock.
+  db::join_processes(*a, "host:1:100", "127.0.0.1:9091", 100);
+  CHECK(db::processes(*coordinator).at(0).address == "127.0.0.1:9091");
+  db::leave_processes(*a, "host:1:100");
+  CHECK(db::processes(*coordinator).empty());
+  CHECK_FALSE(db::holds_membership(*a, "host:1:100"));
 }

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "elgrande/db/postgres.hpp"
+#include "elgrande/db/processes.hpp"
 #include "elgrande/db/store.hpp"
 #include "game_helpers.hpp"
 #include "tournament_helpers.hpp"
@@ -73,6 +74,11 @@ class Cluster {
     processes_[i].reset();
   }
   void start(std::size_t i) { processes_[i] = std::make_unique<ServerProcess>(args(ports_[i])); }
+  void stop(std::size_t i) {
+    processes_[i]->signal(SIGTERM);
+    REQUIRE(processes_[i]->wait_for_exit(10s) == 0);
+    processes_[i].reset();
+  }
 
   bot::SwarmSettings swarm_settings(std::uint64_t seed) {
     bot::SwarmSettings settings = test::swarm_settings(*processes_[0], seed);
@@ -384,6 +390,40 @@ TEST_CASE("a tournament's rounds, its ratings and play-now go on when the leader
   for (std::size_t i = 0; i < 2; ++i) REQUIRE(request(*players[i].ws, "play.join", two)["type"] == "play.join.ok");
   const Json matched = push(*players[0].ws, "play.matched");
   CHECK(push(*players[1].ws, "play.matched")["table"] == matched["table"]);
+}
+
+TEST_CASE("every process is listed while it lives: one killed is removed by the leader, one stopped leaves at once",
+          "[integration][postgresql][cluster]") {
+  TempDir dir;
+  Cluster cluster(dir, 3);
+  const auto database = db::open(database_args(dir)[3]);
+  const auto address = [&](std::size_t i) { return "127.0.0.1:" + std::to_string(cluster.port(i)); };
+  const auto listed = [&] {
+    std::set<std::string> addresses;
+    for (const db::ProcessRow& row : db::processes(*database)) addresses.insert(row.address);
+    return addresses;
+  };
+  const auto becomes = [&](const std::set<std::string>& expected) {
+    for (int tries = 0; tries < 200; ++tries) {
+      if (listed() == expected) return true;
+      std::this_thread::sleep_for(50ms);
+    }
+    return false;
+  };
+  REQUIRE(becomes({address(0), address(1), address(2)}));
+  for (const db::ProcessRow& row : db::processes(*database)) CHECK(row.live);
+
+  cluster.kill(2);  // a process that forwards: the leader removes its row once its lock is free
+  CHECK(becomes({address(0), address(1)}));
+  cluster.stop(1);  // stopped cleanly: its row went before it exited
+  CHECK(listed() == std::set<std::string>{address(0)});
+
+  cluster.start(1);
+  cluster.start(2);
+  REQUIRE(becomes({address(0), address(1), address(2)}));
+  cluster.kill(0);  // the leader: the one that takes over removes it
+  CHECK(becomes({address(1), address(2)}));
+  CHECK(cluster.leader() != 0);
 }
 
 }  // namespace elgrande::test

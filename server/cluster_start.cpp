@@ -1,0 +1,133 @@
+#include "cluster_start.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <chrono>
+#include <cstdint>
+#include <csignal>
+#include <exception>
+#include <iostream>
+#include <optional>
+#include <stop_token>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "cluster/forwarder.hpp"
+#include "cluster/membership.hpp"
+#include "common/wait_or_stop.hpp"
+#include "database_start.hpp"
+#include "ops/log_throttle.hpp"
+#include "serving_start.hpp"
+#include "tls_start.hpp"
+
+namespace elgrande::server {
+namespace {
+
+enum class Followed : std::uint8_t { took_over, stopped };
+
+// Serves while another process leads: forwards every client to it (cluster/forwarder.hpp),
+// and four times a second tries to take over, which succeeds once the leader is gone. The
+// tries run on a thread of their own: a database that is slow to answer must not hold up
+// the forwarding. With port 0, `config.port` becomes the port the kernel chose, for the
+// leader to keep.
+Followed follow(Config& config, Leadership& leadership, Membership& membership) {
+  connection_limit(config);  // raises the descriptor limit: each client takes two
+  const unsigned threads = config.io_threads();
+  net::io_context io(static_cast<int>(threads));
+  Forwarder forwarder(io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port));
+  std::atomic<bool> stopped = false;
+  net::signal_set signals(io, SIGINT, SIGTERM);
+  net::signal_set hangup(io, SIGHUP);  // the leader holds the certificate: nothing here to reload
+  reload_on_hangup(hangup, nullptr);
+  signals.async_wait([&](beast::error_code ec, int signal) {
+    if (ec) return;
+    spdlog::info("received signal {}, shutting down", signal);
+    stopped = true;
+    forwarder.stop();
+    io.stop();
+  });
+  config.port = forwarder.local_endpoint().port();
+  forwarder.set_leader(leadership.leader_address());  // before anyone is told where to connect
+  const std::string where = describe(forwarder.local_endpoint());
+  spdlog::info("listening on {}; another process leads this database, and clients are forwarded to it", where);
+  std::cout << "listening on " << where << std::endl;
+  membership.join(config.cluster_address.empty() ? reachable(forwarder.local_endpoint()) : config.cluster_address);
+  std::jthread looking([&](std::stop_token stop) {
+    LogThrottle failures(std::chrono::seconds(10));
+    do {
+      try {
+        if (leadership.try_lead()) {
+          spdlog::info("the leader is gone: taking over (epoch {})", leadership.epoch());
+          net::post(io, [&] {
+            forwarder.stop();
+            signals.cancel();
+            io.stop();
+          });
+          return;
+        }
+        forwarder.set_leader(leadership.leader_address());
+      } catch (const std::exception& error) {
+        if (failures.occurred(std::chrono::steady_clock::now())) spdlog::error("looking for the leader: {}", error.what());
+      }
+    } while (wait_or_stop(stop, std::chrono::milliseconds(250)));
+  });
+  forwarder.run();
+  std::vector<std::thread> workers;
+  for (unsigned i = 1; i < threads; ++i) workers.emplace_back([&io] { run_io(io); });
+  run_io(io);
+  for (std::thread& worker : workers) worker.join();
+  looking.request_stop();
+  looking.join();
+  return stopped ? Followed::stopped : Followed::took_over;
+}
+
+}  // namespace
+
+int serve_cluster(const Config& config, const Lead& lead) {
+  open_database(config);  // migrated before any process leads
+  load_certificate(config);  // a follower forwards TLS bytes untouched, but may lead later
+  const std::string process = process_name();
+  Leadership leadership(config.database, process, true);
+  Membership membership(config.database, process);
+  Config serving = config;
+  bool restarted_in_place = false;
+  while (!leadership.try_lead()) {
+    // The leader named is this very address: this process restarts in place of one that
+    // ended (kill -9, a crash) and whose lock PostgreSQL has not let go of yet. Forwarding
+    // to itself would loop; it waits for the lock, not listening meanwhile.
+    const std::optional<std::string> own = own_address(serving);
+    if (own && leadership.leader_address() == own) {
+      if (!std::exchange(restarted_in_place, true))
+        spdlog::info("the leader's address is this process's own ({}): waiting for its lock to be let go", *own);
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      continue;
+    }
+    if (follow(serving, leadership, membership) == Followed::stopped) return 0;
+  }
+  spdlog::info("leading the server processes on this database (epoch {})", leadership.epoch());
+  membership.coordinate();
+  // From now on, once a second: is the lock still held? One whose connection to PostgreSQL
+  // was lost may have been replaced, and stops (its commits would be refused by the fence
+  // anyway). The question also keeps the lock's connection from falling silent, during
+  // the restore too.
+  std::jthread watchdog([&leadership](std::stop_token stop) {
+    while (wait_or_stop(stop, std::chrono::seconds(1))) {
+      if (!leadership.still_leading()) step_down("the connection that held the leader's lock was lost");
+    }
+  });
+  const int status = lead(serving, leadership, [&](const std::string& address) {
+    leadership.announce(address);
+    membership.join(address);
+  });
+  watchdog.request_stop();
+  watchdog.join();
+  leadership.resign();
+  return status;
+}
+
+}  // namespace elgrande::server
