@@ -249,7 +249,8 @@ CREATE TABLE table_owners (
 // The ids several processes on one PostgreSQL database hand out come in blocks reserved
 // here (elgrande/db/id_blocks.hpp), so no two give the same. A reservation starts above
 // the highest id stored too, so ids stored before this version, or by `--create-admin`,
-// are never given again. And the processes themselves (elgrande/db/processes.hpp): a row
+// are never given again. Each command records the epoch it was written in. And the
+// processes themselves (elgrande/db/processes.hpp): a row
 // each, live while its advisory lock is held. A SQLite database has one process, which
 // counts on in memory.
 inline constexpr std::string_view kVersion18 = R"sql(
@@ -261,6 +262,9 @@ CREATE TABLE id_blocks (
   next BIGINT NOT NULL    -- the first id of this kind no process has reserved
 );
 INSERT INTO id_blocks (kind, next) VALUES ('table', 1), ('player', 1), ('chat line', 1);
+-- The epoch of its table's owner that wrote each command (table_owners.epoch); 0: before
+-- epochs were recorded, or a tool's write.
+ALTER TABLE commands ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
 CREATE TABLE processes (
   id         TEXT PRIMARY KEY,               -- host name, process id and start time
   address    TEXT NOT NULL,                  -- where the others reach it

@@ -75,12 +75,13 @@ void Store::append_commands(std::int64_t table, std::span<const LoggedCommand> c
       log.length = rows.integer(0);
     }
   }
+  const std::int64_t epoch = !ring_in_use_ && epoch_of_ ? epoch_of_(table) : 0;
   for (const LoggedCommand& logged : commands) {
     RingRow row{0, logged.seq, logged.seat, logged.move, name(logged.source), logged.time, 0};
     row.chain = log.head = log_chain(log.head, row.seq, row.seat, row.command, row.source, row.time);
     log.length = logged.seq;
     if (!ring_in_use_) {
-      held_rows_.push_back({0, table, std::move(row)});
+      held_rows_.push_back({0, table, std::move(row), epoch});
       continue;
     }
     const std::int64_t n = ring.next++;
@@ -108,7 +109,7 @@ void Store::flush_log() {
   for (std::size_t first = 0; first < held_rows_.size();) {
     const std::size_t count = largest(held_rows_.size() - first);
     Statement& put = ring_in_use_ ? put_rows(count) : put_commands(count);
-    const int columns = ring_in_use_ ? 9 : 7;
+    const int columns = ring_in_use_ ? 9 : 8;
     for (std::size_t i = 0; i < count; ++i) {
       const HeldRow& held = held_rows_[first + i];
       int p = 1 + columns * static_cast<int>(i);
@@ -123,6 +124,7 @@ void Store::flush_log() {
           .bind(p + 4, held.row.source)
           .bind(p + 5, held.row.time)
           .bind(p + 6, held.row.chain);
+      if (!ring_in_use_) put.bind(p + 7, held.epoch);
     }
     put.send();
     first += count;
@@ -175,8 +177,8 @@ Statement& Store::put_rows(std::size_t rows) {
 Statement& Store::put_commands(std::size_t rows) {
   std::optional<Statement>& statement = put_commands_[power_of(rows)];
   if (!statement) {
-    statement.emplace(database_.prepare("INSERT INTO commands (table_id, seq, seat, command, source, time, chain) VALUES " +
-                                        values(rows, 7)));
+    statement.emplace(database_.prepare(
+        "INSERT INTO commands (table_id, seq, seat, command, source, time, chain, epoch) VALUES " + values(rows, 8)));
   }
   return *statement;
 }

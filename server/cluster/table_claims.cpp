@@ -44,6 +44,12 @@ std::vector<db::TableEpoch> TableClaims::epochs_of(std::span<const Storage::Stre
   return held;
 }
 
+std::int64_t TableClaims::epoch(std::int64_t table) const {
+  const std::lock_guard lock(mutex_);
+  const auto found = epochs_.find(table);
+  return found == epochs_.end() ? 0 : found->second;
+}
+
 void TableClaims::require(db::Database& database, std::span<const Storage::Stream> streams) const {
   db::require_tables(database, epochs_of(streams));
 }
@@ -69,6 +75,7 @@ Storage::Fence cluster_fence(const Leadership& leadership, TableClaims& tables) 
         leader(database);  // ends the process if the leader's epoch is over
         tables.confirm(database, streams);
       },
+      [&tables](std::int64_t table) { return tables.epoch(table); },
   };
 }
 

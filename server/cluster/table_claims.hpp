@@ -37,6 +37,8 @@ class TableClaims {
   // and after a failed commit, the tables lost, named in the log.
   void require(db::Database& database, std::span<const Storage::Stream> streams) const;
   void confirm(db::Database& database, std::span<const Storage::Stream> streams) const;
+  // The epoch `table` is held in, recorded with its commands; 0 if not held.
+  std::int64_t epoch(std::int64_t table) const;
 
  private:
   std::vector<db::TableEpoch> epochs_of(std::span<const Storage::Stream> streams) const;
@@ -46,7 +48,8 @@ class TableClaims {
   std::unordered_map<std::int64_t, std::int64_t> epochs_;  // table → the epoch it was taken in
 };
 
-// A cluster's fence for Storage: the leader's epoch, then the tables'.
+// A cluster's fence for Storage: the leader's epoch, then the tables'; and the tables'
+// epochs for their commands' records.
 Storage::Fence cluster_fence(const Leadership& leadership, TableClaims& tables);
 
 }  // namespace elgrande::server

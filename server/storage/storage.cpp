@@ -25,9 +25,10 @@ Storage::Storage(std::unique_ptr<db::Database> database, std::shared_ptr<Metrics
                  std::size_t max_pending, Fence fence, std::chrono::microseconds commit_delay,
                  std::unique_ptr<CommitLedger> ledger)
     : database_(std::move(database)),
-      store_([this] {
+      store_([this, &fence] {
         auto store = std::make_unique<db::Store>(*database_);
         store->hold_log_writes(true);  // flushed before each commit
+        store->record_epochs(fence.epoch_of);
         return store;
       }()),
       metrics_(std::move(metrics)),

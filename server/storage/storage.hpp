@@ -43,9 +43,11 @@ class Storage {
   // `check` runs first in each and makes it fail if not, and after a failed commit,
   // `confirm` asks outright (and ends the process, or lets the tables it lost go, if that
   // was why).
+  // `epoch_of` gives the epoch a table's commands are recorded with (db::Store::record_epochs).
   struct Fence {
     std::function<void(db::Database&, std::span<const Stream> streams)> check;
     std::function<void(db::Database&, std::span<const Stream> streams)> confirm;
+    db::Store::EpochOf epoch_of;
   };
 
   // Under load, a write waits for company until `commit_delay` after it was asked for (the

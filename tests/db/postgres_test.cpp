@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <chrono>
 #include <future>
 #include <thread>
@@ -389,4 +390,23 @@ TEST_CASE("the processes on one database are listed while their connections hold
   db::leave_processes(*a, "host:1:100");
   CHECK(db::processes(*coordinator).empty());
   CHECK_FALSE(db::holds_membership(*a, "host:1:100"));
+}
+
+TEST_CASE("each command is recorded with the epoch its writer held its table in", "[db][postgresql]") {
+  TestDatabase test;
+  REQUIRE(test.postgresql());
+  const auto database = test.open();
+  db::migrate(*database);
+  db::Store store(*database);
+  store.insert_player(player(1, "Ana"));
+  for (const std::int64_t id : {1, 2}) store.save_table(open_table(id));
+  const auto command = [](std::int64_t seq) { return db::LoggedCommand{seq, 0, "{}", db::Source::player, 100 * seq}; };
+  store.append_commands(1, std::vector<db::LoggedCommand>{command(1)});  // nothing to tell: 0
+  store.record_epochs([](std::int64_t table) { return table == 1 ? 3 : 7; });
+  store.append_commands(1, std::vector<db::LoggedCommand>{command(2), command(3)});
+  store.append_commands(2, std::vector<db::LoggedCommand>{command(1)});
+  db::Statement rows = database->prepare("SELECT table_id, seq, epoch FROM commands ORDER BY table_id, seq");
+  std::vector<std::array<std::int64_t, 3>> found;
+  while (rows.step()) found.push_back({rows.integer(0), rows.integer(1), rows.integer(2)});
+  CHECK(found == std::vector<std::array<std::int64_t, 3>>{{1, 1, 0}, {1, 2, 3}, {1, 3, 3}, {2, 1, 7}});
 }

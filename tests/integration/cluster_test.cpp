@@ -102,6 +102,54 @@ class Cluster {
   std::vector<std::uint16_t> ports_;
 };
 
+// Each game's log holds every acknowledged command, at its place, once.
+void check_every_acknowledged_kept_once(const Acknowledgements& log, const bot::Report& report,
+                                        const std::map<std::int64_t, Json>& records) {
+  CHECK(log.acknowledged.size() == report.commands);
+  std::size_t lost = 0;
+  std::size_t duplicated = 0;
+  std::set<std::pair<std::int64_t, std::int64_t>> versions;
+  for (const Acknowledgements::Acknowledged& ack : log.acknowledged) {
+    if (!versions.insert({ack.table, ack.version}).second) ++duplicated;
+    const Json& commands = records.at(ack.table)["commands"];
+    const bool kept = ack.version >= 1 && static_cast<std::size_t>(ack.version) <= commands.size() &&
+                      commands[static_cast<std::size_t>(ack.version - 1)]["seat"] == ack.seat &&
+                      commands[static_cast<std::size_t>(ack.version - 1)]["command"] == ack.command;
+    lost += !kept;
+  }
+  CHECK(lost == 0);
+  CHECK(duplicated == 0);
+}
+
+// Every command of every game was written by its table's owner of the moment: each carries
+// the epoch its writer held the table in, and along a log the epochs never go back (a
+// process that lost a table wrote nothing after the one that took it), nor past the
+// table's epoch now. How many times the logs changed hands.
+std::size_t check_epochs_in_logs(const TempDir& dir) {
+  const auto database = db::open(database_args(dir)[3]);
+  db::Statement rows = database->prepare(
+      "SELECT c.table_id, c.seq, c.epoch, o.epoch FROM commands c JOIN table_owners o ON o.table_id = c.table_id "
+      "ORDER BY c.table_id, c.seq");
+  std::int64_t table = 0;
+  std::int64_t epoch = 0;
+  std::size_t changes = 0;
+  std::size_t commands = 0;
+  while (rows.step()) {
+    ++commands;
+    INFO("table " << rows.integer(0) << ", command " << rows.integer(1));
+    CHECK(rows.integer(2) >= 1);
+    CHECK(rows.integer(2) <= rows.integer(3));
+    if (rows.integer(0) == table) {
+      CHECK(rows.integer(2) >= epoch);
+      changes += rows.integer(2) > epoch;
+    }
+    table = rows.integer(0);
+    epoch = rows.integer(2);
+  }
+  CHECK(commands > 0);
+  return changes;
+}
+
 }  // namespace
 
 TEST_CASE("seats at one table play from two processes, and either answers for the whole community",
@@ -189,23 +237,58 @@ TEST_CASE("killing any of three processes under load loses no acknowledged comma
   check_clean(report);  // also: no client ever saw a version go back
   check_results_agree(swarm);
 
-  // Each game's log holds every acknowledged command, at its place, once.
   const std::map<std::int64_t, Json> records = replayed_records(swarm, cluster[cluster.leader()]);
   REQUIRE(records.size() == tables);
-  CHECK(log.acknowledged.size() == report.commands);
-  std::size_t lost = 0;
-  std::size_t duplicated = 0;
-  std::set<std::pair<std::int64_t, std::int64_t>> versions;
-  for (const Acknowledgements::Acknowledged& ack : log.acknowledged) {
-    if (!versions.insert({ack.table, ack.version}).second) ++duplicated;
-    const Json& commands = records.at(ack.table)["commands"];
-    const bool kept = ack.version >= 1 && static_cast<std::size_t>(ack.version) <= commands.size() &&
-                      commands[static_cast<std::size_t>(ack.version - 1)]["seat"] == ack.seat &&
-                      commands[static_cast<std::size_t>(ack.version - 1)]["command"] == ack.command;
-    lost += !kept;
-  }
-  CHECK(lost == 0);
-  CHECK(duplicated == 0);
+  check_every_acknowledged_kept_once(log, report, records);
+  CHECK(check_epochs_in_logs(dir) >= 1);  // leaders killed in mid-game took the tables on
+}
+
+TEST_CASE("a leader stopped for longer than its lease is replaced, and once resumed it commits nothing and exits",
+          "[integration][postgresql][cluster]") {
+  TempDir dir;
+  Cluster cluster(dir, 3, {"--bot-delay-ms", "10"});
+  bot::SwarmSettings settings = cluster.swarm_settings(31);
+  settings.reconnect = true;
+  settings.think = 10ms;
+  Acknowledgements log;
+  log.watch(settings);
+  bot::Swarm swarm(settings);
+  for (int t = 0; t < 3; ++t) swarm.add_table(table(options(3), 1));
+  const int tables = 3;
+
+  std::optional<int> old_leader_status;
+  double takeover_s = 0;
+  std::thread stopper([&] {
+    while (log.started < tables) std::this_thread::sleep_for(10ms);
+    std::this_thread::sleep_for(300ms);
+    REQUIRE(cluster.leader() == 0);
+    const auto stopped_at = Clock::now();
+    cluster[0].signal(SIGSTOP);  // its connections stay open: PostgreSQL ends them for silence
+    for (;;) {
+      const std::uint16_t port = cluster.wait_for_leader(30s);
+      REQUIRE(port != 0);
+      if (port != cluster.port(0)) break;
+      std::this_thread::sleep_for(100ms);
+    }
+    takeover_s = std::chrono::duration<double>(Clock::now() - stopped_at).count();
+    cluster[0].signal(SIGCONT);
+    old_leader_status = cluster[0].wait_for_exit(10s);
+    cluster.start(0);  // its clients come back through it
+  });
+  const bot::Report report = swarm.run(150s);
+  stopper.join();
+
+  INFO("taken over " << takeover_s << " s after the leader stopped");
+  CHECK(takeover_s > 5);  // not while it lived: its lock is held until PostgreSQL ends the silent connection
+  CHECK(takeover_s < 25);
+  CHECK(old_leader_status == 75);
+  CHECK(log.finished == tables);
+  check_clean(report);
+  check_results_agree(swarm);
+  const std::map<std::int64_t, Json> records = replayed_records(swarm, cluster[cluster.leader()]);
+  REQUIRE(records.size() == tables);
+  check_every_acknowledged_kept_once(log, report, records);
+  CHECK(check_epochs_in_logs(dir) >= 1);  // the games went on under the new leader
 }
 
 TEST_CASE("a leader whose epoch has passed to another process acknowledges nothing more and stops",

@@ -192,6 +192,11 @@ class Store {
   // commit. Not holding (the default), each append writes at once.
   void hold_log_writes(bool hold) { hold_log_writes_ = hold; }
   void flush_log();
+  // On PostgreSQL, each command is written with the epoch its table is held in by the
+  // process writing it (server/cluster/table_claims.hpp), so that a log shows who wrote
+  // what; without, 0.
+  using EpochOf = std::function<std::int64_t(std::int64_t table)>;
+  void record_epochs(EpochOf epoch_of) { epoch_of_ = std::move(epoch_of); }
   // Keeps only the latest snapshot of each table: `bytes` (games::Game::snapshot()) taken at
   // version `seq`, under a checksum of them. Their layout is their module's.
   void save_snapshot(std::int64_t table, std::int64_t seq, const std::string& bytes);
@@ -310,8 +315,10 @@ class Store {
     std::int64_t n = 0;
     std::int64_t table = 0;
     RingRow row;
+    std::int64_t epoch = 0;  // PostgreSQL's
   };
   bool hold_log_writes_ = false;
+  EpochOf epoch_of_;
   // PostgreSQL's commands go straight into `commands`: a shared ring's slots would be
   // written by every process that owns tables (docs/scaling.md), and PostgreSQL does not
   // keep a table's rows together in pages, which is what the ring saves SQLite.
