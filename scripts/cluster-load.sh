@@ -3,8 +3,8 @@
 # their own (scripts/postgres.sh), the first leading, and elgrande-load spreading TABLES
 # games' seats over all of them. Prints elgrande-load's JSON (the servers' CPU and memory
 # summed over the processes, and PostgreSQL's CPU as "database"). With FAILOVER=N, instead kills the leader N times while
-# bots play, and prints the milliseconds from each kill until another process leads and
-# answers on its port. SERVER names another server binary (a copy of the build before a
+# bots play TABLES tables, and prints the milliseconds from each kill until another process
+# leads and answers on its port, and each leader's restore: [tables, commands replayed, ms]. SERVER names another server binary (a copy of the build before a
 # change) and SERVER_FLAGS adds server options, as for load.sh.
 # Usage: scripts/cluster-load.sh [PROCESSES] [TABLES] [PLAYERS] [elgrande-load flags]
 set -euo pipefail
@@ -33,7 +33,7 @@ base=$((20000 + RANDOM % 20000))
 start() {
   local i=$1
   "${SERVER:-./build/release/server/elgrande-server}" --config config/server.json --database "$url" --port $((base + i)) \
-    --data-dir "$state/data$i" --log-level warn --bot-delay-ms 0 --messages-per-second 100000 \
+    --data-dir "$state/data$i" --log-level "$([[ -n "${FAILOVER:-}" ]] && echo info || echo warn)" --bot-delay-ms 0 --messages-per-second 100000 \
     --message-burst 100000 --new-identities-per-address-per-hour 0 --open-tables-per-player 0 \
     ${SERVER_FLAGS:-} >"$state/out$i" 2>>"$state/log$i" &
   pids[$i]=$!
@@ -62,7 +62,7 @@ if [[ -z "${FAILOVER:-}" ]]; then
 fi
 
 # Failover: bots keep playing through every process while the leader is killed.
-./build/release/clients/elgrande-bot "${urls[@]}" --reconnect --tables 10 --players 4 --think-ms 20 --time-limit 600 \
+./build/release/clients/elgrande-bot "${urls[@]}" --reconnect --tables "$tables" --players "$players" --think-ms 20 --time-limit 600 \
   >/dev/null 2>&1 &
 bots=$!
 sleep 2
@@ -82,4 +82,8 @@ for _ in $(seq "$FAILOVER"); do
   sleep 1
 done
 kill "$bots" 2>/dev/null || true
-printf '{"processes": %d, "kills": %d, "takeover_ms": [%s]}\n' "$processes" "$FAILOVER" "$(IFS=,; echo "${times[*]}")"
+# Each new leader's restore: "<tables> <milliseconds>", for the handover time per table.
+restores=$(grep -ho "and [0-9]* tables ([0-9]* commands replayed) in [0-9]* ms" "$state"/log* |
+           sed -E 's/and ([0-9]+) tables \(([0-9]+) commands replayed\) in ([0-9]+) ms/[\1, \2, \3]/' | paste -sd, -)
+printf '{"processes": %d, "tables": %d, "kills": %d, "takeover_ms": [%s], "restores": [%s]}\n' "$processes" "$tables" \
+  "$FAILOVER" "$(IFS=,; echo "${times[*]}")" "$restores"
