@@ -30,10 +30,14 @@ namespace {
 
 enum class Followed : std::uint8_t { took_over, stopped };
 
+// How long a follower waits for the leader's lock at a time, between looks at where the
+// leader is: a new leader's address is known to the others within this.
+constexpr std::chrono::milliseconds kWaitForLead{100};
+
 // Serves while another process leads: forwards every client to it (cluster/forwarder.hpp),
-// and four times a second tries to take over, which succeeds once the leader is gone. The
-// tries run on a thread of their own: a database that is slow to answer must not hold up
-// the forwarding. With port 0, `config.port` becomes the port the kernel chose, for the
+// and waits for the leader's lock, which PostgreSQL grants the moment the leader's
+// connection ends, so the first follower in line takes over at once. The waits run on a
+// thread of their own: a database that is slow to answer must not hold up the forwarding. With port 0, `config.port` becomes the port the kernel chose, for the
 // leader to keep.
 Followed follow(Config& config, Leadership& leadership, Membership& membership) {
   connection_limit(config);  // raises the descriptor limit: each client takes two
@@ -59,9 +63,9 @@ Followed follow(Config& config, Leadership& leadership, Membership& membership) 
   membership.join(config.cluster_address.empty() ? reachable(forwarder.local_endpoint()) : config.cluster_address);
   std::jthread looking([&](std::stop_token stop) {
     LogThrottle failures(std::chrono::seconds(10));
-    do {
+    while (!stop.stop_requested()) {
       try {
-        if (leadership.try_lead()) {
+        if (leadership.try_lead(kWaitForLead)) {
           spdlog::info("the leader is gone: taking over (epoch {})", leadership.epoch());
           net::post(io, [&] {
             forwarder.stop();
@@ -73,8 +77,9 @@ Followed follow(Config& config, Leadership& leadership, Membership& membership) 
         forwarder.set_leader(leadership.leader_address());
       } catch (const std::exception& error) {
         if (failures.occurred(std::chrono::steady_clock::now())) spdlog::error("looking for the leader: {}", error.what());
+        wait_or_stop(stop, std::chrono::milliseconds(250));
       }
-    } while (wait_or_stop(stop, std::chrono::milliseconds(250)));
+    }
   });
   forwarder.run();
   std::vector<std::thread> workers;
@@ -104,7 +109,7 @@ int serve_cluster(const Config& config, const Lead& lead) {
     if (own && leadership.leader_address() == own) {
       if (!std::exchange(restarted_in_place, true))
         spdlog::info("the leader's address is this process's own ({}): waiting for its lock to be let go", *own);
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      if (leadership.try_lead(kWaitForLead)) break;
       continue;
     }
     if (follow(serving, leadership, membership) == Followed::stopped) return 0;

@@ -9,9 +9,23 @@ constexpr const char* kLockKey = "hashtext('elgrande-server leader ' || current_
 
 }  // namespace
 
-bool LeaderLease::try_lock() {
-  Statement lock = connection_.prepare(std::string("SELECT pg_try_advisory_lock(") + kLockKey + ")");
-  return lock.step() && lock.integer(0) != 0;
+bool LeaderLease::try_lock(std::chrono::milliseconds wait) {
+  if (wait.count() <= 0) {
+    Statement lock = connection_.prepare(std::string("SELECT pg_try_advisory_lock(") + kLockKey + ")");
+    return lock.step() && lock.integer(0) != 0;
+  }
+  // The wait bounded by a lock_timeout of this transaction alone; the lock, a session's,
+  // outlives it. One round trip.
+  try {
+    Transaction waiting(connection_);
+    connection_.prepare("SELECT set_config('lock_timeout', ?1, true)").bind(1, std::to_string(wait.count()) + "ms").send();
+    connection_.prepare(std::string("SELECT pg_advisory_lock(") + kLockKey + ")").send();
+    waiting.commit();
+    return true;
+  } catch (const Error& error) {
+    if (error.kind() == Error::Kind::busy) return false;  // held all along
+    throw;
+  }
 }
 
 bool LeaderLease::holds_lock() {

@@ -16,10 +16,10 @@ Leadership::Leadership(const std::string& database_url, std::string process, boo
       lease_(*connection_),
       process_(std::move(process)) {}
 
-bool Leadership::try_lead() {
+bool Leadership::try_lead(std::chrono::milliseconds wait) {
   const std::lock_guard guard(mutex_);
   if (epoch_ != 0) return true;
-  if (!lease_.try_lock()) return false;
+  if (!lease_.try_lock(wait)) return false;
   for (;;) {
     try {
       epoch_ = lease_.take_over(process_, unix_milliseconds());

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -29,8 +30,9 @@ class Leadership {
   // it that way.
   Leadership(const std::string& database_url, std::string process, bool lapse_when_silent = false);
 
-  // Tries to lead; true once this process holds the lock and the new epoch is committed.
-  bool try_lead();
+  // Tries to lead, waiting up to `wait` for the lock; true once this process holds it and
+  // the new epoch is committed.
+  bool try_lead(std::chrono::milliseconds wait = std::chrono::milliseconds{0});
   bool leading() const { return epoch_ != 0; }
   const std::string& process() const { return process_; }
   std::int64_t epoch() const { return epoch_; }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,8 +19,10 @@ class LeaderLease {
  public:
   explicit LeaderLease(Database& connection) : connection_(connection) {}
 
-  // Takes the lock if nobody holds it; never waits.
-  bool try_lock();
+  // Takes the lock if nobody holds it, waiting for it up to `wait`: PostgreSQL grants it to
+  // a waiter the moment its holder's connection ends, so a process that waits learns of a
+  // leader's end at once rather than at its next try.
+  bool try_lock(std::chrono::milliseconds wait = std::chrono::milliseconds{0});
   // Whether this connection still holds it (a connection opened again would not).
   bool holds_lock();
   void unlock();
