@@ -1,6 +1,8 @@
 #include "cluster_start.hpp"
 
+#include <signal.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <boost/asio/ip/address.hpp>
@@ -99,6 +101,9 @@ int serve_cluster(const Config& config, const Lead& lead) {
   const std::string process = process_name();
   Leadership leadership(config.database, process, true);
   Membership membership(config.database, process);
+  // Drained, it stops as on SIGTERM: a leader lets a follower take over at once, a
+  // follower closes the connections it forwards; their clients reconnect to the others.
+  membership.on_drain([] { ::kill(::getpid(), SIGTERM); });
   Config serving = config;
   bool restarted_in_place = false;
   while (!leadership.try_lead()) {

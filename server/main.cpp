@@ -431,6 +431,7 @@ int main(int argc, char* argv[]) {
              : invocation.verify_backup ? server::verify_backup(*invocation.verify_backup)
              : invocation.create_admin ? server::create_admin(invocation.config, *invocation.create_admin)
              : invocation.recompute_ratings ? server::recompute(invocation.config)
+             : invocation.drain ? server::drain(invocation.config, *invocation.drain)
              : invocation.check_config ? server::check_config(invocation.config, invocation.config_file)
                                             : server::serve(invocation.config);
   } catch (const elgrande::db::Error& error) {

@@ -2,15 +2,20 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "accounts/credentials.hpp"
 #include "common/unix_time.hpp"
 #include "database_start.hpp"
+#include "elgrande/db/processes.hpp"
 #include "elgrande/db/store.hpp"
 #include "identity/identities.hpp"
 #include "ratings/rated_game.hpp"
@@ -127,6 +132,36 @@ int recompute(const Config& config) {
             << "  largest difference in mu or sigma: " << report.largest_difference << "\n"
             << (report.changes_differing + report.ratings_differing == 0 ? "  the stored ratings were reproduced exactly\n"
                                                                          : "  the replayed ratings are stored now\n");
+  return 0;
+}
+
+int drain(const Config& config, const std::string& process) {
+  if (!config.postgresql()) {
+    std::cerr << "--drain: processes drain on a shared PostgreSQL database; stop a lone server with SIGTERM\n";
+    return 2;
+  }
+  const std::unique_ptr<db::Database> database = db::open(config.database_location(), {.create = false});
+  const std::vector<std::string> marked = db::drain_process(*database, process);
+  if (marked.empty()) {
+    std::cout << "no process " << process << " on " << database->describe() << " (SELECT * FROM processes)\n";
+    return 1;
+  }
+  const auto listed = [&] {
+    for (const db::ProcessRow& row : db::processes(*database)) {
+      if (std::find(marked.begin(), marked.end(), row.id) != marked.end()) return true;
+    }
+    return false;
+  };
+  // It stops at its next look at its row, within a second, then as on SIGTERM.
+  const auto until = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (listed()) {
+    if (std::chrono::steady_clock::now() > until) {
+      std::cout << "process " << process << " has not stopped within a minute\n";
+      return 1;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  std::cout << "process " << marked.front() << " drained and stopped\n";
   return 0;
 }
 

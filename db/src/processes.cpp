@@ -64,6 +64,22 @@ void leave_processes(Database& connection, const std::string& process) {
       .run();
 }
 
+std::vector<std::string> drain_process(Database& database, const std::string& id_or_address) {
+  require_postgresql(database);
+  Statement marked =
+      database.prepare("UPDATE processes SET draining = true WHERE id = ?1 OR address = ?1 RETURNING id");
+  marked.bind(1, id_or_address);
+  std::vector<std::string> ids;
+  while (marked.step()) ids.push_back(marked.text(0));
+  return ids;
+}
+
+bool draining(Database& database, const std::string& process) {
+  Statement row = database.prepare("SELECT CAST(draining AS integer) FROM processes WHERE id = ?1");
+  row.bind(1, process);
+  return row.step() && row.integer(0) != 0;
+}
+
 std::vector<ProcessRow> processes(Database& database) {
   require_postgresql(database);
   Statement rows = database.prepare("SELECT p.id, p.address, p.registered, CAST(p.draining AS integer), " +

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <utility>
 
 #include "common/unix_time.hpp"
 #include "common/wait_or_stop.hpp"
@@ -55,6 +56,10 @@ void Membership::keep_up() {
     // Its connection was lost and opened again: to the others it was gone meanwhile.
     db::join_processes(*connection_, process_, address_, unix_milliseconds());
     spdlog::warn("process {} lost its place in the processes' list with its connection, and joined again", process_);
+  }
+  if (drain_ && db::draining(*connection_, process_)) {
+    spdlog::info("process {} was asked to drain", process_);
+    std::exchange(drain_, nullptr)();
   }
   if (!coordinating_) return;
   for (const std::string& gone : db::remove_gone_processes(*connection_)) {

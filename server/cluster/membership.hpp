@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -30,6 +31,9 @@ class Membership {
   void join(const std::string& address);
   // From now on this process is the coordinator (it leads).
   void coordinate() { coordinating_ = true; }
+  // Runs once, on the membership's thread, when an operator asks this process to drain
+  // (elgrande-server --drain).
+  void on_drain(std::function<void()> drain) { drain_ = std::move(drain); }
 
  private:
   void keep_up();
@@ -39,6 +43,7 @@ class Membership {
   const std::string process_;
   std::string address_;
   std::atomic<bool> coordinating_ = false;
+  std::function<void()> drain_;  // set before join
   std::jthread watch_;
 };
 

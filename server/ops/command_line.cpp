@@ -90,6 +90,11 @@ Invocation parse_command_line(int argc, const char* const argv[]) {
       invocation.check_table = table;
       continue;
     }
+    if (const auto process = action_value(argument, "--drain", i, argc, argv)) {
+      if (process->empty()) throw ConfigError("--drain: expects a process's id or address");
+      invocation.drain = std::string(*process);
+      continue;
+    }
     if (const auto file = action_value(argument, "--verify-backup", i, argc, argv)) {
       if (file->empty()) throw ConfigError("--verify-backup: missing file name");
       invocation.verify_backup = std::filesystem::path(*file);
@@ -200,6 +205,9 @@ std::string usage(std::string_view program) {
       << "                           default) as a start would, without opening a port or the\n"
       << "                           database: print \"configuration OK: FILE\" and exit 0, or the\n"
       << "                           fault and exit 2 (the file) or 1 (folders and files it names)\n"
+      << "  --drain PROCESS          ask the server process PROCESS (its id or address in the\n"
+      << "                           processes table) on a PostgreSQL database to stop as on\n"
+      << "                           SIGTERM, and wait until it has; exit 0 once it has\n"
       << "  --recompute-ratings      replay every rated game in the order it was rated, store\n"
       << "                           the ratings that gives, report what differed, then exit\n"
       << "  --accept-lost-commits    start although the database holds fewer commits than\n"

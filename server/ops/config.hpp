@@ -145,6 +145,7 @@ struct Invocation {
   std::optional<std::string> create_admin;         // --create-admin: make this account an admin and exit
   bool recompute_ratings = false;                  // --recompute-ratings: replay every rated game and exit
   bool check_config = false;                       // --check-config: check the configuration and exit
+  std::optional<std::string> drain;                // --drain: ask a process of a cluster to drain, and wait
   std::optional<std::filesystem::path> config_file;  // the file the configuration was read from, if any
   Config config;
 };

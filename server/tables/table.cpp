@@ -133,6 +133,9 @@ void Table::handle(Handler handler, TableRequest request) {
       return self->refuse(r, ErrorCode::internal,
                           "this table stopped on a server error; a restart brings it back as last saved");
     }
+    // The server stops: no answer, since the connection closes next and its client asks
+    // again wherever it reconnects (a drained process's, docs/scaling.md).
+    if (self->shutting_down_) return;
     if (self->closed_) return self->refuse(r, ErrorCode::not_found, "the table is gone");
     // Spectating changes nothing that is saved; everything else waits for a disk that
     // takes changes.
@@ -203,6 +206,7 @@ void Table::call_time() {
 void Table::close() {
   post([](const std::shared_ptr<Table>& self) {
     self->closed_ = true;
+    self->shutting_down_ = true;
     self->turns_.stop();
     self->expiry_timer_.cancel();
   });

@@ -121,7 +121,7 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
   // Time is called (a tournament round's limit): a game in play ends at once with the
   // scores as they stand, and its result is saved like that of a game played out.
   void call_time();
-  void close();  // removed or shutting down: stops the timers
+  void close();  // the server shutting down: stops the timers, and answers no more requests
 
   // --- Requests, run by handle() on the strand; each answers with a reply or an error. ---
   void join(const TableRequest& r);
@@ -261,6 +261,7 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
   } turn_news_;
   std::vector<Announcement> announcements_;
   bool closed_ = false;  // removed from the directory or shutting down
+  bool shutting_down_ = false;  // the server stops: requests go unanswered
   net::steady_timer expiry_timer_;
 };
 

@@ -509,6 +509,61 @@ TEST_CASE("every process is listed while it lives: one killed is removed by the 
   CHECK(cluster.leader() != 0);
 }
 
+TEST_CASE("a process drained during play stops cleanly, the leader first: the games go on and finish, nothing lost",
+          "[integration][postgresql][cluster]") {
+  TempDir dir;
+  Cluster cluster(dir, 3, {"--bot-delay-ms", "10"});
+  bot::SwarmSettings settings = cluster.swarm_settings(37);
+  settings.reconnect = true;
+  settings.think = 10ms;
+  Acknowledgements log;
+  log.watch(settings);
+  bot::Swarm swarm(settings);
+  const int tables = 4;
+  for (int t = 0; t < tables; ++t) swarm.add_table(table(options(3), 1));
+
+  std::vector<std::string> drain_args = database_args(dir);
+  drain_args.push_back("--drain");
+  std::vector<Completed> drains;
+  std::vector<std::optional<int>> exits;
+  std::thread operator_([&] {
+    while (log.started < tables) std::this_thread::sleep_for(10ms);
+    std::this_thread::sleep_for(200ms);
+    for (const std::size_t drained : {std::size_t{0}, std::size_t{1}}) {  // the leader, then a follower
+      std::vector<std::string> args = drain_args;
+      args.push_back("127.0.0.1:" + std::to_string(cluster.port(drained)));
+      drains.push_back(run_to_exit(args, 30s));
+      exits.push_back(cluster[drained].wait_for_exit(10s));
+      cluster.start(drained);  // the upgraded one comes back
+    }
+  });
+  const bot::Report report = swarm.run(150s);
+  operator_.join();
+
+  for (const Completed& drain : drains) {
+    INFO(drain.out << drain.err);
+    CHECK(drain.exit_code == 0);
+    CHECK_THAT(drain.out, Catch::Contains("drained and stopped"));
+  }
+  CHECK(exits == std::vector<std::optional<int>>{0, 0});
+  CHECK(log.finished == tables);
+  check_clean(report);
+  check_results_agree(swarm);
+  const std::map<std::int64_t, Json> records = replayed_records(swarm, cluster[cluster.leader()]);
+  REQUIRE(records.size() == tables);
+  check_every_acknowledged_kept_once(log, report, records);
+  check_epochs_in_logs(dir);
+
+  // Nothing to drain by that name, and on SQLite nothing drains at all.
+  drain_args.push_back("nowhere:1");
+  const Completed none = run_to_exit(drain_args);
+  CHECK(none.exit_code == 1);
+  CHECK_THAT(none.out, Catch::Contains("no process nowhere:1"));
+  const Completed lone = run_to_exit({"--data-dir", (dir.path() / "lone").string(), "--drain", "any"});
+  CHECK(lone.exit_code == 2);
+}
+
+
 // Issue 47's soak (scripts/cluster-soak.sh; hidden, not in CI: a couple of minutes): three
 // processes, thirty tables with bots on every process, each process killed in turn twice
 // and one stopped for longer than its lease.

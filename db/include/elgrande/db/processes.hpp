@@ -29,6 +29,12 @@ bool holds_membership(Database& connection, const std::string& process);
 // The row and the lock go (a process that stops cleanly).
 void leave_processes(Database& connection, const std::string& process);
 
+// Marks the process named by its id or its address as draining (elgrande-server --drain);
+// the ids marked.
+std::vector<std::string> drain_process(Database& database, const std::string& id_or_address);
+// Whether an operator asked `process` to drain.
+bool draining(Database& database, const std::string& process);
+
 // Every row, oldest first, with whether it is live.
 std::vector<ProcessRow> processes(Database& database);
 // Removes the rows of the processes that are gone; their ids.
