@@ -30,12 +30,15 @@ Membership::~Membership() {
 
 void Membership::join(const std::string& address) {
   if (watch_.joinable()) return;
-  {
+  try {
     const std::lock_guard lock(mutex_);
     address_ = address;
     db::join_processes(*connection_, process_, address_, unix_milliseconds());
+    spdlog::info("process {} joined the processes on this database, at {}", process_, address);
+  } catch (const std::exception& error) {
+    // Serving goes on; the watch joins at its next look.
+    spdlog::error("joining the processes' list: {}; trying again", error.what());
   }
-  spdlog::info("process {} joined the processes on this database, at {}", process_, address);
   watch_ = std::jthread([this](std::stop_token stop) {
     LogThrottle failures(std::chrono::seconds(10));
     while (wait_or_stop(stop, std::chrono::seconds(1))) {
