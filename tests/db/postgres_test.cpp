@@ -41,6 +41,12 @@ db::TableRecord open_table(std::int64_t id) {
   return table;
 }
 
+// Ana, and her open tables 1 and 2.
+void hosts_two_tables(db::Store& store) {
+  store.insert_player(player(1, "Ana"));
+  for (const std::int64_t id : {1, 2}) store.save_table(open_table(id));
+}
+
 }  // namespace
 
 TEST_CASE("numbered parameters become PostgreSQL's, and quoted text and comments are left alone", "[db]") {
@@ -218,8 +224,7 @@ TEST_CASE("a process that lost a table commits nothing more for it, and its othe
   const auto database = test.open();
   db::migrate(*database);
   db::Store store(*database);
-  store.insert_player(player(1, "Ana"));
-  for (const std::int64_t id : {1, 2}) store.save_table(open_table(id));
+  hosts_two_tables(store);
   const auto taken = [&](const std::vector<std::int64_t>& tables, const std::string& process) {
     db::Transaction transaction(*database);
     auto epochs = db::take_tables(*database, tables, process, 5);
@@ -398,8 +403,7 @@ TEST_CASE("each command is recorded with the epoch its writer held its table in"
   const auto database = test.open();
   db::migrate(*database);
   db::Store store(*database);
-  store.insert_player(player(1, "Ana"));
-  for (const std::int64_t id : {1, 2}) store.save_table(open_table(id));
+  hosts_two_tables(store);
   const auto command = [](std::int64_t seq) { return db::LoggedCommand{seq, 0, "{}", db::Source::player, 100 * seq}; };
   store.append_commands(1, std::vector<db::LoggedCommand>{command(1)});  // nothing to tell: 0
   store.record_epochs([](std::int64_t table) { return table == 1 ? 3 : 7; });

@@ -80,6 +80,16 @@ class Cluster {
     processes_[i].reset();
   }
 
+  // Bots that reconnect after a process dies, thinking `think` a move, each command and
+  // acknowledgement recorded in `log`.
+  bot::SwarmSettings watched_swarm_settings(std::uint64_t seed, std::chrono::milliseconds think,
+                                            Acknowledgements& log) {
+    bot::SwarmSettings settings = swarm_settings(seed);
+    settings.reconnect = true;
+    settings.think = think;
+    log.watch(settings);
+    return settings;
+  }
   bot::SwarmSettings swarm_settings(std::uint64_t seed) {
     bot::SwarmSettings settings = test::swarm_settings(*processes_[0], seed);
     for (std::size_t i = 1; i < processes_.size(); ++i) {
@@ -150,6 +160,21 @@ std::size_t check_epochs_in_logs(const TempDir& dir) {
   return changes;
 }
 
+// Every game finished cleanly (no refusal but the races and `also_allowed`, no client
+// ever saw a version go back), every seat saw the same result, each log holds every
+// acknowledged command once and replays to it, and the epochs along every log hold. How
+// many times the logs changed hands.
+std::size_t check_nothing_lost(const bot::Swarm& swarm, const bot::Report& report, const Acknowledgements& log,
+                               ServerProcess& leader, const TempDir& dir, std::size_t tables,
+                               const std::set<std::string>& also_allowed = {}) {
+  check_clean(report, also_allowed);
+  check_results_agree(swarm);
+  const std::map<std::int64_t, Json> records = replayed_records(swarm, leader);
+  REQUIRE(records.size() == tables);
+  check_every_acknowledged_kept_once(log, report, records);
+  return check_epochs_in_logs(dir);
+}
+
 }  // namespace
 
 TEST_CASE("seats at one table play from two processes, and either answers for the whole community",
@@ -186,11 +211,8 @@ TEST_CASE("killing any of three processes under load loses no acknowledged comma
           "[integration][postgresql][cluster]") {
   TempDir dir;
   Cluster cluster(dir, 3, {"--bot-delay-ms", "10"});
-  bot::SwarmSettings settings = cluster.swarm_settings(29);
-  settings.reconnect = true;
-  settings.think = 10ms;  // games long enough to be cut short
   Acknowledgements log;
-  log.watch(settings);
+  bot::SwarmSettings settings = cluster.watched_swarm_settings(29, 10ms, log);  // games long enough to be cut short
   std::atomic<int>& started = log.started;
   std::atomic<int>& finished = log.finished;
   bot::Swarm swarm(settings);
@@ -234,24 +256,16 @@ TEST_CASE("killing any of three processes under load loses no acknowledged comma
   CHECK(kills_mid_game >= 3);
   CHECK(leaders_killed >= 3);
   for (const double ms : takeover_ms) CHECK(ms < 10'000);  // a leader's lock goes with its process
-  check_clean(report);  // also: no client ever saw a version go back
-  check_results_agree(swarm);
-
-  const std::map<std::int64_t, Json> records = replayed_records(swarm, cluster[cluster.leader()]);
-  REQUIRE(records.size() == tables);
-  check_every_acknowledged_kept_once(log, report, records);
-  CHECK(check_epochs_in_logs(dir) >= 1);  // leaders killed in mid-game took the tables on
+  // Leaders killed in mid-game took the tables on.
+  CHECK(check_nothing_lost(swarm, report, log, cluster[cluster.leader()], dir, tables) >= 1);
 }
 
 TEST_CASE("a leader stopped for longer than its lease is replaced, and once resumed it commits nothing and exits",
           "[integration][postgresql][cluster]") {
   TempDir dir;
   Cluster cluster(dir, 3, {"--bot-delay-ms", "10"});
-  bot::SwarmSettings settings = cluster.swarm_settings(31);
-  settings.reconnect = true;
-  settings.think = 10ms;
   Acknowledgements log;
-  log.watch(settings);
+  bot::SwarmSettings settings = cluster.watched_swarm_settings(31, 10ms, log);
   bot::Swarm swarm(settings);
   for (int t = 0; t < 3; ++t) swarm.add_table(table(options(3), 1));
   const int tables = 3;
@@ -284,13 +298,11 @@ TEST_CASE("a leader stopped for longer than its lease is replaced, and once resu
   CHECK(old_leader_status == 75);
   CHECK(log.finished == tables);
   // Resumed, the old leader finds its commit under way stalled for seconds, and may refuse
-  // a request as `unavailable` (nothing changed) before its fence stops it.
-  check_clean(report, {"unavailable"});
-  check_results_agree(swarm);
-  const std::map<std::int64_t, Json> records = replayed_records(swarm, cluster[cluster.leader()]);
-  REQUIRE(records.size() == tables);
-  check_every_acknowledged_kept_once(log, report, records);
-  CHECK(check_epochs_in_logs(dir) >= 1);  // the games went on under the new leader
+  // a request as `unavailable` (nothing changed) before its fence stops it. The games went
+  // on under the new leader.
+  const std::size_t handovers =
+      check_nothing_lost(swarm, report, log, cluster[cluster.leader()], dir, tables, {"unavailable"});
+  CHECK(handovers >= 1);
 }
 
 TEST_CASE("a leader whose epoch has passed to another process acknowledges nothing more and stops",
@@ -515,11 +527,8 @@ TEST_CASE("a process drained during play stops cleanly, the leader first: the ga
           "[integration][postgresql][cluster]") {
   TempDir dir;
   Cluster cluster(dir, 3, {"--bot-delay-ms", "10"});
-  bot::SwarmSettings settings = cluster.swarm_settings(37);
-  settings.reconnect = true;
-  settings.think = 10ms;
   Acknowledgements log;
-  log.watch(settings);
+  bot::SwarmSettings settings = cluster.watched_swarm_settings(37, 10ms, log);
   bot::Swarm swarm(settings);
   const int tables = 4;
   for (int t = 0; t < tables; ++t) swarm.add_table(table(options(3), 1));
@@ -549,12 +558,7 @@ TEST_CASE("a process drained during play stops cleanly, the leader first: the ga
   }
   CHECK(exits == std::vector<std::optional<int>>{0, 0});
   CHECK(log.finished == tables);
-  check_clean(report);
-  check_results_agree(swarm);
-  const std::map<std::int64_t, Json> records = replayed_records(swarm, cluster[cluster.leader()]);
-  REQUIRE(records.size() == tables);
-  check_every_acknowledged_kept_once(log, report, records);
-  check_epochs_in_logs(dir);
+  check_nothing_lost(swarm, report, log, cluster[cluster.leader()], dir, tables);
 
   // Nothing to drain by that name, and on SQLite nothing drains at all.
   drain_args.push_back("nowhere:1");
@@ -573,11 +577,8 @@ TEST_CASE("soak: thirty tables on three processes, each killed in turn and one s
           "[.soak][integration][postgresql][cluster]") {
   TempDir dir;
   Cluster cluster(dir, 3, {"--bot-delay-ms", "20"});
-  bot::SwarmSettings settings = cluster.swarm_settings(47);
-  settings.reconnect = true;
-  settings.think = 40ms;  // games long enough to outlast the schedule
   Acknowledgements log;
-  log.watch(settings);
+  bot::SwarmSettings settings = cluster.watched_swarm_settings(47, 40ms, log);  // games long enough to outlast the schedule
   bot::Swarm swarm(settings);
   const int tables = 30;
   for (int t = 0; t < tables; ++t) swarm.add_table(table(options(3 + t % 3, t % 2 == 0), t % 3));
@@ -610,12 +611,9 @@ TEST_CASE("soak: thirty tables on three processes, each killed in turn and one s
   CHECK(kills_mid_game == 6);
   CHECK(exits_after_stop == std::vector<int>{75});
   CHECK(log.finished == tables);
-  check_clean(report, {"unavailable"});  // as the stopped leader's test says
-  check_results_agree(swarm);
-  const std::map<std::int64_t, Json> records = replayed_records(swarm, cluster[cluster.leader()]);
-  REQUIRE(records.size() == tables);
-  check_every_acknowledged_kept_once(log, report, records);
-  const std::size_t handovers = check_epochs_in_logs(dir);
+  // `unavailable` from the stopped leader once resumed, as in its own test.
+  const std::size_t handovers =
+      check_nothing_lost(swarm, report, log, cluster[cluster.leader()], dir, tables, {"unavailable"});
   CHECK(handovers >= 7);
   WARN("soak: " << tables << " games finished, " << log.acknowledged.size() << " commands acknowledged, 0 lost or "
                 << "applied twice, logs changed hands " << handovers << " times");
