@@ -19,10 +19,13 @@
 #include <utility>
 #include <vector>
 
-#include "cluster/forwarder.hpp"
 #include "cluster/membership.hpp"
 #include "common/wait_or_stop.hpp"
 #include "database_start.hpp"
+#include "net/listener.hpp"
+#include "net/peer_relay.hpp"
+#include "net/session_registry.hpp"
+#include "ops/metrics.hpp"
 #include "ops/log_throttle.hpp"
 #include "serving_start.hpp"
 #include "tls_start.hpp"
@@ -36,33 +39,57 @@ enum class Followed : std::uint8_t { took_over, stopped };
 // leader is: a new leader's address is known to the others within this.
 constexpr std::chrono::milliseconds kWaitForLead{100};
 
-// Serves while another process leads: forwards every client to it (cluster/forwarder.hpp),
-// and waits for the leader's lock, which PostgreSQL grants the moment the leader's
-// connection ends, so the first follower in line takes over at once. The waits run on a
-// thread of their own: a database that is slow to answer must not hold up the forwarding. With port 0, `config.port` becomes the port the kernel chose, for the
-// leader to keep.
-Followed follow(Config& config, Leadership& leadership, Membership& membership) {
-  connection_limit(config);  // raises the descriptor limit: each client takes two
+// How long a follower that stops or takes over waits for its clients' close handshakes.
+constexpr std::chrono::seconds kCloseGrace{2};
+
+PeerRelay::Leader to_follow(const db::LeaderLease::Leader& leader) { return {leader.address, leader.peer_key}; }
+
+// Serves while another process leads: holds its clients' connections and relays their
+// messages and requests to the leader over a peer link (net/peer_relay.hpp), and waits for
+// the leader's lock, which PostgreSQL grants the moment the leader's connection ends, so
+// the first follower in line takes over at once. The waits run on a thread of their own:
+// a database that is slow to answer must not hold up the relaying. With port 0,
+// `config.port` becomes the port the kernel chose, for the leader to keep.
+Followed follow(Config& config, Leadership& leadership, Membership& membership,
+                const std::shared_ptr<TlsCertificate>& certificate) {
   const unsigned threads = config.io_threads();
   net::io_context io(static_cast<int>(threads));
-  Forwarder forwarder(io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port));
+  Metrics metrics;
+  const std::shared_ptr<Services> services = transport_services(config, &metrics);
+  serve_tls(*services, config, certificate);
+  const auto relay = std::make_shared<PeerRelay>(io);
+  services->relay = relay;
+  const auto listener = std::make_shared<Listener>(
+      io, tcp::endpoint(net::ip::make_address(config.bind_address), config.port), services);
   std::atomic<bool> stopped = false;
+  net::steady_timer grace(io);
+  // Its clients go (1001: going away) and reconnect, to whichever process they reach.
+  const auto close_all = [&] {
+    relay->stop();
+    listener->stop([&] {
+      grace.expires_after(kCloseGrace);
+      grace.async_wait([&io](beast::error_code ec) {
+        if (!ec) io.stop();
+      });
+      services->sessions->close_all([&io] { io.stop(); });
+    });
+  };
   net::signal_set signals(io, SIGINT, SIGTERM);
-  net::signal_set hangup(io, SIGHUP);  // the leader holds the certificate: nothing here to reload
-  reload_on_hangup(hangup, nullptr);
+  net::signal_set hangup(io, SIGHUP);
+  reload_on_hangup(hangup, certificate);
   signals.async_wait([&](beast::error_code ec, int signal) {
     if (ec) return;
     spdlog::info("received signal {}, shutting down", signal);
     stopped = true;
-    forwarder.stop();
-    io.stop();
+    hangup.cancel();
+    close_all();
   });
-  config.port = forwarder.local_endpoint().port();
-  forwarder.set_leader(leadership.leader_address());  // before anyone is told where to connect
-  const std::string where = describe(forwarder.local_endpoint());
-  spdlog::info("listening on {}; another process leads this database, and clients are forwarded to it", where);
+  config.port = listener->local_endpoint().port();
+  if (const auto leader = leadership.leader()) relay->follow(to_follow(*leader));  // before anyone connects
+  const std::string where = describe(listener->local_endpoint());
+  spdlog::info("listening on {}; another process leads this database, and clients are relayed to it", where);
   std::cout << "listening on " << where << std::endl;
-  membership.join(config.cluster_address.empty() ? reachable(forwarder.local_endpoint()) : config.cluster_address);
+  membership.join(config.cluster_address.empty() ? reachable(listener->local_endpoint()) : config.cluster_address);
   std::jthread looking([&](std::stop_token stop) {
     LogThrottle failures(std::chrono::seconds(10));
     while (!stop.stop_requested()) {
@@ -70,20 +97,21 @@ Followed follow(Config& config, Leadership& leadership, Membership& membership) 
         if (leadership.try_lead(kWaitForLead)) {
           spdlog::info("the leader is gone: taking over (epoch {})", leadership.epoch());
           net::post(io, [&] {
-            forwarder.stop();
             signals.cancel();
-            io.stop();
+            hangup.cancel();
+            close_all();
           });
           return;
         }
-        forwarder.set_leader(leadership.leader_address());
+        const auto leader = leadership.leader();
+        relay->follow(leader ? std::optional(to_follow(*leader)) : std::nullopt);
       } catch (const std::exception& error) {
         if (failures.occurred(std::chrono::steady_clock::now())) spdlog::error("looking for the leader: {}", error.what());
         wait_or_stop(stop, std::chrono::milliseconds(250));
       }
     }
   });
-  forwarder.run();
+  listener->run();
   std::vector<std::thread> workers;
   for (unsigned i = 1; i < threads; ++i) workers.emplace_back([&io] { run_io(io); });
   run_io(io);
@@ -97,18 +125,19 @@ Followed follow(Config& config, Leadership& leadership, Membership& membership) 
 
 int serve_cluster(const Config& config, const Lead& lead) {
   open_database(config);  // migrated before any process leads
-  load_certificate(config);  // a follower forwards TLS bytes untouched, but may lead later
+  // A follower serves TLS itself, and leads with the certificate later (read again then).
+  const std::shared_ptr<TlsCertificate> certificate = load_certificate(config);
   const std::string process = process_name();
   Leadership leadership(config.database, process, true);
   Membership membership(config.database, process);
   // Drained, it stops as on SIGTERM: a leader lets a follower take over at once, a
-  // follower closes the connections it forwards; their clients reconnect to the others.
+  // follower closes the connections it relays; their clients reconnect to the others.
   membership.on_drain([] { ::kill(::getpid(), SIGTERM); });
   Config serving = config;
   bool restarted_in_place = false;
   while (!leadership.try_lead()) {
     // The leader named is this very address: this process restarts in place of one that
-    // ended (kill -9, a crash) and whose lock PostgreSQL has not let go of yet. Forwarding
+    // ended (kill -9, a crash) and whose lock PostgreSQL has not let go of yet. Relaying
     // to itself would loop; it waits for the lock, not listening meanwhile.
     const std::optional<std::string> own = own_address(serving);
     if (own && leadership.leader_address() == own) {
@@ -117,7 +146,7 @@ int serve_cluster(const Config& config, const Lead& lead) {
       if (leadership.try_lead(kWaitForLead)) break;
       continue;
     }
-    if (follow(serving, leadership, membership) == Followed::stopped) return 0;
+    if (follow(serving, leadership, membership, certificate) == Followed::stopped) return 0;
   }
   spdlog::info("leading the server processes on this database (epoch {})", leadership.epoch());
   membership.coordinate();

@@ -8,7 +8,7 @@
 
 namespace elgrande::server {
 
-// Serves as one of several processes on a PostgreSQL database (docs/scaling.md): forwards
+// Serves as one of several processes on a PostgreSQL database (docs/scaling.md): relays
 // its clients to the leader while another process leads, and takes over when it is gone,
 // then runs `lead`, which calls `listening` with the address the others reach it at once
 // it listens. Every process is in the processes' list (cluster/membership.hpp) from its

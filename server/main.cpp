@@ -176,23 +176,9 @@ int lead(const Config& config, Leadership* leadership, const Listening& listenin
                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - loading)
                    .count());
 
-  auto services = std::make_shared<Services>();
-  services->sessions = std::make_shared<SessionRegistry>();
   const auto metrics = std::make_shared<Metrics>();
-  services->metrics = metrics.get();
-  std::error_code missing;
-  if (std::filesystem::is_directory(config.web_root, missing)) {
-    services->web_files = std::make_shared<WebFiles>(std::filesystem::absolute(config.web_root));
-  }
-  services->connections = std::make_shared<ConnectionLimit>(connection_limit(config));
-  services->allowed_origins = config.allowed_origins;
-  services->trusted_proxies = config.trusted_proxies;
-  services->ws_limits = WsLimits{
-      .max_message_bytes = config.max_message_bytes,
-      .max_queued_messages = config.max_queued_messages,
-      .messages_per_second = static_cast<double>(config.messages_per_second),
-      .message_burst = static_cast<double>(config.message_burst),
-  };
+  const std::shared_ptr<Services> services = transport_services(config, metrics.get());
+  if (leadership) services->peer_key = leadership->peer_key();
   serve_tls(*services, config, certificate);
 
   const unsigned threads = config.io_threads();

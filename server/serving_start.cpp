@@ -8,8 +8,12 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <filesystem>
+#include <system_error>
 
 #include "net/connection_limit.hpp"
+#include "net/session_registry.hpp"
+#include "net/web_files.hpp"
 
 namespace elgrande::server {
 
@@ -64,6 +68,26 @@ std::size_t connection_limit(const Config& config) {
   const std::size_t limit = config.max_connections != 0 ? std::min<std::size_t>(config.max_connections, allowed) : allowed;
   spdlog::info("serving up to {} connections at once (file descriptor limit {})", limit, descriptors.rlim_cur);
   return limit;
+}
+
+std::shared_ptr<Services> transport_services(const Config& config, Metrics* metrics) {
+  auto services = std::make_shared<Services>();
+  services->sessions = std::make_shared<SessionRegistry>();
+  services->metrics = metrics;
+  std::error_code missing;
+  if (std::filesystem::is_directory(config.web_root, missing)) {
+    services->web_files = std::make_shared<WebFiles>(std::filesystem::absolute(config.web_root));
+  }
+  services->connections = std::make_shared<ConnectionLimit>(connection_limit(config));
+  services->allowed_origins = config.allowed_origins;
+  services->trusted_proxies = config.trusted_proxies;
+  services->ws_limits = WsLimits{
+      .max_message_bytes = config.max_message_bytes,
+      .max_queued_messages = config.max_queued_messages,
+      .messages_per_second = static_cast<double>(config.messages_per_second),
+      .message_burst = static_cast<double>(config.message_burst),
+  };
+  return services;
 }
 
 }  // namespace elgrande::server

@@ -4,21 +4,27 @@
 #include <optional>
 #include <string>
 
+#include "app/services.hpp"
 #include "common/net.hpp"
 #include "ops/config.hpp"
 
 namespace elgrande::server {
 
 // What every serving process does the same way, whether it serves its clients itself or
-// forwards them (main.cpp, cluster_start.cpp).
+// relays them (main.cpp, cluster_start.cpp).
 
 // An endpoint as logs and the `leader` row show it: an IPv6 literal in brackets.
 std::string describe(const tcp::endpoint& endpoint);
 // Where other processes reach this one: a wildcard bind is reached on loopback.
 std::string reachable(const tcp::endpoint& endpoint);
-// Where this process tells the others to forward to, when known before it listens (with
+// Where this process tells the others to relay to, when known before it listens (with
 // port 0 the kernel chooses the port then).
 std::optional<std::string> own_address(const Config& config);
+
+// The transport's part of the services (limits, origins, proxies, the web client's files,
+// the sessions' registry), the same for a process that serves its clients and one that
+// relays them to the leader; the caller adds the rest.
+std::shared_ptr<Services> transport_services(const Config& config, Metrics* metrics);
 
 // Runs the I/O thread's handlers; one that throws is a bug, but it should cost one
 // connection, not the server.

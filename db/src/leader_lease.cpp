@@ -53,14 +53,18 @@ std::int64_t LeaderLease::take_over(const std::string& process, std::int64_t now
   return epoch;
 }
 
-void LeaderLease::announce(std::int64_t epoch, const std::string& address) {
-  connection_.prepare("UPDATE leader SET address = ?2 WHERE id = 1 AND epoch = ?1").bind(1, epoch).bind(2, address).run();
+void LeaderLease::announce(std::int64_t epoch, const std::string& address, const std::string& peer_key) {
+  connection_.prepare("UPDATE leader SET address = ?2, peer_key = ?3 WHERE id = 1 AND epoch = ?1")
+      .bind(1, epoch)
+      .bind(2, address)
+      .bind(3, peer_key)
+      .run();
 }
 
-std::optional<std::string> LeaderLease::leader_address() {
-  Statement row = connection_.prepare("SELECT address FROM leader WHERE id = 1");
+std::optional<LeaderLease::Leader> LeaderLease::leader() {
+  Statement row = connection_.prepare("SELECT address, peer_key FROM leader WHERE id = 1");
   if (!row.step() || row.text(0).empty()) return std::nullopt;
-  return row.text(0);
+  return Leader{row.text(0), row.text(1)};
 }
 
 void LeaderLease::require_epoch(Database& database, std::int64_t epoch) {

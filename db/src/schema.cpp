@@ -326,7 +326,7 @@ const std::vector<std::string_view>& migrations() {
                                                          kVersion6, kVersion7, kVersion8, kVersion9, kVersion10,
                                                          kVersion11, detail::kVersion12, detail::kVersion13,
                                                          detail::kVersion14, detail::kVersion15, detail::kVersion16,
-                                                         detail::kVersion17, detail::kVersion18};
+                                                         detail::kVersion17, detail::kVersion18, detail::kVersion19};
   return kMigrations;
 }
 
@@ -367,7 +367,7 @@ const std::vector<std::string_view>& postgres_migrations() {
                                                          detail::kPostgresVersion12, detail::kPostgresVersion13,
                                                          detail::kPostgresVersion14, detail::kPostgresVersion15,
                                                          detail::kPostgresVersion16, detail::kPostgresVersion17,
-                                                         detail::kPostgresVersion18};
+                                                         detail::kPostgresVersion18, detail::kPostgresVersion19};
   return kMigrations;
 }
 

@@ -273,4 +273,13 @@ CREATE TABLE processes (
 );
 )sql";
 
+// The key the other processes present to reach the leader over a peer link, through which
+// they relay their clients (docs/scaling.md); only those that can read the database know it.
+inline constexpr std::string_view kVersion19 = R"sql(
+-- leader.peer_key: PostgreSQL's only
+)sql";
+inline constexpr std::string_view kPostgresVersion19 = R"sql(
+ALTER TABLE leader ADD COLUMN peer_key TEXT NOT NULL DEFAULT '';
+)sql";
+
 }  // namespace elgrande::db::detail

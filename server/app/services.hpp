@@ -31,6 +31,7 @@ class WebFiles;
 class Reader;
 class SessionRegistry;
 class ConnectionLimit;
+class PeerRelay;
 class Tournaments;
 class TlsCertificate;
 
@@ -64,6 +65,12 @@ struct Services : RequestEnv {
   std::string https_origin;  // from public_url; empty: the Host asked for, on https_port
   std::uint16_t https_port = 443;
   std::filesystem::path acme_challenge_dir;
+  // What another process of a cluster presents to relay its clients here (net/peer_link.hpp);
+  // empty: none may.
+  std::string peer_key;
+  // A process that does not lead: where its clients' messages and requests go, rather than
+  // to the capabilities below, which it does not have (net/peer_relay.hpp).
+  std::shared_ptr<PeerRelay> relay;
   std::shared_ptr<SessionRegistry> sessions;  // open WebSocket sessions, for shutdown
   std::shared_ptr<ConnectionLimit> connections;  // every client connection, against the limit
   // Tables whose command log the start found damaged (storage/start_checks.hpp), for /readyz.

@@ -1,20 +1,36 @@
 #include "cluster/leadership.hpp"
 
+#include <sodium.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <stdexcept>
 #include <thread>
 #include <utility>
 
 #include "common/unix_time.hpp"
 
 namespace elgrande::server {
+namespace {
+
+// 32 random bytes, as hexadecimal.
+std::string random_key() {
+  if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
+  unsigned char bytes[32];
+  randombytes_buf(bytes, sizeof bytes);
+  char hex[2 * sizeof bytes + 1];
+  sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
+  return hex;
+}
+
+}  // namespace
 
 Leadership::Leadership(const std::string& database_url, std::string process, bool lapse_when_silent)
     : connection_(db::open(database_url, {.idle_session_limit_ms = lapse_when_silent ? 10'000 : 0})),
       lease_(*connection_),
-      process_(std::move(process)) {}
+      process_(std::move(process)),
+      peer_key_(random_key()) {}
 
 bool Leadership::try_lead(std::chrono::milliseconds wait) {
   const std::lock_guard guard(mutex_);
@@ -34,12 +50,12 @@ bool Leadership::try_lead(std::chrono::milliseconds wait) {
 
 void Leadership::announce(const std::string& address) {
   const std::lock_guard guard(mutex_);
-  lease_.announce(epoch_.load(), address);
+  lease_.announce(epoch_.load(), address, peer_key_);
 }
 
-std::optional<std::string> Leadership::leader_address() {
+std::optional<db::LeaderLease::Leader> Leadership::leader() {
   const std::lock_guard guard(mutex_);
-  return lease_.leader_address();
+  return lease_.leader();
 }
 
 bool Leadership::still_leading() {
@@ -55,7 +71,7 @@ void Leadership::resign() {
   const std::lock_guard guard(mutex_);
   if (epoch_ == 0) return;
   try {
-    lease_.announce(epoch_.load(), "");
+    lease_.announce(epoch_.load(), "", "");
     lease_.unlock();
   } catch (const db::Error& error) {
     spdlog::warn("letting go of the leader's lock: {}", error.what());

@@ -37,10 +37,19 @@ class Leadership {
   const std::string& process() const { return process_; }
   std::int64_t epoch() const { return epoch_; }
 
-  // The leader, once it listens: tells the others where to forward their clients.
+  // The leader, once it listens: tells the others where to relay their clients, and the
+  // key their peer links present.
   void announce(const std::string& address);
-  // Where the leader can be reached, if one leads and has announced it (for the others).
-  std::optional<std::string> leader_address();
+  // Where the leader can be reached and with what key, if one leads and has announced it
+  // (for the others).
+  std::optional<db::LeaderLease::Leader> leader();
+  std::optional<std::string> leader_address() {
+    auto found = leader();
+    return found ? std::optional(found->address) : std::nullopt;
+  }
+  // What the others present to this process's peer links while it leads: random, new
+  // with each process.
+  const std::string& peer_key() const { return peer_key_; }
 
   // Whether this connection still holds the lock (a connection opened again would not).
   bool still_leading();
@@ -63,6 +72,7 @@ class Leadership {
   std::unique_ptr<db::Database> connection_;  // PostgreSQL's: the lease is its advisory lock
   db::LeaderLease lease_;  // its statements, on connection_
   const std::string process_;
+  const std::string peer_key_;
   std::atomic<std::int64_t> epoch_ = 0;
 };
 

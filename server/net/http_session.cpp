@@ -6,18 +6,19 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/websocket/rfc6455.hpp>
+#include <boost/asio/write.hpp>
 #include <memory>
+#include <sstream>
 #include <string_view>
 #include <utility>
 
-#include "cluster/forwarder.hpp"
-#include "history/history_requests.hpp"
+#include "net/proxy_protocol.hpp"
 #include "net/origin.hpp"
+#include "net/peer_clients.hpp"
+#include "net/peer_relay.hpp"
 #include "ops/log_throttle.hpp"
 #include "net/router.hpp"
 #include "net/ws_session.hpp"
-#include "notices/unsubscribe_page.hpp"
-#include "ratings/rating_requests.hpp"
 
 namespace elgrande::server {
 namespace {
@@ -42,7 +43,8 @@ HttpSession::HttpSession(StrandSocket&& socket, std::shared_ptr<const Services> 
 void HttpSession::run() {
   // Start on the session's strand, so no two of its handlers ever run concurrently.
   net::dispatch(transport_.get_executor(), [self = shared_from_this()] {
-    if (self->may_forward()) return self->read_proxy_line();
+    self->trusted_ = self->may_forward();
+    if (self->trusted_) return self->read_proxy_line();
     self->begin();
   });
 }
@@ -62,7 +64,12 @@ void HttpSession::expire_after(std::chrono::seconds timeout) {
 }
 
 void HttpSession::begin() {
-  if (!tls_) return do_read();
+  // Another process of the cluster on loopback or among the trusted proxies may open its
+  // peer link in plain HTTP on a TLS port, and for nothing else (on_read); anyone else
+  // begins with TLS's handshake (0x16).
+  peer_link_only_ = tls_ && trusted_ && buffer_.size() > 0 &&
+                    *static_cast<const unsigned char*>(buffer_.data().data()) != 0x16;
+  if (!tls_ || peer_link_only_) return do_read();
   transport_.start_tls(std::move(tls_));
   expire_after(kHandshakeTimeout);
   // The bytes already read (after a PROXY line, or in looking for one) begin the handshake.
@@ -149,10 +156,13 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
   if (slot_->overflow()) return send(answer_when_full(parser_->get(), *services_));
   if (role_ == HttpRole::redirect_to_https) return send(answer_plain_http(parser_->get(), *services_));
 
+  const std::string_view path = parser_->get().target().substr(0, parser_->get().target().find('?'));
+  if (peer_link_only_ && !(websocket::is_upgrade(parser_->get()) && path == PeerLink::kPath)) {
+    return send(text_response(parser_->get(), http::status::bad_request, "this port speaks HTTPS\n", false));
+  }
   if (websocket::is_upgrade(parser_->get())) {
     const HttpRequest& upgrade = parser_->get();
-    const std::string_view target = upgrade.target();
-    if (target.substr(0, target.find('?')) == kWebSocketPath) {
+    if (path == kWebSocketPath) {
       if (!origin_allowed(upgrade[http::field::origin], upgrade[http::field::host], services_->allowed_origins)) {
         return refuse_origin();
       }
@@ -161,22 +171,18 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
           ->run(parser_->release(), forwarded_client_);
       return;
     }
+    if (path == PeerLink::kPath) return accept_peer();
     return send(text_response(parser_->get(), http::status::not_found,
                               "no WebSocket endpoint here; use /ws\n",
                               parser_->get().keep_alive()));
   }
 
-  const Respond respond = [self = shared_from_this()](http::response<http::string_body> response) {
-    net::post(self->transport_.get_executor(), [self, response = std::move(response)]() mutable {
-      if (self->services_->tls) response.set(http::field::strict_transport_security, kStrictTransportSecurity);
-      self->send(http::message_generator(std::move(response)));
+  if (services_->relay) return relay_request();
+  answer_request(parser_->get(), *services_, [self = shared_from_this()](http::message_generator answer) {
+    net::dispatch(self->transport_.get_executor(), [self, answer = std::move(answer)]() mutable {
+      self->send(std::move(answer));
     });
-  };
-  const bool from_database = export_game_record(parser_->get(), services_->history_requests, respond) ||
-                             answer_ratings_api(parser_->get(), services_->rating_requests, respond) ||
-                             (services_->notice_requests.sender &&
-                              answer_unsubscribe(parser_->get(), services_->notice_requests, respond));
-  if (!from_database) send(handle_request(parser_->get(), *services_));
+  });
 }
 
 void HttpSession::send(http::message_generator&& message) {
@@ -192,6 +198,43 @@ void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t /*
   if (ec) return fail(ec, "http write");
   if (!keep_alive || slot_->overflow()) return do_close();
   do_read();
+}
+
+void HttpSession::relay_request() {
+  std::ostringstream request;
+  request << parser_->get();
+  const bool keep_alive = parser_->get().keep_alive();
+  services_->relay->http(request.str(), [self = shared_from_this(), keep_alive](std::optional<std::string> answer) {
+    net::dispatch(self->transport_.get_executor(), [self, keep_alive, answer = std::move(answer)]() mutable {
+      if (!answer) {
+        return self->send(text_response(self->parser_->get(), http::status::service_unavailable,
+                                        "no server process leads at the moment; try again in a few seconds\n",
+                                        keep_alive));
+      }
+      // The leader's answer, as its bytes go on the wire.
+      auto bytes = std::make_shared<const std::string>(std::move(*answer));
+      self->expire_after(kWriteTimeout);
+      net::async_write(self->transport_, net::buffer(*bytes),
+                       [self, bytes, keep_alive](beast::error_code ec, std::size_t written) {
+                         self->on_write(keep_alive, ec, written);
+                       });
+    });
+  });
+}
+
+void HttpSession::accept_peer() {
+  if (!PeerLink::authorised(parser_->get(), services_->peer_key)) {
+    beast::error_code ec;
+    const tcp::endpoint from = transport_.socket().remote_endpoint(ec);
+    spdlog::warn("refused a peer link from {}: not a process of this database (wrong or no key)",
+                 ec ? std::string("?") : from.address().to_string());
+    return send(text_response(parser_->get(), http::status::forbidden, "not a peer process of this server\n", false));
+  }
+  // Another process of the cluster: its clients are served here, over this connection.
+  auto clients = std::make_shared<PeerClients>(transport_.get_executor().get_inner_executor().context(), services_);
+  auto link = std::make_shared<PeerLink>(std::move(transport_), clients);
+  clients->serve(link);
+  link->accept(parser_->release());
 }
 
 void HttpSession::refuse_origin() {

@@ -50,8 +50,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void cut();
 
  private:
-  // A process forwarding its client (docs/scaling.md) first sends a PROXY protocol line
-  // naming the client; believed from loopback and trusted_proxies only.
+  // Loopback or a trusted proxy: a PROXY protocol line naming the client is believed from
+  // it, and plain HTTP on a TLS port (another process's peer link, docs/scaling.md).
   bool may_forward();
   void read_proxy_line();
   void begin();  // after any PROXY line: the TLS handshake, if any, then requests
@@ -59,6 +59,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void on_read(beast::error_code ec, std::size_t bytes);
   void send(http::message_generator&& message);
   void on_write(bool keep_alive, beast::error_code ec, std::size_t bytes);
+  void relay_request();  // to the leader, by a process that does not lead
+  void accept_peer();
   void refuse_origin();
   void do_close();
   // Closes the connection if the next step has not finished in time; disarm when it has.
@@ -73,6 +75,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   beast::flat_buffer buffer_;
   std::shared_ptr<const Services> services_;
   std::optional<ConnectionLimit::Slot> slot_;  // handed to the WsSession on an upgrade
+  bool trusted_ = false;  // a loopback peer or a trusted proxy: may send a PROXY line
+  bool peer_link_only_ = false;  // plain bytes on a TLS port: a peer link, or nothing
   std::optional<std::string> forwarded_client_;  // as a forwarding process's PROXY line names it
   // A fresh parser per request, because body and header limits are per message.
   std::optional<http::request_parser<http::string_body>> parser_;

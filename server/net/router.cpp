@@ -14,12 +14,15 @@
 #include <tuple>
 #include <utility>
 
+#include "history/history_requests.hpp"
 #include "identity/identities.hpp"
 #include "net/connection_limit.hpp"
 #include "net/session_registry.hpp"
 #include "net/static_files.hpp"
 #include "net/web_files.hpp"
+#include "notices/unsubscribe_page.hpp"
 #include "ops/metrics.hpp"
+#include "ratings/rating_requests.hpp"
 #include "storage/storage.hpp"
 #include "tables/directory.hpp"
 #include "tournaments/tournament_report.hpp"
@@ -263,6 +266,35 @@ http::message_generator handle_request(const HttpRequest& request, const Service
     return text_response(request, http::status::not_found, "not found\n", request.keep_alive());
   }
   return static_file(request, *services.web_files, services.tls != nullptr);
+}
+
+void answer_request(const HttpRequest& request, const Services& services,
+                    std::function<void(http::message_generator)> send) {
+  const Respond respond = [send, over_tls = services.tls != nullptr](http::response<http::string_body> response) {
+    if (over_tls) response.set(http::field::strict_transport_security, kStrictTransportSecurity);
+    send(http::message_generator(std::move(response)));
+  };
+  const bool from_database = export_game_record(request, services.history_requests, respond) ||
+                             answer_ratings_api(request, services.rating_requests, respond) ||
+                             (services.notice_requests.sender &&
+                              answer_unsubscribe(request, services.notice_requests, respond));
+  if (!from_database) send(handle_request(request, services));
+}
+
+std::string serialise(http::message_generator answer) {
+  std::string bytes;
+  beast::error_code ec;
+  while (!answer.is_done()) {
+    const auto buffers = answer.prepare(ec);
+    if (ec) break;
+    std::size_t taken = 0;
+    for (const auto& buffer : buffers) {
+      bytes.append(static_cast<const char*>(buffer.data()), buffer.size());
+      taken += buffer.size();
+    }
+    answer.consume(taken);
+  }
+  return bytes;
 }
 
 }  // namespace elgrande::server

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include "common/net.hpp"
@@ -17,6 +18,16 @@ inline constexpr std::string_view kStrictTransportSecurity = "max-age=63072000";
 // Answers one plain HTTP request: GET/HEAD /healthz, /readyz, /metrics (Prometheus), else a
 // static file from the web root. Every other method gets 405. Nothing a client sends makes it throw.
 http::message_generator handle_request(const HttpRequest& request, const Services& services);
+
+// Answers one request, at once or later from a reader's thread: the database's answers
+// (a game's record, the ratings API, an unsubscribe link), else handle_request's. For a
+// connection here (HttpSession) and a request another process relays (net/peer_clients.hpp);
+// `send` may be called on any thread.
+void answer_request(const HttpRequest& request, const Services& services,
+                    std::function<void(http::message_generator)> send);
+
+// A whole answer as its bytes go on the wire.
+std::string serialise(http::message_generator answer);
 
 // The plain HTTP port of a server that serves HTTPS: files certbot left for Let's Encrypt's
 // HTTP challenge, /healthz, and a permanent redirect to the same target over HTTPS for

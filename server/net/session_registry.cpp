@@ -3,18 +3,18 @@
 #include <utility>
 #include <vector>
 
-#include "net/ws_session.hpp"
+#include "requests/client.hpp"
 
 namespace elgrande::server {
 
-bool SessionRegistry::join(const std::shared_ptr<WsSession>& session) {
+bool SessionRegistry::join(const std::shared_ptr<Client>& session) {
   const std::lock_guard lock(mutex_);
   if (closing_) return false;
   sessions_.emplace(session.get(), session);
   return true;
 }
 
-void SessionRegistry::leave(const WsSession* session) {
+void SessionRegistry::leave(const Client* session) {
   std::function<void()> done;
   {
     const std::lock_guard lock(mutex_);
@@ -25,7 +25,7 @@ void SessionRegistry::leave(const WsSession* session) {
 }
 
 void SessionRegistry::close_all(std::function<void()> all_closed) {
-  std::vector<std::weak_ptr<WsSession>> open;
+  std::vector<std::weak_ptr<Client>> open;
   {
     const std::lock_guard lock(mutex_);
     closing_ = true;

@@ -8,17 +8,17 @@
 
 namespace elgrande::server {
 
-class WsSession;
+class Client;
 
-// The open WebSocket sessions, as in Beast's chat-multi example: weak references under a
+// The open client connections (WebSocket sessions, and those another process relays), as in Beast's chat-multi example: weak references under a
 // mutex, copied out under the lock and used outside it, so a session's strand never
 // waits on another's.
 class SessionRegistry {
  public:
   // False once shutdown has begun: the caller then drops the connection.
-  bool join(const std::shared_ptr<WsSession>& session);
+  bool join(const std::shared_ptr<Client>& session);
   // Called from the session's destructor.
-  void leave(const WsSession* session);
+  void leave(const Client* session);
 
   // Asks every session to close with 1001 (going away) and refuses new ones. Calls
   // all_closed (on whichever thread the last session ends) once none is left.
@@ -28,7 +28,7 @@ class SessionRegistry {
 
  private:
   mutable std::mutex mutex_;
-  std::unordered_map<const WsSession*, std::weak_ptr<WsSession>> sessions_;
+  std::unordered_map<const Client*, std::weak_ptr<Client>> sessions_;
   bool closing_ = false;
   std::function<void()> all_closed_;
 };

@@ -34,7 +34,7 @@ class Transport {
   bool tls() const noexcept { return tls_ != nullptr; }
 
   // The server's side of the handshake; `already_read` holds what was read before it (the
-  // bytes after a forwarding process's PROXY line). The handler gets the bytes it used.
+  // bytes after a trusted proxy's PROXY line). The handler gets the bytes it used.
   template <class Handler>
   void async_handshake(net::const_buffer already_read, Handler&& handler) {
     tls_->async_handshake(ssl::stream_base::server, already_read, std::forward<Handler>(handler));

@@ -11,6 +11,7 @@
 
 #include "app/dispatcher.hpp"
 #include "net/handler_memory.hpp"
+#include "net/peer_relay.hpp"
 #include "net/origin.hpp"
 #include "net/session_registry.hpp"
 
@@ -34,14 +35,18 @@ WsSession::WsSession(Transport&& transport, std::shared_ptr<const Services> serv
 WsSession::~WsSession() {
   spdlog::debug("websocket {}: session ended", peer_);
   services_->sessions->leave(this);
-  farewell(*services_, *this);
+  if (!services_->relay) {
+    farewell(*services_, *this);
+  } else if (relayed_as_) {
+    services_->relay->closed(*relayed_as_);
+  }
 }
 
 void WsSession::run(http::request<http::string_body> upgrade, std::optional<std::string> forwarded_client) {
   beast::error_code ec;
   const tcp::endpoint endpoint = beast::get_lowest_layer(ws_).remote_endpoint(ec);
-  // A forwarding process's PROXY line names the peer it saw, which may itself be a trusted
-  // proxy (nginx in front of the processes): its X-Forwarded-For counts as it would here.
+  // A PROXY line names the peer the proxy saw, which may itself be a trusted proxy (nginx
+  // in front of HAProxy): its X-Forwarded-For counts as it would here.
   beast::error_code unnamed;
   const net::ip::address peer = forwarded_client ? net::ip::make_address(*forwarded_client, unnamed) : endpoint.address();
   address = forwarded_client && unnamed ? *forwarded_client
@@ -87,6 +92,10 @@ void WsSession::on_accept(beast::error_code ec) {
   accepted_ = true;
   services_->metrics->connections_total.fetch_add(1, std::memory_order_relaxed);
   spdlog::debug("websocket {}: connected", peer_);
+  if (services_->relay) {
+    relayed_as_ = services_->relay->open(shared_from_this(), address);
+    if (!relayed_as_) return close_after_flush(websocket::close_code::try_again_later);  // no process leads
+  }
   do_read();
 }
 
@@ -127,7 +136,11 @@ void WsSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
     const std::string_view text(static_cast<const char*>(frame.data()), frame.size());
     if (bucket_.take(received)) {
       handling_ = true;
-      dispatch(*services_, *this, text, received);
+      if (relayed_as_) {
+        services_->relay->text(*relayed_as_, text);
+      } else {
+        dispatch(*services_, *this, text, received);
+      }
       handling_ = false;
     } else {
       refuse_flood();

@@ -63,7 +63,7 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   void run(http::request<http::string_body> upgrade, std::optional<std::string> forwarded_client = std::nullopt);
 
   // Closes with 1001 (going away) after the write in flight. Callable from any thread.
-  void go_away();
+  void go_away() override;
 
   // Recipient: callable from any thread.
   void deliver(std::shared_ptr<const std::string> message) override;
@@ -118,6 +118,9 @@ class WsSession : public Client, public std::enable_shared_from_this<WsSession> 
   std::size_t queued() const { return queue_.size() - queue_front_; }
   // On the heap, as few connections ever close this way: a close_reason is 128 bytes.
   std::unique_ptr<websocket::close_reason> close_when_flushed_;
+  // Its number on the peer link to the leader, when another process serves it
+  // (net/peer_relay.hpp).
+  std::optional<std::uint64_t> relayed_as_;
   bool accepted_ = false;
   bool closing_ = false;         // no more reads or replies
   bool reading_paused_ = false;  // an answer waits (hello saving an identity)

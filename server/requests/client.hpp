@@ -40,6 +40,9 @@ class Client : public Recipient {
   virtual void pause_reading() = 0;
   virtual void resume_reading() = 0;
   virtual std::shared_ptr<Client> self() = 0;
+  // Closes with 1001 (going away) after what is being written: the server is shutting
+  // down. Callable from any thread.
+  virtual void go_away() = 0;
 
   std::string address;            // the client's IP address, for caps and logs
   std::optional<Player> player;  // from hello: who this connection speaks for

@@ -13,6 +13,7 @@
 
 #include "game_helpers.hpp"
 #include "notice_peers.hpp"
+#include "tls_support.hpp"
 
 using namespace elgrande::test;
 using namespace std::chrono_literals;
@@ -20,25 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The test CA and its certificates (tests/integration/make_certificates.py).
-fs::path tls_files_in(const TempDir& dir) {
-  const fs::path folder = dir.path() / "tls";
-  fs::create_directories(folder);
-  const Completed made =
-      run_program("/usr/bin/python3", {ELGRANDE_SOURCE_DIR "/tests/integration/make_certificates.py", folder.string()});
-  INFO(made.err);
-  REQUIRE(made.exit_code == 0);
-  return folder;
-}
-
 std::vector<std::string> tls_server_args(const TempDir& dir, const fs::path& certificate, const fs::path& key) {
   return with(server_args(dir), {"--tls-certificate", certificate.string(), "--tls-private-key", key.string()});
-}
-
-ConnectOptions trusting(const fs::path& tls) {
-  ConnectOptions options;
-  options.tls = TlsOptions{.ca_file = (tls / "ca.pem").string(), .server_name = "localhost"};
-  return options;
 }
 
 Completed curl(const std::vector<std::string>& args) { return run_program("/usr/bin/curl", args, 10s); }

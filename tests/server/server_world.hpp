@@ -69,6 +69,7 @@ class RecordingClient : public server::Client, public std::enable_shared_from_th
   void pause_reading() override {}
   void resume_reading() override {}
   std::shared_ptr<server::Client> self() override { return shared_from_this(); }
+  void go_away() override { close(); }
 
   std::vector<nlohmann::json> messages() const {
     const std::lock_guard lock(mutex_);

@@ -31,9 +31,14 @@ class LeaderLease {
   // with who leads now and since when; waits for the transactions of the leader before
   // under way (write_fence.hpp). Returns the new epoch.
   std::int64_t take_over(const std::string& process, std::int64_t now);
-  // Where the leader can be reached: set once it listens, cleared when it lets go.
-  void announce(std::int64_t epoch, const std::string& address);
-  std::optional<std::string> leader_address();
+  // Where the leader can be reached, and the key its peer links take: set once it
+  // listens, cleared when it lets go.
+  void announce(std::int64_t epoch, const std::string& address, const std::string& peer_key);
+  struct Leader {
+    std::string address;   // host:port
+    std::string peer_key;  // empty: written before peer links
+  };
+  std::optional<Leader> leader();
 
   // In a leader's transaction, after hold_writes (write_fence.hpp), sent without waiting
   // for its answer: fails the transaction unless `epoch` still leads.
