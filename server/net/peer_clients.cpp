@@ -104,15 +104,16 @@ PeerClients::PeerClients(net::io_context& io, std::shared_ptr<const Services> se
 PeerClients::~PeerClients() = default;
 
 void PeerClients::received(const PeerMessage& message) {
+  const std::shared_ptr<PeerLink> link = link_.lock();
+  if (!link) return;
   switch (message.kind) {
     case PeerKind::open: {
-      auto client = std::make_shared<Relayed>(net::make_strand(io_), link_, message.connection, services_);
+      auto client = std::make_shared<Relayed>(net::make_strand(io_), link, message.connection, services_);
       client->address = std::string(message.body);
       if (!services_->sessions->join(client)) {
         // Shutdown has begun: the connection is simply not served.
         client->gone();
-        link_->send(PeerKind::end, message.connection,
-                    end_body(kGoingAway, {}));
+        link->send(PeerKind::end, message.connection, end_body(kGoingAway, {}));
         return;
       }
       services_->metrics->connections_total.fetch_add(1, std::memory_order_relaxed);
@@ -131,11 +132,11 @@ void PeerClients::received(const PeerMessage& message) {
       }
       return;
     case PeerKind::http:
-      return answer_http(message.connection, message.body);
+      return answer_http(*link, message.connection, message.body);
     default:
       spdlog::warn("a peer process sent a message meant for the other end of its link (kind {})",
                    static_cast<int>(message.kind));
-      return link_->close();
+      return link->close();
   }
 }
 
@@ -143,19 +144,18 @@ void PeerClients::lost() {
   if (!clients_.empty()) spdlog::info("a peer link closed: its {} client(s) are gone", clients_.size());
   for (auto& [id, client] : clients_) client->gone();
   clients_.clear();
-  link_.reset();
 }
 
-void PeerClients::answer_http(std::uint64_t request, std::string_view bytes) {
+void PeerClients::answer_http(PeerLink& link, std::uint64_t request, std::string_view bytes) {
   http::request_parser<http::string_body> parser;
   parser.eager(true);
   beast::error_code ec;
   parser.put(net::buffer(bytes.data(), bytes.size()), ec);
   if (ec || !parser.is_done()) {
     spdlog::warn("a peer process relayed an HTTP request that does not parse: {}", ec ? ec.message() : "incomplete");
-    return link_->close();
+    return link.close();
   }
-  answer_request(parser.release(), *services_, [link = link_, request](http::message_generator answer) {
+  answer_request(parser.release(), *services_, [link = link.shared_from_this(), request](http::message_generator answer) {
     link->send(PeerKind::http_answer, request, serialise(std::move(answer)));
   });
 }

@@ -20,8 +20,10 @@ class PeerClients : public PeerEnd, public std::enable_shared_from_this<PeerClie
   PeerClients(net::io_context& io, std::shared_ptr<const Services> services);
   ~PeerClients() override;
 
-  // The link they come over; before it is accepted.
-  void serve(std::shared_ptr<PeerLink> link) { link_ = std::move(link); }
+  // The link they come over; before it is accepted. The link holds this end, and each
+  // client the link: this end only names it, so that nothing is left holding itself once
+  // the link and its clients are done.
+  void serve(const std::shared_ptr<PeerLink>& link) { link_ = link; }
 
   // PeerEnd, on the link's strand.
   void received(const PeerMessage& message) override;
@@ -30,11 +32,11 @@ class PeerClients : public PeerEnd, public std::enable_shared_from_this<PeerClie
   class Relayed;
 
  private:
-  void answer_http(std::uint64_t request, std::string_view bytes);
+  void answer_http(PeerLink& link, std::uint64_t request, std::string_view bytes);
 
   net::io_context& io_;
   std::shared_ptr<const Services> services_;
-  std::shared_ptr<PeerLink> link_;
+  std::weak_ptr<PeerLink> link_;
   std::unordered_map<std::uint64_t, std::shared_ptr<Relayed>> clients_;  // the link's strand's
 };
 
