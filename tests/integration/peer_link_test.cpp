@@ -85,3 +85,23 @@ TEST_CASE("only the processes on the database open a peer link, and only to the 
 }
 
 }  // namespace elgrande::test
+
+namespace elgrande::test {
+
+TEST_CASE("when the leader dies, a follower's clients are told it is going away, and are served again on reconnecting",
+          "[integration][postgresql][cluster]") {
+  TempDir dir;
+  Cluster cluster(dir, 2);
+  WsClient ana(cluster[1].address(), cluster[1].port());
+  const Json who = hello(ana, "Ana");
+  cluster.kill(0);
+  CHECK(closed_with(ana) == 1001);  // going away: the client reconnects at once
+  // The follower took over; Ana's token brings her back as herself.
+  REQUIRE(cluster.wait_for_leader() == cluster.port(1));
+  WsClient again(cluster[1].address(), cluster[1].port());
+  const Json back = request(again, "hello", {{"protocol", 2}, {"token", who["token"]}});
+  CHECK(back["type"] == "hello.ok");
+  CHECK(back["payload"]["player"]["id"] == who["player"]["id"]);
+}
+
+}  // namespace elgrande::test
