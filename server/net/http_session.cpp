@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/beast/websocket/rfc6455.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
 #include <memory>
 #include <sstream>
 #include <string_view>
