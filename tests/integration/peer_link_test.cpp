@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cluster_support.hpp"
@@ -102,6 +103,32 @@ TEST_CASE("when the leader dies, a follower's clients are told it is going away,
   const Json back = request(again, "hello", {{"protocol", 2}, {"token", who["token"]}});
   CHECK(back["type"] == "hello.ok");
   CHECK(back["payload"]["player"]["id"] == who["player"]["id"]);
+}
+
+TEST_CASE("while no process says where it leads, a follower turns clients away to try again, and serves them once one does",
+          "[integration][postgresql][cluster]") {
+  TempDir dir;
+  Cluster cluster(dir, 2);
+  db::PostgresDatabase database(database_args(dir)[3]);
+  db::Statement address = database.prepare("SELECT address FROM leader");
+  REQUIRE(address.step());
+  const std::string leader = address.text(0);
+  address.reset();
+  // As between a leader's end and its successor's announcement: no address to relay to.
+  database.execute("UPDATE leader SET address = ''");
+  const std::string health = "http://127.0.0.1:" + std::to_string(cluster.port(1)) + "/healthz";
+  const auto status = [&] { return run_curl({"-sS", "-o", "/dev/null", "-w", "%{http_code}", health}).out; };
+  const auto until = Clock::now() + 5s;
+  while (status() != "503" && Clock::now() < until) std::this_thread::sleep_for(50ms);
+  CHECK(status() == "503");
+  WsClient early(cluster[1].address(), cluster[1].port());
+  CHECK(closed_with(early) == 1013);  // try again later
+
+  database.prepare("UPDATE leader SET address = ?1").bind(1, leader).run();
+  while (status() != "200" && Clock::now() < until + 5s) std::this_thread::sleep_for(50ms);
+  CHECK(status() == "200");
+  WsClient later(cluster[1].address(), cluster[1].port());
+  hello(later, "Ana");
 }
 
 }  // namespace elgrande::test
