@@ -177,7 +177,11 @@ void HttpSession::on_read(beast::error_code ec, std::size_t /*bytes*/) {
                               parser_->get().keep_alive()));
   }
 
-  if (services_->relay) return relay_request();
+  if (services_->relay) {
+    // The probes are the follower's own; everything else is the leader's.
+    if (auto answer = probe(parser_->get(), *services_)) return send(std::move(*answer));
+    return relay_request();
+  }
   answer_request(parser_->get(), *services_, [self = shared_from_this()](http::message_generator answer) {
     net::dispatch(self->transport_.get_executor(), [self, answer = std::move(answer)]() mutable {
       self->send(std::move(answer));

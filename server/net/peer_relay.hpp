@@ -35,6 +35,11 @@ class PeerRelay : public std::enable_shared_from_this<PeerRelay> {
   void follow(std::optional<Leader> leader);
   // Closes the link, and every connection relayed over it; no more are relayed.
   void stop();
+  // Whether it knows where the leader is (its readiness).
+  bool has_leader() {
+    const std::lock_guard lock(mutex_);
+    return leader_.has_value() && !stopped_;
+  }
 
   // A client's WebSocket opened: its number on the link, or none when no process leads (it
   // is then closed, and its client tries again).

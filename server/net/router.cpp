@@ -17,6 +17,7 @@
 #include "history/history_requests.hpp"
 #include "identity/identities.hpp"
 #include "net/connection_limit.hpp"
+#include "net/peer_relay.hpp"
 #include "net/session_registry.hpp"
 #include "net/static_files.hpp"
 #include "net/web_files.hpp"
@@ -81,8 +82,11 @@ http::message_generator health(const HttpRequest& request) {
 // Readiness: whether this server takes changes now. Liveness (/healthz) stays 200 meanwhile,
 // since a restart would not cure a full disk or a lock held by another program.
 http::message_generator readiness(const HttpRequest& request, const Services& services) {
+  // A follower is ready while it knows where the leader is; a server, while its storage takes changes.
   const std::optional<std::string> reason =
-      services.storage ? services.storage->why_not_accepting() : std::optional<std::string>("starting");
+      services.relay   ? (services.relay->has_leader() ? std::nullopt : std::optional<std::string>("no process leads"))
+      : services.storage ? services.storage->why_not_accepting()
+                         : std::optional<std::string>("starting");
   nlohmann::json body = reason ? nlohmann::json{{"status", "unavailable"}, {"reason", *reason}}
                                : nlohmann::json{{"status", "ready"}};
   // Damaged logs keep only their tables out of play; the server is ready for the others.
@@ -98,9 +102,10 @@ http::message_generator metrics(const HttpRequest& request, const Services& serv
   gauges.connections = services.sessions->size();
   gauges.open_sockets = services.connections->open();
   gauges.connection_limit = services.connections->limit();
-  gauges.players = services.identities->size();
-  gauges.phases = services.game->phases();
-  services.tables->count(gauges);
+  // A follower has no players or tables of its own: its gauges are its connections.
+  if (services.identities) gauges.players = services.identities->size();
+  if (services.game) gauges.phases = services.game->phases();
+  if (services.tables) services.tables->count(gauges);
   auto response = make_response(request, http::status::ok, "text/plain; version=0.0.4; charset=utf-8",
                                 render_metrics(*services.metrics, gauges), request.keep_alive());
   response.set(http::field::cache_control, "no-store");
@@ -179,6 +184,8 @@ std::optional<http::message_generator> tournament_api(const HttpRequest& request
   return answer(http::status::not_found, "text/plain; charset=utf-8", "not found\n");
 }
 
+}  // namespace
+
 std::optional<http::message_generator> probe(const HttpRequest& request, const Services& services) {
   const std::string_view target = request.target();
   const std::string_view path = target.substr(0, target.find('?'));
@@ -187,6 +194,8 @@ std::optional<http::message_generator> probe(const HttpRequest& request, const S
   if (path == "/metrics") return metrics(request, services);
   return std::nullopt;
 }
+
+namespace {
 
 constexpr std::string_view kChallenges = "/.well-known/acme-challenge/";
 

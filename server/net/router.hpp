@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,6 +29,11 @@ void answer_request(const HttpRequest& request, const Services& services,
 
 // A whole answer as its bytes go on the wire.
 std::string serialise(http::message_generator answer);
+
+// The probes, /healthz, /readyz and /metrics, each answered by the process asked, or none
+// for any other path. A follower's are its own: alive, ready while it knows where the leader
+// is, and its own connections' figures.
+std::optional<http::message_generator> probe(const HttpRequest& request, const Services& services);
 
 // The plain HTTP port of a server that serves HTTPS: files certbot left for Let's Encrypt's
 // HTTP challenge, /healthz, and a permanent redirect to the same target over HTTPS for

@@ -116,17 +116,23 @@ TEST_CASE("while no process says where it leads, a follower turns clients away t
   address.reset();
   // As between a leader's end and its successor's announcement: no address to relay to.
   database.execute("UPDATE leader SET address = ''");
-  const std::string health = "http://127.0.0.1:" + std::to_string(cluster.port(1)) + "/healthz";
-  const auto status = [&] { return run_curl({"-sS", "-o", "/dev/null", "-w", "%{http_code}", health}).out; };
+  const auto status = [&](const std::string& path) {
+    return run_curl({"-sS", "-o", "/dev/null", "-w", "%{http_code}",
+                     "http://127.0.0.1:" + std::to_string(cluster.port(1)) + path}).out;
+  };
   const auto until = Clock::now() + 5s;
-  while (status() != "503" && Clock::now() < until) std::this_thread::sleep_for(50ms);
-  CHECK(status() == "503");
+  while (status("/readyz") != "503" && Clock::now() < until) std::this_thread::sleep_for(50ms);
+  CHECK(status("/readyz") == "503");          // the follower's own: it knows no leader
+  CHECK(status("/healthz") == "200");         // and it is alive: restarting it would cure nothing
+  CHECK(status("/metrics") == "200");         // its own connections' figures
+  CHECK(status("/api/tournaments") == "503");  // the leader's, which it cannot reach
   WsClient early(cluster[1].address(), cluster[1].port());
   CHECK(closed_with(early) == 1013);  // try again later
 
   database.prepare("UPDATE leader SET address = ?1").bind(1, leader).run();
-  while (status() != "200" && Clock::now() < until + 5s) std::this_thread::sleep_for(50ms);
-  CHECK(status() == "200");
+  while (status("/readyz") != "200" && Clock::now() < until + 5s) std::this_thread::sleep_for(50ms);
+  CHECK(status("/readyz") == "200");
+  CHECK(status("/api/tournaments") == "200");
   WsClient later(cluster[1].address(), cluster[1].port());
   hello(later, "Ana");
 }
