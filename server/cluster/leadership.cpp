@@ -1,36 +1,21 @@
 #include "cluster/leadership.hpp"
 
-#include <sodium.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <cstdlib>
-#include <stdexcept>
 #include <thread>
 #include <utility>
 
 #include "common/unix_time.hpp"
+#include "identity/identities.hpp"
 
 namespace elgrande::server {
-namespace {
-
-// 32 random bytes, as hexadecimal.
-std::string random_key() {
-  if (sodium_init() < 0) throw std::runtime_error("libsodium could not be initialised");
-  unsigned char bytes[32];
-  randombytes_buf(bytes, sizeof bytes);
-  char hex[2 * sizeof bytes + 1];
-  sodium_bin2hex(hex, sizeof hex, bytes, sizeof bytes);
-  return hex;
-}
-
-}  // namespace
-
 Leadership::Leadership(const std::string& database_url, std::string process, bool lapse_when_silent)
     : connection_(db::open(database_url, {.idle_session_limit_ms = lapse_when_silent ? 10'000 : 0})),
       lease_(*connection_),
       process_(std::move(process)),
-      peer_key_(random_key()) {}
+      peer_key_(new_token()) {}
 
 bool Leadership::try_lead(std::chrono::milliseconds wait) {
   const std::lock_guard guard(mutex_);

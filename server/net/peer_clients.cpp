@@ -47,9 +47,7 @@ class PeerClients::Relayed : public Client, public std::enable_shared_from_this<
   // Recipient.
   void deliver(std::shared_ptr<const std::string> message) override { relay(PeerKind::deliver, *message); }
   void deliver(std::shared_ptr<const std::string> first, std::shared_ptr<const std::string> then) override {
-    if (gone_.load(std::memory_order_relaxed)) return;
-    services_->metrics->messages_out.fetch_add(2, std::memory_order_relaxed);
-    link_->send(PeerKind::deliver, id_, *first, *then);
+    relay(PeerKind::deliver, *first, &*then);
   }
   using Recipient::deliver;
   void close() override { relay(PeerKind::drop, {}); }
@@ -71,9 +69,11 @@ class PeerClients::Relayed : public Client, public std::enable_shared_from_this<
   void go_away() override { relay(PeerKind::end, end_body(kGoingAway, {})); }
 
  private:
-  void relay(PeerKind kind, std::string_view body) {
+  // Sends `body` (and `then`, in the same frame) unless its socket has closed.
+  void relay(PeerKind kind, std::string_view body, const std::string* then = nullptr) {
     if (gone_.load(std::memory_order_relaxed)) return;
-    if (kind == PeerKind::deliver) services_->metrics->messages_out.fetch_add(1, std::memory_order_relaxed);
+    if (kind == PeerKind::deliver) services_->metrics->messages_out.fetch_add(then ? 2 : 1, std::memory_order_relaxed);
+    if (then) return link_->send(kind, id_, body, *then);
     link_->send(kind, id_, body);
   }
 

@@ -1,5 +1,6 @@
 #include "net/peer_link.hpp"
 
+#include <openssl/crypto.h>
 #include <spdlog/spdlog.h>
 
 #include <boost/asio/connect.hpp>
@@ -88,10 +89,7 @@ bool PeerLink::authorised(const http::request<http::string_body>& upgrade, std::
   if (!given.starts_with(kBearer)) return false;
   // Compared in time that does not depend on where they differ.
   const std::string_view presented = given.substr(kBearer.size());
-  if (presented.size() != key.size()) return false;
-  unsigned char difference = 0;
-  for (std::size_t i = 0; i < key.size(); ++i) difference |= static_cast<unsigned char>(presented[i] ^ key[i]);
-  return difference == 0;
+  return presented.size() == key.size() && CRYPTO_memcmp(presented.data(), key.data(), key.size()) == 0;
 }
 
 void PeerLink::opened(beast::error_code ec, std::string_view what) {
