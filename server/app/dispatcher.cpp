@@ -157,7 +157,7 @@ void dispatch(const Services& services, Client& client, std::string_view text,
 
 void farewell(const Services& services, const Client& client) {
   services.tables->unsubscribe(&client);
-  std::vector<std::shared_ptr<Table>> tables;
+  std::vector<TableEndpointPtr> tables;
   for (const TableId id : client.watching) {
     if (auto table = services.tables->find(id)) tables.push_back(std::move(table));
   }

@@ -15,7 +15,7 @@
 
 namespace elgrande::server {
 
-class Table;
+class TableEndpoint;
 
 // One decoded request, as its handler receives it.
 struct Request {
@@ -50,7 +50,7 @@ class Client : public Recipient {
   std::set<TableId> watching;    // tables it spectates, to tell when it closes
   // The tables it has spoken to, so that a game command finds its table without the
   // directory's lock.
-  std::unordered_map<TableId, std::weak_ptr<Table>> tables;
+  std::unordered_map<TableId, std::weak_ptr<TableEndpoint>> tables;
 };
 
 using ClientPtr = std::shared_ptr<Client>;

@@ -4,7 +4,7 @@
 
 #include "events/bus.hpp"
 #include "events/events.hpp"
-#include "tables/table.hpp"
+#include "tables/table_endpoint.hpp"
 
 namespace elgrande::server {
 
@@ -55,12 +55,12 @@ TableStatus TableListing::status() const {
   return entry_.status;
 }
 
-void TableDirectory::add(const std::shared_ptr<Table>& table) {
+void TableDirectory::add(const TableEndpointPtr& table) {
   const std::lock_guard lock(mutex_);
   tables_[table->id()] = table;
 }
 
-std::shared_ptr<Table> TableDirectory::find(TableId id) const {
+TableEndpointPtr TableDirectory::find(TableId id) const {
   const std::lock_guard lock(mutex_);
   const auto found = tables_.find(id);
   return found == tables_.end() ? nullptr : found->second;
@@ -117,8 +117,8 @@ void TableDirectory::remove(TableId id) {
   push(protocol::push_message("lobby.table_removed", {{"table", id}}));
 }
 
-std::vector<std::shared_ptr<Table>> TableDirectory::tables_of(PlayerId player) const {
-  std::vector<std::shared_ptr<Table>> tables;
+std::vector<TableEndpointPtr> TableDirectory::tables_of(PlayerId player) const {
+  std::vector<TableEndpointPtr> tables;
   const std::lock_guard lock(mutex_);
   const auto ids = tables_by_player_.find(player);
   if (ids == tables_by_player_.end()) return tables;
@@ -149,7 +149,7 @@ std::size_t TableDirectory::hosted_unfinished(PlayerId host) const {
 Json TableDirectory::list(const LobbyQuery& query) const {
   // Newest first from `before`, one more than asked for to learn whether there are more.
   // Each listing is read under its own lock, so the directory's is held only for the walk.
-  std::vector<std::shared_ptr<Table>> candidates;
+  std::vector<TableEndpointPtr> candidates;
   Json listed = Json::array();
   bool more = false;
   const auto shown = [&query](TableStatus status) {
@@ -238,8 +238,8 @@ void TableDirectory::push(const std::string& message) {
   for (const auto& subscriber : receivers) subscriber->deliver(shared);
 }
 
-std::vector<std::shared_ptr<Table>> TableDirectory::all() const {
-  std::vector<std::shared_ptr<Table>> tables;
+std::vector<TableEndpointPtr> TableDirectory::all() const {
+  std::vector<TableEndpointPtr> tables;
   const std::lock_guard lock(mutex_);
   tables.reserve(tables_.size());
   for (const auto& [id, table] : tables_) tables.push_back(table);
@@ -253,7 +253,7 @@ void TableDirectory::listen(Bus& bus) const {
 }
 
 void TableDirectory::close_all() {
-  std::map<TableId, std::shared_ptr<Table>> tables;
+  std::map<TableId, TableEndpointPtr> tables;
   {
     const std::lock_guard lock(mutex_);
     tables.swap(tables_);
@@ -263,7 +263,7 @@ void TableDirectory::close_all() {
 }
 
 void TableDirectory::count(Gauges& gauges) const {
-  std::vector<std::shared_ptr<Table>> tables;
+  std::vector<TableEndpointPtr> tables;
   {
     const std::lock_guard lock(mutex_);
     for (const auto& [id, table] : tables_) tables.push_back(table);

@@ -21,7 +21,8 @@ namespace elgrande::server {
 
 class Bus;
 
-class Table;
+class TableEndpoint;
+using TableEndpointPtr = std::shared_ptr<TableEndpoint>;
 
 // One page of the lobby: the newest tables first, older ones by asking again with
 // `before` the last one's id.
@@ -73,17 +74,17 @@ class TableDirectory {
   TableDirectory(const TableDirectory&) = delete;
   TableDirectory& operator=(const TableDirectory&) = delete;
 
-  void add(const std::shared_ptr<Table>& table);
-  std::shared_ptr<Table> find(TableId id) const;
+  void add(const TableEndpointPtr& table);
+  TableEndpointPtr find(TableId id) const;
   // The table's members, host or description changed: re-indexed, and pushed to subscribers.
   void publish(TableId id, TableStatus status, const protocol::Json& description,
                std::vector<std::optional<PlayerId>> members, PlayerId host);
   void remove(TableId id);
 
   // The tables a player sits or sat at (a seat resigned or lost to timeouts stays).
-  std::vector<std::shared_ptr<Table>> tables_of(PlayerId player) const;
+  std::vector<TableEndpointPtr> tables_of(PlayerId player) const;
   // Every table, for the rare news that concerns any of them (a rename).
-  std::vector<std::shared_ptr<Table>> all() const;
+  std::vector<TableEndpointPtr> all() const;
   // Hears the bus's PlayerRenamed from now on: each table checks whether the player sits
   // there or has lines in its chat (renames are rare; a table with neither does nothing).
   void listen(Bus& bus) const;
@@ -107,7 +108,7 @@ class TableDirectory {
   void forget_hosted(PlayerId host, TableId id);  // under the lock
 
   mutable std::mutex mutex_;
-  std::map<TableId, std::shared_ptr<Table>> tables_;  // ordered: the listing shows tables oldest first
+  std::map<TableId, TableEndpointPtr> tables_;  // ordered: the listing shows tables oldest first
   std::unordered_map<TableId, std::vector<PlayerId>> members_;
   std::unordered_map<PlayerId, std::vector<TableId>> tables_by_player_;
   std::unordered_map<TableId, PlayerId> host_of_;

@@ -70,7 +70,7 @@ void forward_to_table(const LobbyRequestsEnv& env, Client& client, Request& requ
     }
     id = field->get<TableId>();
   }
-  std::shared_ptr<Table> table = client.tables[id].lock();
+  TableEndpointPtr table = client.tables[id].lock();
   if (!table) {
     table = env.tables->find(id);
     if (!table) {

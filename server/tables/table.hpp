@@ -29,6 +29,7 @@
 #include "tables/directory.hpp"
 #include "tables/seating.hpp"
 #include "tables/table_config.hpp"
+#include "tables/table_endpoint.hpp"
 #include "tables/table_feed.hpp"
 #include "tables/table_saver.hpp"
 #include "tables/turn_keeper.hpp"
@@ -70,15 +71,6 @@ struct TableServices {
   BotWorkers* bot_workers = nullptr;
 };
 
-// A request for a table, as the connection's handler hands it over.
-struct TableRequest {
-  RecipientPtr from;  // the connection that asked
-  Player player;
-  protocol::Envelope envelope;
-  std::chrono::steady_clock::time_point received;
-  std::optional<games::CommandMessage> game_command;  // as in Request
-};
-
 // One table and its game: the coordinator of its seating, turn keeping, feed and saving.
 // Everything runs on the table's own strand: requests and timer expiries are posted to it,
 // so the game state needs no lock and no call on it ever blocks.
@@ -87,10 +79,12 @@ struct TableRequest {
 // commands to Storage, and its feed holds back every message produced after that
 // (replies, updates, turn notifications) until the commit is reported. Meanwhile it goes
 // on serving requests against the state in memory; their messages queue behind.
-class Table : public std::enable_shared_from_this<Table>, public StrandActor<Table>, private TurnTaker {
+class Table final : public TableEndpoint,
+                    public std::enable_shared_from_this<Table>,
+                    public StrandActor<Table>,
+                    private TurnTaker {
  public:
   using Clock = std::chrono::steady_clock;
-  using Handler = void (Table::*)(const TableRequest&);
 
   // A new table as `spec` describes it; call open() once it is in the directory.
   Table(Strand strand, TableServices& services, TableId id, TableSpec spec);
@@ -100,28 +94,21 @@ class Table : public std::enable_shared_from_this<Table>, public StrandActor<Tab
   Table(const Table&) = delete;
   Table& operator=(const Table&) = delete;
 
-  TableId id() const { return id_; }
-  // The game's phase (an index into the module's phases()), readable from any thread (for
-  // metrics); the table counts by it only while the game is on.
-  int phase() const { return phase_.load(std::memory_order_relaxed); }
-  TableListing& listing() { return listing_; }
+  // TableEndpoint: each call but the first three posts to the strand and returns at once.
+  TableId id() const override { return id_; }
+  int phase() const override { return phase_.load(std::memory_order_relaxed); }
+  TableListing& listing() override { return listing_; }
+  void handle(Handler handler, TableRequest request) override;
+  void player_connected(RecipientPtr connection, PlayerId player) override;
+  void connection_closed(const Recipient* connection) override;
+  void player_renamed(Player player) override;
+  void call_time() override;
+  void close() override;
 
-  // Each posts to the strand and returns at once.
   // Saves the new table, then answers its creator (if any) with table.create.ok.
   void open(RecipientPtr creator, std::optional<protocol::RequestId> request_id);
   // Publishes a restored table and restarts its bots and clocks.
   void resume();
-  // Runs `handler` for the request, on the strand.
-  void handle(Handler handler, TableRequest request);
-  // A connection of a member opened (it gets the table and its view) or one closed.
-  void player_connected(RecipientPtr connection, PlayerId player);
-  void connection_closed(const Recipient* connection);
-  // The player's new name on their seat and their chat lines here; the members are told.
-  void player_renamed(Player player);
-  // Time is called (a tournament round's limit): a game in play ends at once with the
-  // scores as they stand, and its result is saved like that of a game played out.
-  void call_time();
-  void close();  // the server shutting down: stops the timers, and answers no more requests
 
   // --- Requests, run by handle() on the strand; each answers with a reply or an error. ---
   void join(const TableRequest& r);
