@@ -128,7 +128,7 @@ const Route* route_for(std::string_view type) {
 
 void dispatch(const Services& services, Client& client, std::string_view text,
               std::chrono::steady_clock::time_point received) {
-  Request request{{}, received, services.game->read_command_message(text)};
+  Request request{{}, received, services.game->read_command_message(text), text};
   if (request.game_command) {
     request.envelope.type = "game.command";
     request.envelope.id = request.game_command->id;
@@ -160,6 +160,10 @@ void farewell(const Services& services, const Client& client) {
   std::vector<TableEndpointPtr> tables;
   for (const TableId id : client.watching) {
     if (auto table = services.tables->find(id)) tables.push_back(std::move(table));
+  }
+  // And those it spoke to: a table another process owns knows it from its first request.
+  for (const auto& [id, spoken_to] : client.tables) {
+    if (auto table = spoken_to.lock()) tables.push_back(std::move(table));
   }
   if (client.player) {
     // Presence first, so that the tables show the player disconnected.

@@ -16,7 +16,7 @@ std::uint64_t read_le(std::string_view in, int bytes) {
 }
 
 bool known(std::uint8_t kind) {
-  return kind >= static_cast<std::uint8_t>(PeerKind::open) && kind <= static_cast<std::uint8_t>(PeerKind::http_answer);
+  return kind >= static_cast<std::uint8_t>(PeerKind::open) && kind <= static_cast<std::uint8_t>(PeerKind::call_time);
 }
 
 }  // namespace
@@ -39,6 +39,38 @@ std::string end_body(std::uint16_t code, std::string_view reason) {
 std::optional<EndReason> read_end_body(std::string_view body) {
   if (body.size() < 2) return std::nullopt;
   return EndReason{static_cast<std::uint16_t>(read_le(body, 2)), body.substr(2)};
+}
+
+// A TableCall: table (8 bytes), player (8), patches (1), the name's length (2), the name,
+// then the message to the end.
+constexpr std::size_t kTableCallBytes = 8 + 8 + 1 + 2;
+
+std::string table_call_body(const TableCall& call) {
+  std::string body;
+  body.reserve(kTableCallBytes + call.name.size() + call.message.size());
+  append_le(body, static_cast<std::uint64_t>(call.table), 8);
+  append_le(body, static_cast<std::uint64_t>(call.player), 8);
+  body.push_back(call.patches ? 1 : 0);
+  const std::string_view name = call.name.substr(0, 0xffff);  // names are far shorter
+  append_le(body, name.size(), 2);
+  body.append(name);
+  body.append(call.message);
+  return body;
+}
+
+std::optional<TableCall> read_table_call(std::string_view body) {
+  if (body.size() < kTableCallBytes) return std::nullopt;
+  TableCall call;
+  call.table = static_cast<std::int64_t>(read_le(body, 8));
+  call.player = static_cast<std::int64_t>(read_le(body.substr(8), 8));
+  const auto patches = static_cast<unsigned char>(body[16]);
+  if (patches > 1) return std::nullopt;
+  call.patches = patches == 1;
+  const std::size_t name = read_le(body.substr(17), 2);
+  if (name > body.size() - kTableCallBytes) return std::nullopt;
+  call.name = body.substr(kTableCallBytes, name);
+  call.message = body.substr(kTableCallBytes + name);
+  return call;
 }
 
 std::optional<std::vector<PeerMessage>> read_peer_frame(std::string_view frame) {

@@ -24,6 +24,13 @@ enum class PeerKind : std::uint8_t {
   end = 6,          // close politely once what is queued is sent; body: code (2 bytes) and reason
   drop = 7,         // cut it now (it let messages pile up); no body
   http_answer = 8,  // the answer to an http request, whole, as its bytes go on the wire
+  // From a process holding connections to the owner of a table they use (issue 47); the
+  // owner answers with deliver, end and drop, and hears closed when a connection closes:
+  table = 9,     // a request for the table; body: a TableCall with the message
+  seat = 10,     // a member's connection opened (it gets the table and its view); body: a
+                 // TableCall without a message
+  renamed = 11,  // a player's new name, for the table; body: a TableCall; connection 0
+  call_time = 12,  // a tournament round's limit; body: a TableCall, its player 0; connection 0
 };
 
 struct PeerMessage {
@@ -41,6 +48,19 @@ struct EndReason {
   std::string_view reason;
 };
 std::optional<EndReason> read_end_body(std::string_view body);
+
+// What a table's owner is told of a request or a connection: the table, who speaks on the
+// connection (as its hello established), whether the connection reads view patches, and
+// the message as its client sent it.
+struct TableCall {
+  std::int64_t table = 0;
+  std::int64_t player = 0;
+  std::string_view name;
+  bool patches = false;
+  std::string_view message;
+};
+std::string table_call_body(const TableCall& call);
+std::optional<TableCall> read_table_call(std::string_view body);  // none if it is damaged
 
 // Every message of a frame, in order; none if the frame is damaged anywhere (a kind not
 // known, a length past the end): a peer that sends such a thing is not one of ours, or

@@ -24,6 +24,9 @@ struct Request {
   // A game.command read whole on the game module's fast path: its payload is here, decoded,
   // and the envelope's is empty.
   std::optional<games::CommandMessage> game_command;
+  // The message as its client sent it, valid while the request is handled: what a table
+  // another process owns is sent (TableEndpoint::handle).
+  std::string_view text;
 };
 
 // The connection a request came on, as request handlers use it: a WebSocket today. Every

@@ -83,7 +83,8 @@ void forward_to_table(const LobbyRequestsEnv& env, Client& client, Request& requ
   }
   if (handler == &Table::spectate) client.watching.insert(table->id());
   table->handle(handler, TableRequest{client.self(), *client.player, std::move(request.envelope), request.received,
-                                             std::move(request.game_command)});
+                                             std::move(request.game_command)},
+                request.text);
 }
 
 }  // namespace elgrande::server

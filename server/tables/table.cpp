@@ -127,7 +127,7 @@ void Table::resume() {
   });
 }
 
-void Table::handle(Handler handler, TableRequest request) {
+void Table::handle(Handler handler, TableRequest request, std::string_view /*text*/) {
   post([handler, r = std::move(request)](const std::shared_ptr<Table>& self) {
     if (self->broken_) {
       return self->refuse(r, ErrorCode::internal,

@@ -98,7 +98,7 @@ class Table final : public TableEndpoint,
   TableId id() const override { return id_; }
   int phase() const override { return phase_.load(std::memory_order_relaxed); }
   TableListing& listing() override { return listing_; }
-  void handle(Handler handler, TableRequest request) override;
+  void handle(Handler handler, TableRequest request, std::string_view text) override;
   void player_connected(RecipientPtr connection, PlayerId player) override;
   void connection_closed(const Recipient* connection) override;
   void player_renamed(Player player) override;

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <chrono>
+#include <memory>
 #include <optional>
+#include <string_view>
 
 #include "common/player.hpp"
 #include "common/recipient.hpp"
@@ -42,8 +44,10 @@ class TableEndpoint {
   // What the lobby and "my games" show of it.
   virtual TableListing& listing() = 0;
 
-  // Runs `handler` for the request; its answer goes to the request's connection.
-  virtual void handle(Handler handler, TableRequest request) = 0;
+  // Runs `handler` for the request; its answer goes to the request's connection. `text` is
+  // the message as its client sent it, valid during the call: a table another process
+  // owns is sent that, rather than the request read again.
+  virtual void handle(Handler handler, TableRequest request, std::string_view text) = 0;
   // A connection of a member opened (it gets the table and its view) or one closed.
   virtual void player_connected(RecipientPtr connection, PlayerId player) = 0;
   virtual void connection_closed(const Recipient* connection) = 0;

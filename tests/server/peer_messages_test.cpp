@@ -46,7 +46,7 @@ TEST_CASE("a damaged peer frame is refused whole, wherever it is damaged", "[ser
     CHECK(read_peer_frame(frame.substr(0, length)).has_value() == (length == between));
   }
   // A kind no process knows.
-  for (const unsigned char kind : {0u, 9u, 255u}) {
+  for (const unsigned char kind : {0u, 13u, 255u}) {
     std::string unknown = frame;
     unknown[between] = static_cast<char>(kind);
     CHECK_FALSE(read_peer_frame(unknown));
@@ -56,4 +56,32 @@ TEST_CASE("a damaged peer frame is refused whole, wherever it is damaged", "[ser
   long_claim[9] = '\x7f';
   CHECK_FALSE(read_peer_frame(long_claim));
   CHECK_FALSE(read_end_body("x"));
+}
+
+TEST_CASE("a table's owner reads back the table, the player, the connection's protocol and the message of a call",
+          "[server][cluster]") {
+  const std::string message = R"({"type":"game.command","id":9,"payload":{"table":42,"command":{"take":3}}})";
+  const TableCall sent{42, -7, "Zsófia", true, message};
+  const auto read = read_table_call(table_call_body(sent));
+  REQUIRE(read);
+  CHECK(read->table == 42);
+  CHECK(read->player == -7);
+  CHECK(read->name == "Zsófia");
+  CHECK(read->patches);
+  CHECK(read->message == message);
+
+  const auto seat = read_table_call(table_call_body({1, 2, "", false, {}}));
+  REQUIRE(seat);
+  CHECK(seat->name.empty());
+  CHECK_FALSE(seat->patches);
+  CHECK(seat->message.empty());
+
+  const std::string body = table_call_body(sent);
+  CHECK_FALSE(read_table_call(body.substr(0, 18)));  // cut before the name's length ends
+  std::string long_name = table_call_body({1, 2, "Ana", false, {}});
+  long_name[17] = 4;  // a name longer than the body
+  CHECK_FALSE(read_table_call(long_name));
+  std::string bad_flag = body;
+  bad_flag[16] = 2;
+  CHECK_FALSE(read_table_call(bad_flag));
 }

@@ -266,8 +266,8 @@ TEST_CASE("a second game is hosted through its module alone: played, refused, se
         const json& last = updates.back()["payload"];
         if (last["view"]["turn"] != 0 || last["version"] == answered_version) return false;
         answered_version = last["version"].get<std::int64_t>();
-        if (request_id == 0) table->handle(&Table::command, take_request(ana_connection, ++request_id, id, {{"take", 7}}));
-        table->handle(&Table::command, take_request(ana_connection, ++request_id, id, {{"take", 1}}));
+        if (request_id == 0) table->handle(&Table::command, take_request(ana_connection, ++request_id, id, {{"take", 7}}), {});
+        table->handle(&Table::command, take_request(ana_connection, ++request_id, id, {{"take", 1}}), {});
         return false;
       },
       20s));

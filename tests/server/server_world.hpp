@@ -282,7 +282,7 @@ class World {
 // A request as a connection's handler receives it.
 inline server::Request request_of(std::string type, std::int64_t id, nlohmann::json payload = nlohmann::json::object()) {
   return server::Request{protocol::Envelope{std::move(type), protocol::RequestId{id}, std::move(payload)},
-                         std::chrono::steady_clock::now(), std::nullopt};
+                         std::chrono::steady_clock::now(), std::nullopt, {}};
 }
 
 }  // namespace elgrande::test

@@ -147,7 +147,7 @@ TEST_CASE("a game of bots plays to the end: its result is on the disk before the
   spec.auto_start = true;
   const auto table = server.factory.create(spec);
   const TableId id = table->id();
-  table->handle(&Table::resign, request(ana_connection, ana, "game.resign", 1, {{"table", id}}));
+  table->handle(&Table::resign, request(ana_connection, ana, "game.resign", 1, {{"table", id}}), {});
 
   REQUIRE(server.run_until([&] { return !server.finished.empty(); }, 20s));
   server.shut_down();
@@ -218,8 +218,8 @@ TEST_CASE("a player who asks to join a full table is refused with table_full, an
   const TableId id = table->id();
 
   const auto ben_connection = std::make_shared<RecordingRecipient>();
-  table->handle(&Table::join, request(ben_connection, ben, "table.join", 7, {{"table", id}}));
-  table->handle(&Table::join, request(ben_connection, ben, "table.join", 8, {{"table", id}, {"seat", 1}}));
+  table->handle(&Table::join, request(ben_connection, ben, "table.join", 7, {{"table", id}}), {});
+  table->handle(&Table::join, request(ben_connection, ben, "table.join", 8, {{"table", id}, {"seat", 1}}), {});
   REQUIRE(server.run_until([&] { return ben_connection->received().size() >= 2; }, 10s));
   server.shut_down();
 
@@ -257,8 +257,8 @@ TEST_CASE("a player who resigned and then watches the table hears the end of the
   TableSpec spec = ana_and_bots(3);
   spec.auto_start = true;
   const auto table = server.factory.create(spec);
-  table->handle(&Table::resign, request(ana_connection, ana, "game.resign", 1, {{"table", table->id()}}));
-  table->handle(&Table::spectate, request(ana_connection, ana, "table.spectate", 2, {{"table", table->id()}}));
+  table->handle(&Table::resign, request(ana_connection, ana, "game.resign", 1, {{"table", table->id()}}), {});
+  table->handle(&Table::spectate, request(ana_connection, ana, "table.spectate", 2, {{"table", table->id()}}), {});
   REQUIRE(server.run_until([&] { return !server.finished.empty(); }, 20s));
   server.shut_down();
 

@@ -1,0 +1,138 @@
+#include "net/remote_table.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <vector>
+
+namespace elgrande::server {
+
+std::shared_ptr<OwnerLink> OwnerLink::connect(net::io_context& io, const std::string& address, std::string key) {
+  auto owner = std::make_shared<OwnerLink>();
+  const std::shared_ptr<PeerLink> link = PeerLink::connect(io, address, std::move(key), owner);
+  const std::lock_guard lock(owner->mutex_);
+  owner->link_ = link;
+  return owner;
+}
+
+bool OwnerLink::up() const {
+  const std::lock_guard lock(mutex_);
+  return !lost_;
+}
+
+void OwnerLink::request(TableId table, const TableRequest& request, std::string_view text) {
+  const std::lock_guard lock(mutex_);
+  send(PeerKind::table, number_of(request.from),
+       {table, request.player.id, request.player.name, request.from->takes_view_patches(), text});
+}
+
+void OwnerLink::seat(TableId table, const RecipientPtr& connection, PlayerId player) {
+  const std::lock_guard lock(mutex_);
+  send(PeerKind::seat, number_of(connection), {table, player, {}, connection->takes_view_patches(), {}});
+}
+
+void OwnerLink::closed(const Recipient* connection) {
+  const std::lock_guard lock(mutex_);
+  const auto found = numbers_.find(connection);
+  if (found == numbers_.end()) return;
+  const std::uint64_t number = found->second.number;
+  numbers_.erase(found);
+  connections_.erase(number);
+  if (const auto link = link_.lock()) link->send(PeerKind::closed, number);
+}
+
+void OwnerLink::renamed(TableId table, const Player& player) {
+  const std::lock_guard lock(mutex_);
+  send(PeerKind::renamed, 0, {table, player.id, player.name, false, {}});
+}
+
+void OwnerLink::call_time(TableId table) {
+  const std::lock_guard lock(mutex_);
+  send(PeerKind::call_time, 0, {table, 0, {}, false, {}});
+}
+
+void OwnerLink::close() {
+  if (const auto link = [this] {
+        const std::lock_guard lock(mutex_);
+        return link_.lock();
+      }())
+    link->close();
+}
+
+std::uint64_t OwnerLink::number_of(const RecipientPtr& connection) {
+  if (const auto found = numbers_.find(connection.get()); found != numbers_.end()) {
+    if (found->second.connection.lock() == connection) return found->second.number;
+    // Another connection, since gone, had its address: the owner forgets that one.
+    if (const auto link = link_.lock()) link->send(PeerKind::closed, found->second.number);
+    connections_.erase(found->second.number);
+    numbers_.erase(found);
+  }
+  if (numbers_.size() >= sweep_at_) forget_closed();
+  const std::uint64_t number = next_++;
+  numbers_[connection.get()] = {number, connection};
+  connections_[number] = connection;
+  return number;
+}
+
+void OwnerLink::forget_closed() {
+  const auto link = link_.lock();
+  for (auto it = numbers_.begin(); it != numbers_.end();) {
+    if (!it->second.connection.expired()) {
+      ++it;
+      continue;
+    }
+    if (link) link->send(PeerKind::closed, it->second.number);
+    connections_.erase(it->second.number);
+    it = numbers_.erase(it);
+  }
+  sweep_at_ = std::max<std::size_t>(64, 2 * numbers_.size());
+}
+
+void OwnerLink::send(PeerKind kind, std::uint64_t connection, const TableCall& call) {
+  if (const auto link = link_.lock()) link->send(kind, connection, table_call_body(call));
+}
+
+void OwnerLink::received(const PeerMessage& message) {
+  RecipientPtr connection;
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto found = connections_.find(message.connection); found != connections_.end()) {
+      connection = found->second.lock();
+    }
+  }
+  switch (message.kind) {
+    case PeerKind::deliver:
+      if (connection) connection->deliver(std::string(message.body));
+      return;
+    case PeerKind::end:
+      if (const auto reason = read_end_body(message.body); connection && reason) {
+        connection->end(static_cast<protocol::CloseCode>(reason->code), reason->reason);
+      }
+      return;
+    case PeerKind::drop:
+      if (connection) connection->close();
+      return;
+    default:
+      spdlog::warn("a table's owner sent a message meant for the other end of its link (kind {})",
+                   static_cast<int>(message.kind));
+      close();
+  }
+}
+
+void OwnerLink::lost() {
+  const std::lock_guard lock(mutex_);
+  lost_ = true;
+  numbers_.clear();
+  connections_.clear();
+}
+
+void RemoteTable::handle(Handler /*handler*/, TableRequest request, std::string_view text) {
+  if (!owner_->up()) {
+    return request.from->deliver(protocol::error_message(protocol::ErrorCode::unavailable,
+                                                         "table " + std::to_string(id_) +
+                                                             " is run by a server process that cannot be reached now",
+                                                         request.envelope.id));
+  }
+  owner_->request(id_, request, text);
+}
+
+}  // namespace elgrande::server
