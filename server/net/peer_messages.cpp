@@ -16,7 +16,7 @@ std::uint64_t read_le(std::string_view in, int bytes) {
 }
 
 bool known(std::uint8_t kind) {
-  return kind >= static_cast<std::uint8_t>(PeerKind::open) && kind <= static_cast<std::uint8_t>(PeerKind::call_time);
+  return kind >= static_cast<std::uint8_t>(PeerKind::open) && kind <= static_cast<std::uint8_t>(PeerKind::listing);
 }
 
 }  // namespace
@@ -71,6 +71,38 @@ std::optional<TableCall> read_table_call(std::string_view body) {
   call.name = body.substr(kTableCallBytes, name);
   call.message = body.substr(kTableCallBytes + name);
   return call;
+}
+
+std::string listing_body(const PublishedTable& table) {
+  protocol::Json seats = protocol::Json::array();
+  for (const auto& seat : table.seats) seats.push_back(seat ? protocol::Json(*seat) : protocol::Json());
+  return protocol::Json{{"table", table.id},
+                        {"status", name(table.status)},
+                        {"description", table.description},
+                        {"seats", std::move(seats)},
+                        {"host", table.host}}
+      .dump();
+}
+
+std::string removal_body(TableId id) { return protocol::Json{{"table", id}, {"removed", true}}.dump(); }
+
+std::optional<std::variant<PublishedTable, TableId>> read_listing(std::string_view body) {
+  const protocol::Json json = protocol::Json::parse(body, nullptr, false);
+  try {
+    if (!json.is_object()) return std::nullopt;
+    const auto id = json.at("table").get<TableId>();
+    if (json.value("removed", false)) return id;
+    PublishedTable table{id, TableStatus::open, json.at("description"), {}, json.at("host").get<PlayerId>()};
+    const auto status = table_status_from(json.at("status").get<std::string>());
+    if (!status) return std::nullopt;
+    table.status = *status;
+    for (const auto& seat : json.at("seats")) {
+      table.seats.push_back(seat.is_null() ? std::nullopt : std::optional(seat.get<PlayerId>()));
+    }
+    return table;
+  } catch (const protocol::Json::exception&) {
+    return std::nullopt;
+  }
 }
 
 std::optional<std::vector<PeerMessage>> read_peer_frame(std::string_view frame) {

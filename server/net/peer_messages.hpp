@@ -4,7 +4,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
+
+#include "tables/directory.hpp"
 
 namespace elgrande::server {
 
@@ -31,6 +34,8 @@ enum class PeerKind : std::uint8_t {
                  // TableCall without a message
   renamed = 11,  // a player's new name, for the table; body: a TableCall; connection 0
   call_time = 12,  // a tournament round's limit; body: a TableCall, its player 0; connection 0
+  // Back: a table's listing, as it published it, or its removal; connection 0.
+  listing = 13,
 };
 
 struct PeerMessage {
@@ -61,6 +66,11 @@ struct TableCall {
 };
 std::string table_call_body(const TableCall& call);
 std::optional<TableCall> read_table_call(std::string_view body);  // none if it is damaged
+
+// A listing message's body: the table as published, or only its id once it is removed.
+std::string listing_body(const PublishedTable& table);
+std::string removal_body(TableId id);
+std::optional<std::variant<PublishedTable, TableId>> read_listing(std::string_view body);  // none if damaged
 
 // Every message of a frame, in order; none if the frame is damaged anywhere (a kind not
 // known, a length past the end): a peer that sends such a thing is not one of ours, or

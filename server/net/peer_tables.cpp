@@ -33,6 +33,19 @@ class PeerTables::Seat : public Recipient {
   const std::uint64_t number_;
 };
 
+void PeerTables::serve(const std::shared_ptr<PeerLink>& link) {
+  link_ = link;
+  services_->tables->watch(shared_from_this());
+}
+
+void PeerTables::published(const PublishedTable& table) {
+  if (const auto link = link_.lock()) link->send(PeerKind::listing, 0, listing_body(table));
+}
+
+void PeerTables::removed(TableId id) {
+  if (const auto link = link_.lock()) link->send(PeerKind::listing, 0, removal_body(id));
+}
+
 void PeerTables::received(const PeerMessage& message) {
   const std::shared_ptr<PeerLink> link = link_.lock();
   if (!link) return;

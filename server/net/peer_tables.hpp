@@ -15,17 +15,23 @@ namespace elgrande::server {
 // Recipient here whose messages go back over the link, attached to presence as its
 // player's, so that the tables treat it as a connection of their own. Requests go to the
 // table's handler as the dispatcher's route names it; the process that holds the
-// connection has already checked who may ask.
-class PeerTables : public PeerEnd, public std::enable_shared_from_this<PeerTables> {
+// connection has already checked who may ask. The other process hears of every table's
+// listing here, as it is when the link opens and as it changes, so that it can list them,
+// and tell them of their members' connections.
+class PeerTables : public PeerEnd, public TableWatcher, public std::enable_shared_from_this<PeerTables> {
  public:
   explicit PeerTables(std::shared_ptr<const Services> services) : services_(std::move(services)) {}
 
   // The link they come over; before it is accepted (see PeerClients::serve).
-  void serve(const std::shared_ptr<PeerLink>& link) { link_ = link; }
+  void serve(const std::shared_ptr<PeerLink>& link);
 
   // PeerEnd, on the link's strand.
   void received(const PeerMessage& message) override;
   void lost() override;
+
+  // TableWatcher: each table's listing goes over the link.
+  void published(const PublishedTable& table) override;
+  void removed(TableId id) override;
 
   class Seat;
 

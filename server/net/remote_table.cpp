@@ -6,8 +6,9 @@
 
 namespace elgrande::server {
 
-std::shared_ptr<OwnerLink> OwnerLink::connect(net::io_context& io, const std::string& address, std::string key) {
-  auto owner = std::make_shared<OwnerLink>();
+std::shared_ptr<OwnerLink> OwnerLink::connect(net::io_context& io, const std::string& address, std::string key,
+                                              TableDirectory& directory) {
+  auto owner = std::make_shared<OwnerLink>(directory);
   const std::shared_ptr<PeerLink> link = PeerLink::connect(io, address, std::move(key), owner);
   const std::lock_guard lock(owner->mutex_);
   owner->link_ = link;
@@ -111,11 +112,25 @@ void OwnerLink::received(const PeerMessage& message) {
     case PeerKind::drop:
       if (connection) connection->close();
       return;
+    case PeerKind::listing:
+      return listed(message.body);
     default:
       spdlog::warn("a table's owner sent a message meant for the other end of its link (kind {})",
                    static_cast<int>(message.kind));
       close();
   }
+}
+
+void OwnerLink::listed(std::string_view body) {
+  const auto listing = read_listing(body);
+  if (!listing) {
+    spdlog::warn("a table's owner sent a listing that does not read");
+    return close();
+  }
+  if (const auto* removed = std::get_if<TableId>(&*listing)) return directory_.remove(*removed);
+  const auto& table = std::get<PublishedTable>(*listing);
+  if (!directory_.find(table.id)) directory_.add(std::make_shared<RemoteTable>(table.id, shared_from_this()));
+  directory_.publish(table.id, table.status, table.description, table.seats, table.host);
 }
 
 void OwnerLink::lost() {

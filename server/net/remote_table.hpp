@@ -21,8 +21,11 @@ namespace elgrande::server {
 // its first request or seat until it closes. Callable from any thread.
 class OwnerLink : public PeerEnd, public std::enable_shared_from_this<OwnerLink> {
  public:
-  // Opens the link to the owner at `address` (host:port), presenting `key`.
-  static std::shared_ptr<OwnerLink> connect(net::io_context& io, const std::string& address, std::string key);
+  // Opens the link to the owner at `address` (host:port), presenting `key`. The owner's
+  // tables are listed in `directory` as it tells of them, each a RemoteTable.
+  static std::shared_ptr<OwnerLink> connect(net::io_context& io, const std::string& address, std::string key,
+                                            TableDirectory& directory);
+  explicit OwnerLink(TableDirectory& directory) : directory_(directory) {}
 
   // False once the link is lost: the owner cannot be reached over it.
   bool up() const;
@@ -49,7 +52,9 @@ class OwnerLink : public PeerEnd, public std::enable_shared_from_this<OwnerLink>
   // ever asked, and was refused, is no table's member); under the mutex.
   void forget_closed();
   void send(PeerKind kind, std::uint64_t connection, const TableCall& call);
+  void listed(std::string_view body);
 
+  TableDirectory& directory_;
   mutable std::mutex mutex_;
   std::weak_ptr<PeerLink> link_;  // the link holds this end; nothing more is needed
   bool lost_ = false;

@@ -68,6 +68,7 @@ TableEndpointPtr TableDirectory::find(TableId id) const {
 
 void TableDirectory::publish(TableId id, TableStatus status, const Json& description,
                              std::vector<std::optional<PlayerId>> seats, PlayerId host) {
+  std::vector<std::optional<PlayerId>> seats_told = seats;
   std::vector<PlayerId> members;
   for (const auto& player : seats) {
     if (player) members.push_back(*player);
@@ -97,6 +98,10 @@ void TableDirectory::publish(TableId id, TableStatus status, const Json& descrip
     hosted_by_[host].insert(id);
   }
   if (!description.is_null()) push(protocol::push_message("lobby.table", {{"table", description}}));
+  if (const auto told = watchers(); !told.empty()) {
+    const PublishedTable table{id, status, description, std::move(seats_told), host};
+    for (const auto& watcher : told) watcher->published(table);
+  }
 }
 
 void TableDirectory::remove(TableId id) {
@@ -115,6 +120,30 @@ void TableDirectory::remove(TableId id) {
     }
   }
   push(protocol::push_message("lobby.table_removed", {{"table", id}}));
+  for (const auto& watcher : watchers()) watcher->removed(id);
+}
+
+void TableDirectory::watch(const std::shared_ptr<TableWatcher>& watcher) {
+  const std::lock_guard lock(mutex_);
+  watchers_.push_back(watcher);
+  for (const auto& [id, table] : tables_) {
+    TableListing::Entry entry = table->listing().read();
+    const auto host = host_of_.find(id);
+    watcher->published({id, entry.status, std::move(entry.description), std::move(entry.members),
+                        host == host_of_.end() ? PlayerId{0} : host->second});
+  }
+}
+
+std::vector<std::shared_ptr<TableWatcher>> TableDirectory::watchers() {
+  const std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<TableWatcher>> live;
+  std::erase_if(watchers_, [&](const std::weak_ptr<TableWatcher>& watcher) {
+    auto held = watcher.lock();
+    if (!held) return true;
+    live.push_back(std::move(held));
+    return false;
+  });
+  return live;
 }
 
 std::vector<TableEndpointPtr> TableDirectory::tables_of(PlayerId player) const {

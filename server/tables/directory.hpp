@@ -64,6 +64,24 @@ class TableListing {
   Entry entry_;
 };
 
+// A table's listing as its table publishes it (TableDirectory::publish).
+struct PublishedTable {
+  TableId id = 0;
+  TableStatus status = TableStatus::open;
+  protocol::Json description;  // null until the table has described itself
+  std::vector<std::optional<PlayerId>> seats;  // per seat: the member who has or had it
+  PlayerId host = 0;
+};
+
+// Who else hears of the directory's tables: another process holding connections to them
+// (net/peer_tables.hpp). Called after the directory's own change, from the table's strand.
+class TableWatcher {
+ public:
+  virtual ~TableWatcher() = default;
+  virtual void published(const PublishedTable& table) = 0;
+  virtual void removed(TableId id) = 0;
+};
+
 // Every table the server runs: finding one by id, the lobby listing with its subscribers,
 // and which tables are whose ("my games"). Tables publish into it; it never calls into a
 // table except to close it at shutdown. Internally locked; a game command never takes
@@ -80,6 +98,10 @@ class TableDirectory {
   void publish(TableId id, TableStatus status, const protocol::Json& description,
                std::vector<std::optional<PlayerId>> members, PlayerId host);
   void remove(TableId id);
+  // Tells `watcher` of every table as it is now, then of every publish and removal from
+  // now on, while it lives. The tables as they are now are told under the directory's
+  // lock, so that none is told after a later publish of it: the watcher must only queue.
+  void watch(const std::shared_ptr<TableWatcher>& watcher);
 
   // The tables a player sits or sat at (a seat resigned or lost to timeouts stays).
   std::vector<TableEndpointPtr> tables_of(PlayerId player) const;
@@ -105,6 +127,7 @@ class TableDirectory {
 
  private:
   void push(const std::string& message);
+  std::vector<std::shared_ptr<TableWatcher>> watchers();  // the live ones; prunes the others
   void forget_hosted(PlayerId host, TableId id);  // under the lock
 
   mutable std::mutex mutex_;
@@ -114,6 +137,7 @@ class TableDirectory {
   std::unordered_map<TableId, PlayerId> host_of_;
   std::unordered_map<PlayerId, std::set<TableId>> hosted_by_;
   std::unordered_map<const Recipient*, WeakRecipient> subscribers_;
+  std::vector<std::weak_ptr<TableWatcher>> watchers_;
 };
 
 }  // namespace elgrande::server

@@ -46,7 +46,7 @@ TEST_CASE("a damaged peer frame is refused whole, wherever it is damaged", "[ser
     CHECK(read_peer_frame(frame.substr(0, length)).has_value() == (length == between));
   }
   // A kind no process knows.
-  for (const unsigned char kind : {0u, 13u, 255u}) {
+  for (const unsigned char kind : {0u, 14u, 255u}) {
     std::string unknown = frame;
     unknown[between] = static_cast<char>(kind);
     CHECK_FALSE(read_peer_frame(unknown));
@@ -84,4 +84,26 @@ TEST_CASE("a table's owner reads back the table, the player, the connection's pr
   std::string bad_flag = body;
   bad_flag[16] = 2;
   CHECK_FALSE(read_table_call(bad_flag));
+}
+
+TEST_CASE("a table's listing reads back as its owner published it, and a removal as the table's id",
+          "[server][cluster]") {
+  const PublishedTable table{42, TableStatus::playing, {{"id", 42}, {"name", "Ana's table"}}, {7, std::nullopt, 9}, 7};
+  const auto read = read_listing(listing_body(table));
+  REQUIRE(read);
+  const auto* published = std::get_if<PublishedTable>(&*read);
+  REQUIRE(published);
+  CHECK(published->id == 42);
+  CHECK(published->status == TableStatus::playing);
+  CHECK(published->description == table.description);
+  CHECK(published->seats == table.seats);
+  CHECK(published->host == 7);
+
+  const auto removal = read_listing(removal_body(42));
+  REQUIRE(removal);
+  CHECK(std::get<TableId>(*removal) == 42);
+
+  CHECK_FALSE(read_listing("not json"));
+  CHECK_FALSE(read_listing(R"({"table":1,"status":"lost","description":null,"seats":[],"host":7})"));
+  CHECK_FALSE(read_listing(R"({"table":1,"status":"open","description":null,"seats":["x"],"host":7})"));
 }

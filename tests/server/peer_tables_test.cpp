@@ -73,10 +73,12 @@ TEST_CASE("a table another process owns answers the requests relayed to it, and 
   // The process holding the players' connections: its directory names the table as the
   // owner's, and its own presence knows them.
   Owner owner(world);
-  const auto link = OwnerLink::connect(world.io, owner.address(), "the key");
   TableDirectory tables;
-  const auto remote = std::make_shared<RemoteTable>(id, link);
-  tables.add(remote);
+  const auto link = OwnerLink::connect(world.io, owner.address(), "the key", tables);
+  // It hears of the table, as it is, once the link opens.
+  REQUIRE(world.run_until([&] { return tables.find(id) != nullptr; }));
+  const TableEndpointPtr remote = tables.find(id);
+  CHECK(tables.list({}).at("tables").size() == 1);
   Presence presence;
   Services holding = world.services;
   holding.tables = &tables;
@@ -88,8 +90,10 @@ TEST_CASE("a table another process owns answers the requests relayed to it, and 
   presence.attach(ana.id, a);
   presence.attach(ben.id, b);
 
-  // Ana's connection opens: as hello does, the table hears of it, and sends her the table.
-  remote->player_connected(a, ana.id);
+  // Ana's connection opens: as hello does, her tables hear of it (this process knows the
+  // table is hers from its listing), and the table sends itself to her.
+  REQUIRE(tables.tables_of(ana.id).size() == 1);
+  for (const auto& table : tables.tables_of(ana.id)) table->player_connected(a, ana.id);
   REQUIRE(world.run_until([&] { return !a->of_type("table.update").empty(); }));
   CHECK(world.presence.connected(ana.id));
 
@@ -99,6 +103,8 @@ TEST_CASE("a table another process owns answers the requests relayed to it, and 
   CHECK(code_of(*b->answer(2)) == "");
   CHECK(b->answer(2)->at("type") == "table.join.ok");
   REQUIRE(world.run_until([&] { return a->of_type("table.update").size() >= 2; }));
+  // The listing follows: the table is Ben's too here now.
+  REQUIRE(world.run_until([&] { return tables.tables_of(ben.id).size() == 1; }));
 
   say(holding, *a, {{"type", "table.add_bot"}, {"id", 3}, {"payload", {{"table", id}}}});
   say(holding, *a, {{"type", "table.start"}, {"id", 4}, {"payload", {{"table", id}}}});
