@@ -62,7 +62,8 @@ TEST_CASE("a table's owner reads back the table, the player, the connection's pr
           "[server][cluster]") {
   const std::string message = R"({"type":"game.command","id":9,"payload":{"table":42,"command":{"take":3}}})";
   const TableCall sent{42, -7, "Zsófia", true, message};
-  const auto read = read_table_call(table_call_body(sent));
+  const std::string sent_body = table_call_body(sent);
+  const auto read = read_table_call(sent_body);
   REQUIRE(read);
   CHECK(read->table == 42);
   CHECK(read->player == -7);
@@ -70,7 +71,8 @@ TEST_CASE("a table's owner reads back the table, the player, the connection's pr
   CHECK(read->patches);
   CHECK(read->message == message);
 
-  const auto seat = read_table_call(table_call_body({1, 2, "", false, {}}));
+  const std::string seat_body = table_call_body({1, 2, "", false, {}});
+  const auto seat = read_table_call(seat_body);
   REQUIRE(seat);
   CHECK(seat->name.empty());
   CHECK_FALSE(seat->patches);
