@@ -131,6 +131,20 @@ TEST_CASE("a table another process owns answers the requests relayed to it, and 
   const json seats = a->of_type("table.update").back().at("payload").at("table").at("seats");
   CHECK(seats.at(1).at("connected") == false);
 
+  // A rename, heard where the player's connection is, reaches the table and its members.
+  remote->player_renamed({ana.id, "Anna"});
+  REQUIRE(world.run_until([&] {
+    const auto updates = a->of_type("table.update");
+    return updates.back().at("payload").at("table").at("seats").at(0).at("player").at("name") == "Anna";
+  }));
+
+  // A tournament round's limit: time is called at the owner, the game ends there, its
+  // seats hear the result, and the listing here shows the table finished.
+  CHECK(remote->listing().status() == TableStatus::playing);
+  remote->call_time();
+  REQUIRE(world.run_until([&] { return !a->of_type("game.over").empty(); }));
+  REQUIRE(world.run_until([&] { return remote->listing().status() == TableStatus::finished; }));
+
   // A table the owner does not have is not found there.
   const auto elsewhere = std::make_shared<RemoteTable>(id + 1000, link);
   tables.add(elsewhere);
