@@ -16,7 +16,7 @@ std::uint64_t read_le(std::string_view in, int bytes) {
 }
 
 bool known(std::uint8_t kind) {
-  return kind >= static_cast<std::uint8_t>(PeerKind::open) && kind <= static_cast<std::uint8_t>(PeerKind::listing);
+  return kind >= static_cast<std::uint8_t>(PeerKind::open) && kind <= static_cast<std::uint8_t>(PeerKind::turns);
 }
 
 }  // namespace
@@ -103,6 +103,27 @@ std::optional<std::variant<PublishedTable, TableId>> read_listing(std::string_vi
   } catch (const protocol::Json::exception&) {
     return std::nullopt;
   }
+}
+
+constexpr std::size_t kTurnsBytes = 8 + 1 + 8 * games::kMaxSeats;
+
+std::string turns_body(TableId table, const TableListing::Turns& turns) {
+  std::string body;
+  body.reserve(kTurnsBytes);
+  append_le(body, static_cast<std::uint64_t>(table), 8);
+  body.push_back(static_cast<char>(turns.waiting));
+  for (const std::int64_t deadline : turns.deadlines) append_le(body, static_cast<std::uint64_t>(deadline), 8);
+  return body;
+}
+
+std::optional<TableTurns> read_turns(std::string_view body) {
+  if (body.size() != kTurnsBytes) return std::nullopt;
+  TableTurns read{static_cast<TableId>(read_le(body, 8)), {}};
+  read.turns.waiting = static_cast<std::uint8_t>(body[8]);
+  for (std::size_t seat = 0; seat < read.turns.deadlines.size(); ++seat) {
+    read.turns.deadlines[seat] = static_cast<std::int64_t>(read_le(body.substr(9 + 8 * seat), 8));
+  }
+  return read;
 }
 
 std::optional<std::vector<PeerMessage>> read_peer_frame(std::string_view frame) {

@@ -36,6 +36,7 @@ enum class PeerKind : std::uint8_t {
   call_time = 12,  // a tournament round's limit; body: a TableCall, its player 0; connection 0
   // Back: a table's listing, as it published it, or its removal; connection 0.
   listing = 13,
+  turns = 14,  // whose turn it is at a table, after each command; connection 0
 };
 
 struct PeerMessage {
@@ -71,6 +72,15 @@ std::optional<TableCall> read_table_call(std::string_view body);  // none if it 
 std::string listing_body(const PublishedTable& table);
 std::string removal_body(TableId id);
 std::optional<std::variant<PublishedTable, TableId>> read_listing(std::string_view body);  // none if damaged
+
+// A turns message's body: the table (8 bytes), the seats owing a decision (1), each seat's
+// deadline (8 each, kMaxSeats of them).
+struct TableTurns {
+  TableId table = 0;
+  TableListing::Turns turns;
+};
+std::string turns_body(TableId table, const TableListing::Turns& turns);
+std::optional<TableTurns> read_turns(std::string_view body);  // none if damaged
 
 // Every message of a frame, in order; none if the frame is damaged anywhere (a kind not
 // known, a length past the end): a peer that sends such a thing is not one of ours, or

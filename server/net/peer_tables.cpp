@@ -46,6 +46,10 @@ void PeerTables::removed(TableId id) {
   if (const auto link = link_.lock()) link->send(PeerKind::listing, 0, removal_body(id));
 }
 
+void PeerTables::turns(TableId id, const TableListing::Turns& turns) {
+  if (const auto link = link_.lock()) link->send(PeerKind::turns, 0, turns_body(id, turns));
+}
+
 void PeerTables::received(const PeerMessage& message) {
   const std::shared_ptr<PeerLink> link = link_.lock();
   if (!link) return;

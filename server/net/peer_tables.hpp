@@ -32,6 +32,7 @@ class PeerTables : public PeerEnd, public TableWatcher, public std::enable_share
   // TableWatcher: each table's listing goes over the link.
   void published(const PublishedTable& table) override;
   void removed(TableId id) override;
+  void turns(TableId id, const TableListing::Turns& turns) override;
 
   class Seat;
 

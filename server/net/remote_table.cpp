@@ -114,6 +114,13 @@ void OwnerLink::received(const PeerMessage& message) {
       return;
     case PeerKind::listing:
       return listed(message.body);
+    case PeerKind::turns:
+      if (const auto read = read_turns(message.body)) {
+        if (const auto table = directory_.find(read->table)) table->listing().set_turns(read->turns);
+        return;
+      }
+      spdlog::warn("a table's owner sent turns that do not read");
+      return close();
     default:
       spdlog::warn("a table's owner sent a message meant for the other end of its link (kind {})",
                    static_cast<int>(message.kind));

@@ -68,7 +68,6 @@ TableEndpointPtr TableDirectory::find(TableId id) const {
 
 void TableDirectory::publish(TableId id, TableStatus status, const Json& description,
                              std::vector<std::optional<PlayerId>> seats, PlayerId host) {
-  std::vector<std::optional<PlayerId>> seats_told = seats;
   std::vector<PlayerId> members;
   for (const auto& player : seats) {
     if (player) members.push_back(*player);
@@ -79,7 +78,7 @@ void TableDirectory::publish(TableId id, TableStatus status, const Json& descrip
     const std::lock_guard lock(mutex_);
     const auto found = tables_.find(id);
     if (found == tables_.end()) return;  // removed meanwhile
-    found->second->listing().describe(status, description, std::move(seats));
+    found->second->listing().describe(status, description, seats);
     std::vector<PlayerId>& before = members_[id];
     if (before != members) {
       for (const PlayerId gone : before) {
@@ -98,10 +97,10 @@ void TableDirectory::publish(TableId id, TableStatus status, const Json& descrip
     hosted_by_[host].insert(id);
   }
   if (!description.is_null()) push(protocol::push_message("lobby.table", {{"table", description}}));
-  if (const auto told = watchers(); !told.empty()) {
-    const PublishedTable table{id, status, description, std::move(seats_told), host};
-    for (const auto& watcher : told) watcher->published(table);
-  }
+  // Read after the change: a watcher that came before it was told of this table by watch().
+  if (!watched_.load(std::memory_order_acquire)) return;
+  const PublishedTable table{id, status, description, std::move(seats), host};
+  for (const auto& watcher : watchers()) watcher->published(table);
 }
 
 void TableDirectory::remove(TableId id) {
@@ -120,22 +119,36 @@ void TableDirectory::remove(TableId id) {
     }
   }
   push(protocol::push_message("lobby.table_removed", {{"table", id}}));
+  if (!watched_.load(std::memory_order_acquire)) return;
   for (const auto& watcher : watchers()) watcher->removed(id);
+}
+
+void TableDirectory::set_turns(TableId id, TableListing& listing, const TableListing::Turns& turns) {
+  listing.set_turns(turns);
+  if (!watched_.load(std::memory_order_acquire)) return;
+  for (const auto& watcher : watchers()) watcher->turns(id, turns);
 }
 
 void TableDirectory::watch(const std::shared_ptr<TableWatcher>& watcher) {
   const std::lock_guard lock(mutex_);
-  watchers_.push_back(watcher);
+  {
+    const std::lock_guard watching(watchers_mutex_);
+    watchers_.push_back(watcher);
+    watched_.store(true, std::memory_order_release);
+  }
   for (const auto& [id, table] : tables_) {
     TableListing::Entry entry = table->listing().read();
     const auto host = host_of_.find(id);
     watcher->published({id, entry.status, std::move(entry.description), std::move(entry.members),
                         host == host_of_.end() ? PlayerId{0} : host->second});
+    // A table's set_turns meanwhile may reach the watcher before these (they take no lock
+    // of the directory's): "my games" there is then a command behind until the next one.
+    watcher->turns(id, entry.turns);
   }
 }
 
 std::vector<std::shared_ptr<TableWatcher>> TableDirectory::watchers() {
-  const std::lock_guard lock(mutex_);
+  const std::lock_guard lock(watchers_mutex_);
   std::vector<std::shared_ptr<TableWatcher>> live;
   std::erase_if(watchers_, [&](const std::weak_ptr<TableWatcher>& watcher) {
     auto held = watcher.lock();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -80,6 +81,8 @@ class TableWatcher {
   virtual ~TableWatcher() = default;
   virtual void published(const PublishedTable& table) = 0;
   virtual void removed(TableId id) = 0;
+  // Whose turn it is, after each command (for "my games").
+  virtual void turns(TableId id, const TableListing::Turns& turns) = 0;
 };
 
 // Every table the server runs: finding one by id, the lobby listing with its subscribers,
@@ -98,6 +101,9 @@ class TableDirectory {
   void publish(TableId id, TableStatus status, const protocol::Json& description,
                std::vector<std::optional<PlayerId>> members, PlayerId host);
   void remove(TableId id);
+  // A table's turns changed: into its listing, and to the watchers. Takes no lock of the
+  // directory's: it runs after every command.
+  void set_turns(TableId id, TableListing& listing, const TableListing::Turns& turns);
   // Tells `watcher` of every table as it is now, then of every publish and removal from
   // now on, while it lives. The tables as they are now are told under the directory's
   // lock, so that none is told after a later publish of it: the watcher must only queue.
@@ -137,7 +143,9 @@ class TableDirectory {
   std::unordered_map<TableId, PlayerId> host_of_;
   std::unordered_map<PlayerId, std::set<TableId>> hosted_by_;
   std::unordered_map<const Recipient*, WeakRecipient> subscribers_;
+  std::mutex watchers_mutex_;  // guards watchers_, apart from the rest: set_turns takes it
   std::vector<std::weak_ptr<TableWatcher>> watchers_;
+  std::atomic<bool> watched_ = false;  // whether watchers_ ever held one
 };
 
 }  // namespace elgrande::server

@@ -142,7 +142,7 @@ void Table::publish_turns() {
   TableListing::Turns turns;
   turns.waiting = status_ == TableStatus::playing ? waiting_ : 0;
   for (int s = 0; s < seating_.size(); ++s) turns.deadlines[static_cast<std::size_t>(s)] = turns_.deadline_unix_ms(s);
-  listing_.set_turns(turns);
+  services_.directory.set_turns(id_, listing_, turns);
 }
 
 }  // namespace elgrande::server

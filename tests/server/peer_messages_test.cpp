@@ -46,7 +46,7 @@ TEST_CASE("a damaged peer frame is refused whole, wherever it is damaged", "[ser
     CHECK(read_peer_frame(frame.substr(0, length)).has_value() == (length == between));
   }
   // A kind no process knows.
-  for (const unsigned char kind : {0u, 14u, 255u}) {
+  for (const unsigned char kind : {0u, 15u, 255u}) {
     std::string unknown = frame;
     unknown[between] = static_cast<char>(kind);
     CHECK_FALSE(read_peer_frame(unknown));
@@ -108,4 +108,21 @@ TEST_CASE("a table's listing reads back as its owner published it, and a removal
   CHECK_FALSE(read_listing("not json"));
   CHECK_FALSE(read_listing(R"({"table":1,"status":"lost","description":null,"seats":[],"host":7})"));
   CHECK_FALSE(read_listing(R"({"table":1,"status":"open","description":null,"seats":["x"],"host":7})"));
+}
+
+TEST_CASE("whose turn it is at a table reads back exactly, and a body of another length is refused",
+          "[server][cluster]") {
+  TableListing::Turns turns;
+  turns.waiting = 0b101;
+  turns.deadlines[0] = 1'795'000'000'123;
+  turns.deadlines[2] = -1;
+  turns.deadlines[7] = 42;
+  const std::string body = turns_body(42, turns);
+  const auto read = read_turns(body);
+  REQUIRE(read);
+  CHECK(read->table == 42);
+  CHECK(read->turns.waiting == 0b101);
+  CHECK(read->turns.deadlines == turns.deadlines);
+  CHECK_FALSE(read_turns(body.substr(1)));
+  CHECK_FALSE(read_turns(body + "x"));
 }

@@ -118,6 +118,13 @@ TEST_CASE("a table another process owns answers the requests relayed to it, and 
   CHECK(for_ana.at("view").at("viewer") == 0);
   CHECK(for_ben.at("view").at("viewer") == 1);
 
+  // Whose turn it is follows each change, for "my games" here.
+  REQUIRE(world.run_until([&] {
+    const auto here = remote->listing().read().turns;
+    const auto there = world.directory.find(id)->listing().read().turns;
+    return here.waiting != 0 && here.waiting == there.waiting && here.deadlines == there.deadlines;
+  }));
+
   // A game command travels on the game module's fast path too: a stale version is refused.
   say(holding, *b, {{"type", "game.command"}, {"id", 5}, {"payload", {{"table", id}, {"version", 0}, {"command", {{"bid", 1}}}}}});
   REQUIRE(world.run_until([&] { return b->answer(5).has_value(); }));
