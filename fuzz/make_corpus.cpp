@@ -20,6 +20,7 @@
 #include "elgrande/engine/record.hpp"
 #include "elgrande/protocol/codec.hpp"
 #include "games.hpp"
+#include "net/peer_messages.hpp"
 #include "src/snapshot.hpp"
 
 namespace {
@@ -225,6 +226,42 @@ void request_targets() {
   for (std::size_t i = 0; i < targets.size(); ++i) write("request_target", "target-" + std::to_string(i), targets[i]);
 }
 
+// Frames of a peer link: each kind of message, alone and several to a frame.
+void peer_frames() {
+  using namespace server;
+  const std::string command = R"({"type":"game.command","id":9,"payload":{"table":42,"version":3,"command":{"type":"bid","card":7}}})";
+  TableListing::Turns turns;
+  turns.waiting = 0b011;
+  turns.deadlines[0] = 1'795'000'000'000;
+  const PublishedTable table{42, TableStatus::playing, {{"id", 42}, {"name", "Table 42"}, {"seats", Json::array()}},
+                             {1, std::nullopt, 3}, 1};
+  const std::vector<std::pair<PeerKind, std::string>> messages{
+      {PeerKind::open, "203.0.113.7"},
+      {PeerKind::text, R"({"type":"hello","id":1,"payload":{"name":"Ana","protocol":2}})"},
+      {PeerKind::closed, ""},
+      {PeerKind::http, "GET /api/tournaments HTTP/1.1\r\nHost: example.org\r\n\r\n"},
+      {PeerKind::deliver, R"({"type":"game.update","payload":{"table":42}})"},
+      {PeerKind::end, end_body(4001, "session_ended")},
+      {PeerKind::drop, ""},
+      {PeerKind::http_answer, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}"},
+      {PeerKind::table, table_call_body({42, 1, "Ana", true, command})},
+      {PeerKind::seat, table_call_body({42, 2, "Zsófia", false, {}})},
+      {PeerKind::renamed, table_call_body({42, 2, "Zsófia B.", false, {}})},
+      {PeerKind::call_time, table_call_body({42, 0, {}, false, {}})},
+      {PeerKind::listing, listing_body(table)},
+      {PeerKind::listing, removal_body(42)},
+      {PeerKind::turns, turns_body(42, turns)},
+  };
+  std::string all;
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    std::string frame;
+    append_peer_message(frame, messages[i].first, i + 1, messages[i].second);
+    write("peer_frame", "message-" + std::to_string(i), frame);
+    all += frame;
+  }
+  write("peer_frame", "all", all);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -240,6 +277,7 @@ int main(int argc, char** argv) {
   records(games);
   snapshots(games);
   request_targets();
+  peer_frames();
   write_dictionary();
   return 0;
 }

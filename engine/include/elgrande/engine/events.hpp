@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -190,6 +191,12 @@ struct Audience {
 };
 
 struct Event {
+  Event() = default;
+  // Built in place by the rules' tell_all and its siblings (engine/src/rules.hpp): spelled
+  // out, since clang before 16 does not build an aggregate from parentheses.
+  template <class Body>
+  Event(Audience audience, Body&& body) : audience(audience), body(std::forward<Body>(body)) {}
+
   Audience audience;
   EventBody body;
   friend bool operator==(const Event&, const Event&) = default;
