@@ -6,10 +6,9 @@
 #include <string>
 
 #include "app/dispatcher.hpp"
-#include "ops/metrics.hpp"
 #include "presence/presence.hpp"
 #include "tables/directory.hpp"
-#include "tables/table.hpp"
+#include "tables/table_endpoint.hpp"
 
 namespace elgrande::server {
 

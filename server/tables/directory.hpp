@@ -101,8 +101,9 @@ class TableDirectory {
   void publish(TableId id, TableStatus status, const protocol::Json& description,
                std::vector<std::optional<PlayerId>> members, PlayerId host);
   void remove(TableId id);
-  // A table's turns changed: into its listing, and to the watchers. Takes no lock of the
-  // directory's: it runs after every command.
+  // A table's turns changed: into its listing, and to the watchers. It runs after every
+  // command, so it takes a lock only while another process watches, and never the one
+  // the lobby and the directory's other calls take.
   void set_turns(TableId id, TableListing& listing, const TableListing::Turns& turns);
   // Tells `watcher` of every table as it is now, then of every publish and removal from
   // now on, while it lives. The tables as they are now are told under the directory's
