@@ -7,7 +7,7 @@
 #   scripts/fuzz.sh list
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(envelope engine_apply game_record snapshot request_target)
+targets=(envelope engine_apply game_record snapshot request_target peer_frame)
 json_targets=" envelope engine_apply game_record "
 
 usage() {
