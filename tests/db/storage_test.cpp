@@ -114,9 +114,14 @@ TEST_CASE("under load a commit waits the commit delay and takes the writes that 
   CHECK(std::chrono::steady_clock::now() - quiet_start < kDelay / 2);
   CHECK(metrics->db_commits == 3);
 
-  // A burst while a commit is under way: it goes into the next transaction, together.
+  // A burst while a commit is under way: it goes into the next transaction, together. The
+  // burst waits until that commit has begun: asked for sooner, on a busy machine, part of
+  // it would join the commit held open, and the next would be too small to be a load.
   std::promise<void> gate;
-  storage.write([opened = gate.get_future().share()](db::Store&) { opened.wait(); }, [&](bool) { ++committed; });
+  std::atomic<bool> held{false};
+  storage.write([&held, opened = gate.get_future().share()](db::Store&) { held = true, opened.wait(); },
+                [&](bool) { ++committed; });
+  while (!held) std::this_thread::sleep_for(1ms);
   for (int id = 4; id < 4 + static_cast<int>(server::Storage::kCommitSiblings); ++id) write(id);
   gate.set_value();
   REQUIRE(wait_for(4 + static_cast<int>(server::Storage::kCommitSiblings), 10s));
