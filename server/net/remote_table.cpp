@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <iterator>
 #include <vector>
 
 namespace elgrande::server {
@@ -33,12 +34,7 @@ void OwnerLink::seat(TableId table, const RecipientPtr& connection, PlayerId pla
 
 void OwnerLink::closed(const Recipient* connection) {
   const std::lock_guard lock(mutex_);
-  const auto found = numbers_.find(connection);
-  if (found == numbers_.end()) return;
-  const std::uint64_t number = found->second.number;
-  numbers_.erase(found);
-  connections_.erase(number);
-  if (const auto link = link_.lock()) link->send(PeerKind::closed, number);
+  if (const auto found = numbers_.find(connection); found != numbers_.end()) forget(found);
 }
 
 void OwnerLink::renamed(TableId table, const Player& player) {
@@ -52,20 +48,18 @@ void OwnerLink::call_time(TableId table) {
 }
 
 void OwnerLink::close() {
-  if (const auto link = [this] {
-        const std::lock_guard lock(mutex_);
-        return link_.lock();
-      }())
-    link->close();
+  std::shared_ptr<PeerLink> link;
+  {
+    const std::lock_guard lock(mutex_);
+    link = link_.lock();
+  }
+  if (link) link->close();  // outside the lock: losing the link takes it (lost())
 }
 
 std::uint64_t OwnerLink::number_of(const RecipientPtr& connection) {
   if (const auto found = numbers_.find(connection.get()); found != numbers_.end()) {
     if (found->second.connection.lock() == connection) return found->second.number;
-    // Another connection, since gone, had its address: the owner forgets that one.
-    if (const auto link = link_.lock()) link->send(PeerKind::closed, found->second.number);
-    connections_.erase(found->second.number);
-    numbers_.erase(found);
+    forget(found);  // another connection, since gone, had its address
   }
   if (numbers_.size() >= sweep_at_) forget_closed();
   const std::uint64_t number = next_++;
@@ -74,16 +68,15 @@ std::uint64_t OwnerLink::number_of(const RecipientPtr& connection) {
   return number;
 }
 
+OwnerLink::Numbers::iterator OwnerLink::forget(Numbers::iterator numbered) {
+  if (const auto link = link_.lock()) link->send(PeerKind::closed, numbered->second.number);
+  connections_.erase(numbered->second.number);
+  return numbers_.erase(numbered);
+}
+
 void OwnerLink::forget_closed() {
-  const auto link = link_.lock();
   for (auto it = numbers_.begin(); it != numbers_.end();) {
-    if (!it->second.connection.expired()) {
-      ++it;
-      continue;
-    }
-    if (link) link->send(PeerKind::closed, it->second.number);
-    connections_.erase(it->second.number);
-    it = numbers_.erase(it);
+    it = it->second.connection.expired() ? forget(it) : std::next(it);
   }
   sweep_at_ = std::max<std::size_t>(64, 2 * numbers_.size());
 }

@@ -46,8 +46,12 @@ class OwnerLink : public PeerEnd, public std::enable_shared_from_this<OwnerLink>
     WeakRecipient connection;
   };
 
+  using Numbers = std::unordered_map<const Recipient*, Numbered>;
+
   // The connection's number, given now if it has none; under the mutex.
   std::uint64_t number_of(const RecipientPtr& connection);
+  // Takes the number back and tells the owner the connection closed; under the mutex.
+  Numbers::iterator forget(Numbers::iterator numbered);
   // Tells the owner of the connections that closed without a word (a connection that only
   // ever asked, and was refused, is no table's member); under the mutex.
   void forget_closed();
@@ -59,7 +63,7 @@ class OwnerLink : public PeerEnd, public std::enable_shared_from_this<OwnerLink>
   std::weak_ptr<PeerLink> link_;  // the link holds this end; nothing more is needed
   bool lost_ = false;
   std::uint64_t next_ = 1;
-  std::unordered_map<const Recipient*, Numbered> numbers_;
+  Numbers numbers_;
   std::unordered_map<std::uint64_t, WeakRecipient> connections_;
   std::size_t sweep_at_ = 64;  // forget_closed() once there are this many numbers
 };
